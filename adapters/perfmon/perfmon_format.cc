@@ -1,0 +1,117 @@
+#include "adapters/perfmon/perfmon_format.h"
+
+#include <charconv>
+
+#include "src/core/text_util.h"
+
+namespace vrecon::perfmon {
+
+std::optional<FormatCell> ParseFormatCell(std::string_view cell) {
+  cell = Trim(cell);
+  FormatCell f;
+  if (cell.starts_with("(PDH-CSV")) {
+    f.tsv = false;
+  } else if (cell.starts_with("(PDH-TSV")) {
+    f.tsv = true;
+  } else {
+    return std::nullopt;
+  }
+  const size_t close = cell.find(')');
+  if (close == std::string_view::npos) {
+    f.cut_off = true;
+    return f;
+  }
+  std::string_view rest = Trim(cell.substr(close + 1));
+  if (rest.empty()) return f;
+  // "(zone name)(bias)": the zone name itself never holds parentheses in PDH output, but a
+  // cut-off cell can end anywhere.
+  if (!rest.starts_with('(')) {
+    f.cut_off = true;
+    return f;
+  }
+  const size_t zone_end = rest.find(')');
+  if (zone_end == std::string_view::npos) {
+    f.cut_off = true;
+    f.time_zone = std::string(rest.substr(1));
+    return f;
+  }
+  f.time_zone = std::string(rest.substr(1, zone_end - 1));
+  rest = Trim(rest.substr(zone_end + 1));
+  if (rest.size() < 3 || rest.front() != '(' || rest.back() != ')') {
+    f.cut_off = true;
+    return f;
+  }
+  std::string_view num = Trim(rest.substr(1, rest.size() - 2));
+  int bias = 0;
+  auto r = std::from_chars(num.data(), num.data() + num.size(), bias);
+  if (r.ec != std::errc() || r.ptr != num.data() + num.size() || bias < -24 * 60 || bias > 24 * 60) {
+    f.cut_off = true;
+    return f;
+  }
+  f.bias_minutes = bias;
+  return f;
+}
+
+bool ZoneNameIsDaylight(std::string_view zone) {
+  const std::string z = FoldCase(zone);
+  for (const char* w : {"daylight", "summer", "verano", "été", "sommerzeit", "летнее"})
+    if (z.find(w) != std::string::npos) return true;
+  return false;
+}
+
+namespace {
+bool Digits(std::string_view& s, int min_len, int max_len, int* out) {
+  int n = 0, v = 0;
+  while (n < max_len && n < static_cast<int>(s.size()) && s[n] >= '0' && s[n] <= '9') {
+    v = v * 10 + (s[n] - '0');
+    ++n;
+  }
+  if (n < min_len) return false;
+  s.remove_prefix(n);
+  *out = v;
+  return true;
+}
+bool Sep(std::string_view& s, char c) {
+  if (s.empty() || s[0] != c) return false;
+  s.remove_prefix(1);
+  return true;
+}
+}  // namespace
+
+std::optional<TimeNs> ParseLocalTimestamp(std::string_view s) {
+  s = Trim(s);
+  CivilTime c;
+  int a = 0, b = 0, y = 0;
+  if (s.size() >= 10 && s[4] == '-') {
+    if (!Digits(s, 4, 4, &y) || !Sep(s, '-') || !Digits(s, 1, 2, &a) || !Sep(s, '-') || !Digits(s, 1, 2, &b))
+      return std::nullopt;
+    c.year = y, c.month = a, c.day = b;
+    if (!s.empty() && (s[0] == 'T' || s[0] == ' ')) s.remove_prefix(1);
+  } else {
+    if (!Digits(s, 1, 2, &a) || !Sep(s, '/') || !Digits(s, 1, 2, &b) || !Sep(s, '/') || !Digits(s, 4, 4, &y))
+      return std::nullopt;
+    c.year = y, c.month = a, c.day = b;
+    if (!Sep(s, ' ')) return std::nullopt;
+  }
+  if (!Digits(s, 1, 2, &c.hour) || !Sep(s, ':') || !Digits(s, 2, 2, &c.minute)) return std::nullopt;
+  if (Sep(s, ':')) {
+    if (!Digits(s, 2, 2, &c.second)) return std::nullopt;
+    if (Sep(s, '.')) {
+      int scale = 100;
+      int n = 0;
+      while (!s.empty() && s[0] >= '0' && s[0] <= '9') {
+        c.millis += (s[0] - '0') * scale;
+        scale /= 10;
+        s.remove_prefix(1);
+        ++n;
+      }
+      if (n == 0) return std::nullopt;
+    }
+  }
+  if (!s.empty()) return std::nullopt;
+  if (c.month < 1 || c.month > 12 || c.day < 1 || c.day > 31 || c.hour > 23 || c.minute > 59 || c.second > 59)
+    return std::nullopt;
+  return NsFromCivil(c);
+}
+
+}  // namespace vrecon::perfmon

@@ -1,0 +1,162 @@
+#include "adapters/perfmon/text_decode.h"
+
+#include <cstdint>
+
+namespace vrecon::perfmon {
+namespace {
+
+// Code page 1251, bytes 0x80..0xBF (0xC0..0xFF are U+0410..U+044F).
+constexpr uint16_t kCp1251High[64] = {
+    0x0402, 0x0403, 0x201A, 0x0453, 0x201E, 0x2026, 0x2020, 0x2021, 0x20AC, 0x2030, 0x0409, 0x2039, 0x040A,
+    0x040C, 0x040B, 0x040F, 0x0452, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x0098, 0x2122,
+    0x0459, 0x203A, 0x045A, 0x045C, 0x045B, 0x045F, 0x00A0, 0x040E, 0x045E, 0x0408, 0x00A4, 0x0490, 0x00A6,
+    0x00A7, 0x0401, 0x00A9, 0x0404, 0x00AB, 0x00AC, 0x00AD, 0x00AE, 0x0407, 0x00B0, 0x00B1, 0x0406, 0x0456,
+    0x0491, 0x00B5, 0x00B6, 0x00B7, 0x0451, 0x2116, 0x0454, 0x00BB, 0x0458, 0x0405, 0x0455, 0x0457};
+
+// Code page 1252, bytes 0x80..0x9F (0xA0..0xFF are Latin-1).
+constexpr uint16_t kCp1252High[32] = {
+    0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160,
+    0x2039, 0x0152, 0x008D, 0x017D, 0x008F, 0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022,
+    0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178};
+
+}  // namespace
+
+std::string_view EncodingName(Encoding e) {
+  switch (e) {
+    case Encoding::kUtf8: return "utf-8";
+    case Encoding::kUtf16Le: return "utf-16le";
+    case Encoding::kCp1251: return "windows-1251";
+    case Encoding::kCp1252: return "windows-1252";
+  }
+  return "utf-8";
+}
+
+void AppendUtf8(unsigned cp, std::string* out) {
+  if (cp < 0x80) {
+    out->push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x10000) {
+    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+Sniffed SniffEncoding(std::string_view h) {
+  Sniffed s;
+  if (h.size() >= 3 && static_cast<unsigned char>(h[0]) == 0xEF && static_cast<unsigned char>(h[1]) == 0xBB &&
+      static_cast<unsigned char>(h[2]) == 0xBF) {
+    s.bom_length = 3;
+    return s;
+  }
+  if (h.size() >= 2 && static_cast<unsigned char>(h[0]) == 0xFF && static_cast<unsigned char>(h[1]) == 0xFE) {
+    s.encoding = Encoding::kUtf16Le;
+    s.bom_length = 2;
+    return s;
+  }
+  // UTF-16LE without a BOM: ASCII characters have a zero high byte.
+  if (h.size() >= 4 && h[0] != 0 && h[1] == 0 && h[2] != 0 && h[3] == 0) {
+    s.encoding = Encoding::kUtf16Le;
+    return s;
+  }
+  s.eight_bit_undecided = true;
+  return s;
+}
+
+bool IsValidUtf8(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    size_t n;
+    if (c < 0x80) {
+      n = 0;
+    } else if (c >= 0xC2 && c <= 0xDF) {
+      n = 1;
+    } else if ((c >> 4) == 0xE) {
+      n = 2;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      n = 3;
+    } else {
+      return false;
+    }
+    if (i + n >= s.size() && n > 0) return false;
+    for (size_t k = 1; k <= n; ++k)
+      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
+    i += n + 1;
+  }
+  return true;
+}
+
+std::string SingleByteToUtf8(std::string_view s, Encoding e) {
+  std::string out;
+  out.reserve(s.size() * 2);
+  for (char ch : s) {
+    auto c = static_cast<unsigned char>(ch);
+    unsigned cp = c;
+    if (c >= 0x80) {
+      if (e == Encoding::kCp1251) {
+        cp = c >= 0xC0 ? 0x0410 + (c - 0xC0) : kCp1251High[c - 0x80];
+      } else if (c < 0xA0) {
+        cp = kCp1252High[c - 0x80];
+      }
+    }
+    AppendUtf8(cp, &out);
+  }
+  return out;
+}
+
+Encoding GuessCodePage(std::string_view s) {
+  size_t high = 0, ascii_letters = 0;
+  for (char ch : s) {
+    auto c = static_cast<unsigned char>(ch);
+    if (c >= 0xC0) ++high;
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) ++ascii_letters;
+  }
+  return high * 3 > ascii_letters ? Encoding::kCp1251 : Encoding::kCp1252;
+}
+
+void Utf16LeDecoder::Feed(std::string_view bytes, std::string* out) {
+  size_t i = 0;
+  auto unit_at = [&](unsigned lo, unsigned hi) { return lo | (hi << 8); };
+  while (true) {
+    unsigned u;
+    if (pending_byte_ >= 0) {
+      if (i >= bytes.size()) return;
+      u = unit_at(static_cast<unsigned>(pending_byte_), static_cast<unsigned char>(bytes[i]));
+      pending_byte_ = -1;
+      i += 1;
+    } else {
+      if (i + 1 >= bytes.size()) {
+        if (i < bytes.size()) pending_byte_ = static_cast<unsigned char>(bytes[i]);
+        return;
+      }
+      u = unit_at(static_cast<unsigned char>(bytes[i]), static_cast<unsigned char>(bytes[i + 1]));
+      i += 2;
+    }
+    if (high_surrogate_ != 0) {
+      if (u >= 0xDC00 && u <= 0xDFFF) {
+        AppendUtf8(0x10000 + ((high_surrogate_ - 0xD800) << 10) + (u - 0xDC00), out);
+        high_surrogate_ = 0;
+        continue;
+      }
+      AppendUtf8(0xFFFD, out);
+      high_surrogate_ = 0;
+    }
+    if (u >= 0xD800 && u <= 0xDBFF) {
+      high_surrogate_ = u;
+    } else if (u >= 0xDC00 && u <= 0xDFFF) {
+      AppendUtf8(0xFFFD, out);
+    } else {
+      AppendUtf8(u, out);
+    }
+  }
+}
+
+}  // namespace vrecon::perfmon

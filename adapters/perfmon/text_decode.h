@@ -1,0 +1,44 @@
+// Encodings Perfmon logs arrive in: UTF-8 (with or without BOM), UTF-16LE (relog, PowerShell
+// Out-File), and the Windows ANSI code pages of localized systems (1251 Cyrillic, 1252 Western).
+#ifndef VRECON_ADAPTERS_PERFMON_TEXT_DECODE_H_
+#define VRECON_ADAPTERS_PERFMON_TEXT_DECODE_H_
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace vrecon::perfmon {
+
+enum class Encoding { kUtf8, kUtf16Le, kCp1251, kCp1252 };
+std::string_view EncodingName(Encoding e);
+
+struct Sniffed {
+  Encoding encoding = Encoding::kUtf8;
+  size_t bom_length = 0;
+  bool eight_bit_undecided = false;  // no BOM, not UTF-16: UTF-8 vs 1251 vs 1252 decided on the header
+};
+// Looks at the first bytes of a file.
+Sniffed SniffEncoding(std::string_view head);
+
+bool IsValidUtf8(std::string_view s);
+// Converts one of the single-byte code pages to UTF-8.
+std::string SingleByteToUtf8(std::string_view s, Encoding e);
+// For 8-bit text that is not valid UTF-8: Cyrillic text is mostly high bytes, Western text
+// mostly ASCII letters with a few accented ones.
+Encoding GuessCodePage(std::string_view s);
+
+// Streaming UTF-16LE -> UTF-8; keeps an odd byte or a lone high surrogate for the next chunk.
+class Utf16LeDecoder {
+ public:
+  void Feed(std::string_view bytes, std::string* out);
+
+ private:
+  int pending_byte_ = -1;
+  unsigned high_surrogate_ = 0;
+};
+
+void AppendUtf8(unsigned code_point, std::string* out);
+
+}  // namespace vrecon::perfmon
+
+#endif  // VRECON_ADAPTERS_PERFMON_TEXT_DECODE_H_

@@ -1,0 +1,202 @@
+#include "models/correction.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace vrecon::models {
+namespace {
+
+std::string Pct(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.1f%%", v);
+  return b;
+}
+
+// Mean of the per-series window means, over series that have a value; coverage is the
+// smallest among them (every CPU must be covered for the mean to mean anything).
+struct Combined {
+  std::optional<double> mean;
+  double coverage = 0;
+  double max = -INFINITY;
+};
+Combined MeanOver(const std::vector<WindowSeries>& series, int w) {
+  Combined c;
+  double sum = 0;
+  int n = 0;
+  c.coverage = series.empty() ? 0 : 1;
+  for (const WindowSeries& s : series) {
+    auto m = s.Mean(w);
+    c.coverage = std::min(c.coverage, s.Coverage(w));
+    c.max = std::max(c.max, s.at(w).max);
+    if (!m) continue;
+    sum += *m;
+    ++n;
+  }
+  if (n > 0) c.mean = sum / n;
+  if (n < static_cast<int>(series.size())) c.coverage = 0;
+  return c;
+}
+
+void AddFlag(WindowResult* r, const char* code, const char* severity, std::string message) {
+  r->flags.push_back(Flag{code, severity, std::move(message)});
+}
+
+}  // namespace
+
+const char* HostSourceName(HostSource s) {
+  switch (s) {
+    case HostSource::kNone: return "none";
+    case HostSource::kHyperV: return "hyperv";
+    case HostSource::kEsxtop: return "esxtop";
+    case HostSource::kVmTools: return "vmtools";
+  }
+  return "none";
+}
+
+std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, const CorrectionConfig& cfg) {
+  std::vector<WindowResult> out;
+  const std::optional<int> guest_vcpus =
+      vm.guest_cpus.empty() ? std::nullopt : std::optional<int>(static_cast<int>(vm.guest_cpus.size()));
+  const std::optional<int> vcpus = guest_vcpus ? guest_vcpus : vm.host_vcpus;
+  const double window_s = static_cast<double>(grid.width) / kNsPerSec;
+
+  for (int w = 0; w < grid.count; ++w) {
+    WindowResult r;
+    r.vm = vm.vm;
+    r.guest_machine = vm.guest_machine;
+    r.start = grid.Start(w);
+    r.end = grid.End(w);
+    r.vcpus = vcpus;
+    r.host = vm.host;
+
+    // Guest side: _Total when present, else the mean of the per-CPU series.
+    double guest_max_cpu = -INFINITY;
+    if (vm.guest_total && vm.guest_total->Mean(w)) {
+      r.guest_util_pct = vm.guest_total->Mean(w);
+      r.guest_coverage = vm.guest_total->Coverage(w);
+      guest_max_cpu = vm.guest_total->at(w).max;
+    }
+    if (!vm.guest_cpus.empty()) {
+      Combined g = MeanOver(vm.guest_cpus, w);
+      guest_max_cpu = std::max(guest_max_cpu, g.max);
+      if (!r.guest_util_pct && g.mean) {
+        r.guest_util_pct = g.mean;
+        r.guest_coverage = g.coverage;
+      }
+    }
+
+    // Host side.
+    if (vm.host == HostSource::kHyperV) {
+      Combined h = MeanOver(vm.host_vps, w);
+      r.host_util_pct = h.mean;
+      r.host_coverage = h.mean ? h.coverage : 0;
+    } else if (vm.host_group && vm.host_group->Mean(w)) {
+      r.host_coverage = vm.host_group->Coverage(w);
+      if (vm.host == HostSource::kEsxtop) {
+        // esxtop's group % Used is summed over the VM's vCPUs.
+        if (vcpus) r.host_util_pct = *vm.host_group->Mean(w) / *vcpus;
+      } else {
+        r.host_util_pct = vm.host_group->Mean(w);
+      }
+    }
+
+    // Process means for this window.
+    double process_sum = 0;
+    for (const auto& [name, s] : vm.processes) {
+      auto m = s.Mean(w);
+      if (!m && s.at(w).samples == 0) continue;
+      ProcessResult p;
+      p.name = name;
+      p.guest_pct = m;
+      if (m) process_sum += *m;
+      if (vcpus && s.at(w).max > 100.0 * *vcpus * (1 + cfg.processor_tolerance_pct / 100)) {
+        AddFlag(&r, "impossible-value", "error",
+                "Process(" + name + ") reads " + Pct(s.at(w).max) + " of one CPU, more than " +
+                    std::to_string(*vcpus) + " vCPUs can give; that sample is bad");
+      }
+      r.processes.push_back(std::move(p));
+    }
+    const bool any_guest = r.guest_util_pct.has_value() || !r.processes.empty();
+    const bool any_host = r.host_util_pct.has_value() || (vm.host_group && vm.host_group->at(w).samples > 0);
+    if (!any_guest && !any_host) continue;
+
+    if (guest_max_cpu > 100 + cfg.processor_tolerance_pct) {
+      AddFlag(&r, "impossible-value", "error",
+              "the guest's % Processor Time reads " + Pct(guest_max_cpu) + ", above 100% beyond tolerance");
+    }
+    if (!r.guest_util_pct) {
+      AddFlag(&r, "missing-guest", "error", "no guest Processor % Processor Time in this window: nothing to correct");
+    } else if (r.guest_coverage < cfg.min_coverage) {
+      AddFlag(&r, "low-coverage", "warning",
+              "guest data covers " + Pct(100 * r.guest_coverage) + " of the window (under " +
+                  Pct(100 * cfg.min_coverage) + "): w rests on part of the window");
+    }
+    if (!r.host_util_pct) {
+      std::string why = vm.host == HostSource::kNone
+                            ? "no host-side data (Hyper-V, esxtop or VMware Tools) matches this VM"
+                            : "no host-side value in this window";
+      if (vm.host == HostSource::kEsxtop && !vcpus) why = "esxtop % Used needs the vCPU count, and no guest Processor(n) shows it";
+      AddFlag(&r, "missing-host", "error", why + ": nothing to correct with");
+    } else if (r.host_coverage < cfg.min_coverage) {
+      AddFlag(&r, "low-coverage", "warning",
+              "host data covers " + Pct(100 * r.host_coverage) + " of the window (under " +
+                  Pct(100 * cfg.min_coverage) + "): w rests on part of the window");
+    }
+
+    if (r.guest_util_pct && r.host_util_pct) {
+      if (*r.guest_util_pct < cfg.idle_guest_pct) {
+        AddFlag(&r, "idle-guest", "info",
+                "the guest reports " + Pct(*r.guest_util_pct) + " busy, under " + Pct(cfg.idle_guest_pct) +
+                    ": w = H/G is undefined and processes are not corrected");
+      } else {
+        r.w = *r.host_util_pct / *r.guest_util_pct;
+      }
+    }
+
+    // Tick sampling: n = 64 * seconds * vCPUs samples; a share p from n samples has standard
+    // error sqrt(p(1-p)/n). The guest's own tick count can be lower (lost ticks): n is an upper
+    // bound, so the interval is a lower bound on the real uncertainty.
+    const double k = vcpus.value_or(1);
+    const double covered = std::max(1.0, r.guest_coverage * window_s);
+    const double n_ticks = cfg.ticks_per_second * covered * k;
+    for (ProcessResult& p : r.processes) {
+      if (!r.w || !p.guest_pct) continue;
+      p.corrected_pct = *r.w * *p.guest_pct;
+      const double share = std::clamp(*p.guest_pct / (100.0 * k), 0.0, 1.0);
+      const double se = 100.0 * k * std::sqrt(share * (1 - share) / n_ticks);
+      p.ci_lo = std::max(0.0, *r.w * (*p.guest_pct - cfg.z95 * se));
+      p.ci_hi = *r.w * (*p.guest_pct + cfg.z95 * se);
+    }
+
+    if (r.guest_util_pct && !r.processes.empty()) {
+      const double total = *r.guest_util_pct * k;
+      const double share = std::clamp(*r.guest_util_pct / 100.0, 0.0, 1.0);
+      const double se = 100.0 * k * std::sqrt(share * (1 - share) / n_ticks);
+      const double tolerance = 3 * se + 1.0;
+      if (process_sum > total + tolerance) {
+        AddFlag(&r, "processes-exceed-total", "warning",
+                "processes sum to " + Pct(process_sum) + " of one CPU, more than the guest's total " + Pct(total) +
+                    " beyond sampling tolerance (" + Pct(tolerance) + ")");
+      }
+    }
+
+    for (const auto& [name, ids] : vm.process_ids) {
+      const WindowStats& s = ids.at(w);
+      if (s.samples > 1 && s.max != s.min) {
+        char b[160];
+        std::snprintf(b, sizeof b, "Process(%s) changed owner in this window (ID Process %.0f and %.0f): its series mixes two processes",
+                      name.c_str(), s.min, s.max);
+        AddFlag(&r, "instance-slot-reuse", "warning", b);
+      }
+    }
+
+    std::stable_sort(r.processes.begin(), r.processes.end(), [](const ProcessResult& a, const ProcessResult& b) {
+      return a.guest_pct.value_or(-1) > b.guest_pct.value_or(-1);
+    });
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace vrecon::models

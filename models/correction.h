@@ -1,0 +1,72 @@
+// The correction of seed 003: w = mean(host virtual-processor run %) / mean(guest % Processor
+// Time) per window, and each process's corrected CPU = w * its guest % Processor Time, with a
+// 95% interval from the tick-sampling error and flags that say when not to trust a window.
+#ifndef VRECON_MODELS_CORRECTION_H_
+#define VRECON_MODELS_CORRECTION_H_
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/window_series.h"
+
+namespace vrecon::models {
+
+struct CorrectionConfig {
+  double idle_guest_pct = 5.0;       // G below this: w is undefined, nothing is corrected
+  double min_coverage = 0.8;         // each side must cover this share of the window
+  double processor_tolerance_pct = 5.0;  // guest processor above 100 + this is impossible
+  double ticks_per_second = 64.0;    // Windows clock tick rate (15.625 ms)
+  double z95 = 1.959964;
+};
+
+enum class HostSource { kNone, kHyperV, kEsxtop, kVmTools };
+const char* HostSourceName(HostSource s);
+
+// Everything known about one VM, aggregated on one grid. Per-CPU and per-VP series are in
+// instance order; process series are keyed by instance name as the guest wrote it.
+struct VmSeries {
+  std::string vm;             // the hypervisor's name for the VM
+  std::string guest_machine;  // the guest's computer name ("" when no guest data)
+  std::vector<WindowSeries> guest_cpus;        // Processor(n) / Processor Information(x,n)
+  std::optional<WindowSeries> guest_total;     // Processor(_Total)
+  std::map<std::string, WindowSeries> processes;     // Process(p) % Processor Time, without _Total/Idle
+  std::map<std::string, WindowSeries> process_ids;   // Process(p) ID Process, for slot reuse
+  HostSource host = HostSource::kNone;
+  std::vector<WindowSeries> host_vps;          // Hyper-V: one per virtual processor
+  std::optional<WindowSeries> host_group;      // esxtop % Used (summed over vCPUs) or VM Processor(_Total)
+  std::optional<int> host_vcpus;               // VP count the host side shows, when it shows one
+};
+
+struct Flag {
+  std::string code;
+  std::string severity;  // info | warning | error
+  std::string message;
+};
+
+struct ProcessResult {
+  std::string name;
+  std::optional<double> guest_pct;      // % of one CPU, as the guest reported it
+  std::optional<double> corrected_pct;  // % of one CPU, real
+  std::optional<double> ci_lo, ci_hi;   // 95% interval of corrected_pct
+};
+
+struct WindowResult {
+  std::string vm;
+  std::string guest_machine;
+  TimeNs start = 0, end = 0;
+  std::optional<int> vcpus;
+  std::optional<double> guest_util_pct, host_util_pct, w;
+  double guest_coverage = 0, host_coverage = 0;
+  HostSource host = HostSource::kNone;
+  std::vector<ProcessResult> processes;  // largest guest_pct first
+  std::vector<Flag> flags;
+};
+
+// One result per window of the grid that holds data on either side.
+std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, const CorrectionConfig& config);
+
+}  // namespace vrecon::models
+
+#endif  // VRECON_MODELS_CORRECTION_H_

@@ -1,0 +1,53 @@
+// Overlap-weighted aggregation of one series onto fixed UTC windows. An interval that
+// straddles a window boundary contributes to each window in proportion to its overlap, so
+// guest (15 s) and host (20 s) samples land on the same axis without nearest-timestamp errors.
+#ifndef VRECON_MODELS_WINDOW_SERIES_H_
+#define VRECON_MODELS_WINDOW_SERIES_H_
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <vector>
+
+#include "src/core/time_util.h"
+
+namespace vrecon::models {
+
+// Windows [origin + i*width, origin + (i+1)*width) for i in [0, count).
+struct WindowGrid {
+  TimeNs origin = 0;
+  TimeNs width = 300 * kNsPerSec;
+  int count = 0;
+  TimeNs Start(int i) const { return origin + width * i; }
+  TimeNs End(int i) const { return origin + width * (i + 1); }
+  // Windows aligned to multiples of `width` since the epoch that cover [from, to).
+  static WindowGrid Covering(TimeNs from, TimeNs to, TimeNs width);
+};
+
+struct WindowStats {
+  double weighted_sum = 0;  // sum of value * overlap seconds
+  double covered_s = 0;     // seconds of the window with a value
+  double max = -std::numeric_limits<double>::infinity();
+  double min = std::numeric_limits<double>::infinity();
+  int samples = 0;          // samples touching the window (instantaneous ones included)
+};
+
+class WindowSeries {
+ public:
+  explicit WindowSeries(const WindowGrid& grid) : grid_(grid), stats_(grid.count) {}
+  // A value over [start, end]; start == end is an instantaneous reading (no weight, but it
+  // counts for min/max). Missing values are not passed in.
+  void Add(TimeNs start, TimeNs end, double value);
+  const WindowStats& at(int i) const { return stats_[i]; }
+  std::optional<double> Mean(int i) const;
+  double Coverage(int i) const;  // 0..1 of the window's length
+  int size() const { return static_cast<int>(stats_.size()); }
+
+ private:
+  WindowGrid grid_;
+  std::vector<WindowStats> stats_;
+};
+
+}  // namespace vrecon::models
+
+#endif  // VRECON_MODELS_WINDOW_SERIES_H_

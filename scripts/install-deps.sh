@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages vrecon needs to build and test, only those missing.
+# Usage: scripts/install-deps.sh [extra-package ...]
+set -euo pipefail
+pkgs=(cmake g++ make pkg-config libsqlite3-dev libcurl4-openssl-dev libpugixml-dev libeigen3-dev
+      libcli11-dev libgtest-dev libgmock-dev "$@")
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing: ${missing[*]}" >&2
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,61 @@
+#include "src/cli/cli.h"
+
+#include <iostream>
+
+#include "src/cli/commands.h"
+#include "src/core/time_util.h"
+
+namespace vrecon::cli {
+
+void PrintError(const std::string& message) { std::cerr << "vrecon: error: " << message << std::endl; }
+
+void AddFormatOption(CLI::App* cmd, std::string* format) {
+  cmd->add_option("--format", *format, "Output format")->check(CLI::IsMember({"table", "csv", "json"}))->capture_default_str();
+}
+
+OutputFormat ToFormat(const std::string& s) {
+  OutputFormat f = OutputFormat::kTable;
+  ParseOutputFormat(s, &f);
+  return f;
+}
+
+Status ParseTimeOption(const std::string& option, const std::string& text, std::optional<TimeNs>* out) {
+  if (text.empty()) return Status::Ok();
+  auto t = ParseIso(text);
+  if (!t) return Status::InvalidArgument(option + " \"" + text + "\" is not an ISO 8601 time (e.g. 2026-11-01T10:00:00Z)");
+  *out = t;
+  return Status::Ok();
+}
+
+Status ParseMapping(const std::string& text, std::string* guest, std::string* vm) {
+  const size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+    return Status::InvalidArgument("--map \"" + text + "\" should be GUEST=VM");
+  *guest = text.substr(0, eq);
+  *vm = text.substr(eq + 1);
+  return Status::Ok();
+}
+
+int Main(int argc, char** argv) {
+  CLI::App app{
+      "vrecon: reconcile what a VM's guest says about its CPU with what the hypervisor measured, and turn the "
+      "guest's per-process CPU into real CPU."};
+  app.require_subcommand(0, 1);
+  app.set_version_flag("--version", "vrecon 0.1.0");
+  RunFn ingest = AddIngestCommand(app);
+  RunFn correct = AddCorrectCommand(app);
+  RunFn samples = AddSamplesCommand(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitUsage;
+  }
+  if (app.got_subcommand("ingest")) return ingest();
+  if (app.got_subcommand("correct")) return correct();
+  if (app.got_subcommand("samples")) return samples();
+  std::cerr << app.help();
+  return kExitUsage;
+}
+
+}  // namespace vrecon::cli

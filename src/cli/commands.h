@@ -1,0 +1,39 @@
+// Each subcommand registers its options on the CLI11 app and returns the function that runs
+// it once the command line has been parsed.
+#ifndef VRECON_SRC_CLI_COMMANDS_H_
+#define VRECON_SRC_CLI_COMMANDS_H_
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+
+#include "src/core/status.h"
+#include "src/core/time_util.h"
+#include "src/report/output.h"
+
+namespace vrecon::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;
+inline constexpr int kExitUsage = 2;
+
+using RunFn = std::function<int()>;
+
+RunFn AddIngestCommand(CLI::App& app);
+RunFn AddCorrectCommand(CLI::App& app);
+RunFn AddSamplesCommand(CLI::App& app);
+
+// "vrecon: error: <message>" on stderr.
+void PrintError(const std::string& message);
+// Adds --format table|csv|json.
+void AddFormatOption(CLI::App* cmd, std::string* format);
+OutputFormat ToFormat(const std::string& s);
+// Parses --from/--to; a usage error names the option.
+Status ParseTimeOption(const std::string& option, const std::string& text, std::optional<TimeNs>* out);
+// Parses --map GUEST=VM.
+Status ParseMapping(const std::string& text, std::string* guest, std::string* vm);
+
+}  // namespace vrecon::cli
+
+#endif  // VRECON_SRC_CLI_COMMANDS_H_

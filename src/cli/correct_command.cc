@@ -1,0 +1,94 @@
+#include <filesystem>
+#include <iostream>
+
+#include "src/cli/commands.h"
+#include "src/cli/ingest_runner.h"
+#include "src/engine/correction_job.h"
+#include "src/report/correction_report.h"
+
+namespace vrecon::cli {
+
+RunFn AddCorrectCommand(CLI::App& app) {
+  struct Opts {
+    std::string db = "vrecon.db";
+    std::vector<std::string> guest, host, maps;
+    std::string vm, from, to, format = "table", hyperv_counter = "total";
+    int window = 300;
+    int top = -1;
+    double idle = 5.0;
+    std::optional<int> tz_bias;
+  };
+  auto o = std::make_shared<Opts>();
+  CLI::App* cmd = app.add_subcommand(
+      "correct", "Corrected per-process CPU per VM and UTC window: w = host run % / guest % Processor Time");
+  auto* db = cmd->add_option("--db", o->db, "Store to read")->capture_default_str();
+  auto* guest = cmd->add_option("--guest", o->guest, "Ad hoc: guest Perfmon logs (nothing is written to disk)")
+                    ->check(CLI::ExistingFile);
+  auto* host = cmd->add_option("--host", o->host, "Ad hoc: host logs (Hyper-V Perfmon, esxtop batch CSV)")
+                   ->check(CLI::ExistingFile);
+  db->excludes(guest)->excludes(host);
+  cmd->add_option("--vm", o->vm, "Only this VM or guest (name or glob; domain suffix ignored)");
+  cmd->add_option("--window", o->window, "Window length in seconds")->check(CLI::Range(15, 86400))->capture_default_str();
+  cmd->add_option("--from", o->from, "Start of the range, ISO 8601 (UTC unless an offset is given)");
+  cmd->add_option("--to", o->to, "End of the range, ISO 8601");
+  cmd->add_option("--map", o->maps, "Guest computer name to VM name (GUEST=VM); wins over name matching");
+  cmd->add_option("--hyperv-counter", o->hyperv_counter,
+                  "Hyper-V VP counter for host utilization: total = % Total Run Time, guest = % Guest Run Time")
+      ->check(CLI::IsMember({"total", "guest"}))
+      ->capture_default_str();
+  cmd->add_option("--idle-threshold", o->idle, "Guest % busy under which w is undefined")->capture_default_str();
+  cmd->add_option("--top", o->top, "Processes shown per window in the table (0 = all; default 10)");
+  cmd->add_option("--tz-bias", o->tz_bias, "Ad hoc: bias for logs whose header has none (minutes, UTC - local)");
+  AddFormatOption(cmd, &o->format);
+  return [o]() {
+    CorrectionRequest req;
+    req.window = static_cast<TimeNs>(o->window) * kNsPerSec;
+    if (!o->vm.empty()) req.vm = o->vm;
+    req.hyperv_guest_run_time = o->hyperv_counter == "guest";
+    req.config.idle_guest_pct = o->idle;
+    for (const auto& [opt, text, out] : {std::tuple{"--from", &o->from, &req.from}, std::tuple{"--to", &o->to, &req.to}}) {
+      Status s = ParseTimeOption(opt, *text, out);
+      if (!s.ok()) {
+        PrintError(s.message());
+        return kExitUsage;
+      }
+    }
+    for (const std::string& m : o->maps) {
+      std::string g, v;
+      Status s = ParseMapping(m, &g, &v);
+      if (!s.ok()) {
+        PrintError(s.message());
+        return kExitUsage;
+      }
+      req.mappings[g] = v;
+    }
+    const bool ad_hoc = !o->guest.empty() || !o->host.empty();
+    auto store = Store::Open(ad_hoc ? ":memory:" : o->db);
+    if (!store.ok()) {
+      PrintError(store.status().message());
+      return kExitFailure;
+    }
+    if (ad_hoc) {
+      IngestRunOptions ro;
+      ro.ingest.tz_bias_minutes = o->tz_bias;
+      ro.print = false;
+      std::vector<std::string> files = o->guest;
+      files.insert(files.end(), o->host.begin(), o->host.end());
+      if (IngestAll(store->get(), files, ro, std::cerr).failed > 0) return kExitFailure;
+    } else if (o->db != ":memory:" && !std::filesystem::exists(o->db)) {
+      PrintError("store " + o->db + " does not exist: run `vrecon ingest --db " + o->db + " FILE...` first");
+      return kExitFailure;
+    }
+    auto windows = RunCorrection(store->get(), req);
+    if (!windows.ok()) {
+      PrintError(windows.status().message());
+      return kExitFailure;
+    }
+    if (windows->empty()) std::cerr << "vrecon: no windows with guest or host CPU data in the selected range\n";
+    const OutputFormat fmt = ToFormat(o->format);
+    WriteCorrection(std::cout, *windows, fmt, o->top < 0 ? 10 : o->top);
+    return kExitOk;
+  };
+}
+
+}  // namespace vrecon::cli

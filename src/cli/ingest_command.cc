@@ -1,0 +1,72 @@
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+
+#include "src/cli/commands.h"
+#include "src/cli/ingest_runner.h"
+#include "src/store/store.h"
+
+namespace vrecon::cli {
+
+RunFn AddIngestCommand(CLI::App& app) {
+  struct Opts {
+    std::string db = "vrecon.db";
+    std::vector<std::string> files;
+    std::vector<std::string> maps;
+    std::optional<int> tz_bias;
+    std::string encoding;
+    std::string format = "table";
+  };
+  auto o = std::make_shared<Opts>();
+  CLI::App* cmd = app.add_subcommand(
+      "ingest", "Read Perfmon CSV/TSV logs (guest, VMware Tools, Hyper-V host, esxtop batch) into the store");
+  cmd->add_option("--db", o->db, "Store file (SQLite; :memory: allowed)")->capture_default_str();
+  cmd->add_option("--tz-bias", o->tz_bias,
+                  "UTC minus local time in minutes, for logs whose header has no readable bias (EST = 300)");
+  cmd->add_option("--encoding", o->encoding, "Force the text encoding instead of detecting it")
+      ->check(CLI::IsMember({"utf-8", "utf-16le", "windows-1251", "windows-1252"}));
+  cmd->add_option("--map", o->maps, "Store a mapping from a guest computer name to its VM name (GUEST=VM)");
+  AddFormatOption(cmd, &o->format);
+  cmd->add_option("files", o->files, "Log files to read")->required()->check(CLI::ExistingFile);
+  return [o]() {
+    std::vector<std::pair<std::string, std::string>> maps;
+    for (const std::string& m : o->maps) {
+      std::string g, v;
+      Status s = ParseMapping(m, &g, &v);
+      if (!s.ok()) {
+        PrintError(s.message());
+        return kExitUsage;
+      }
+      maps.emplace_back(g, v);
+    }
+    std::error_code ec;
+    const bool existed = o->db == ":memory:" || std::filesystem::exists(o->db, ec);
+    auto store = Store::Open(o->db);
+    if (!store.ok()) {
+      PrintError(store.status().message());
+      return kExitFailure;
+    }
+    for (const auto& [g, v] : maps) {
+      Status s = (*store)->SetMapping(g, v);
+      if (!s.ok()) {
+        PrintError(s.message());
+        return kExitFailure;
+      }
+    }
+    IngestRunOptions ro;
+    ro.ingest.tz_bias_minutes = o->tz_bias;
+    if (!o->encoding.empty()) ro.ingest.encoding = ParseEncodingName(o->encoding);
+    ro.format = ToFormat(o->format);
+    ro.progress = isatty(STDERR_FILENO) != 0;
+    const IngestRunResult r = IngestAll(store->get(), o->files, ro, std::cout);
+    if (r.succeeded == 0 && !existed && maps.empty()) {
+      // Nothing was read into a store this command created: leave nothing behind.
+      store->reset();
+      for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(o->db + suffix, ec);
+    }
+    return r.failed == 0 ? kExitOk : kExitFailure;
+  };
+}
+
+}  // namespace vrecon::cli

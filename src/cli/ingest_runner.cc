@@ -1,0 +1,128 @@
+#include "src/cli/ingest_runner.h"
+
+#include <iostream>
+
+#include "src/cli/commands.h"
+#include "src/core/text_util.h"
+
+namespace vrecon::cli {
+namespace {
+
+std::string Join(const std::set<std::string>& s, const char* sep) {
+  std::string out;
+  for (const std::string& x : s) out += (out.empty() ? "" : sep) + x;
+  return out;
+}
+
+std::string Span(const perfmon::ParseSummary& s, bool millis) {
+  return s.first_end ? FormatIso(*s.first_end, millis) : "";
+}
+std::string SpanEnd(const perfmon::ParseSummary& s, bool millis) {
+  return s.last_end ? FormatIso(*s.last_end, millis) : "";
+}
+
+void PrintJson(std::ostream& out, const std::vector<IngestResult>& results) {
+  out << "{\"files\": [";
+  for (size_t i = 0; i < results.size(); ++i) {
+    const IngestResult& r = results[i];
+    const auto& s = r.summary;
+    out << (i ? ",\n  " : "\n  ") << "{\"path\": " << JsonString(r.path) << ", \"kinds\": [";
+    size_t j = 0;
+    for (const auto& k : r.kinds) out << (j++ ? ", " : "") << JsonString(k);
+    out << "], \"machines\": [";
+    j = 0;
+    for (const auto& m : r.machines) out << (j++ ? ", " : "") << JsonString(m);
+    out << "], \"encoding\": " << JsonString(perfmon::EncodingName(s.encoding))
+        << ", \"counters\": " << s.columns.size() << ", \"rows\": " << s.rows
+        << ", \"rows_already_stored\": " << s.rows_already
+        << ", \"start\": " << (s.first_end ? JsonString(Span(s, true)) : "null")
+        << ", \"end\": " << (s.last_end ? JsonString(SpanEnd(s, true)) : "null") << ", \"issues\": " << s.issues
+        << ", \"issue_list\": [";
+    for (size_t k = 0; k < r.issues.size(); ++k) {
+      const ImportIssue& is = r.issues[k];
+      out << (k ? ", " : "") << "{\"line\": " << is.line << ", \"severity\": " << JsonString(SeverityName(is.severity))
+          << ", \"code\": " << JsonString(is.code) << ", \"message\": " << JsonString(is.message) << "}";
+    }
+    out << "]}";
+  }
+  out << (results.empty() ? "]}\n" : "\n]}\n");
+}
+
+void PrintCsv(std::ostream& out, const std::vector<IngestResult>& results) {
+  out << "path,kinds,machines,counters,rows,rows_already_stored,start,end,issues\n";
+  for (const IngestResult& r : results) {
+    const auto& s = r.summary;
+    out << CsvCell(r.path) << "," << CsvCell(Join(r.kinds, ";")) << "," << CsvCell(Join(r.machines, ";")) << ","
+        << s.columns.size() << "," << s.rows << "," << s.rows_already << "," << Span(s, true) << ","
+        << SpanEnd(s, true) << "," << s.issues << "\n";
+  }
+}
+
+void PrintTable(std::ostream& out, const std::vector<IngestResult>& results) {
+  TextTable t({"file", "source", "machines", "counters", "rows", "from (UTC)", "to (UTC)", "issues"});
+  for (const IngestResult& r : results) {
+    const auto& s = r.summary;
+    std::string rows = std::to_string(s.rows);
+    if (s.rows_already > 0) rows += " new (" + std::to_string(s.rows_already) + " already stored)";
+    t.AddRow({r.path, Join(r.kinds, ","), Join(r.machines, ","), std::to_string(s.columns.size()), rows,
+              Span(s, false), SpanEnd(s, false), std::to_string(s.issues)});
+  }
+  t.Print(out);
+  for (const IngestResult& r : results) {
+    constexpr size_t kShown = 10;
+    for (size_t i = 0; i < r.issues.size() && i < kShown; ++i) {
+      const ImportIssue& is = r.issues[i];
+      out << "  " << is.file;
+      if (is.line > 0) out << ":" << is.line;
+      out << ": " << SeverityName(is.severity) << " " << is.code << ": " << is.message << "\n";
+    }
+    if (r.issues.size() > kShown)
+      out << "  ... " << r.summary.issues - static_cast<int64_t>(kShown) << " more issues in " << r.path
+          << " (--format json lists them; they are in the store's import_issue table)\n";
+  }
+}
+
+}  // namespace
+
+std::optional<perfmon::Encoding> ParseEncodingName(const std::string& name) {
+  for (auto e : {perfmon::Encoding::kUtf8, perfmon::Encoding::kUtf16Le, perfmon::Encoding::kCp1251,
+                 perfmon::Encoding::kCp1252})
+    if (perfmon::EncodingName(e) == name) return e;
+  return std::nullopt;
+}
+
+IngestRunResult IngestAll(Store* store, const std::vector<std::string>& files, const IngestRunOptions& options,
+                          std::ostream& out) {
+  IngestRunResult result;
+  std::vector<IngestResult> done;
+  for (const std::string& path : files) {
+    IngestOptions io = options.ingest;
+    int last_pct = -1;
+    if (options.progress) {
+      io.progress = [&](uint64_t d, uint64_t total) {
+        const int pct = total ? static_cast<int>(100 * d / total) : 0;
+        if (pct == last_pct) return;
+        last_pct = pct;
+        std::cerr << "\rreading " << path << "  " << pct << "%" << std::flush;
+      };
+    }
+    auto r = IngestFile(store, path, io);
+    if (options.progress && last_pct >= 0) std::cerr << "\r\033[K" << std::flush;
+    if (!r.ok()) {
+      PrintError(r.status().message());
+      ++result.failed;
+      continue;
+    }
+    ++result.succeeded;
+    done.push_back(std::move(r).value());
+  }
+  if (!options.print) return result;
+  switch (options.format) {
+    case OutputFormat::kJson: PrintJson(out, done); break;
+    case OutputFormat::kCsv: PrintCsv(out, done); break;
+    case OutputFormat::kTable: PrintTable(out, done); break;
+  }
+  return result;
+}
+
+}  // namespace vrecon::cli

@@ -1,0 +1,36 @@
+// Ingests a list of files and prints what was read; shared by `ingest` and the ad-hoc mode
+// of `correct`.
+#ifndef VRECON_SRC_CLI_INGEST_RUNNER_H_
+#define VRECON_SRC_CLI_INGEST_RUNNER_H_
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "src/ingest/ingest_file.h"
+#include "src/report/output.h"
+
+namespace vrecon::cli {
+
+struct IngestRunOptions {
+  IngestOptions ingest;
+  OutputFormat format = OutputFormat::kTable;
+  bool progress = false;  // a progress line on stderr (only on a terminal)
+  bool print = true;
+};
+
+struct IngestRunResult {
+  int succeeded = 0;
+  int failed = 0;
+};
+
+// Each file in its own transaction; a file that fails prints one error line on stderr and
+// the others go on.
+IngestRunResult IngestAll(Store* store, const std::vector<std::string>& files, const IngestRunOptions& options,
+                          std::ostream& out);
+
+std::optional<perfmon::Encoding> ParseEncodingName(const std::string& name);
+
+}  // namespace vrecon::cli
+
+#endif  // VRECON_SRC_CLI_INGEST_RUNNER_H_

@@ -1,0 +1,106 @@
+#include <filesystem>
+#include <iostream>
+
+#include "src/cli/commands.h"
+#include "src/core/text_util.h"
+#include "src/store/sample_reader.h"
+#include "src/store/store.h"
+
+namespace vrecon::cli {
+
+RunFn AddSamplesCommand(CLI::App& app) {
+  struct Opts {
+    std::string db = "vrecon.db";
+    std::string machine, object, counter, instance, source, from, to, format = "table";
+  };
+  auto o = std::make_shared<Opts>();
+  CLI::App* cmd = app.add_subcommand("samples", "List stored intervals exactly as they are in the store");
+  cmd->add_option("--db", o->db, "Store to read")->capture_default_str();
+  cmd->add_option("--machine", o->machine, "Machine (computer or ESXi/Hyper-V host) name; glob allowed");
+  cmd->add_option("--object", o->object, "Object, English name (Processor, Process, ...); glob allowed");
+  cmd->add_option("--counter", o->counter, "Counter, English name (% Processor Time, ...); glob allowed");
+  cmd->add_option("--instance", o->instance, "Instance (_Total, 0, chrome#2, WEB01:Hv VP 0, ...); glob allowed");
+  cmd->add_option("--source", o->source, "guest, vmtools, hyperv or esxtop")
+      ->check(CLI::IsMember({"guest", "vmtools", "hyperv", "esxtop"}));
+  cmd->add_option("--from", o->from, "Start of the range, ISO 8601");
+  cmd->add_option("--to", o->to, "End of the range, ISO 8601");
+  AddFormatOption(cmd, &o->format);
+  return [o]() {
+    TimeRange range;
+    std::optional<TimeNs> from, to;
+    for (const auto& [opt, text, out] : {std::tuple{"--from", &o->from, &from}, std::tuple{"--to", &o->to, &to}}) {
+      Status s = ParseTimeOption(opt, *text, out);
+      if (!s.ok()) {
+        PrintError(s.message());
+        return kExitUsage;
+      }
+    }
+    if (from) range.from = *from;
+    if (to) range.to = *to;
+    if (o->db != ":memory:" && !std::filesystem::exists(o->db)) {
+      PrintError("store " + o->db + " does not exist: run `vrecon ingest --db " + o->db + " FILE...` first");
+      return kExitFailure;
+    }
+    auto store = Store::Open(o->db);
+    if (!store.ok()) {
+      PrintError(store.status().message());
+      return kExitFailure;
+    }
+    SeriesFilter f;
+    auto set = [](std::optional<std::string>* dst, const std::string& v) {
+      if (!v.empty()) *dst = v;
+    };
+    set(&f.machine, o->machine);
+    set(&f.object, o->object);
+    set(&f.counter, o->counter);
+    set(&f.instance, o->instance);
+    set(&f.source, o->source);
+    auto series = FindSeries((*store)->db(), f);
+    if (!series.ok()) {
+      PrintError(series.status().message());
+      return kExitFailure;
+    }
+    const OutputFormat fmt = ToFormat(o->format);
+    std::ostream& out = std::cout;
+    TextTable table({"source", "machine", "object", "instance", "counter", "start", "end", "value", "unit"});
+    if (fmt == OutputFormat::kJson) out << "{\"samples\": [";
+    if (fmt == OutputFormat::kCsv) out << "source,machine,object,instance,counter,start,end,value,unit,original\n";
+    bool first = true;
+    for (const StoredSeries& s : *series) {
+      const SeriesKey& k = s.key;
+      const std::string src(SourceKindName(k.source));
+      Status st = ForEachSample((*store)->db(), s.id, range, [&](TimeNs a, TimeNs b, double v) {
+        const std::optional<double> value = IsMissing(v) ? std::nullopt : std::optional<double>(v);
+        switch (fmt) {
+          case OutputFormat::kJson:
+            out << (first ? "\n  " : ",\n  ") << "{\"source\": " << JsonString(src) << ", \"machine\": "
+                << JsonString(k.machine) << ", \"object\": " << JsonString(k.object) << ", \"instance\": "
+                << JsonString(k.instance) << ", \"counter\": " << JsonString(k.counter) << ", \"start\": "
+                << JsonString(FormatIso(a, true)) << ", \"end\": " << JsonString(FormatIso(b, true))
+                << ", \"value\": " << JsonNumber(value) << ", \"unit\": " << JsonString(k.unit)
+                << ", \"original\": " << JsonString(k.original) << "}";
+            break;
+          case OutputFormat::kCsv:
+            out << src << "," << CsvCell(k.machine) << "," << CsvCell(k.object) << "," << CsvCell(k.instance) << ","
+                << CsvCell(k.counter) << "," << FormatIso(a, true) << "," << FormatIso(b, true) << ","
+                << CsvNumber(value) << "," << CsvCell(k.unit) << "," << CsvCell(k.original) << "\n";
+            break;
+          case OutputFormat::kTable:
+            table.AddRow({src, k.machine, k.object, k.instance, k.counter, FormatIso(a, true), FormatIso(b, true),
+                          value ? FormatDouble(*value) : "(missing)", k.unit});
+            break;
+        }
+        first = false;
+      });
+      if (!st.ok()) {
+        PrintError(st.message());
+        return kExitFailure;
+      }
+    }
+    if (fmt == OutputFormat::kJson) out << (first ? "]}\n" : "\n]}\n");
+    if (fmt == OutputFormat::kTable) table.Print(out);
+    return kExitOk;
+  };
+}
+
+}  // namespace vrecon::cli

@@ -1,0 +1,34 @@
+#include "src/core/sample.h"
+
+namespace vrecon {
+
+std::string_view SourceKindName(SourceKind k) {
+  switch (k) {
+    case SourceKind::kGuest: return "guest";
+    case SourceKind::kVmTools: return "vmtools";
+    case SourceKind::kHyperV: return "hyperv";
+    case SourceKind::kEsxtop: return "esxtop";
+  }
+  return "guest";
+}
+
+bool ParseSourceKind(std::string_view s, SourceKind* out) {
+  for (SourceKind k : {SourceKind::kGuest, SourceKind::kVmTools, SourceKind::kHyperV, SourceKind::kEsxtop}) {
+    if (SourceKindName(k) == s) {
+      *out = k;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string_view SeverityName(Severity s) {
+  switch (s) {
+    case Severity::kInfo: return "info";
+    case Severity::kWarning: return "warning";
+    case Severity::kError: return "error";
+  }
+  return "warning";
+}
+
+}  // namespace vrecon

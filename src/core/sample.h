@@ -1,0 +1,54 @@
+// The core vocabulary every adapter emits and the store keeps: series keys, source kinds,
+// missing values and import issues.
+#ifndef VRECON_SRC_CORE_SAMPLE_H_
+#define VRECON_SRC_CORE_SAMPLE_H_
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <string_view>
+
+#include "src/core/time_util.h"
+
+namespace vrecon {
+
+// Where a series was measured. Guest = counters of the guest OS about itself; vmtools = VMware
+// Tools counters read from the host but logged inside the guest; hyperv / esxtop = host side.
+enum class SourceKind { kGuest, kVmTools, kHyperV, kEsxtop };
+std::string_view SourceKindName(SourceKind k);
+bool ParseSourceKind(std::string_view s, SourceKind* out);
+inline bool IsHostSide(SourceKind k) { return k != SourceKind::kGuest; }
+
+// Identity of one stored series. object/counter hold the English meaning where it was
+// recognised; `original` keeps the counter path exactly as the file spelled it.
+struct SeriesKey {
+  SourceKind source = SourceKind::kGuest;
+  std::string machine;
+  std::string object;
+  std::string instance;  // "" when the object has no instances; keeps parent "/", "#n", "name:pid"
+  std::string counter;
+  std::string unit;      // percent, per_second, bytes, MB, MHz, ns, count, or "" when unknown
+  std::string original;
+};
+
+// In packed rows a missing value (a " " cell, an empty cell, an unreadable number) is a quiet
+// NaN. It never means zero; parsers never produce NaN for a real value.
+inline constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
+inline bool IsMissing(double v) { return std::isnan(v); }
+
+enum class Severity { kInfo, kWarning, kError };
+std::string_view SeverityName(Severity s);
+
+// A problem with part of an input that did not stop the rest from being read.
+struct ImportIssue {
+  std::string file;
+  int64_t line = 0;  // 1-based; 0 when the issue concerns the whole file
+  Severity severity = Severity::kWarning;
+  std::string code;  // ragged-row, non-numeric, time-backwards, dst-shift, no-bias, ...
+  std::string message;
+};
+
+}  // namespace vrecon
+
+#endif  // VRECON_SRC_CORE_SAMPLE_H_

@@ -1,0 +1,27 @@
+// What adapters push samples into. Adapters never see SQLite; the store implements this.
+#ifndef VRECON_SRC_CORE_SAMPLE_SINK_H_
+#define VRECON_SRC_CORE_SAMPLE_SINK_H_
+
+#include <span>
+#include <vector>
+
+#include "src/core/sample.h"
+#include "src/core/status.h"
+
+namespace vrecon {
+
+class SampleSink {
+ public:
+  virtual ~SampleSink() = default;
+  // Declares the columns of the rows that follow; called once per input before any row.
+  virtual Status DeclareColumns(const std::vector<SeriesKey>& columns) = 0;
+  // One collection: every column's value over [start, end] (start == end for the first row of
+  // a log, which has no previous collection). values.size() == number of declared columns;
+  // kMissing marks a missing value.
+  virtual Status AddRow(TimeNs start, TimeNs end, std::span<const double> values) = 0;
+  virtual void AddIssue(ImportIssue issue) = 0;
+};
+
+}  // namespace vrecon
+
+#endif  // VRECON_SRC_CORE_SAMPLE_SINK_H_

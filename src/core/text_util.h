@@ -1,0 +1,36 @@
+// Small text helpers shared by adapters, the store and the CLI.
+#ifndef VRECON_SRC_CORE_TEXT_UTIL_H_
+#define VRECON_SRC_CORE_TEXT_UTIL_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace vrecon {
+
+// Lower-cases ASCII, Latin-1 letters (U+00C0..U+00DE) and Cyrillic (U+0400..U+042F) in UTF-8:
+// enough to compare the counter names of the languages vrecon recognises.
+std::string FoldCase(std::string_view s);
+bool EqualsFolded(std::string_view a, std::string_view b);
+
+std::string_view Trim(std::string_view s);
+
+// Shortest text that reads back as the same double ("48.21917808219178", "88").
+std::string FormatDouble(double v);
+// Fixed number of decimals, for tables.
+std::string FormatFixed(double v, int decimals);
+
+// Parses a whole cell as a double (exponent form accepted, surrounding blanks ignored).
+std::optional<double> ParseDouble(std::string_view s);
+
+// FNV-1a, 64 bit: a stable fingerprint for headers and lines (not for security).
+uint64_t Fnv1a64(std::string_view s, uint64_t seed = 14695981039346656037ULL);
+std::string HexU64(uint64_t v);
+
+// Shell-style glob with '*' and '?', case-insensitive.
+bool GlobMatch(std::string_view pattern, std::string_view text);
+
+}  // namespace vrecon
+
+#endif  // VRECON_SRC_CORE_TEXT_UTIL_H_

@@ -1,0 +1,35 @@
+// Time on one axis: UTC nanoseconds since the Unix epoch (int64). Civil-date conversion
+// without the C library's time-zone state, so it is pure and thread-safe.
+#ifndef VRECON_SRC_CORE_TIME_UTIL_H_
+#define VRECON_SRC_CORE_TIME_UTIL_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace vrecon {
+
+using TimeNs = int64_t;
+inline constexpr TimeNs kNsPerMs = 1'000'000;
+inline constexpr TimeNs kNsPerSec = 1'000'000'000;
+
+struct CivilTime {
+  int year = 1970, month = 1, day = 1, hour = 0, minute = 0, second = 0, millis = 0;
+};
+
+// Days since 1970-01-01 for a proleptic Gregorian date (H. Hinnant's algorithm).
+int64_t DaysFromCivil(int y, int m, int d);
+CivilTime CivilFromNs(TimeNs t);
+TimeNs NsFromCivil(const CivilTime& c);
+
+// "2026-11-01T10:00:00Z"; with millis=true "2026-11-01T10:00:00.000Z".
+std::string FormatIso(TimeNs t, bool millis);
+
+// Accepts "YYYY-MM-DD", "YYYY-MM-DDTHH:MM[:SS[.fff]]" with optional "Z" or "+HH:MM"/"-HH:MM";
+// a value without an offset is UTC.
+std::optional<TimeNs> ParseIso(std::string_view s);
+
+}  // namespace vrecon
+
+#endif  // VRECON_SRC_CORE_TIME_UTIL_H_

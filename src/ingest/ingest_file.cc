@@ -1,0 +1,91 @@
+#include "src/ingest/ingest_file.h"
+
+#include <algorithm>
+
+#include "src/core/text_util.h"
+#include "src/store/block_writer.h"
+
+namespace vrecon {
+namespace {
+
+std::string Join(const std::set<std::string>& s) {
+  std::string out;
+  for (const std::string& x : s) out += (out.empty() ? "" : ",") + x;
+  return out;
+}
+
+}  // namespace
+
+StatusOr<IngestResult> IngestFile(Store* store, const std::string& path, const IngestOptions& options) {
+  ASSIGN_OR_RETURN(Transaction tx, Transaction::Begin(store->db()));
+  BlockWriter writer(store);
+  IngestResult result;
+  result.path = path;
+  Status lookup_status;
+  perfmon::ResumePoint resume;
+
+  perfmon::ParserOptions po;
+  po.file = path;
+  po.tz_bias_minutes = options.tz_bias_minutes;
+  po.encoding = options.encoding;
+  po.resume_lookup = [&](uint64_t fingerprint) {
+    FileRecord& rec = result.record;
+    auto found = store->FindFile(HexU64(fingerprint));
+    if (!found.ok()) {
+      lookup_status = found.status();
+      return perfmon::ResumePoint{};
+    }
+    if (*found) {
+      rec = **found;
+      result.seen_before = true;
+      resume.after_line = rec.consumed_lines;
+      resume.line_hash = std::stoull(rec.consumed_line_hash, nullptr, 16);
+    } else {
+      rec.fingerprint = HexU64(fingerprint);
+      rec.path = path;
+      rec.format = "perfmon-csv";
+      rec.consumed_line_hash = HexU64(0);
+      lookup_status = store->SaveFile(&rec);
+    }
+    writer.set_file_id(rec.id);
+    return resume;
+  };
+  Status s = perfmon::ReadPerfmonFile(path, std::move(po), &writer, &result.summary, options.progress);
+  if (!lookup_status.ok()) return lookup_status;
+  if (!s.ok()) return s;
+
+  const perfmon::ParseSummary& sum = result.summary;
+  if (result.seen_before && sum.lines < resume.after_line) {
+    writer.AddIssue(ImportIssue{path, 0, Severity::kWarning, "file-shrunk",
+                                "the file has " + std::to_string(sum.lines) + " lines but an earlier ingest read " +
+                                    std::to_string(resume.after_line) + "; nothing was read again"});
+  }
+  RETURN_IF_ERROR(writer.Finish());
+  result.issues = writer.issues();
+
+  for (const SeriesKey& k : sum.columns) {
+    result.kinds.insert(std::string(SourceKindName(k.source)));
+    result.machines.insert(k.machine);
+  }
+  FileRecord& rec = result.record;
+  rec.path = path;
+  rec.format = sum.format.tsv ? "perfmon-tsv" : "perfmon-csv";
+  rec.encoding = std::string(perfmon::EncodingName(sum.encoding));
+  rec.kinds = Join(result.kinds);
+  rec.machines = Join(result.machines);
+  rec.time_zone = sum.format.time_zone;
+  rec.bias_minutes = sum.bias_minutes;
+  if (sum.consumed_lines > rec.consumed_lines) {
+    rec.consumed_lines = sum.consumed_lines;
+    rec.consumed_line_hash = HexU64(sum.consumed_line_hash);
+  }
+  rec.rows += sum.rows;
+  rec.issues += static_cast<int64_t>(result.issues.size());
+  if (sum.first_end && (!rec.first_end || *sum.first_end < *rec.first_end)) rec.first_end = sum.first_end;
+  if (sum.last_end && (!rec.last_end || *sum.last_end > *rec.last_end)) rec.last_end = sum.last_end;
+  RETURN_IF_ERROR(store->SaveFile(&rec));
+  RETURN_IF_ERROR(tx.Commit());
+  return result;
+}
+
+}  // namespace vrecon

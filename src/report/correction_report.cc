@@ -1,0 +1,105 @@
+#include "src/report/correction_report.h"
+
+#include "src/core/text_util.h"
+
+namespace vrecon {
+namespace {
+
+using models::WindowResult;
+
+std::optional<double> Opt(const std::optional<int>& v) {
+  return v ? std::optional<double>(*v) : std::nullopt;
+}
+
+std::string Fixed(const std::optional<double>& v, int decimals) { return v ? FormatFixed(*v, decimals) : "-"; }
+
+void WriteJson(std::ostream& os, const std::vector<WindowResult>& windows) {
+  os << "{\"windows\": [";
+  for (size_t i = 0; i < windows.size(); ++i) {
+    const WindowResult& r = windows[i];
+    os << (i ? ",\n  " : "\n  ") << "{\"vm\": " << JsonString(r.vm) << ", \"start\": " << JsonString(FormatIso(r.start, false))
+       << ", \"end\": " << JsonString(FormatIso(r.end, false)) << ", \"vcpus\": " << JsonNumber(Opt(r.vcpus))
+       << ", \"guest_util_pct\": " << JsonNumber(r.guest_util_pct) << ", \"host_util_pct\": " << JsonNumber(r.host_util_pct)
+       << ", \"w\": " << JsonNumber(r.w) << ", \"guest_machine\": " << JsonString(r.guest_machine)
+       << ", \"host_source\": " << JsonString(models::HostSourceName(r.host))
+       << ", \"guest_coverage\": " << JsonNumber(r.guest_coverage) << ", \"host_coverage\": " << JsonNumber(r.host_coverage)
+       << ", \"processes\": [";
+    for (size_t j = 0; j < r.processes.size(); ++j) {
+      const auto& p = r.processes[j];
+      os << (j ? ", " : "") << "{\"name\": " << JsonString(p.name) << ", \"guest_pct\": " << JsonNumber(p.guest_pct)
+         << ", \"corrected_pct\": " << JsonNumber(p.corrected_pct) << ", \"ci95\": ";
+      if (p.ci_lo && p.ci_hi) {
+        os << "[" << JsonNumber(p.ci_lo) << ", " << JsonNumber(p.ci_hi) << "]";
+      } else {
+        os << "null";
+      }
+      os << "}";
+    }
+    os << "], \"flags\": [";
+    for (size_t j = 0; j < r.flags.size(); ++j) {
+      const auto& f = r.flags[j];
+      os << (j ? ", " : "") << "{\"code\": " << JsonString(f.code) << ", \"severity\": " << JsonString(f.severity)
+         << ", \"message\": " << JsonString(f.message) << "}";
+    }
+    os << "]}";
+  }
+  os << (windows.empty() ? "]}\n" : "\n]}\n");
+}
+
+void WriteCsv(std::ostream& os, const std::vector<WindowResult>& windows) {
+  os << "vm,start,end,vcpus,guest_util_pct,host_util_pct,w,name,guest_pct,corrected_pct,ci95_lo,ci95_hi,flags,"
+        "host_source,guest_machine\n";
+  for (const WindowResult& r : windows) {
+    std::string flags;
+    for (const auto& f : r.flags) flags += (flags.empty() ? "" : ";") + f.code;
+    const std::string head = CsvCell(r.vm) + "," + FormatIso(r.start, false) + "," + FormatIso(r.end, false) + "," +
+                             CsvNumber(Opt(r.vcpus)) + "," + CsvNumber(r.guest_util_pct) + "," +
+                             CsvNumber(r.host_util_pct) + "," + CsvNumber(r.w) + ",";
+    const std::string tail = "," + CsvCell(flags) + "," + models::HostSourceName(r.host) + "," + CsvCell(r.guest_machine) + "\n";
+    if (r.processes.empty()) os << head << ",,,," << tail;
+    for (const auto& p : r.processes) {
+      os << head << CsvCell(p.name) << "," << CsvNumber(p.guest_pct) << "," << CsvNumber(p.corrected_pct) << ","
+         << CsvNumber(p.ci_lo) << "," << CsvNumber(p.ci_hi) << tail;
+    }
+  }
+}
+
+void WriteTable(std::ostream& os, const std::vector<WindowResult>& windows, int top) {
+  for (size_t i = 0; i < windows.size(); ++i) {
+    const WindowResult& r = windows[i];
+    if (i) os << '\n';
+    os << "VM " << r.vm;
+    if (!r.guest_machine.empty() && r.guest_machine != r.vm) os << " (guest " << r.guest_machine << ")";
+    os << "  " << FormatIso(r.start, false) << " .. " << FormatIso(r.end, false) << "  vCPUs "
+       << (r.vcpus ? std::to_string(*r.vcpus) : "?") << "\n";
+    os << "  guest " << Fixed(r.guest_util_pct, 1) << "%  host " << Fixed(r.host_util_pct, 1) << "% ("
+       << models::HostSourceName(r.host) << ")  w " << Fixed(r.w, 3) << "\n";
+    if (!r.processes.empty()) {
+      TextTable t({"  process", "guest %", "corrected %", "95% interval"});
+      int shown = 0;
+      for (const auto& p : r.processes) {
+        if (top > 0 && shown == top) break;
+        ++shown;
+        const std::string ci =
+            p.ci_lo && p.ci_hi ? "[" + FormatFixed(*p.ci_lo, 2) + ", " + FormatFixed(*p.ci_hi, 2) + "]" : "-";
+        t.AddRow({"  " + p.name, Fixed(p.guest_pct, 2), Fixed(p.corrected_pct, 2), ci});
+      }
+      t.Print(os);
+      if (shown < static_cast<int>(r.processes.size()))
+        os << "  ... " << r.processes.size() - shown << " more processes (--top 0 shows all)\n";
+    }
+    for (const auto& f : r.flags) os << "  flag " << f.code << " (" << f.severity << "): " << f.message << "\n";
+  }
+}
+
+}  // namespace
+
+void WriteCorrection(std::ostream& os, const std::vector<WindowResult>& windows, OutputFormat format, int top) {
+  switch (format) {
+    case OutputFormat::kJson: WriteJson(os, windows); break;
+    case OutputFormat::kCsv: WriteCsv(os, windows); break;
+    case OutputFormat::kTable: WriteTable(os, windows, top); break;
+  }
+}
+
+}  // namespace vrecon

@@ -1,0 +1,88 @@
+#include "src/report/output.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "src/core/text_util.h"
+
+namespace vrecon {
+
+bool ParseOutputFormat(std::string_view s, OutputFormat* out) {
+  if (s == "table") *out = OutputFormat::kTable;
+  else if (s == "csv") *out = OutputFormat::kCsv;
+  else if (s == "json") *out = OutputFormat::kJson;
+  else return false;
+  return true;
+}
+
+std::string JsonString(std::string_view s) {
+  std::string out = "\"";
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          char b[8];
+          std::snprintf(b, sizeof b, "\\u%04x", c);
+          out += b;
+        } else {
+          out.push_back(ch);
+        }
+    }
+  }
+  return out + "\"";
+}
+
+std::string JsonNumber(const std::optional<double>& v) {
+  if (!v || !std::isfinite(*v)) return "null";
+  return FormatDouble(*v);
+}
+
+std::string CsvCell(std::string_view s) {
+  if (s.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(s);
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string CsvNumber(const std::optional<double>& v) {
+  if (!v || !std::isfinite(*v)) return "";
+  return FormatDouble(*v);
+}
+
+namespace {
+// Display width of UTF-8 text: one column per code point.
+size_t Width(const std::string& s) {
+  size_t n = 0;
+  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+}  // namespace
+
+void TextTable::Print(std::ostream& os) const {
+  std::vector<size_t> w(header_.size(), 0);
+  for (size_t i = 0; i < header_.size(); ++i) w[i] = Width(header_[i]);
+  for (const auto& r : rows_)
+    for (size_t i = 0; i < r.size() && i < w.size(); ++i) w[i] = std::max(w[i], Width(r[i]));
+  auto line = [&](const std::vector<std::string>& r) {
+    std::string out;
+    for (size_t i = 0; i < r.size() && i < w.size(); ++i) {
+      out += r[i];
+      if (i + 1 < r.size()) out += std::string(w[i] - Width(r[i]) + 2, ' ');
+    }
+    os << out << '\n';
+  };
+  line(header_);
+  for (const auto& r : rows_) line(r);
+}
+
+}  // namespace vrecon

@@ -1,0 +1,37 @@
+// Building blocks of every data output: JSON values, CSV cells and aligned text tables.
+#ifndef VRECON_SRC_REPORT_OUTPUT_H_
+#define VRECON_SRC_REPORT_OUTPUT_H_
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace vrecon {
+
+enum class OutputFormat { kTable, kCsv, kJson };
+bool ParseOutputFormat(std::string_view s, OutputFormat* out);
+
+std::string JsonString(std::string_view s);
+// A JSON number, or null for a missing value (and for NaN/inf, which JSON cannot hold).
+std::string JsonNumber(const std::optional<double>& v);
+std::string CsvCell(std::string_view s);
+std::string CsvNumber(const std::optional<double>& v);  // "" when missing
+
+// Collects rows, then prints them with columns padded to their widest cell.
+class TextTable {
+ public:
+  explicit TextTable(std::vector<std::string> header) : header_(std::move(header)) {}
+  void AddRow(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
+  void Print(std::ostream& os) const;
+  bool empty() const { return rows_.empty(); }
+
+ private:
+  std::vector<std::string> header_;
+  std::vector<std::vector<std::string>> rows_;
+};
+
+}  // namespace vrecon
+
+#endif  // VRECON_SRC_REPORT_OUTPUT_H_

@@ -1,0 +1,97 @@
+#include "src/store/schema.h"
+
+#include <string>
+
+namespace vrecon {
+namespace {
+
+// Migration N takes a database from user_version N-1 to N. Append only; never edit one that
+// has shipped.
+constexpr const char* kMigrations[] = {
+    // 1: files, series, blocked samples, import issues, guest-to-VM mappings.
+    R"sql(
+CREATE TABLE source_file(
+  id INTEGER PRIMARY KEY,
+  fingerprint TEXT NOT NULL UNIQUE,
+  path TEXT NOT NULL,
+  format TEXT NOT NULL,
+  encoding TEXT NOT NULL,
+  kinds TEXT NOT NULL,
+  machines TEXT NOT NULL,
+  time_zone TEXT NOT NULL,
+  bias_minutes INTEGER NOT NULL,
+  consumed_lines INTEGER NOT NULL,
+  consumed_line_hash TEXT NOT NULL,
+  rows INTEGER NOT NULL,
+  issues INTEGER NOT NULL,
+  first_end_ns INTEGER,
+  last_end_ns INTEGER,
+  ingested_at TEXT NOT NULL
+);
+CREATE TABLE series(
+  id INTEGER PRIMARY KEY,
+  source TEXT NOT NULL,
+  machine TEXT NOT NULL,
+  object TEXT NOT NULL,
+  instance TEXT NOT NULL,
+  counter TEXT NOT NULL,
+  unit TEXT NOT NULL,
+  original TEXT NOT NULL,
+  UNIQUE(source, machine, object, instance, counter)
+);
+CREATE TABLE time_block(
+  id INTEGER PRIMARY KEY,
+  file_id INTEGER NOT NULL REFERENCES source_file(id),
+  n INTEGER NOT NULL,
+  first_start_ns INTEGER NOT NULL,
+  last_end_ns INTEGER NOT NULL,
+  starts BLOB NOT NULL,
+  ends BLOB NOT NULL
+);
+CREATE TABLE value_block(
+  series_id INTEGER NOT NULL REFERENCES series(id),
+  block_id INTEGER NOT NULL REFERENCES time_block(id),
+  present INTEGER NOT NULL,
+  vals BLOB NOT NULL,
+  PRIMARY KEY(series_id, block_id)
+) WITHOUT ROWID;
+CREATE TABLE import_issue(
+  id INTEGER PRIMARY KEY,
+  file_id INTEGER REFERENCES source_file(id),
+  file TEXT NOT NULL,
+  line INTEGER NOT NULL,
+  severity TEXT NOT NULL,
+  code TEXT NOT NULL,
+  message TEXT NOT NULL
+);
+CREATE INDEX import_issue_by_file ON import_issue(file_id);
+CREATE TABLE vm_map(
+  guest TEXT NOT NULL PRIMARY KEY COLLATE NOCASE,
+  vm TEXT NOT NULL
+);
+)sql",
+};
+
+constexpr int kMigrationCount = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));
+static_assert(kMigrationCount == kSchemaVersion);
+
+}  // namespace
+
+Status MigrateSchema(Database* db) {
+  ASSIGN_OR_RETURN(Statement q, db->Prepare("PRAGMA user_version"));
+  ASSIGN_OR_RETURN(bool row, q.Step());
+  const int version = row ? static_cast<int>(q.ColumnInt(0)) : 0;
+  if (version > kSchemaVersion) {
+    return Status::NotSupported("database " + db->path() + " has schema version " + std::to_string(version) +
+                                ", newer than this vrecon understands (" + std::to_string(kSchemaVersion) + ")");
+  }
+  for (int v = version; v < kSchemaVersion; ++v) {
+    ASSIGN_OR_RETURN(Transaction tx, Transaction::Begin(db));
+    RETURN_IF_ERROR(db->Exec(kMigrations[v]));
+    RETURN_IF_ERROR(db->Exec("PRAGMA user_version = " + std::to_string(v + 1)));
+    RETURN_IF_ERROR(tx.Commit());
+  }
+  return Status::Ok();
+}
+
+}  // namespace vrecon

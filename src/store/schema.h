@@ -1,0 +1,18 @@
+// The store's schema, versioned with PRAGMA user_version and migrated forward on open.
+// docs/storage.md describes every table.
+#ifndef VRECON_SRC_STORE_SCHEMA_H_
+#define VRECON_SRC_STORE_SCHEMA_H_
+
+#include "src/store/sqlite_db.h"
+
+namespace vrecon {
+
+inline constexpr int kSchemaVersion = 1;
+
+// Applies every migration above the database's user_version, each in its own transaction.
+// Refuses a database written by a newer vrecon.
+Status MigrateSchema(Database* db);
+
+}  // namespace vrecon
+
+#endif  // VRECON_SRC_STORE_SCHEMA_H_

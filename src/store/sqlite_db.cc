@@ -1,0 +1,121 @@
+#include "src/store/sqlite_db.h"
+
+#include <sqlite3.h>
+
+namespace vrecon {
+
+Statement::Statement(Statement&& o) noexcept : db_(o.db_), stmt_(o.stmt_) { o.stmt_ = nullptr; }
+Statement& Statement::operator=(Statement&& o) noexcept {
+  if (this != &o) {
+    sqlite3_finalize(stmt_);
+    db_ = o.db_;
+    stmt_ = o.stmt_;
+    o.stmt_ = nullptr;
+  }
+  return *this;
+}
+Statement::~Statement() { sqlite3_finalize(stmt_); }
+
+Statement& Statement::Bind(int i, int64_t v) {
+  sqlite3_bind_int64(stmt_, i, v);
+  return *this;
+}
+Statement& Statement::Bind(int i, double v) {
+  sqlite3_bind_double(stmt_, i, v);
+  return *this;
+}
+Statement& Statement::Bind(int i, std::string_view t) {
+  sqlite3_bind_text(stmt_, i, t.data(), static_cast<int>(t.size()), SQLITE_TRANSIENT);
+  return *this;
+}
+Statement& Statement::BindBlob(int i, const void* data, size_t size) {
+  sqlite3_bind_blob(stmt_, i, size ? data : "", static_cast<int>(size), SQLITE_STATIC);
+  return *this;
+}
+Statement& Statement::BindNull(int i) {
+  sqlite3_bind_null(stmt_, i);
+  return *this;
+}
+
+StatusOr<bool> Statement::Step() {
+  const int rc = sqlite3_step(stmt_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  return Status::IOError(std::string("database error: ") + sqlite3_errmsg(db_));
+}
+
+Status Statement::Run() {
+  auto r = Step();
+  Reset();
+  if (!r.ok()) return r.status();
+  return Status::Ok();
+}
+
+void Statement::Reset() {
+  sqlite3_reset(stmt_);
+  sqlite3_clear_bindings(stmt_);
+}
+
+int64_t Statement::ColumnInt(int i) const { return sqlite3_column_int64(stmt_, i); }
+double Statement::ColumnDouble(int i) const { return sqlite3_column_double(stmt_, i); }
+bool Statement::ColumnIsNull(int i) const { return sqlite3_column_type(stmt_, i) == SQLITE_NULL; }
+std::string Statement::ColumnText(int i) const {
+  const auto* t = sqlite3_column_text(stmt_, i);
+  return t ? std::string(reinterpret_cast<const char*>(t), sqlite3_column_bytes(stmt_, i)) : std::string();
+}
+std::string_view Statement::ColumnBlob(int i) const {
+  const void* b = sqlite3_column_blob(stmt_, i);
+  return b ? std::string_view(static_cast<const char*>(b), sqlite3_column_bytes(stmt_, i)) : std::string_view();
+}
+
+StatusOr<std::unique_ptr<Database>> Database::Open(const std::string& path) {
+  sqlite3* db = nullptr;
+  const int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                                 nullptr);
+  if (rc != SQLITE_OK) {
+    std::string msg = "cannot open database " + path + ": " + (db ? sqlite3_errmsg(db) : "out of memory");
+    sqlite3_close(db);
+    return Status::IOError(msg);
+  }
+  sqlite3_busy_timeout(db, 5000);
+  return std::unique_ptr<Database>(new Database(db, path));
+}
+
+Database::~Database() { sqlite3_close(db_); }
+
+Status Database::Exec(std::string_view sql) {
+  char* err = nullptr;
+  const std::string s(sql);
+  if (sqlite3_exec(db_, s.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+    std::string msg = "database " + path_ + ": " + (err ? err : "unknown error");
+    sqlite3_free(err);
+    return Status::IOError(msg);
+  }
+  return Status::Ok();
+}
+
+StatusOr<Statement> Database::Prepare(std::string_view sql) {
+  sqlite3_stmt* s = nullptr;
+  if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &s, nullptr) != SQLITE_OK)
+    return Status::IOError("database " + path_ + ": " + sqlite3_errmsg(db_));
+  return Statement(db_, s);
+}
+
+int64_t Database::LastInsertId() const { return sqlite3_last_insert_rowid(db_); }
+
+StatusOr<Transaction> Transaction::Begin(Database* db) {
+  RETURN_IF_ERROR(db->Exec("BEGIN IMMEDIATE"));
+  return Transaction(db);
+}
+
+Transaction::~Transaction() {
+  if (db_) (void)db_->Exec("ROLLBACK");
+}
+
+Status Transaction::Commit() {
+  Status s = db_->Exec("COMMIT");
+  if (s.ok()) db_ = nullptr;
+  return s;
+}
+
+}  // namespace vrecon

@@ -1,0 +1,85 @@
+// Thin RAII wrappers over SQLite: a connection and prepared statements. Every SQL text goes
+// through Prepare + Bind; values never enter SQL text.
+#ifndef VRECON_SRC_STORE_SQLITE_DB_H_
+#define VRECON_SRC_STORE_SQLITE_DB_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "src/core/status.h"
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace vrecon {
+
+class Statement {
+ public:
+  Statement() = default;
+  Statement(Statement&&) noexcept;
+  Statement& operator=(Statement&&) noexcept;
+  ~Statement();
+
+  Statement& Bind(int index, int64_t v);
+  Statement& Bind(int index, double v);
+  Statement& Bind(int index, std::string_view text);
+  Statement& BindBlob(int index, const void* data, size_t size);  // copied by SQLite only if needed
+  Statement& BindNull(int index);
+
+  // Runs one step: returns true with a row available, false when done.
+  StatusOr<bool> Step();
+  // Steps to completion (for INSERT/UPDATE) and resets.
+  Status Run();
+  void Reset();
+
+  int64_t ColumnInt(int i) const;
+  double ColumnDouble(int i) const;
+  bool ColumnIsNull(int i) const;
+  std::string ColumnText(int i) const;
+  std::string_view ColumnBlob(int i) const;
+
+ private:
+  friend class Database;
+  Statement(sqlite3* db, sqlite3_stmt* s) : db_(db), stmt_(s) {}
+  sqlite3* db_ = nullptr;
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+class Database {
+ public:
+  // Opens (creating if needed) `path`; ":memory:" gives a private in-memory database.
+  static StatusOr<std::unique_ptr<Database>> Open(const std::string& path);
+  ~Database();
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  Status Exec(std::string_view sql);  // trusted, constant SQL only (schema, pragmas)
+  StatusOr<Statement> Prepare(std::string_view sql);
+  int64_t LastInsertId() const;
+  const std::string& path() const { return path_; }
+
+ private:
+  Database(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
+  sqlite3* db_;
+  std::string path_;
+};
+
+// Begins a transaction; rolls back in the destructor unless Commit() succeeded.
+class Transaction {
+ public:
+  static StatusOr<Transaction> Begin(Database* db);
+  Transaction(Transaction&& o) noexcept : db_(o.db_) { o.db_ = nullptr; }
+  Transaction& operator=(Transaction&&) = delete;
+  ~Transaction();
+  Status Commit();
+
+ private:
+  explicit Transaction(Database* db) : db_(db) {}
+  Database* db_;
+};
+
+}  // namespace vrecon
+
+#endif  // VRECON_SRC_STORE_SQLITE_DB_H_

@@ -1,0 +1,146 @@
+#include "src/store/store.h"
+
+#include <chrono>
+
+#include "src/store/schema.h"
+
+namespace vrecon {
+
+StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& path) {
+  ASSIGN_OR_RETURN(std::unique_ptr<Database> db, Database::Open(path));
+  if (path != ":memory:") {
+    ASSIGN_OR_RETURN(Statement wal, db->Prepare("PRAGMA journal_mode=WAL"));
+    auto r = wal.Step();
+    if (!r.ok()) return Status::IOError(path + " is not a vrecon store (or not a SQLite file): " + r.status().message());
+  }
+  RETURN_IF_ERROR(db->Exec("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-16000"));
+  Status m = MigrateSchema(db.get());
+  if (!m.ok()) return m;
+  return std::unique_ptr<Store>(new Store(std::move(db)));
+}
+
+namespace {
+
+void ReadFileRow(const Statement& q, FileRecord* f) {
+  f->id = q.ColumnInt(0);
+  f->fingerprint = q.ColumnText(1);
+  f->path = q.ColumnText(2);
+  f->format = q.ColumnText(3);
+  f->encoding = q.ColumnText(4);
+  f->kinds = q.ColumnText(5);
+  f->machines = q.ColumnText(6);
+  f->time_zone = q.ColumnText(7);
+  f->bias_minutes = static_cast<int>(q.ColumnInt(8));
+  f->consumed_lines = q.ColumnInt(9);
+  f->consumed_line_hash = q.ColumnText(10);
+  f->rows = q.ColumnInt(11);
+  f->issues = q.ColumnInt(12);
+  if (!q.ColumnIsNull(13)) f->first_end = q.ColumnInt(13);
+  if (!q.ColumnIsNull(14)) f->last_end = q.ColumnInt(14);
+}
+
+constexpr const char* kFileColumns =
+    "id, fingerprint, path, format, encoding, kinds, machines, time_zone, bias_minutes, consumed_lines, "
+    "consumed_line_hash, rows, issues, first_end_ns, last_end_ns";
+
+std::string NowIso() {
+  const auto now = std::chrono::system_clock::now().time_since_epoch();
+  return FormatIso(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count(), false);
+}
+
+}  // namespace
+
+StatusOr<std::optional<FileRecord>> Store::FindFile(const std::string& fingerprint) {
+  ASSIGN_OR_RETURN(Statement q,
+                   db_->Prepare(std::string("SELECT ") + kFileColumns + " FROM source_file WHERE fingerprint = ?"));
+  q.Bind(1, fingerprint);
+  ASSIGN_OR_RETURN(bool row, q.Step());
+  if (!row) return std::optional<FileRecord>();
+  FileRecord f;
+  ReadFileRow(q, &f);
+  return std::optional<FileRecord>(std::move(f));
+}
+
+StatusOr<std::vector<FileRecord>> Store::Files() {
+  ASSIGN_OR_RETURN(Statement q, db_->Prepare(std::string("SELECT ") + kFileColumns + " FROM source_file ORDER BY id"));
+  std::vector<FileRecord> out;
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, q.Step());
+    if (!row) break;
+    out.emplace_back();
+    ReadFileRow(q, &out.back());
+  }
+  return out;
+}
+
+Status Store::SaveFile(FileRecord* f) {
+  const char* sql = f->id == 0
+                        ? "INSERT INTO source_file(fingerprint, path, format, encoding, kinds, machines, time_zone, "
+                          "bias_minutes, consumed_lines, consumed_line_hash, rows, issues, first_end_ns, last_end_ns, "
+                          "ingested_at) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+                        : "UPDATE source_file SET fingerprint=?, path=?, format=?, encoding=?, kinds=?, machines=?, "
+                          "time_zone=?, bias_minutes=?, consumed_lines=?, consumed_line_hash=?, rows=?, issues=?, "
+                          "first_end_ns=?, last_end_ns=?, ingested_at=? WHERE id=?";
+  ASSIGN_OR_RETURN(Statement q, db_->Prepare(sql));
+  q.Bind(1, f->fingerprint).Bind(2, f->path).Bind(3, f->format).Bind(4, f->encoding).Bind(5, f->kinds);
+  q.Bind(6, f->machines).Bind(7, f->time_zone).Bind(8, static_cast<int64_t>(f->bias_minutes));
+  q.Bind(9, f->consumed_lines).Bind(10, f->consumed_line_hash).Bind(11, f->rows).Bind(12, f->issues);
+  if (f->first_end) q.Bind(13, *f->first_end); else q.BindNull(13);
+  if (f->last_end) q.Bind(14, *f->last_end); else q.BindNull(14);
+  q.Bind(15, NowIso());
+  if (f->id != 0) q.Bind(16, f->id);
+  RETURN_IF_ERROR(q.Run());
+  if (f->id == 0) f->id = db_->LastInsertId();
+  return Status::Ok();
+}
+
+Status Store::AddIssues(int64_t file_id, const std::vector<ImportIssue>& issues) {
+  ASSIGN_OR_RETURN(Statement q, db_->Prepare("INSERT INTO import_issue(file_id, file, line, severity, code, message) "
+                                             "VALUES(?,?,?,?,?,?)"));
+  for (const ImportIssue& i : issues) {
+    q.Bind(1, file_id).Bind(2, i.file).Bind(3, i.line).Bind(4, SeverityName(i.severity)).Bind(5, i.code);
+    q.Bind(6, i.message);
+    RETURN_IF_ERROR(q.Run());
+  }
+  return Status::Ok();
+}
+
+StatusOr<std::vector<ImportIssue>> Store::Issues(int64_t file_id) {
+  ASSIGN_OR_RETURN(Statement q, db_->Prepare("SELECT file, line, severity, code, message FROM import_issue "
+                                             "WHERE (? = 0 OR file_id = ?) ORDER BY id"));
+  q.Bind(1, file_id).Bind(2, file_id);
+  std::vector<ImportIssue> out;
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, q.Step());
+    if (!row) break;
+    ImportIssue i;
+    i.file = q.ColumnText(0);
+    i.line = q.ColumnInt(1);
+    const std::string sev = q.ColumnText(2);
+    i.severity = sev == "error" ? Severity::kError : sev == "info" ? Severity::kInfo : Severity::kWarning;
+    i.code = q.ColumnText(3);
+    i.message = q.ColumnText(4);
+    out.push_back(std::move(i));
+  }
+  return out;
+}
+
+Status Store::SetMapping(const std::string& guest, const std::string& vm) {
+  ASSIGN_OR_RETURN(Statement q, db_->Prepare("INSERT INTO vm_map(guest, vm) VALUES(?, ?) "
+                                             "ON CONFLICT(guest) DO UPDATE SET vm = excluded.vm"));
+  q.Bind(1, guest).Bind(2, vm);
+  return q.Run();
+}
+
+StatusOr<std::map<std::string, std::string>> Store::Mappings() {
+  ASSIGN_OR_RETURN(Statement q, db_->Prepare("SELECT guest, vm FROM vm_map"));
+  std::map<std::string, std::string> out;
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, q.Step());
+    if (!row) break;
+    out[q.ColumnText(0)] = q.ColumnText(1);
+  }
+  return out;
+}
+
+}  // namespace vrecon

@@ -1,0 +1,64 @@
+// The vrecon store: one SQLite file holding ingested files, series and their samples in
+// blocks, import issues and guest-to-VM mappings. See docs/storage.md.
+#ifndef VRECON_SRC_STORE_STORE_H_
+#define VRECON_SRC_STORE_STORE_H_
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/core/sample.h"
+#include "src/store/sqlite_db.h"
+
+namespace vrecon {
+
+struct FileRecord {
+  int64_t id = 0;
+  std::string fingerprint;
+  std::string path;
+  std::string format;    // perfmon-csv | perfmon-tsv
+  std::string encoding;
+  std::string kinds;     // comma-separated source kinds
+  std::string machines;  // comma-separated
+  std::string time_zone;
+  int bias_minutes = 0;
+  int64_t consumed_lines = 0;
+  std::string consumed_line_hash;
+  int64_t rows = 0;
+  int64_t issues = 0;
+  std::optional<TimeNs> first_end, last_end;
+};
+
+struct StoredIssue {
+  ImportIssue issue;
+  int64_t file_id = 0;
+};
+
+class Store {
+ public:
+  // Opens or creates the store at `path` (":memory:" allowed), in WAL mode, migrated.
+  static StatusOr<std::unique_ptr<Store>> Open(const std::string& path);
+
+  Database* db() { return db_.get(); }
+
+  StatusOr<std::optional<FileRecord>> FindFile(const std::string& fingerprint);
+  // Inserts a new file row (id is assigned) or updates an existing one by id.
+  Status SaveFile(FileRecord* file);
+  StatusOr<std::vector<FileRecord>> Files();
+  Status AddIssues(int64_t file_id, const std::vector<ImportIssue>& issues);
+  StatusOr<std::vector<ImportIssue>> Issues(int64_t file_id);
+
+  // Guest computer name -> VM name, case-insensitive on the guest name.
+  Status SetMapping(const std::string& guest, const std::string& vm);
+  StatusOr<std::map<std::string, std::string>> Mappings();
+
+ private:
+  explicit Store(std::unique_ptr<Database> db) : db_(std::move(db)) {}
+  std::unique_ptr<Database> db_;
+};
+
+}  // namespace vrecon
+
+#endif  // VRECON_SRC_STORE_STORE_H_
