@@ -63,6 +63,10 @@ RunFn AddCorrectCommand(CLI::App& app) {
       req.mappings[g] = v;
     }
     const bool ad_hoc = !o->guest.empty() || !o->host.empty();
+    if (!ad_hoc && o->db != ":memory:" && !std::filesystem::exists(o->db)) {
+      PrintError("store " + o->db + " does not exist: run `vrecon ingest --db " + o->db + " FILE...` first");
+      return kExitFailure;
+    }
     auto store = Store::Open(ad_hoc ? ":memory:" : o->db);
     if (!store.ok()) {
       PrintError(store.status().message());
@@ -75,9 +79,6 @@ RunFn AddCorrectCommand(CLI::App& app) {
       std::vector<std::string> files = o->guest;
       files.insert(files.end(), o->host.begin(), o->host.end());
       if (IngestAll(store->get(), files, ro, std::cerr).failed > 0) return kExitFailure;
-    } else if (o->db != ":memory:" && !std::filesystem::exists(o->db)) {
-      PrintError("store " + o->db + " does not exist: run `vrecon ingest --db " + o->db + " FILE...` first");
-      return kExitFailure;
     }
     auto windows = RunCorrection(store->get(), req);
     if (!windows.ok()) {

@@ -1,0 +1,28 @@
+#include "src/core/time_util.h"
+
+#include <gtest/gtest.h>
+
+namespace vrecon {
+namespace {
+
+TEST(TimeUtilTest, RoundTripsCivilTime) {
+  const TimeNs t = NsFromCivil(CivilTime{2024, 2, 29, 23, 59, 58, 125});
+  EXPECT_EQ(FormatIso(t, true), "2024-02-29T23:59:58.125Z");
+  EXPECT_EQ(FormatIso(t, false), "2024-02-29T23:59:58Z");
+  EXPECT_EQ(FormatIso(0, false), "1970-01-01T00:00:00Z");
+  EXPECT_EQ(FormatIso(-kNsPerSec, false), "1969-12-31T23:59:59Z");
+}
+
+TEST(TimeUtilTest, ParsesIsoWithAndWithoutOffset) {
+  EXPECT_EQ(ParseIso("2026-11-01"), NsFromCivil(CivilTime{2026, 11, 1}));
+  EXPECT_EQ(ParseIso("2026-11-01T10:00:00Z"), NsFromCivil(CivilTime{2026, 11, 1, 10}));
+  EXPECT_EQ(ParseIso("2026-11-01T10:00"), NsFromCivil(CivilTime{2026, 11, 1, 10}));
+  EXPECT_EQ(ParseIso("2026-11-01T10:00:00+02:00"), NsFromCivil(CivilTime{2026, 11, 1, 8}));
+  EXPECT_EQ(ParseIso("2026-11-01T10:00:00.5-05:00"), NsFromCivil(CivilTime{2026, 11, 1, 15, 0, 0, 500}));
+  EXPECT_FALSE(ParseIso("yesterday"));
+  EXPECT_FALSE(ParseIso("2026-13-01"));
+  EXPECT_FALSE(ParseIso("2026-11-01T25:00"));
+}
+
+}  // namespace
+}  // namespace vrecon

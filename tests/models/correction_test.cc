@@ -1,0 +1,175 @@
+#include "models/correction.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace vrecon::models {
+namespace {
+
+constexpr TimeNs kS = kNsPerSec;
+
+WindowGrid Grid(int windows) { return WindowGrid{0, 300 * kS, windows}; }
+
+// A series holding `value` over [from, to) in samples of `step` seconds.
+WindowSeries Flat(const WindowGrid& g, double value, int from_s, int to_s, int step_s = 15) {
+  WindowSeries s(g);
+  for (int t = from_s; t < to_s; t += step_s) s.Add(t * kS, (t + step_s) * kS, value);
+  return s;
+}
+
+VmSeries SeedVm(const WindowGrid& g) {
+  VmSeries vm;
+  vm.vm = "WEB01";
+  vm.guest_machine = "web01.corp.example";
+  vm.guest_cpus.push_back(Flat(g, 73, 0, 300));
+  vm.processes.emplace("A", Flat(g, 40, 0, 300));
+  vm.processes.emplace("B", Flat(g, 20, 0, 300));
+  vm.host = HostSource::kHyperV;
+  vm.host_vps.push_back(Flat(g, 88, 0, 300, 20));
+  return vm;
+}
+
+TEST(CorrectionTest, SeedWorkedExample) {
+  const WindowGrid g = Grid(1);
+  auto r = CorrectVm(SeedVm(g), g, CorrectionConfig{});
+  ASSERT_EQ(r.size(), 1u);
+  ASSERT_TRUE(r[0].w);
+  EXPECT_NEAR(*r[0].w, 88.0 / 73.0, 1e-12);
+  ASSERT_EQ(r[0].processes.size(), 2u);
+  EXPECT_EQ(r[0].processes[0].name, "A");
+  EXPECT_NEAR(*r[0].processes[0].corrected_pct, 48.219, 0.001);
+  EXPECT_NEAR(*r[0].processes[1].corrected_pct, 24.110, 0.001);
+  EXPECT_TRUE(r[0].flags.empty());
+  EXPECT_EQ(r[0].vcpus, 1);
+}
+
+TEST(CorrectionTest, IntervalFollowsTickSamplingError) {
+  const WindowGrid g = Grid(1);
+  auto r = CorrectVm(SeedVm(g), g, CorrectionConfig{});
+  const ProcessResult& a = r[0].processes[0];
+  // n = 64 ticks/s * 300 s * 1 vCPU; p = 0.4.
+  const double se = 100 * std::sqrt(0.4 * 0.6 / (64.0 * 300));
+  const double w = 88.0 / 73.0;
+  EXPECT_NEAR(*a.ci_lo, w * (40 - 1.959964 * se), 1e-9);
+  EXPECT_NEAR(*a.ci_hi, w * (40 + 1.959964 * se), 1e-9);
+  EXPECT_LT(*a.ci_lo, *a.corrected_pct);
+  EXPECT_GT(*a.ci_hi, *a.corrected_pct);
+}
+
+TEST(CorrectionTest, MultiVcpuAveragesCpusAndVps) {
+  const WindowGrid g = Grid(1);
+  VmSeries vm;
+  vm.vm = "SQL01";
+  vm.guest_cpus.push_back(Flat(g, 90, 0, 300));
+  vm.guest_cpus.push_back(Flat(g, 50, 0, 300));  // G = 70
+  vm.processes.emplace("sqlservr", Flat(g, 120, 0, 300));  // % of one CPU: up to 200 on 2 vCPUs
+  vm.host = HostSource::kHyperV;
+  vm.host_vps.push_back(Flat(g, 60, 0, 300, 20));
+  vm.host_vps.push_back(Flat(g, 40, 0, 300, 20));  // H = 50
+  auto r = CorrectVm(vm, g, CorrectionConfig{});
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].vcpus, 2);
+  EXPECT_NEAR(*r[0].guest_util_pct, 70, 1e-9);
+  EXPECT_NEAR(*r[0].host_util_pct, 50, 1e-9);
+  EXPECT_NEAR(*r[0].processes[0].corrected_pct, 120 * 50.0 / 70.0, 1e-9);
+}
+
+TEST(CorrectionTest, EsxtopUsedIsDividedByVcpus) {
+  const WindowGrid g = Grid(1);
+  VmSeries vm;
+  vm.guest_cpus.push_back(Flat(g, 80, 0, 300));
+  vm.guest_cpus.push_back(Flat(g, 80, 0, 300));
+  vm.processes.emplace("app", Flat(g, 100, 0, 300));
+  vm.host = HostSource::kEsxtop;
+  vm.host_group = Flat(g, 120, 0, 300, 5);  // summed over 2 vCPUs -> 60 per vCPU
+  auto r = CorrectVm(vm, g, CorrectionConfig{});
+  EXPECT_NEAR(*r[0].host_util_pct, 60, 1e-9);
+  EXPECT_NEAR(*r[0].w, 0.75, 1e-9);
+}
+
+bool HasFlag(const WindowResult& r, const std::string& code) {
+  for (const Flag& f : r.flags)
+    if (f.code == code) return true;
+  return false;
+}
+
+TEST(CorrectionTest, IdleGuestLeavesProcessesUncorrected) {
+  const WindowGrid g = Grid(1);
+  VmSeries vm = SeedVm(g);
+  vm.guest_cpus[0] = Flat(g, 2, 0, 300);
+  auto r = CorrectVm(vm, g, CorrectionConfig{});
+  EXPECT_TRUE(HasFlag(r[0], "idle-guest"));
+  EXPECT_FALSE(r[0].w.has_value());
+  for (const auto& p : r[0].processes) {
+    EXPECT_FALSE(p.corrected_pct.has_value()) << "an idle guest's processes must be null, not guessed";
+    EXPECT_TRUE(p.guest_pct.has_value());
+  }
+}
+
+TEST(CorrectionTest, MissingHostSideIsFlaggedAndNotCorrected) {
+  const WindowGrid g = Grid(2);
+  VmSeries vm = SeedVm(g);
+  vm.guest_cpus[0] = Flat(g, 73, 0, 600);
+  vm.processes.at("A") = Flat(g, 40, 0, 600);
+  auto r = CorrectVm(vm, g, CorrectionConfig{});  // host only covers window 0
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_FALSE(HasFlag(r[0], "missing-host"));
+  EXPECT_TRUE(HasFlag(r[1], "missing-host"));
+  EXPECT_FALSE(r[1].w.has_value());
+}
+
+TEST(CorrectionTest, LowCoverageIsFlagged) {
+  const WindowGrid g = Grid(1);
+  VmSeries vm = SeedVm(g);
+  vm.guest_cpus[0] = Flat(g, 73, 0, 150);  // half the window
+  auto r = CorrectVm(vm, g, CorrectionConfig{});
+  EXPECT_TRUE(HasFlag(r[0], "low-coverage"));
+  EXPECT_NEAR(r[0].guest_coverage, 0.5, 1e-9);
+}
+
+TEST(CorrectionTest, ImpossibleValuesAreFlagged) {
+  const WindowGrid g = Grid(1);
+  VmSeries vm = SeedVm(g);
+  vm.processes.at("B").Add(0, 15 * kS, 1071);  // above 100 x 1 vCPU
+  vm.guest_cpus[0].Add(15 * kS, 30 * kS, 130);
+  auto r = CorrectVm(vm, g, CorrectionConfig{});
+  int impossible = 0;
+  for (const Flag& f : r[0].flags) impossible += f.code == "impossible-value";
+  EXPECT_EQ(impossible, 2);
+}
+
+TEST(CorrectionTest, ProcessesAboveTotalAreFlagged) {
+  const WindowGrid g = Grid(1);
+  VmSeries vm = SeedVm(g);
+  vm.processes.emplace("C", Flat(g, 30, 0, 300));  // 40 + 20 + 30 = 90 > 73
+  auto r = CorrectVm(vm, g, CorrectionConfig{});
+  EXPECT_TRUE(HasFlag(r[0], "processes-exceed-total"));
+  EXPECT_FALSE(HasFlag(CorrectVm(SeedVm(g), g, CorrectionConfig{})[0], "processes-exceed-total"));
+}
+
+TEST(CorrectionTest, SlotReuseSeenThroughIdProcess) {
+  const WindowGrid g = Grid(2);
+  VmSeries vm = SeedVm(g);
+  vm.guest_cpus[0] = Flat(g, 73, 0, 600);
+  vm.host_vps[0] = Flat(g, 88, 0, 600, 20);
+  WindowSeries ids(g);
+  ids.Add(0, 150 * kS, 1234);
+  ids.Add(150 * kS, 300 * kS, 1234);
+  ids.Add(300 * kS, 450 * kS, 1234);
+  ids.Add(450 * kS, 600 * kS, 5678);  // svchost#1 now another process
+  vm.process_ids.emplace("svchost#1", std::move(ids));
+  auto r = CorrectVm(vm, g, CorrectionConfig{});
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_FALSE(HasFlag(r[0], "instance-slot-reuse"));
+  EXPECT_TRUE(HasFlag(r[1], "instance-slot-reuse"));
+}
+
+TEST(CorrectionTest, WindowsWithoutAnyDataAreSkipped) {
+  const WindowGrid g = Grid(3);
+  auto r = CorrectVm(SeedVm(g), g, CorrectionConfig{});  // data only in window 0
+  EXPECT_EQ(r.size(), 1u);
+}
+
+}  // namespace
+}  // namespace vrecon::models

@@ -1,0 +1,117 @@
+#include "src/store/store.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "src/ingest/ingest_file.h"
+#include "src/store/block_writer.h"
+#include "src/store/sample_reader.h"
+#include "tests/support/cli_runner.h"
+
+namespace vrecon {
+namespace {
+
+using vrecon::testing::TempDir;
+using vrecon::testing::WriteText;
+
+std::string Log(int rows, int first = 0) {
+  std::string s;
+  if (first == 0)
+    s = "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\G1\\Processor(_Total)\\% Processor Time\",\"\\\\G1\\Process(a)\\% Processor Time\"\r\n";
+  for (int i = first; i < first + rows; ++i) {
+    char b[96];
+    std::snprintf(b, sizeof b, "\"01/01/2026 %02d:%02d:%02d.000\",\"%d\",\"%s\"\r\n", i / 3600, i / 60 % 60, i % 60,
+                  i, i % 3 == 0 ? " " : "1.5");
+    s += b;
+  }
+  return s;
+}
+
+std::vector<std::pair<TimeNs, double>> Values(Store* store, const std::string& object) {
+  SeriesFilter f;
+  f.object = object;
+  auto series = FindSeries(store->db(), f);
+  std::vector<std::pair<TimeNs, double>> out;
+  EXPECT_TRUE(series.ok());
+  for (const auto& s : *series)
+    EXPECT_TRUE(ForEachSample(store->db(), s.id, TimeRange{}, [&](TimeNs, TimeNs e, double v) {
+                  out.emplace_back(e, v);
+                }).ok());
+  return out;
+}
+
+TEST(StoreTest, RowsRoundTripAcrossBlockBoundaries) {
+  TempDir dir;
+  WriteText(dir.File("g.csv"), Log(BlockWriter::kBlockRows * 2 + 7));
+  auto store = Store::Open(dir.File("s.db"));
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  auto r = IngestFile(store->get(), dir.File("g.csv"), {});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  auto v = Values(store->get(), "Processor");
+  ASSERT_EQ(v.size(), static_cast<size_t>(BlockWriter::kBlockRows * 2 + 7));
+  for (size_t i = 0; i < v.size(); ++i) {
+    EXPECT_EQ(v[i].first, static_cast<TimeNs>(NsFromCivil(CivilTime{2026, 1, 1}) + i * kNsPerSec));
+    EXPECT_EQ(v[i].second, static_cast<double>(i));
+  }
+  auto p = Values(store->get(), "Process");
+  EXPECT_TRUE(std::isnan(p[0].second)) << "missing stays missing through the store";
+  EXPECT_EQ(p[1].second, 1.5);
+}
+
+TEST(StoreTest, ReingestAddsNothingAndGrownFileAddsOnlyNewRows) {
+  TempDir dir;
+  const std::string file = dir.File("g.csv");
+  WriteText(file, Log(10));
+  auto store = Store::Open(dir.File("s.db"));
+  ASSERT_TRUE(store.ok());
+  ASSERT_TRUE(IngestFile(store->get(), file, {}).ok());
+  auto again = IngestFile(store->get(), file, {});
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(again->seen_before);
+  EXPECT_EQ(again->summary.rows, 0);
+  EXPECT_EQ(Values(store->get(), "Processor").size(), 10u);
+
+  WriteText(file, Log(10) + Log(5, 10));
+  auto grown = IngestFile(store->get(), file, {});
+  ASSERT_TRUE(grown.ok());
+  EXPECT_EQ(grown->summary.rows, 5);
+  auto v = Values(store->get(), "Processor");
+  ASSERT_EQ(v.size(), 15u);
+  EXPECT_EQ(v.back().second, 14);
+  auto files = (*store)->Files();
+  ASSERT_EQ(files->size(), 1u);
+  EXPECT_EQ((*files)[0].rows, 15);
+}
+
+TEST(StoreTest, FailedFileLeavesNothing) {
+  TempDir dir;
+  WriteText(dir.File("bad.csv"), "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\G\\Memory\\Available MBytes\"\r\n");
+  auto store = Store::Open(dir.File("s.db"));
+  ASSERT_TRUE(IngestFile(store->get(), dir.File("bad.csv"), {}).status().IsParseError());
+  EXPECT_TRUE((*store)->Files()->empty());
+  EXPECT_TRUE(FindSeries((*store)->db(), {})->empty());
+}
+
+TEST(StoreTest, RefusesANewerSchema) {
+  TempDir dir;
+  {
+    auto store = Store::Open(dir.File("s.db"));
+    ASSERT_TRUE((*store)->db()->Exec("PRAGMA user_version = 99").ok());
+  }
+  auto again = Store::Open(dir.File("s.db"));
+  ASSERT_FALSE(again.ok());
+  EXPECT_NE(again.status().message().find("newer"), std::string::npos);
+}
+
+TEST(StoreTest, MappingsAreCaseInsensitiveOnGuest) {
+  auto store = Store::Open(":memory:");
+  ASSERT_TRUE((*store)->SetMapping("srv-7", "Billing").ok());
+  ASSERT_TRUE((*store)->SetMapping("SRV-7", "Billing VM").ok());
+  auto m = (*store)->Mappings();
+  ASSERT_EQ(m->size(), 1u);
+  EXPECT_EQ(m->begin()->second, "Billing VM");
+}
+
+}  // namespace
+}  // namespace vrecon
