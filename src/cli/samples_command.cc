@@ -62,7 +62,21 @@ RunFn AddSamplesCommand(CLI::App& app) {
     }
     const OutputFormat fmt = ToFormat(o->format);
     std::ostream& out = std::cout;
-    TextTable table({"source", "machine", "object", "instance", "counter", "start", "end", "value", "unit"});
+    std::optional<StreamingTable> table;
+    if (fmt == OutputFormat::kTable) {
+      std::vector<size_t> w(9, 0);
+      for (const StoredSeries& s : *series) {
+        const SeriesKey& k = s.key;
+        size_t i = 0;
+        for (const std::string& v : {std::string(SourceKindName(k.source)), k.machine, k.object, k.instance, k.counter})
+          w[i] = std::max(w[i], DisplayWidth(v)), ++i;
+      }
+      w[5] = w[6] = 24;
+      w[7] = 12;
+      table.emplace(out, std::vector<std::string>{"source", "machine", "object", "instance", "counter", "start", "end",
+                                                  "value", "unit"},
+                    w);
+    }
     if (fmt == OutputFormat::kJson) out << "{\"samples\": [";
     if (fmt == OutputFormat::kCsv) out << "source,machine,object,instance,counter,start,end,value,unit,original\n";
     bool first = true;
@@ -86,7 +100,7 @@ RunFn AddSamplesCommand(CLI::App& app) {
                 << CsvNumber(value) << "," << CsvCell(k.unit) << "," << CsvCell(k.original) << "\n";
             break;
           case OutputFormat::kTable:
-            table.AddRow({src, k.machine, k.object, k.instance, k.counter, FormatIso(a, true), FormatIso(b, true),
+            table->Row({src, k.machine, k.object, k.instance, k.counter, FormatIso(a, true), FormatIso(b, true),
                           value ? FormatDouble(*value) : "(missing)", k.unit});
             break;
         }
@@ -98,7 +112,6 @@ RunFn AddSamplesCommand(CLI::App& app) {
       }
     }
     if (fmt == OutputFormat::kJson) out << (first ? "]}\n" : "\n]}\n");
-    if (fmt == OutputFormat::kTable) table.Print(out);
     return kExitOk;
   };
 }

@@ -59,30 +59,42 @@ std::string CsvNumber(const std::optional<double>& v) {
   return FormatDouble(*v);
 }
 
-namespace {
 // Display width of UTF-8 text: one column per code point.
-size_t Width(const std::string& s) {
+size_t DisplayWidth(const std::string& s) {
   size_t n = 0;
   for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
   return n;
 }
+
+namespace {
+size_t Width(const std::string& s) { return DisplayWidth(s); }
+
+void PrintPadded(std::ostream& os, const std::vector<std::string>& r, const std::vector<size_t>& w) {
+  std::string out;
+  for (size_t i = 0; i < r.size() && i < w.size(); ++i) {
+    out += r[i];
+    if (i + 1 < r.size()) out += std::string(w[i] > Width(r[i]) ? w[i] - Width(r[i]) + 2 : 2, ' ');
+  }
+  os << out << '\n';
+}
 }  // namespace
+
+StreamingTable::StreamingTable(std::ostream& os, std::vector<std::string> header, std::vector<size_t> min_widths)
+    : os_(os), widths_(std::move(min_widths)) {
+  widths_.resize(header.size(), 0);
+  for (size_t i = 0; i < header.size(); ++i) widths_[i] = std::max(widths_[i], Width(header[i]));
+  PrintPadded(os_, header, widths_);
+}
+
+void StreamingTable::Row(const std::vector<std::string>& row) { PrintPadded(os_, row, widths_); }
 
 void TextTable::Print(std::ostream& os) const {
   std::vector<size_t> w(header_.size(), 0);
   for (size_t i = 0; i < header_.size(); ++i) w[i] = Width(header_[i]);
   for (const auto& r : rows_)
     for (size_t i = 0; i < r.size() && i < w.size(); ++i) w[i] = std::max(w[i], Width(r[i]));
-  auto line = [&](const std::vector<std::string>& r) {
-    std::string out;
-    for (size_t i = 0; i < r.size() && i < w.size(); ++i) {
-      out += r[i];
-      if (i + 1 < r.size()) out += std::string(w[i] - Width(r[i]) + 2, ' ');
-    }
-    os << out << '\n';
-  };
-  line(header_);
-  for (const auto& r : rows_) line(r);
+  PrintPadded(os, header_, w);
+  for (const auto& r : rows_) PrintPadded(os, r, w);
 }
 
 }  // namespace vrecon

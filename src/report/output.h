@@ -32,6 +32,20 @@ class TextTable {
   std::vector<std::vector<std::string>> rows_;
 };
 
+// Prints rows as they come, padded to widths known up front, so a long listing needs no
+// memory. Cells wider than their column push the rest of that line right.
+class StreamingTable {
+ public:
+  StreamingTable(std::ostream& os, std::vector<std::string> header, std::vector<size_t> min_widths);
+  void Row(const std::vector<std::string>& row);
+
+ private:
+  std::ostream& os_;
+  std::vector<size_t> widths_;
+};
+
+size_t DisplayWidth(const std::string& s);
+
 }  // namespace vrecon
 
 #endif  // VRECON_SRC_REPORT_OUTPUT_H_
