@@ -1,0 +1,130 @@
+// Parsing real vCenter 9.0.1 answers (fixtures/vsphere, Apache-2.0, ManageIQ) and the shapes
+// govmomi's simulator sends.
+#include "adapters/vsphere/vsphere_xml.h"
+
+#include <gtest/gtest.h>
+
+#include "adapters/vsphere/vsphere_units.h"
+#include "tests/support/cli_runner.h"
+
+namespace vrecon::vsphere {
+namespace {
+
+using vrecon::testing::Fixture;
+using vrecon::testing::ReadText;
+
+TEST(VsphereXmlTest, ServiceContentOfARealVcenter) {
+  auto sc = ParseServiceContent(ReadText(Fixture("vsphere/vc901-service-content.xml")));
+  ASSERT_TRUE(sc.ok()) << sc.status().message();
+  EXPECT_EQ(sc->perf_manager.value, "PerfMgr");
+  EXPECT_EQ(sc->session_manager.value, "SessionManager");
+  EXPECT_EQ(sc->view_manager.value, "ViewManager");
+  EXPECT_EQ(sc->setting.value, "VpxSettings");
+  EXPECT_EQ(sc->full_name, "VMware vCenter Server 9.0.1 build-24957454");
+}
+
+TEST(VsphereXmlTest, PerfCountersResolveByName) {
+  auto counters = ParsePerfCounters(ReadText(Fixture("vsphere/vc901-perfcounter-first40.xml")));
+  ASSERT_TRUE(counters.ok()) << counters.status().message();
+  auto id_of = [&](const std::string& name) {
+    for (const CounterInfo& c : *counters)
+      if (c.name == name) return c.key;
+    return -1;
+  };
+  EXPECT_EQ(id_of("cpu.usage.average"), 2);
+  EXPECT_EQ(id_of("cpu.ready.summation"), 12);
+  EXPECT_EQ(id_of("cpu.used.summation"), 14);
+  for (const CounterInfo& c : *counters)
+    if (c.key == 12) EXPECT_EQ(c.unit_key, "millisecond");
+}
+
+TEST(VsphereXmlTest, RecordedCsvQueryPerfMatchesAfterUnitConversion) {
+  auto r = ParseQueryPerf(ReadText(Fixture("vsphere/vc901-queryperf-csv-vm1085.xml")));
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->size(), 1u);
+  const EntityMetrics& m = (*r)[0];
+  EXPECT_EQ(m.entity.value, "vm-1085");
+  ASSERT_EQ(m.ends.size(), 180u);
+  EXPECT_EQ(FormatIso(m.ends.front(), false), "2026-05-05T18:41:00Z");
+  EXPECT_EQ(FormatIso(m.ends.back(), false), "2026-05-05T19:40:40Z");
+  EXPECT_EQ(m.intervals_s.front(), 20);
+  EXPECT_TRUE(m.problems.empty());
+  const MetricSeries* ready = nullptr;
+  const MetricSeries* usage = nullptr;
+  for (const MetricSeries& s : m.series) {
+    if (s.counter_id == 12 && s.instance.empty()) ready = &s;
+    if (s.counter_id == 2 && s.instance.empty()) usage = &s;
+  }
+  ASSERT_TRUE(ready && usage);
+  // The recorded CSV: cpu.ready "" = 26,26,25,30,33,... ms per 20 s; cpu.usage "" = 171,164,...
+  const double expect_ready[] = {26, 26, 25, 30, 33};
+  const double expect_usage[] = {171, 164, 251, 217, 204};
+  for (int i = 0; i < 5; ++i) {
+    auto rv = Convert("cpu.ready.summation", ready->values[i], RawUnit::kMillisecond, m.intervals_s[i]);
+    EXPECT_DOUBLE_EQ(rv->value, expect_ready[i] / 200.0);  // realtime: divide ms by 200 for %
+    EXPECT_EQ(rv->unit, "percent");
+    auto uv = Convert("cpu.usage.average", usage->values[i], RawUnit::kHundredthsPercent, 20);
+    EXPECT_DOUBLE_EQ(uv->value, expect_usage[i] / 100.0);
+  }
+  EXPECT_DOUBLE_EQ(ready->values.back(), 24);
+}
+
+TEST(VsphereXmlTest, NormalFormatNewestFirstAndDroppedZeros) {
+  // govmomi's simulator: normal format whatever was asked, newest first, zero values dropped
+  // (so a series can be shorter than its timestamps), XMLSchema-instance:type prefixes.
+  const std::string body =
+      "<?xml version=\"1.0\"?><soapenv:Envelope xmlns:soapenv=\"http://schemas.xmlsoap.org/soap/envelope/\" "
+      "xmlns:XMLSchema-instance=\"http://www.w3.org/2001/XMLSchema-instance\"><soapenv:Body>"
+      "<QueryPerfResponse xmlns=\"urn:vim25\"><returnval XMLSchema-instance:type=\"PerfEntityMetric\">"
+      "<entity type=\"VirtualMachine\">vm-42</entity>"
+      "<sampleInfo><timestamp>2026-11-02T10:00:40Z</timestamp><interval>20</interval></sampleInfo>"
+      "<sampleInfo><timestamp>2026-11-02T10:00:20Z</timestamp><interval>20</interval></sampleInfo>"
+      "<value XMLSchema-instance:type=\"PerfMetricIntSeries\"><id><counterId>2</counterId><instance></instance></id>"
+      "<value>500</value><value>400</value></value>"
+      "<value XMLSchema-instance:type=\"PerfMetricIntSeries\"><id><counterId>12</counterId><instance>0</instance></id>"
+      "<value>100</value></value>"
+      "</returnval></QueryPerfResponse></soapenv:Body></soapenv:Envelope>";
+  auto r = ParseQueryPerf(body);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  const EntityMetrics& m = (*r)[0];
+  ASSERT_EQ(m.ends.size(), 2u);
+  EXPECT_LT(m.ends[0], m.ends[1]);
+  ASSERT_EQ(m.series.size(), 1u);
+  EXPECT_EQ(m.series[0].values, (std::vector<double>{400, 500}));
+  ASSERT_EQ(m.problems.size(), 1u);
+  EXPECT_NE(m.problems[0].find("never paired"), std::string::npos);
+}
+
+TEST(VsphereXmlTest, FaultsAreRecognised) {
+  const std::string body =
+      "<soapenv:Envelope xmlns:soapenv=\"http://schemas.xmlsoap.org/soap/envelope/\"><soapenv:Body><soapenv:Fault>"
+      "<faultcode>ServerFaultCode</faultcode><faultstring>The session is not authenticated.</faultstring><detail>"
+      "<NotAuthenticatedFault xmlns=\"urn:vim25\" xsi:type=\"NotAuthenticated\" "
+      "xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\"></NotAuthenticatedFault></detail>"
+      "</soapenv:Fault></soapenv:Body></soapenv:Envelope>";
+  auto f = ParseFault(body);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->code, "NotAuthenticated");
+  EXPECT_EQ(f->message, "The session is not authenticated.");
+  EXPECT_FALSE(ParseFault(ReadText(Fixture("vsphere/vc901-service-content.xml"))));
+  EXPECT_FALSE(ParseQueryPerf("<not xml").ok());
+}
+
+TEST(VsphereXmlTest, RequestsEscapeWhatTheyCarry) {
+  ServiceContent sc;
+  sc.session_manager = {"SessionManager", "SessionManager"};
+  const std::string login = LoginRequest(sc, "svc<perf>", "p&ss\"word");
+  EXPECT_NE(login.find("<userName>svc&lt;perf&gt;</userName>"), std::string::npos);
+  EXPECT_NE(login.find("<password>p&amp;ss&quot;word</password>"), std::string::npos);
+  sc.perf_manager = {"PerformanceManager", "PerfMgr"};
+  QuerySpec q;
+  q.entity = "vm-1";
+  q.counter_ids = {2, 12};
+  q.max_sample = 15;
+  const std::string qp = QueryPerfRequest(sc, {q});
+  EXPECT_NE(qp.find("<maxSample>15</maxSample>"), std::string::npos);
+  EXPECT_NE(qp.find("<metricId><counterId>12</counterId><instance>*</instance></metricId>"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace vrecon::vsphere
