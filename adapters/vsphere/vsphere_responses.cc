@@ -217,6 +217,9 @@ StatusOr<std::vector<EntityMetrics>> ParseQueryPerf(std::string_view body) {
       pugi::xml_node id = Child(v, "id");
       ms.counter_id = Child(id, "counterId").text().as_int();
       ms.instance = Trim(Child(id, "instance").text().get());
+      // A real server expands the "*" wildcard into "" (aggregate) and "0".."n"; govmomi's
+      // simulator echoes "*" with the VM's values, which are the aggregate.
+      if (ms.instance == "*") ms.instance.clear();
       bool ok = true;
       if (csv) {
         ok = SplitCsvNumbers(Child(v, "value").text().get(), &ms.values);  // "v1,v2,..."

@@ -45,6 +45,7 @@ int Main(int argc, char** argv) {
   RunFn ingest = AddIngestCommand(app);
   RunFn correct = AddCorrectCommand(app);
   RunFn samples = AddSamplesCommand(app);
+  RunFn collect = AddCollectCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -54,6 +55,7 @@ int Main(int argc, char** argv) {
   if (app.got_subcommand("ingest")) return ingest();
   if (app.got_subcommand("correct")) return correct();
   if (app.got_subcommand("samples")) return samples();
+  if (app.got_subcommand("collect")) return collect();
   std::cerr << app.help();
   return kExitUsage;
 }

@@ -23,6 +23,7 @@ using RunFn = std::function<int()>;
 RunFn AddIngestCommand(CLI::App& app);
 RunFn AddCorrectCommand(CLI::App& app);
 RunFn AddSamplesCommand(CLI::App& app);
+RunFn AddCollectCommand(CLI::App& app);
 
 // "vrecon: error: <message>" on stderr.
 void PrintError(const std::string& message);

@@ -70,6 +70,37 @@ CREATE TABLE vm_map(
   vm TEXT NOT NULL
 );
 )sql",
+    // 2: vSphere inventory and per-VM, per-counter high-water marks for incremental collection.
+    R"sql(
+CREATE TABLE vsphere_vm(
+  vcenter TEXT NOT NULL,
+  moid TEXT NOT NULL,
+  name TEXT NOT NULL,
+  num_cpu INTEGER NOT NULL,
+  host_moid TEXT NOT NULL,
+  power_state TEXT NOT NULL,
+  guest_hostname TEXT NOT NULL,
+  seen_at TEXT NOT NULL,
+  PRIMARY KEY(vcenter, moid)
+);
+CREATE TABLE vsphere_host(
+  vcenter TEXT NOT NULL,
+  moid TEXT NOT NULL,
+  name TEXT NOT NULL,
+  cores INTEGER NOT NULL,
+  mhz INTEGER NOT NULL,
+  seen_at TEXT NOT NULL,
+  PRIMARY KEY(vcenter, moid)
+);
+CREATE TABLE vsphere_mark(
+  vcenter TEXT NOT NULL,
+  moid TEXT NOT NULL,
+  counter TEXT NOT NULL,
+  interval_s INTEGER NOT NULL,
+  last_end_ns INTEGER NOT NULL,
+  PRIMARY KEY(vcenter, moid, counter, interval_s)
+);
+)sql",
 };
 
 constexpr int kMigrationCount = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));

@@ -1,0 +1,147 @@
+#include "adapters/vsphere/vsphere_client.h"
+
+#include <charconv>
+
+namespace vrecon::vsphere {
+
+StatusOr<std::unique_ptr<VsphereClient>> VsphereClient::Connect(const ClientOptions& options) {
+  ASSIGN_OR_RETURN(std::unique_ptr<HttpTransport> t, HttpTransport::Create(options.transport));
+  std::unique_ptr<VsphereClient> c(new VsphereClient(options, std::move(t)));
+  ASSIGN_OR_RETURN(HttpResponse r, c->transport_->Post(RetrieveServiceContentRequest()));
+  if (r.status != 200) {
+    return Status::Unavailable(options.transport.url + " answered HTTP " + std::to_string(r.status) +
+                               " to RetrieveServiceContent; is it a vCenter or ESXi /sdk endpoint?");
+  }
+  auto sc = ParseServiceContent(r.body);
+  if (!sc.ok()) return Status::ParseError(options.transport.url + ": " + sc.status().message());
+  c->sc_ = *sc;
+  RETURN_IF_ERROR(c->Login());
+  return c;
+}
+
+StatusOr<std::unique_ptr<VsphereClient>> VsphereClient::Clone() const {
+  ASSIGN_OR_RETURN(std::unique_ptr<HttpTransport> t, HttpTransport::Create(options_.transport));
+  t->SetSessionCookie(transport_->SessionCookie());
+  std::unique_ptr<VsphereClient> c(new VsphereClient(options_, std::move(t)));
+  c->sc_ = sc_;
+  return c;
+}
+
+Status VsphereClient::Login() {
+  ASSIGN_OR_RETURN(HttpResponse r, transport_->Post(LoginRequest(sc_, options_.user, options_.password)));
+  if (auto f = ParseFault(r.body)) {
+    if (f->code == "InvalidLogin")
+      return Status::InvalidArgument("login to " + options_.transport.url + " as " + options_.user +
+                                     " failed: wrong user name or password");
+    return Status::Unavailable("login to " + options_.transport.url + " failed: " + f->message);
+  }
+  if (r.status != 200)
+    return Status::Unavailable("login to " + options_.transport.url + " answered HTTP " + std::to_string(r.status));
+  return Status::Ok();
+}
+
+StatusOr<std::string> VsphereClient::Call(const char* what, const std::function<std::string()>& make_request) {
+  for (int attempt = 0;; ++attempt) {
+    ASSIGN_OR_RETURN(HttpResponse r, transport_->Post(make_request()));
+    std::optional<Fault> f = ParseFault(r.body);
+    if (!f) {
+      if (r.status != 200)
+        return Status::Unavailable(std::string(what) + " to " + options_.transport.url + " answered HTTP " +
+                                   std::to_string(r.status));
+      return std::move(r.body);
+    }
+    if (f->code == "NotAuthenticated" && attempt == 0) {
+      ++relogins_;
+      RETURN_IF_ERROR(Login());
+      continue;
+    }
+    return Status::Unavailable(std::string(what) + " on " + options_.transport.url + " failed: " +
+                               (f->code.empty() ? "" : f->code + ": ") + f->message);
+  }
+}
+
+StatusOr<TimeNs> VsphereClient::CurrentTime() {
+  ASSIGN_OR_RETURN(std::string body, Call("CurrentTime", [] { return CurrentTimeRequest(); }));
+  return ParseCurrentTime(body);
+}
+
+StatusOr<std::vector<CounterInfo>> VsphereClient::PerfCounters() {
+  ASSIGN_OR_RETURN(std::string body, Call("RetrievePropertiesEx(perfCounter)", [&] { return PerfCounterRequest(sc_); }));
+  return ParsePerfCounters(body);
+}
+
+int VsphereClient::MaxQueryMetrics(int unlimited) {
+  if (sc_.setting.value.empty()) return 64;
+  auto body = Call("QueryOptions", [&] { return QueryOptionsRequest(sc_, "config.vpxd.stats.maxQueryMetrics"); });
+  if (!body.ok()) return 64;  // not allowed to read settings, or not a vCenter: the documented default
+  auto v = ParseOptionValue(*body);
+  if (!v.ok()) return 64;
+  int n = 0;
+  auto r = std::from_chars(v->data(), v->data() + v->size(), n);
+  if (r.ec != std::errc()) return 64;
+  if (n < 0) return unlimited;
+  return n == 0 ? 64 : n;
+}
+
+StatusOr<std::vector<ObjectProps>> VsphereClient::RetrieveView(std::string_view type,
+                                                                const std::vector<std::string>& paths) {
+  ASSIGN_OR_RETURN(std::string created,
+                   Call("CreateContainerView", [&] { return CreateContainerViewRequest(sc_, type); }));
+  ASSIGN_OR_RETURN(MoRef view, ParseMoRefReturn(created));
+  std::vector<ObjectProps> out;
+  ASSIGN_OR_RETURN(std::string body, Call("RetrievePropertiesEx", [&] { return RetrieveViewRequest(sc_, view, type, paths); }));
+  while (true) {
+    ASSIGN_OR_RETURN(RetrieveResult page, ParseRetrieveResult(body));
+    for (ObjectProps& o : page.objects) out.push_back(std::move(o));
+    if (page.token.empty()) break;
+    ASSIGN_OR_RETURN(body, Call("ContinueRetrievePropertiesEx", [&] { return ContinueRetrieveRequest(sc_, page.token); }));
+  }
+  (void)Call("DestroyView", [&] { return DestroyViewRequest(view); });
+  return out;
+}
+
+StatusOr<std::vector<VmInfo>> VsphereClient::VirtualMachines() {
+  ASSIGN_OR_RETURN(auto objs, RetrieveView("VirtualMachine", {"name", "config.hardware.numCPU", "runtime.host",
+                                                              "runtime.powerState", "guest.hostName"}));
+  std::vector<VmInfo> out;
+  for (ObjectProps& o : objs) {
+    VmInfo v;
+    v.moid = o.obj.value;
+    v.name = o.props["name"];
+    v.num_cpu = std::atoi(o.props["config.hardware.numCPU"].c_str());
+    v.host_moid = o.props["runtime.host"];
+    v.power_state = o.props["runtime.powerState"];
+    v.guest_hostname = o.props["guest.hostName"];
+    out.push_back(std::move(v));
+  }
+  return out;
+}
+
+StatusOr<std::vector<HostInfo>> VsphereClient::Hosts() {
+  ASSIGN_OR_RETURN(auto objs, RetrieveView("HostSystem", {"name", "summary.hardware.numCpuCores",
+                                                          "summary.hardware.cpuMhz"}));
+  std::vector<HostInfo> out;
+  for (ObjectProps& o : objs) {
+    HostInfo h;
+    h.moid = o.obj.value;
+    h.name = o.props["name"];
+    h.cores = std::atoi(o.props["summary.hardware.numCpuCores"].c_str());
+    h.mhz = std::atoi(o.props["summary.hardware.cpuMhz"].c_str());
+    out.push_back(std::move(h));
+  }
+  return out;
+}
+
+StatusOr<std::vector<EntityMetrics>> VsphereClient::QueryPerf(const std::vector<QuerySpec>& specs) {
+  ASSIGN_OR_RETURN(std::string body, Call("QueryPerf", [&] { return QueryPerfRequest(sc_, specs); }));
+  auto r = ParseQueryPerf(body);
+  if (!r.ok()) return Status::ParseError("QueryPerf answer from " + options_.transport.url + ": " + r.status().message());
+  return r;
+}
+
+Status VsphereClient::Logout() {
+  auto r = Call("Logout", [&] { return LogoutRequest(sc_); });
+  return r.ok() ? Status::Ok() : r.status();
+}
+
+}  // namespace vrecon::vsphere

@@ -1,0 +1,71 @@
+// A vSphere API session: log in, read inventory and counters, query performance data, log
+// out. A NotAuthenticated fault (expired session) logs in again and retries the call once.
+// One client = one connection; Clone() opens another connection on the same session for
+// parallel queries. Not thread-safe itself: one client per thread.
+#ifndef VRECON_ADAPTERS_VSPHERE_VSPHERE_CLIENT_H_
+#define VRECON_ADAPTERS_VSPHERE_VSPHERE_CLIENT_H_
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "adapters/vsphere/http_transport.h"
+#include "adapters/vsphere/vsphere_xml.h"
+
+namespace vrecon::vsphere {
+
+struct ClientOptions {
+  TransportOptions transport;
+  std::string user;
+  std::string password;  // from the environment or an owner-only file; never printed
+};
+
+struct VmInfo {
+  std::string moid, name, host_moid, power_state, guest_hostname;
+  int num_cpu = 0;
+};
+
+struct HostInfo {
+  std::string moid, name;
+  int cores = 0;
+  int mhz = 0;
+};
+
+class VsphereClient {
+ public:
+  // RetrieveServiceContent + Login. A wrong password is InvalidArgument naming user and URL.
+  static StatusOr<std::unique_ptr<VsphereClient>> Connect(const ClientOptions& options);
+  StatusOr<std::unique_ptr<VsphereClient>> Clone() const;
+
+  StatusOr<TimeNs> CurrentTime();
+  StatusOr<std::vector<CounterInfo>> PerfCounters();
+  // config.vpxd.stats.maxQueryMetrics through the OptionManager; 64 when it cannot be read,
+  // `unlimited` when the server says -1 (no limit).
+  int MaxQueryMetrics(int unlimited);
+  StatusOr<std::vector<VmInfo>> VirtualMachines();
+  StatusOr<std::vector<HostInfo>> Hosts();
+  StatusOr<std::vector<EntityMetrics>> QueryPerf(const std::vector<QuerySpec>& specs);
+  Status Logout();
+
+  const ServiceContent& service_content() const { return sc_; }
+  const TransportStats& stats() const { return transport_->stats(); }
+  int relogins() const { return relogins_; }
+
+ private:
+  VsphereClient(ClientOptions o, std::unique_ptr<HttpTransport> t) : options_(std::move(o)), transport_(std::move(t)) {}
+  Status Login();
+  // Posts a request; on NotAuthenticated logs in again and posts it once more. Faults become
+  // errors naming the call and the server's message.
+  StatusOr<std::string> Call(const char* what, const std::function<std::string()>& make_request);
+  StatusOr<std::vector<ObjectProps>> RetrieveView(std::string_view type, const std::vector<std::string>& paths);
+
+  ClientOptions options_;
+  std::unique_ptr<HttpTransport> transport_;
+  ServiceContent sc_;
+  int relogins_ = 0;
+};
+
+}  // namespace vrecon::vsphere
+
+#endif  // VRECON_ADAPTERS_VSPHERE_VSPHERE_CLIENT_H_

@@ -1,0 +1,49 @@
+// One collection round against a vCenter or ESXi host: inventory, counter ids, QueryPerf in
+// batches sized to the server's limit (in parallel), each batch stored in its own transaction.
+#ifndef VRECON_SRC_COLLECT_VSPHERE_COLLECT_H_
+#define VRECON_SRC_COLLECT_VSPHERE_COLLECT_H_
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "adapters/vsphere/vsphere_client.h"
+#include "src/store/store.h"
+
+namespace vrecon {
+
+struct VsphereCollectOptions {
+  vsphere::ClientOptions client;
+  std::string vm_glob = "*";
+  bool historical = false;
+  TimeNs since = 3600 * kNsPerSec;  // how far back a VM without a high-water mark starts
+  int concurrency = 1;
+  // Counters collected, as the VM aggregate and per vCPU.
+  std::vector<std::string> counters = {"cpu.usage.average",   "cpu.ready.summation", "cpu.costop.summation",
+                                       "cpu.run.summation",   "cpu.used.summation",  "cpu.wait.summation"};
+  std::function<void(int done, int total)> progress;
+};
+
+struct VsphereCollectResult {
+  std::string server;      // the server's full name
+  int vms_selected = 0;    // matching --vm and powered on
+  int vms_skipped = 0;     // matching --vm but not powered on (no performance data)
+  int vms_collected = 0;   // every batch holding the VM stored
+  int interval_s = 20;
+  int batch_limit = 64;
+  int batches = 0, batches_failed = 0;
+  int64_t samples = 0;     // values stored
+  int relogins = 0;
+  vsphere::TransportStats transport;
+  TimeNs from = 0, to = 0; // the range asked, in server time
+  std::vector<ImportIssue> issues;
+  std::vector<std::string> errors;  // one sentence per failed batch
+};
+
+// Connection, login and discovery failures are errors; a failed batch is recorded in the
+// result (nothing of it is stored; the next round asks for it again).
+StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollectOptions& options);
+
+}  // namespace vrecon
+
+#endif  // VRECON_SRC_COLLECT_VSPHERE_COLLECT_H_

@@ -1,0 +1,37 @@
+// The store's vSphere tables: what each vCenter's inventory looked like at the last
+// collection, and how far each VM's counters have been collected (high-water marks).
+#ifndef VRECON_SRC_STORE_VSPHERE_TABLES_H_
+#define VRECON_SRC_STORE_VSPHERE_TABLES_H_
+
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "src/core/time_util.h"
+#include "src/store/sqlite_db.h"
+
+namespace vrecon {
+
+struct StoredVm {
+  std::string vcenter, moid, name, host_moid, power_state, guest_hostname;
+  int num_cpu = 0;
+};
+struct StoredHost {
+  std::string vcenter, moid, name;
+  int cores = 0, mhz = 0;
+};
+
+Status SaveVsphereVm(Database* db, const StoredVm& vm);
+Status SaveVsphereHost(Database* db, const StoredHost& host);
+// Every VM of every vCenter, for matching guests (guest_hostname) and vCPU counts.
+StatusOr<std::vector<StoredVm>> VsphereVms(Database* db);
+
+// (moid, counter, interval_s) -> last stored sample end.
+using MarkKey = std::tuple<std::string, std::string, int>;
+StatusOr<std::map<MarkKey, TimeNs>> VsphereMarks(Database* db, const std::string& vcenter);
+Status SetVsphereMark(Database* db, const std::string& vcenter, const MarkKey& key, TimeNs last_end);
+
+}  // namespace vrecon
+
+#endif  // VRECON_SRC_STORE_VSPHERE_TABLES_H_
