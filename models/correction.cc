@@ -48,6 +48,7 @@ const char* HostSourceName(HostSource s) {
   switch (s) {
     case HostSource::kNone: return "none";
     case HostSource::kHyperV: return "hyperv";
+    case HostSource::kVsphere: return "vsphere";
     case HostSource::kEsxtop: return "esxtop";
     case HostSource::kVmTools: return "vmtools";
   }
@@ -134,7 +135,7 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
     }
     if (!r.host_util_pct) {
       std::string why = vm.host == HostSource::kNone
-                            ? "no host-side data (Hyper-V, esxtop or VMware Tools) matches this VM"
+                            ? "no host-side data (Hyper-V, vSphere, esxtop or VMware Tools) matches this VM"
                             : "no host-side value in this window";
       if (vm.host == HostSource::kEsxtop && !vcpus) why = "esxtop % Used needs the vCPU count, and no guest Processor(n) shows it";
       AddFlag(&r, "missing-host", "error", why + ": nothing to correct with");

@@ -21,7 +21,7 @@ struct CorrectionConfig {
   double z95 = 1.959964;
 };
 
-enum class HostSource { kNone, kHyperV, kEsxtop, kVmTools };
+enum class HostSource { kNone, kHyperV, kVsphere, kEsxtop, kVmTools };
 const char* HostSourceName(HostSource s);
 
 // Everything known about one VM, aggregated on one grid. Per-CPU and per-VP series are in
@@ -35,7 +35,9 @@ struct VmSeries {
   std::map<std::string, WindowSeries> process_ids;   // Process(p) ID Process, for slot reuse
   HostSource host = HostSource::kNone;
   std::vector<WindowSeries> host_vps;          // Hyper-V: one per virtual processor
-  std::optional<WindowSeries> host_group;      // esxtop % Used (summed over vCPUs) or VM Processor(_Total)
+  // esxtop % Used (summed over vCPUs), vSphere cpu.usage.average (% of the VM's capacity) or
+  // VMware Tools VM Processor(_Total) % Processor Time.
+  std::optional<WindowSeries> host_group;
   std::optional<int> host_vcpus;               // VP count the host side shows, when it shows one
 };
 

@@ -52,6 +52,7 @@ RunFn AddCollectCommand(CLI::App& app) {
     std::string url, user, password_file, ca, vm = "*", since = "1h", db = "vrecon.db", format = "table";
     bool insecure = false, historical = false;
     int concurrency = 4;
+    int timeout = 120;
   };
   auto o = std::make_shared<Opts>();
   CLI::App* collect = app.add_subcommand("collect", "Collect host-side data from live sources into the store");
@@ -70,6 +71,9 @@ RunFn AddCollectCommand(CLI::App& app) {
   cmd->add_option("--since", o->since, "How far back to start for VMs never collected (90s, 15m, 1h, 2d)")
       ->capture_default_str();
   cmd->add_option("--concurrency", o->concurrency, "Parallel QueryPerf requests")->check(CLI::Range(1, 64))
+      ->capture_default_str();
+  cmd->add_option("--timeout", o->timeout, "Seconds one request may take before it is abandoned")
+      ->check(CLI::Range(1, 3600))
       ->capture_default_str();
   cmd->add_option("--db", o->db, "Store file")->capture_default_str();
   AddFormatOption(cmd, &o->format);
@@ -95,6 +99,7 @@ RunFn AddCollectCommand(CLI::App& app) {
     opt.client.transport.url = o->url;
     opt.client.transport.ca_file = o->ca;
     opt.client.transport.insecure = o->insecure;
+    opt.client.transport.timeout_s = o->timeout;
     opt.client.user = o->user;
     opt.client.password = std::move(password).value();
     opt.vm_glob = o->vm;

@@ -20,8 +20,8 @@ RunFn AddSamplesCommand(CLI::App& app) {
   cmd->add_option("--object", o->object, "Object, English name (Processor, Process, ...); glob allowed");
   cmd->add_option("--counter", o->counter, "Counter, English name (% Processor Time, ...); glob allowed");
   cmd->add_option("--instance", o->instance, "Instance (_Total, 0, chrome#2, WEB01:Hv VP 0, ...); glob allowed");
-  cmd->add_option("--source", o->source, "guest, vmtools, hyperv or esxtop")
-      ->check(CLI::IsMember({"guest", "vmtools", "hyperv", "esxtop"}));
+  cmd->add_option("--source", o->source, "guest, vmtools, hyperv, esxtop or vsphere")
+      ->check(CLI::IsMember({"guest", "vmtools", "hyperv", "esxtop", "vsphere"}));
   cmd->add_option("--from", o->from, "Start of the range, ISO 8601");
   cmd->add_option("--to", o->to, "End of the range, ISO 8601");
   AddFormatOption(cmd, &o->format);

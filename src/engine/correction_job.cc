@@ -6,6 +6,7 @@
 #include "models/vm_identity.h"
 #include "src/core/text_util.h"
 #include "src/store/sample_reader.h"
+#include "src/store/vsphere_tables.h"
 
 namespace vrecon {
 namespace {
@@ -73,12 +74,14 @@ void PlanHost(const std::vector<StoredSeries>& all, const std::string& vm, bool 
   const std::string nv = NormalizeVmName(vm);
   const std::string vp_counter = guest_run_time ? "% Guest Run Time" : "% Total Run Time";
   std::map<int, std::vector<const StoredSeries*>> vps;
-  std::vector<const StoredSeries*> groups;
+  std::vector<const StoredSeries*> groups, vsphere_usage;
   for (const StoredSeries& s : all) {
     const SeriesKey& k = s.key;
     if (k.source == SourceKind::kHyperV && k.object == "Hyper-V Hypervisor Virtual Processor" && k.counter == vp_counter) {
       auto vp = models::ParseHyperVVpInstance(k.instance);
       if (vp && NormalizeVmName(vp->vm) == nv) vps[vp->vp].push_back(&s);
+    } else if (k.source == SourceKind::kVsphere && k.counter == "cpu.usage.average" && k.instance.empty()) {
+      if (NormalizeVmName(k.machine) == nv) vsphere_usage.push_back(&s);
     } else if (k.source == SourceKind::kEsxtop && k.object == "Group Cpu" && k.counter == "% Used") {
       auto g = models::ParseEsxtopGroupInstance(k.instance);
       if (g && NormalizeVmName(*g) == nv) groups.push_back(&s);
@@ -88,6 +91,9 @@ void PlanHost(const std::vector<StoredSeries>& all, const std::string& vm, bool 
     p->host = HostSource::kHyperV;
     p->host_vps = std::move(vps);
     p->host_group.clear();
+  } else if (!vsphere_usage.empty()) {
+    p->host = HostSource::kVsphere;
+    p->host_group = std::move(vsphere_usage);
   } else if (!groups.empty()) {
     p->host = HostSource::kEsxtop;
     p->host_group = std::move(groups);
@@ -105,6 +111,8 @@ std::vector<std::string> HostVmNames(const std::vector<StoredSeries>& all) {
       if (auto vp = models::ParseHyperVVpInstance(s.key.instance)) add(vp->vm);
     } else if (s.key.source == SourceKind::kEsxtop && s.key.object == "Group Cpu" && s.key.counter == "% Used") {
       if (auto g = models::ParseEsxtopGroupInstance(s.key.instance)) add(*g);
+    } else if (s.key.source == SourceKind::kVsphere && s.key.counter == "cpu.usage.average") {
+      add(s.key.machine);
     }
   }
   return out;
@@ -121,7 +129,17 @@ Status Fill(Database* db, const StoredSeries* s, const TimeRange& range, models:
 StatusOr<std::vector<models::WindowResult>> RunCorrection(Store* store, const CorrectionRequest& req) {
   Database* db = store->db();
   ASSIGN_OR_RETURN(std::vector<StoredSeries> all, FindSeries(db, SeriesFilter{}));
-  ASSIGN_OR_RETURN(auto mappings, store->Mappings());
+  // The vSphere inventory knows each VM's guest host name: a mapping the user need not give,
+  // which stored and --map mappings override.
+  ASSIGN_OR_RETURN(std::vector<StoredVm> inventory, VsphereVms(db));
+  std::map<std::string, std::string> mappings;
+  std::map<std::string, int> inventory_vcpus;  // normalized VM name -> vCPUs
+  for (const StoredVm& v : inventory) {
+    if (!v.guest_hostname.empty()) mappings[v.guest_hostname] = v.name;
+    if (v.num_cpu > 0) inventory_vcpus[NormalizeVmName(v.name)] = v.num_cpu;
+  }
+  ASSIGN_OR_RETURN(auto stored_mappings, store->Mappings());
+  for (const auto& [g, v] : stored_mappings) mappings[g] = v;
   for (const auto& [g, v] : req.mappings) mappings[g] = v;
 
   std::set<std::string> guest_seen;
@@ -191,6 +209,7 @@ StatusOr<std::vector<models::WindowResult>> RunCorrection(Store* store, const Co
       vm.host_vps.push_back(std::move(w));
     }
     if (!plan.host_vps.empty()) vm.host_vcpus = static_cast<int>(plan.host_vps.size());
+    if (auto it = inventory_vcpus.find(NormalizeVmName(m.vm)); it != inventory_vcpus.end()) vm.host_vcpus = it->second;
     if (!plan.host_group.empty()) {
       models::WindowSeries w(grid);
       for (const StoredSeries* s : plan.host_group) RETURN_IF_ERROR(Fill(db, s, range, &w));

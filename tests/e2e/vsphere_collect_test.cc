@@ -1,0 +1,168 @@
+// `vrecon collect vsphere` against govmomi's vCenter simulator on 127.0.0.1, through the real
+// binary: discovery, counter resolution, many VMs, incremental rounds, TLS, wrong password.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <regex>
+#include <set>
+
+#include "adapters/vsphere/vsphere_client.h"
+#include "tests/support/cli_runner.h"
+#include "tests/support/vcsim.h"
+
+namespace vrecon::testing {
+namespace {
+
+long JsonInt(const std::string& json, const std::string& key) {
+  std::smatch m;
+  if (!std::regex_search(json, m, std::regex("\"" + key + "\": (-?[0-9]+)"))) return -999;
+  return std::stol(m[1].str());
+}
+
+class VsphereCollectTest : public ::testing::Test {
+ protected:
+  CliResult Collect(const Vcsim& sim, const std::string& db, std::vector<std::string> extra = {}) {
+    setenv("VRECON_VSPHERE_PASSWORD", sim.password().c_str(), 1);
+    std::vector<std::string> args = {"collect", "vsphere", "--url", sim.url(), "--user", sim.user(), "--ca",
+                                     sim.ca_file(), "--db", db, "--since", "5m", "--format", "json"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    CliResult r = RunVrecon(args);
+    unsetenv("VRECON_VSPHERE_PASSWORD");
+    return r;
+  }
+  TempDir dir_;
+};
+
+TEST_F(VsphereCollectTest, CollectsEveryVmAndStoresPercentOfInterval) {
+  VRECON_REQUIRE_VCSIM();
+  auto sim = Vcsim::Start({.vms = 40, .max_query_metrics = 50});
+  ASSERT_NE(sim, nullptr) << Vcsim::last_error();
+  const std::string db = dir_.File("fleet.db");
+  CliResult r = Collect(*sim, db);
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  EXPECT_EQ(JsonInt(r.out, "vms_selected"), 40);
+  EXPECT_EQ(JsonInt(r.out, "vms_collected"), 40);
+  EXPECT_EQ(JsonInt(r.out, "batch_limit"), 50) << "the server's maxQueryMetrics must size the batches";
+  // 40 VMs x 6 counters = 240 metrics -> ceil(240/50) = 5 QueryPerf batches.
+  EXPECT_EQ(JsonInt(r.out, "batches"), 5);
+  // Discovery: service content, login, time, counters, option, 2 x (view, retrieve, destroy),
+  // then the batches and logout: requests <= discovery + ceil(series / batch limit).
+  EXPECT_LE(JsonInt(r.out, "requests"), 11 + 5 + 1);
+  EXPECT_GT(JsonInt(r.out, "samples"), 0);
+
+  CliResult s = RunVrecon({"samples", "--db", db, "--machine", "DC0_H0_VM0", "--counter", "cpu.ready.summation",
+                           "--format", "csv"});
+  ASSERT_EQ(s.exit_code, 0) << s.err;
+  ASSERT_NE(s.out.find("vsphere,DC0_H0_VM0,cpu,,cpu.ready.summation,"), std::string::npos) << s.out;
+  EXPECT_NE(s.out.find(",percent,"), std::string::npos);
+  // Each realtime sample covers the 20 s before its timestamp.
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(s.out, m, std::regex(R"(T(\d\d):(\d\d):(\d\d)\.000Z,\d{4}-\d\d-\d\dT(\d\d):(\d\d):(\d\d)\.000Z)")));
+  const int a = std::stoi(m[1]) * 3600 + std::stoi(m[2]) * 60 + std::stoi(m[3]);
+  const int b = std::stoi(m[4]) * 3600 + std::stoi(m[5]) * 60 + std::stoi(m[6]);
+  EXPECT_EQ((b - a + 86400) % 86400, 20);
+}
+
+TEST_F(VsphereCollectTest, SecondRoundAddsNoDuplicates) {
+  VRECON_REQUIRE_VCSIM();
+  auto sim = Vcsim::Start({.vms = 5});
+  ASSERT_NE(sim, nullptr) << Vcsim::last_error();
+  const std::string db = dir_.File("fleet.db");
+  ASSERT_EQ(Collect(*sim, db).exit_code, 0);
+  ASSERT_EQ(Collect(*sim, db).exit_code, 0);
+  CliResult s = RunVrecon({"samples", "--db", db, "--source", "vsphere", "--format", "csv"});
+  ASSERT_EQ(s.exit_code, 0);
+  std::set<std::string> seen;
+  size_t lines = 0;
+  for (size_t pos = s.out.find('\n') + 1; pos < s.out.size();) {
+    const size_t end = s.out.find('\n', pos);
+    const std::string line = s.out.substr(pos, end - pos);
+    // source,machine,object,instance,counter,start,end: the identity of a sample
+    size_t cut = 0;
+    for (int i = 0; i < 7; ++i) cut = line.find(',', cut + 1);
+    EXPECT_TRUE(seen.insert(line.substr(0, cut)).second) << "duplicate sample: " << line;
+    ++lines;
+    pos = end + 1;
+  }
+  EXPECT_GT(lines, 0u);
+}
+
+TEST_F(VsphereCollectTest, ExpiredSessionLogsInAgainOnce) {
+  VRECON_REQUIRE_VCSIM();
+  auto sim = Vcsim::Start({.vms = 2});
+  ASSERT_NE(sim, nullptr) << Vcsim::last_error();
+  vsphere::ClientOptions o;
+  o.transport.url = sim->url();
+  o.transport.ca_file = sim->ca_file();
+  o.user = sim->user();
+  o.password = sim->password();
+  auto client = vsphere::VsphereClient::Connect(o);
+  ASSERT_TRUE(client.ok()) << client.status().message();
+  ASSERT_TRUE((*client)->CurrentTime().ok());
+  ASSERT_TRUE(sim->ExpireSessions());
+  auto vms = (*client)->VirtualMachines();
+  ASSERT_TRUE(vms.ok()) << vms.status().message();
+  EXPECT_EQ(vms->size(), 2u);
+  EXPECT_EQ((*client)->relogins(), 1);
+  EXPECT_TRUE((*client)->Logout().ok());
+}
+
+TEST_F(VsphereCollectTest, WrongPasswordEndsWithOneClearLine) {
+  VRECON_REQUIRE_VCSIM();
+  auto sim = Vcsim::Start({.vms = 1});
+  ASSERT_NE(sim, nullptr) << Vcsim::last_error();
+  setenv("VRECON_VSPHERE_PASSWORD", "Not-The-Password-42", 1);
+  CliResult r = RunVrecon({"collect", "vsphere", "--url", sim->url(), "--user", sim->user(), "--ca", sim->ca_file(),
+                           "--db", dir_.File("x.db")});
+  unsetenv("VRECON_VSPHERE_PASSWORD");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("wrong user name or password"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("Not-The-Password-42"), std::string::npos) << "the password must never be printed";
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+TEST_F(VsphereCollectTest, TlsIsVerifiedUnlessTheCaIsGiven) {
+  VRECON_REQUIRE_VCSIM();
+  auto sim = Vcsim::Start({.vms = 1});
+  ASSERT_NE(sim, nullptr) << Vcsim::last_error();
+  setenv("VRECON_VSPHERE_PASSWORD", sim->password().c_str(), 1);
+  CliResult refused = RunVrecon({"collect", "vsphere", "--url", sim->url(), "--user", sim->user(), "--db",
+                                 dir_.File("x.db")});
+  CliResult insecure = RunVrecon({"collect", "vsphere", "--url", sim->url(), "--user", sim->user(), "--insecure",
+                                  "--db", dir_.File("x.db"), "--since", "1m"});
+  unsetenv("VRECON_VSPHERE_PASSWORD");
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_NE(refused.err.find("not trusted"), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("--ca"), std::string::npos);
+  EXPECT_EQ(insecure.exit_code, 0) << insecure.err;
+  EXPECT_NE(insecure.err.find("warning: --insecure"), std::string::npos);
+  EXPECT_EQ(Collect(*sim, dir_.File("y.db")).exit_code, 0) << "with --ca the same server is accepted";
+}
+
+TEST_F(VsphereCollectTest, PasswordFileMustBeOwnerOnly) {
+  const std::string f = dir_.File("pw");
+  WriteText(f, "secret\n");
+  chmod(f.c_str(), 0644);
+  CliResult r = RunVrecon({"collect", "vsphere", "--url", "https://127.0.0.1:1/sdk", "--user", "u", "--password-file",
+                           f, "--db", dir_.File("x.db")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("chmod 600"), std::string::npos) << r.err;
+  CliResult none = RunVrecon({"collect", "vsphere", "--url", "https://127.0.0.1:1/sdk", "--user", "u"});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.err.find("VRECON_VSPHERE_PASSWORD"), std::string::npos);
+}
+
+TEST_F(VsphereCollectTest, UnreachableHostIsOneLine) {
+  const std::string f = dir_.File("pw");
+  WriteText(f, "secret\n");
+  chmod(f.c_str(), 0600);
+  CliResult r = RunVrecon({"collect", "vsphere", "--url", "https://127.0.0.1:1/sdk", "--user", "u", "--password-file",
+                           f, "--db", dir_.File("x.db")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("cannot reach https://127.0.0.1:1/sdk"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace vrecon::testing
