@@ -104,7 +104,7 @@ std::string UnitOf(std::string_view c) {
   if (c.starts_with("%") || c.ends_with("(%)") || has(" % ")) return "percent";
   if (c.ends_with("/sec") || c.ends_with("/s")) return "per_second";
   if (has("MHz")) return "MHz";
-  if (has("MBytes") || has("MByte")) return "MB";
+  if (has("MBytes") || has("MByte") || c.ends_with(" in MB")) return "MB";  // VMware Tools: "Memory Ballooned in MB"
   if (has("Bytes")) return "bytes";
   if (has("Queue Length") || c == "ID Process" || c == "Threads" || c == "Processes" || c == "Handle Count" ||
       c == "Thread Count")

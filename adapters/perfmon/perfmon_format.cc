@@ -23,25 +23,23 @@ std::optional<FormatCell> ParseFormatCell(std::string_view cell) {
   }
   std::string_view rest = Trim(cell.substr(close + 1));
   if (rest.empty()) return f;
-  // "(zone name)(bias)": the zone name itself never holds parentheses in PDH output, but a
+  // "(zone name)(bias)". The bias is the last group: localized zone names can hold parentheses
+  // and commas themselves ("(RTZ 2 (зима))(-180)", "(Paris, Madrid (heure d’été))(-120)"), and a
   // cut-off cell can end anywhere.
   if (!rest.starts_with('(')) {
     f.cut_off = true;
     return f;
   }
-  const size_t zone_end = rest.find(')');
-  if (zone_end == std::string_view::npos) {
+  const size_t bias_open = rest.rfind('(');
+  const std::string_view zone = Trim(rest.substr(0, bias_open));
+  if (bias_open == 0 || rest.back() != ')' || zone.size() < 2 || zone.back() != ')') {
     f.cut_off = true;
-    f.time_zone = std::string(rest.substr(1));
+    const size_t zone_end = rest.find(')');
+    f.time_zone = std::string(zone_end == std::string_view::npos ? rest.substr(1) : rest.substr(1, zone_end - 1));
     return f;
   }
-  f.time_zone = std::string(rest.substr(1, zone_end - 1));
-  rest = Trim(rest.substr(zone_end + 1));
-  if (rest.size() < 3 || rest.front() != '(' || rest.back() != ')') {
-    f.cut_off = true;
-    return f;
-  }
-  std::string_view num = Trim(rest.substr(1, rest.size() - 2));
+  f.time_zone = std::string(zone.substr(1, zone.size() - 2));
+  std::string_view num = Trim(rest.substr(bias_open + 1, rest.size() - bias_open - 2));
   int bias = 0;
   auto r = std::from_chars(num.data(), num.data() + num.size(), bias);
   if (r.ec != std::errc() || r.ptr != num.data() + num.size() || bias < -24 * 60 || bias > 24 * 60) {

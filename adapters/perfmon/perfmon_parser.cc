@@ -28,7 +28,8 @@ inline bool NextCell(const char*& p, const char* end, char delim, std::string_vi
     }
     *cell = std::string_view(p + 1, q - p - 1);
     p = q + 1;
-    const char* d = static_cast<const char*>(std::memchr(p, delim, end - p));
+    // The delimiter almost always follows the closing quote at once: skip the memchr call then.
+    const char* d = p < end && *p == delim ? p : static_cast<const char*>(std::memchr(p, delim, end - p));
     if (d == nullptr) {
       p = end + 1;
       *more = false;
@@ -124,8 +125,16 @@ Status PerfmonParser::Parse(std::string_view chunk) {
     }
     summary_.encoding = s.encoding;
     chunk.remove_prefix(std::min(chunk.size(), s.bom_length));
-    if (s.encoding != Encoding::kUtf16Le &&
-        std::memchr(chunk.data(), '\0', std::min<size_t>(chunk.size(), 4096)) != nullptr) {
+    // Text never holds a NUL character: a NUL byte (or, in UTF-16, a NUL code unit) means binary.
+    // Little-endian binary headers can look like BOM-less UTF-16 to the sniffer.
+    const size_t probe = std::min<size_t>(chunk.size(), 4096);
+    bool binary = false;
+    if (s.encoding == Encoding::kUtf16Le) {
+      for (size_t i = 0; i + 1 < probe && !binary; i += 2) binary = chunk[i] == '\0' && chunk[i + 1] == '\0';
+    } else {
+      binary = std::memchr(chunk.data(), '\0', probe) != nullptr;
+    }
+    if (binary) {
       return Status::NotSupported(options_.file +
                                   " is a binary file, not a Perfmon CSV/TSV log; if it is a .blg, convert it with "
                                   "`relog <file>.blg -f csv -o <file>.csv` and ingest the CSV");
@@ -134,9 +143,19 @@ Status PerfmonParser::Parse(std::string_view chunk) {
   if (summary_.encoding == Encoding::kUtf16Le) {
     decoded_.clear();
     utf16_.Feed(chunk, &decoded_);
-    return FeedText(decoded_);
+    Status s = FeedText(decoded_);
+    SettleLineHash();
+    return s;
   }
-  return FeedText(chunk);
+  Status s = FeedText(chunk);
+  SettleLineHash();
+  return s;
+}
+
+void PerfmonParser::SettleLineHash() {
+  if (!line_hash_pending_) return;
+  summary_.consumed_line_hash = Fnv1a64(unhashed_line_);
+  line_hash_pending_ = false;
 }
 
 Status PerfmonParser::FeedText(std::string_view text) {
@@ -168,7 +187,9 @@ Status PerfmonParser::FeedText(std::string_view text) {
       whole.swap(carry_);
       std::string_view w(whole);
       if (!w.empty() && w.back() == '\r') w.remove_suffix(1);
-      RETURN_IF_ERROR(OnLine(w));
+      Status s = OnLine(w);
+      SettleLineHash();  // `whole` goes away here
+      RETURN_IF_ERROR(s);
       continue;
     }
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
@@ -183,7 +204,9 @@ Status PerfmonParser::Finish() {
     last.swap(carry_);
     std::string_view w(last);
     if (!w.empty() && w.back() == '\r') w.remove_suffix(1);
-    RETURN_IF_ERROR(OnLine(w));
+    Status s = OnLine(w);
+    SettleLineHash();  // `last` goes away here
+    RETURN_IF_ERROR(s);
   }
   if (!sniffed_ || summary_.lines == 0) return Status::ParseError(options_.file + " is empty");
   if (!header_done_) return Status::ParseError(options_.file + " holds no header line");
@@ -224,7 +247,9 @@ Status PerfmonParser::OnHeader(std::string_view raw) {
     text = SingleByteToUtf8(raw, summary_.encoding);
   }
   // The delimiter is not known yet: a TSV header's first cell ends at a tab, a CSV's at a comma.
-  const size_t cut = text.find_first_of(",\t");
+  // A quoted first cell can hold a comma itself ("(PDH-CSV 4.0) (Paris, Madrid)(-60)").
+  const size_t first_quote_end = text.starts_with('"') ? text.find('"', 1) : std::string::npos;
+  const size_t cut = text.find_first_of(",\t", first_quote_end == std::string::npos ? 0 : first_quote_end);
   std::vector<std::string> first_cells = SplitHeader(std::string_view(text).substr(0, cut), ',');
   const std::string first(Trim(first_cells.front()));
   auto fmt = ParseFormatCell(first);
@@ -362,6 +387,13 @@ Status PerfmonParser::OnDataRow(std::string_view line) {
       Issue(Severity::kWarning, "ragged-row",
             "the row has " + std::to_string(i + 1) + " cells but the header has " + std::to_string(ncols + 1) +
                 "; the row is skipped");
+    // Its time still marks a sample the collector took: the next row's values cover the time
+    // since then, not since the last row stored.
+    if (const std::optional<TimeNs> utc = ToUtc(*local)) {
+      have_prev_ = true;
+      prev_local_ = *local;
+      prev_utc_ = *utc;
+    }
     return Status::Ok();
   }
   const std::optional<TimeNs> utc = ToUtc(*local);
@@ -387,7 +419,10 @@ Status PerfmonParser::OnDataRow(std::string_view line) {
   if (!summary_.first_end) summary_.first_end = *utc;
   summary_.last_end = *utc;
   summary_.consumed_lines = summary_.lines;
-  summary_.consumed_line_hash = Fnv1a64(line);
+  // Only the last stored line's hash is kept, so hashing every row (a serial byte loop over the
+  // whole file) is deferred: SettleLineHash hashes the latest one before its text goes away.
+  unhashed_line_ = line;
+  line_hash_pending_ = true;
   return Status::Ok();
 }
 

@@ -70,6 +70,7 @@ class PerfmonParser {
   Status BeginData(std::string_view first_data_line);
   Status OnDataRow(std::string_view line);
   std::optional<TimeNs> ToUtc(TimeNs local);
+  void SettleLineHash();  // computes the pending consumed_line_hash while its text is alive
   void Issue(Severity severity, const char* code, std::string message);
   std::string Printable(std::string_view raw) const;
 
@@ -94,6 +95,8 @@ class PerfmonParser {
   std::vector<int> column_map_;  // data cell index (after the timestamp) -> column, or -1
   std::vector<double> values_;
   ResumePoint resume_;
+  std::string_view unhashed_line_;  // last stored line, hashed lazily (see SettleLineHash)
+  bool line_hash_pending_ = false;
 
   bool quiet_ = false;  // re-reading rows an earlier ingest stored
   bool have_prev_ = false;

@@ -14,6 +14,14 @@ namespace vrecon {
 class BlockWriter : public SampleSink {
  public:
   static constexpr int kBlockRows = 256;
+  // Value blocks of up to this many time blocks are held and then written series by series.
+  // value_block is keyed (series_id, block_id), so writing each time block as it completes
+  // touches one b-tree leaf per series per block; with ~1,000 series that working set is larger
+  // than the page cache and SQLite spills and re-reads the same pages over and over. Writing a
+  // batch of blocks per series touches each leaf once per batch. The batch is capped by memory
+  // (kBatchBytes), so a wide file gets a shorter batch and memory stays bounded.
+  static constexpr int kMaxBatchBlocks = 8;
+  static constexpr size_t kBatchBytes = 16u << 20;
 
   explicit BlockWriter(Store* store) : store_(store) {}
 
@@ -21,6 +29,8 @@ class BlockWriter : public SampleSink {
   // fingerprint is known).
   void set_file_id(int64_t id) { file_id_ = id; }
 
+  // May be called again mid-input: the rows of the previous column set are flushed as their
+  // own (partial) block first, and later rows belong to the new set.
   Status DeclareColumns(const std::vector<SeriesKey>& columns) override;
   Status AddRow(TimeNs start, TimeNs end, std::span<const double> values) override;
   void AddIssue(ImportIssue issue) override { issues_.push_back(std::move(issue)); }
@@ -30,16 +40,22 @@ class BlockWriter : public SampleSink {
   const std::vector<ImportIssue>& issues() const { return issues_; }
 
  private:
-  Status FlushBlock();
+  Status FlushBlock();   // closes the current time block (writes its time_block row)
+  Status FlushValues();  // writes the value blocks of all closed time blocks
 
   Store* store_;
   int64_t file_id_ = 0;
   std::vector<int64_t> series_ids_;
   std::vector<TimeNs> starts_, ends_;
-  std::vector<double> values_;  // column-major: values_[col * kBlockRows + row]
-  int rows_ = 0;
+  // Per held block b, column-major: values_[(b * columns + col) * kBlockRows + row].
+  std::vector<double> values_;
+  int rows_ = 0;                     // rows in the current (open) block
+  int batch_blocks_ = 1;             // blocks held before their values are written
+  std::vector<int64_t> block_ids_;   // closed blocks whose values are not written yet
+  std::vector<int> block_rows_;      // their row counts
   std::vector<ImportIssue> issues_;
-  Statement insert_time_, insert_values_;
+  bool prepared_ = false;
+  Statement find_series_, add_series_, insert_time_, insert_values_;
 };
 
 }  // namespace vrecon
