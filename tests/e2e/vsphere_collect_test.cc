@@ -9,6 +9,7 @@
 #include <set>
 
 #include "adapters/vsphere/vsphere_client.h"
+#include "src/core/time_util.h"
 #include "tests/support/cli_runner.h"
 #include "tests/support/vcsim.h"
 
@@ -63,6 +64,38 @@ TEST_F(VsphereCollectTest, CollectsEveryVmAndStoresPercentOfInterval) {
   const int a = std::stoi(m[1]) * 3600 + std::stoi(m[2]) * 60 + std::stoi(m[3]);
   const int b = std::stoi(m[4]) * 3600 + std::stoi(m[5]) * 60 + std::stoi(m[6]);
   EXPECT_EQ((b - a + 86400) % 86400, 20);
+}
+
+TEST_F(VsphereCollectTest, CorrectionUsesVsphereUsageAsHostTruth) {
+  VRECON_REQUIRE_VCSIM();
+  auto sim = Vcsim::Start({.vms = 2});
+  ASSERT_NE(sim, nullptr) << Vcsim::last_error();
+  const std::string db = dir_.File("fleet.db");
+  ASSERT_EQ(Collect(*sim, db).exit_code, 0);
+  // A 1-vCPU guest log of the same VM (its computer name in lower case with a domain), 60% busy,
+  // one process at 30%, in UTC over the last 15 minutes.
+  const TimeNs now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                         std::chrono::system_clock::now().time_since_epoch()).count();
+  std::string log = "\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\",\"\\\\dc0_h0_vm0.lab.example\\Processor(0)\\% "
+                    "Processor Time\",\"\\\\dc0_h0_vm0.lab.example\\Process(app)\\% Processor Time\"\r\n";
+  for (TimeNs t = now - 900 * kNsPerSec; t < now + 60 * kNsPerSec; t += 15 * kNsPerSec) {
+    const CivilTime c = CivilFromNs(t);
+    char row[96];
+    std::snprintf(row, sizeof row, "\"%02d/%02d/%04d %02d:%02d:%02d.000\",\"60\",\"30\"\r\n", c.month, c.day, c.year,
+                  c.hour, c.minute, c.second);
+    log += row;
+  }
+  WriteText(dir_.File("guest.csv"), log);
+  ASSERT_EQ(RunVrecon({"ingest", "--db", db, dir_.File("guest.csv")}).exit_code, 0);
+  CliResult r = RunVrecon({"correct", "--db", db, "--vm", "DC0_H0_VM0", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"vm\": \"DC0_H0_VM0\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"host_source\": \"vsphere\""), std::string::npos) << r.out;
+  // Some window has both sides: w = H / 60 and app corrected = w * 30.
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.out, m, std::regex(R"("host_util_pct": ([0-9.e+-]+), "w": ([0-9.e+-]+))"))) << r.out;
+  const double h = std::stod(m[1]), w = std::stod(m[2]);
+  EXPECT_NEAR(w, h / 60.0, 1e-9);
 }
 
 TEST_F(VsphereCollectTest, SecondRoundAddsNoDuplicates) {
