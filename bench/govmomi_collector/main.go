@@ -6,10 +6,13 @@
 // performance.EntityMetric, and print counts plus its own CPU time (getrusage) as JSON.
 //
 // Build offline from Debian's golang-go + golang-github-vmware-govmomi-dev (no network):
-//   tmp=$(mktemp -d); GO111MODULE=off GOPATH=/usr/share/gocode:$tmp GOCACHE=$tmp/cache \
-//     go build -o $tmp/govmomi_collector bench/govmomi_collector/main.go
+//
+//	tmp=$(mktemp -d); GO111MODULE=off GOPATH=/usr/share/gocode:$tmp GOCACHE=$tmp/cache \
+//	  go build -o $tmp/govmomi_collector bench/govmomi_collector/main.go
+//
 // Run against the test simulator (tests/vcsim, e.g. -vms 1000):
-//   govmomi_collector -url https://127.0.0.1:PORT/sdk -user U -password P -ca CA.pem
+//
+//	govmomi_collector -url https://127.0.0.1:PORT/sdk -user U -password P -ca CA.pem
 package main
 
 import (

@@ -1,0 +1,239 @@
+// vrecon_vcsim: govmomi's vCenter simulator (Debian's golang-github-vmware-govmomi-dev, 0.24.2)
+// wrapped for the C++ integration tests. It serves HTTPS on 127.0.0.1 with a certificate the
+// tests can verify, requires one user/password, writes an info file once it is ready, lets a
+// test expire every session mid-run, and exits cleanly on SIGTERM.
+//
+// Build offline (no modules, sources from the Debian package):
+//
+//	GO111MODULE=off GOPATH=/usr/share/gocode:$TMP go build -o vrecon_vcsim tests/vcsim/main.go
+package main
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"flag"
+	"fmt"
+	"log"
+	"math/big"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/signal"
+	"sort"
+	"syscall"
+	"time"
+
+	"github.com/vmware/govmomi/object"
+	"github.com/vmware/govmomi/property"
+	"github.com/vmware/govmomi/session"
+	"github.com/vmware/govmomi/simulator"
+	"github.com/vmware/govmomi/view"
+	"github.com/vmware/govmomi/vim25"
+	"github.com/vmware/govmomi/vim25/mo"
+	"github.com/vmware/govmomi/vim25/types"
+)
+
+func main() {
+	vms := flag.Int("vms", 4, "total number of VMs")
+	hosts := flag.Int("hosts", 1, "standalone hosts per datacenter")
+	clusters := flag.Int("clusters", 1, "clusters per datacenter")
+	clusterHosts := flag.Int("cluster-hosts", 3, "hosts per cluster")
+	port := flag.Int("port", 0, "HTTPS port on 127.0.0.1 (0: a free one)")
+	user := flag.String("user", "", "required user name (empty: any non-empty user/password)")
+	password := flag.String("password", "", "required password")
+	info := flag.String("info", "", "write url=, ca_file=, admin=, pid= lines here once ready")
+	maxMetrics := flag.Int("max-query-metrics", 0, "publish config.vpxd.stats.maxQueryMetrics (0: absent)")
+	flag.Parse()
+	if *info == "" {
+		log.Fatal("-info is required")
+	}
+
+	// VMs are created per resource pool: one per standalone host and one per cluster. Round the
+	// per-pool count up, then destroy the surplus so exactly -vms remain.
+	slots := *hosts + *clusters
+	if slots <= 0 || *vms < 0 {
+		log.Fatal("need -hosts + -clusters >= 1 and -vms >= 0")
+	}
+	model := simulator.VPX()
+	model.Host, model.Cluster, model.ClusterHost = *hosts, *clusters, *clusterHosts
+	model.Machine = (*vms + slots - 1) / slots
+	if err := model.Create(); err != nil {
+		log.Fatal(err)
+	}
+	defer model.Remove() // temp datastore directories
+
+	// model.Service is a soap.RoundTripper that calls the simulator in process with an internal
+	// session that bypasses login: the tool we use for trimming VMs and expiring sessions.
+	ctx := context.Background()
+	internal, err := vim25.NewClient(ctx, model.Service)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := trimVMs(ctx, internal, *vms); err != nil {
+		log.Fatal(err)
+	}
+	if *maxMetrics > 0 { // the real vpxd option a client reads to size QueryPerf batches
+		om := simulator.Map.OptionManager()
+		om.Setting = append(om.Setting, &types.OptionValue{
+			Key: "config.vpxd.stats.maxQueryMetrics", Value: int32(*maxMetrics)})
+	}
+
+	// The simulator's built-in certificate is Go's httptest cert: RSA-1024, which OpenSSL at
+	// Debian's default security level 2 refuses ("ee key too small"). So make our own CA and a
+	// P-256 server cert with IP SAN 127.0.0.1; the CA PEM is what a client passes as --ca.
+	caPath := *info + ".ca.pem"
+	serverCert, err := makeCerts(caPath)
+	if err != nil {
+		log.Fatal(err)
+	}
+	model.Service.TLS = &tls.Config{Certificates: []tls.Certificate{serverCert}}
+	listen := &url.URL{Host: fmt.Sprintf("127.0.0.1:%d", *port)}
+	if *user != "" || *password != "" {
+		// With Listen.User set, SessionManager.Login accepts only this pair; anything else
+		// gets the InvalidLogin fault ("Login failure").
+		listen.User = url.UserPassword(*user, *password)
+	}
+	model.Service.Listen = listen
+	server := model.Service.NewServer()
+	defer server.Close()
+
+	// Sessions live in an unexported map of the SessionManager, but its TerminateSession method
+	// deletes from that map, and the in-process client may call it for every session listed
+	// in sessionList. Clients then get NotAuthenticated on their next call with the old cookie.
+	expire := func() (int, error) {
+		var sm mo.SessionManager
+		pc := property.DefaultCollector(internal)
+		if err := pc.RetrieveOne(ctx, *internal.ServiceContent.SessionManager, []string{"sessionList"}, &sm); err != nil {
+			return 0, err
+		}
+		var ids []string
+		for _, s := range sm.SessionList {
+			ids = append(ids, s.Key)
+		}
+		if len(ids) == 0 {
+			return 0, nil
+		}
+		return len(ids), session.NewManager(internal).TerminateSession(ctx, ids)
+	}
+
+	// Plain-HTTP admin endpoint on another loopback port: synchronous, so a test knows the
+	// sessions are gone when the response arrives (a signal would race with the next call).
+	adminLn, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		log.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/expire-sessions", func(w http.ResponseWriter, r *http.Request) {
+		n, err := expire()
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		fmt.Fprintf(w, "expired %d\n", n)
+	})
+	go func() { _ = http.Serve(adminLn, mux) }()
+
+	// Written last and renamed into place, so a reader never sees a half-written file and the
+	// port already accepts connections when the file appears.
+	tmp := *info + ".tmp"
+	text := fmt.Sprintf("url=%s://%s/sdk\nca_file=%s\nadmin=%s\npid=%d\n",
+		server.URL.Scheme, server.URL.Host, caPath, adminLn.Addr(), os.Getpid())
+	if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	if err := os.Rename(tmp, *info); err != nil {
+		log.Fatal(err)
+	}
+
+	// SIGUSR1 also expires sessions (for manual use); SIGTERM/SIGINT stop the simulator.
+	sig := make(chan os.Signal, 4)
+	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT, syscall.SIGUSR1)
+	for s := range sig {
+		if s == syscall.SIGUSR1 {
+			if n, err := expire(); err != nil {
+				log.Printf("expire sessions: %v", err)
+			} else {
+				log.Printf("expired %d sessions", n)
+			}
+			continue
+		}
+		return // deferred Close/Remove run
+	}
+}
+
+// trimVMs powers off and destroys VMs (highest names first) until exactly want remain.
+func trimVMs(ctx context.Context, c *vim25.Client, want int) error {
+	v, err := view.NewManager(c).CreateContainerView(ctx, c.ServiceContent.RootFolder, []string{"VirtualMachine"}, true)
+	if err != nil {
+		return err
+	}
+	defer v.Destroy(ctx)
+	var all []mo.VirtualMachine
+	if err := v.Retrieve(ctx, []string{"VirtualMachine"}, []string{"name"}, &all); err != nil {
+		return err
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
+	for i := len(all) - 1; i >= want; i-- {
+		vm := object.NewVirtualMachine(c, all[i].Self)
+		if t, err := vm.PowerOff(ctx); err == nil {
+			_ = t.Wait(ctx)
+		}
+		t, err := vm.Destroy(ctx)
+		if err != nil {
+			return err
+		}
+		if err := t.Wait(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// makeCerts writes a fresh self-signed CA to caPath and returns a server certificate it signed
+// for 127.0.0.1, ::1 and localhost. P-256 keys: fast to generate, accepted by every TLS stack.
+func makeCerts(caPath string) (tls.Certificate, error) {
+	now := time.Now()
+	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return tls.Certificate{}, err
+	}
+	caTmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "vrecon test CA"},
+		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(10 * 24 * time.Hour),
+		IsCA: true, BasicConstraintsValid: true,
+		KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageCRLSign,
+	}
+	caDER, err := x509.CreateCertificate(rand.Reader, caTmpl, caTmpl, &caKey.PublicKey, caKey)
+	if err != nil {
+		return tls.Certificate{}, err
+	}
+	caCert, _ := x509.ParseCertificate(caDER)
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return tls.Certificate{}, err
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "127.0.0.1"},
+		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(10 * 24 * time.Hour),
+		KeyUsage:    x509.KeyUsageDigitalSignature,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1"), net.IPv6loopback},
+		DNSNames:    []string{"localhost"},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, caCert, &key.PublicKey, caKey)
+	if err != nil {
+		return tls.Certificate{}, err
+	}
+	pemCA := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: caDER})
+	if err := os.WriteFile(caPath, pemCA, 0o644); err != nil {
+		return tls.Certificate{}, err
+	}
+	return tls.Certificate{Certificate: [][]byte{der, caDER}, PrivateKey: key}, nil
+}
