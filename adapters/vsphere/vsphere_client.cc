@@ -43,7 +43,8 @@ Status VsphereClient::Login() {
 StatusOr<std::string> VsphereClient::Call(const char* what, const std::function<std::string()>& make_request) {
   for (int attempt = 0;; ++attempt) {
     ASSIGN_OR_RETURN(HttpResponse r, transport_->Post(make_request()));
-    std::optional<Fault> f = ParseFault(r.body);
+    // SOAP 1.1 sends faults with HTTP 500; a 200 answer is never a fault.
+    std::optional<Fault> f = r.status == 200 ? std::nullopt : ParseFault(r.body);
     if (!f) {
       if (r.status != 200)
         return Status::Unavailable(std::string(what) + " to " + options_.transport.url + " answered HTTP " +

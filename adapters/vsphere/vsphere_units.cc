@@ -32,7 +32,7 @@ std::optional<StoredValue> Convert(std::string_view counter, double raw, RawUnit
     case RawUnit::kPercent: return StoredValue{raw, "percent"};
     case RawUnit::kMillisecond:
       if (counter.ends_with(".summation") && interval_s > 0)
-        return StoredValue{raw / (interval_s * 1000.0) * 100.0, "percent"};
+        return StoredValue{raw / (interval_s * 10.0), "percent"};  // ms / (s * 1000) * 100
       return StoredValue{raw, "ms"};
     case RawUnit::kMegaHertz: return StoredValue{raw, "MHz"};
     case RawUnit::kKiloBytes: return StoredValue{raw, "KB"};

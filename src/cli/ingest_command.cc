@@ -20,7 +20,9 @@ RunFn AddIngestCommand(CLI::App& app) {
   };
   auto o = std::make_shared<Opts>();
   CLI::App* cmd = app.add_subcommand(
-      "ingest", "Read Perfmon CSV/TSV logs (guest, VMware Tools, Hyper-V host, esxtop batch) into the store");
+      "ingest",
+      "Read Perfmon CSV/TSV logs (guest, VMware Tools, Hyper-V host, esxtop batch) and PowerCLI Get-Stat "
+      "exports into the store");
   cmd->add_option("--db", o->db, "Store file (SQLite; :memory: allowed)")->capture_default_str();
   cmd->add_option("--tz-bias", o->tz_bias,
                   "UTC minus local time in minutes, for logs whose header has no readable bias (EST = 300)");

@@ -13,7 +13,9 @@ namespace vrecon {
 class SampleSink {
  public:
   virtual ~SampleSink() = default;
-  // Declares the columns of the rows that follow; called once per input before any row.
+  // Declares the columns of the rows that follow; called before the first row, and again when
+  // an input changes column set (a PowerCLI export declares one set per entity and metric).
+  // Rows always refer to the latest declaration; a series may appear in several sets.
   virtual Status DeclareColumns(const std::vector<SeriesKey>& columns) = 0;
   // One collection: every column's value over [start, end] (start == end for the first row of
   // a log, which has no previous collection). values.size() == number of declared columns;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "adapters/powercli/powercli_file.h"
 #include "src/core/text_util.h"
 #include "src/store/block_writer.h"
 
@@ -14,6 +15,25 @@ std::string Join(const std::set<std::string>& s) {
   return out;
 }
 
+// A PowerCLI summary in the shape the rest of ingest (and its output) uses.
+perfmon::ParseSummary FromPowerCli(const powercli::ParseSummary& p) {
+  perfmon::ParseSummary s;
+  s.encoding = p.encoding;
+  s.format.tsv = p.delimiter == '\t';
+  s.bias_minutes = p.bias_minutes;
+  s.columns = p.columns;
+  s.fingerprint = p.fingerprint;
+  s.lines = p.lines;
+  s.consumed_lines = p.consumed_lines;
+  s.consumed_line_hash = p.consumed_line_hash;
+  s.rows = p.rows;
+  s.rows_already = p.rows_already;
+  s.issues = p.issues;
+  s.first_end = p.first_end;
+  s.last_end = p.last_end;
+  return s;
+}
+
 }  // namespace
 
 StatusOr<IngestResult> IngestFile(Store* store, const std::string& path, const IngestOptions& options) {
@@ -24,11 +44,11 @@ StatusOr<IngestResult> IngestFile(Store* store, const std::string& path, const I
   Status lookup_status;
   perfmon::ResumePoint resume;
 
-  perfmon::ParserOptions po;
-  po.file = path;
-  po.tz_bias_minutes = options.tz_bias_minutes;
-  po.encoding = options.encoding;
-  po.resume_lookup = [&](uint64_t fingerprint) {
+  // The reader is picked by the first bytes: a Get-Stat export's header names Value, Timestamp
+  // and MetricId; anything else goes to the Perfmon reader, whose errors say what it expected.
+  const bool powercli = powercli::IsPowerCliFile(path);
+  const std::string format = powercli ? "powercli-csv" : "perfmon-csv";
+  auto resume_lookup = [&](uint64_t fingerprint) {
     FileRecord& rec = result.record;
     auto found = store->FindFile(HexU64(fingerprint));
     if (!found.ok()) {
@@ -43,14 +63,30 @@ StatusOr<IngestResult> IngestFile(Store* store, const std::string& path, const I
     } else {
       rec.fingerprint = HexU64(fingerprint);
       rec.path = path;
-      rec.format = "perfmon-csv";
+      rec.format = format;
       rec.consumed_line_hash = HexU64(0);
       lookup_status = store->SaveFile(&rec);
     }
     writer.set_file_id(rec.id);
     return resume;
   };
-  Status s = perfmon::ReadPerfmonFile(path, std::move(po), &writer, &result.summary, options.progress);
+  Status s;
+  if (powercli) {
+    powercli::ParserOptions po;
+    po.file = path;
+    po.tz_bias_minutes = options.tz_bias_minutes;
+    po.resume_lookup = resume_lookup;
+    powercli::ParseSummary ps;
+    s = powercli::ReadPowerCliFile(path, std::move(po), &writer, &ps, options.progress);
+    result.summary = FromPowerCli(ps);
+  } else {
+    perfmon::ParserOptions po;
+    po.file = path;
+    po.tz_bias_minutes = options.tz_bias_minutes;
+    po.encoding = options.encoding;
+    po.resume_lookup = resume_lookup;
+    s = perfmon::ReadPerfmonFile(path, std::move(po), &writer, &result.summary, options.progress);
+  }
   if (!lookup_status.ok()) return lookup_status;
   if (!s.ok()) return s;
 
@@ -69,7 +105,7 @@ StatusOr<IngestResult> IngestFile(Store* store, const std::string& path, const I
   }
   FileRecord& rec = result.record;
   rec.path = path;
-  rec.format = sum.format.tsv ? "perfmon-tsv" : "perfmon-csv";
+  rec.format = powercli ? format : sum.format.tsv ? "perfmon-tsv" : "perfmon-csv";
   rec.encoding = std::string(perfmon::EncodingName(sum.encoding));
   rec.kinds = Join(result.kinds);
   rec.machines = Join(result.machines);

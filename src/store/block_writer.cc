@@ -10,21 +10,21 @@ static_assert(std::endian::native == std::endian::little, "blocks are stored lit
 Status BlockWriter::DeclareColumns(const std::vector<SeriesKey>& columns) {
   Database* db = store_->db();
   if (!prepared_) {
-    ASSIGN_OR_RETURN(find_series_, db->Prepare("SELECT id FROM series WHERE source=? AND machine=? AND object=? "
+    ASSIGN_OR_RETURN(find_series_, db->Cached("SELECT id FROM series WHERE source=? AND machine=? AND object=? "
                                                "AND instance=? AND counter=?"));
-    ASSIGN_OR_RETURN(add_series_, db->Prepare("INSERT INTO series(source, machine, object, instance, counter, unit, "
+    ASSIGN_OR_RETURN(add_series_, db->Cached("INSERT INTO series(source, machine, object, instance, counter, unit, "
                                               "original) VALUES(?,?,?,?,?,?,?)"));
-    ASSIGN_OR_RETURN(insert_time_, db->Prepare("INSERT INTO time_block(file_id, n, first_start_ns, last_end_ns, "
+    ASSIGN_OR_RETURN(insert_time_, db->Cached("INSERT INTO time_block(file_id, n, first_start_ns, last_end_ns, "
                                                "starts, ends) VALUES(?,?,?,?,?,?)"));
     ASSIGN_OR_RETURN(insert_values_,
-                     db->Prepare("INSERT INTO value_block(series_id, block_id, present, vals) VALUES(?,?,?,?)"));
+                     db->Cached("INSERT INTO value_block(series_id, block_id, present, vals) VALUES(?,?,?,?)"));
     prepared_ = true;
   }
   // A new column set (declared again mid-input): the rows of the previous set go out first.
   RETURN_IF_ERROR(FlushBlock());
   RETURN_IF_ERROR(FlushValues());
-  Statement& find = find_series_;
-  Statement& add = add_series_;
+  Statement& find = *find_series_;
+  Statement& add = *add_series_;
   series_ids_.clear();
   for (const SeriesKey& k : columns) {
     find.Bind(1, SourceKindName(k.source)).Bind(2, k.machine).Bind(3, k.object).Bind(4, k.instance).Bind(5, k.counter);
@@ -60,10 +60,10 @@ Status BlockWriter::AddRow(TimeNs start, TimeNs end, std::span<const double> val
 
 Status BlockWriter::FlushBlock() {
   if (rows_ == 0) return Status::Ok();
-  insert_time_.Bind(1, file_id_).Bind(2, static_cast<int64_t>(rows_)).Bind(3, starts_.front()).Bind(4, ends_.back());
-  insert_time_.BindBlob(5, starts_.data(), starts_.size() * sizeof(TimeNs));
-  insert_time_.BindBlob(6, ends_.data(), ends_.size() * sizeof(TimeNs));
-  RETURN_IF_ERROR(insert_time_.Run());
+  insert_time_->Bind(1, file_id_).Bind(2, static_cast<int64_t>(rows_)).Bind(3, starts_.front()).Bind(4, ends_.back());
+  insert_time_->BindBlob(5, starts_.data(), starts_.size() * sizeof(TimeNs));
+  insert_time_->BindBlob(6, ends_.data(), ends_.size() * sizeof(TimeNs));
+  RETURN_IF_ERROR(insert_time_->Run());
   block_ids_.push_back(store_->db()->LastInsertId());
   block_rows_.push_back(rows_);
   rows_ = 0;
@@ -81,10 +81,10 @@ Status BlockWriter::FlushValues() {
       const double* col = &values_[(b * n + c) * kBlockRows];
       int64_t present = 0;
       for (int r = 0; r < rows; ++r) present += IsMissing(col[r]) ? 0 : 1;
-      insert_values_.Bind(1, series_ids_[c]).Bind(2, block_ids_[b]).Bind(3, present);
+      insert_values_->Bind(1, series_ids_[c]).Bind(2, block_ids_[b]).Bind(3, present);
       // A block with no value at all is stored empty: every row of it is missing.
-      insert_values_.BindBlob(4, col, present == 0 ? 0 : rows * sizeof(double));
-      RETURN_IF_ERROR(insert_values_.Run());
+      insert_values_->BindBlob(4, col, present == 0 ? 0 : rows * sizeof(double));
+      RETURN_IF_ERROR(insert_values_->Run());
     }
   }
   block_ids_.clear();

@@ -55,7 +55,8 @@ class BlockWriter : public SampleSink {
   std::vector<int> block_rows_;      // their row counts
   std::vector<ImportIssue> issues_;
   bool prepared_ = false;
-  Statement find_series_, add_series_, insert_time_, insert_values_;
+  // Cached by the connection (Database::Cached): a writer is used by one thread at a time.
+  Statement *find_series_ = nullptr, *add_series_ = nullptr, *insert_time_ = nullptr, *insert_values_ = nullptr;
 };
 
 }  // namespace vrecon

@@ -34,16 +34,16 @@ StatusOr<std::vector<StoredSeries>> FindSeries(Database* db, const SeriesFilter&
 
 Status ForEachSample(Database* db, int64_t series_id, const TimeRange& range,
                      const std::function<void(TimeNs, TimeNs, double)>& visit) {
-  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT t.n, t.starts, t.ends, v.vals FROM value_block v "
+  ASSIGN_OR_RETURN(Statement* q, db->Cached("SELECT t.n, t.starts, t.ends, v.vals FROM value_block v "
                                             "JOIN time_block t ON t.id = v.block_id WHERE v.series_id = ? "
                                             "AND t.last_end_ns >= ? AND t.first_start_ns <= ? "
                                             "ORDER BY t.file_id, t.first_start_ns"));
-  q.Bind(1, series_id).Bind(2, range.from).Bind(3, range.to);
+  q->Bind(1, series_id).Bind(2, range.from).Bind(3, range.to);
   while (true) {
-    ASSIGN_OR_RETURN(bool row, q.Step());
+    ASSIGN_OR_RETURN(bool row, q->Step());
     if (!row) break;
-    const int64_t n = q.ColumnInt(0);
-    const std::string_view starts = q.ColumnBlob(1), ends = q.ColumnBlob(2), vals = q.ColumnBlob(3);
+    const int64_t n = q->ColumnInt(0);
+    const std::string_view starts = q->ColumnBlob(1), ends = q->ColumnBlob(2), vals = q->ColumnBlob(3);
     if (starts.size() != static_cast<size_t>(n) * 8 || ends.size() != starts.size() ||
         (!vals.empty() && vals.size() != starts.size()))
       return Status::ParseError("database " + db->path() + ": a sample block of series " + std::to_string(series_id) +
@@ -62,19 +62,19 @@ Status ForEachSample(Database* db, int64_t series_id, const TimeRange& range,
 }
 
 StatusOr<std::optional<TimeRange>> SeriesSpan(Database* db, const std::vector<int64_t>& ids) {
-  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT min(t.first_start_ns), max(t.last_end_ns) FROM value_block v "
+  ASSIGN_OR_RETURN(Statement* q, db->Cached("SELECT min(t.first_start_ns), max(t.last_end_ns) FROM value_block v "
                                             "JOIN time_block t ON t.id = v.block_id WHERE v.series_id = ?"));
   std::optional<TimeRange> span;
   for (int64_t id : ids) {
-    q.Bind(1, id);
-    ASSIGN_OR_RETURN(bool row, q.Step());
-    if (row && !q.ColumnIsNull(0)) {
-      const TimeNs a = q.ColumnInt(0), b = q.ColumnInt(1);
+    q->Bind(1, id);
+    ASSIGN_OR_RETURN(bool row, q->Step());
+    if (row && !q->ColumnIsNull(0)) {
+      const TimeNs a = q->ColumnInt(0), b = q->ColumnInt(1);
       if (!span) span = TimeRange{a, b};
       span->from = std::min(span->from, a);
       span->to = std::max(span->to, b);
     }
-    q.Reset();
+    q->Reset();
   }
   return span;
 }

@@ -81,7 +81,10 @@ StatusOr<std::unique_ptr<Database>> Database::Open(const std::string& path) {
   return std::unique_ptr<Database>(new Database(db, path));
 }
 
-Database::~Database() { sqlite3_close(db_); }
+Database::~Database() {
+  cache_.clear();  // finalize before closing
+  sqlite3_close(db_);
+}
 
 Status Database::Exec(std::string_view sql) {
   char* err = nullptr;
@@ -99,6 +102,19 @@ StatusOr<Statement> Database::Prepare(std::string_view sql) {
   if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &s, nullptr) != SQLITE_OK)
     return Status::IOError("database " + path_ + ": " + sqlite3_errmsg(db_));
   return Statement(db_, s);
+}
+
+StatusOr<Statement*> Database::Cached(std::string_view sql) {
+  auto it = cache_.find(std::string(sql));
+  if (it != cache_.end()) {
+    it->second->Reset();
+    return it->second.get();
+  }
+  ASSIGN_OR_RETURN(Statement s, Prepare(sql));
+  auto owned = std::make_unique<Statement>(std::move(s));
+  Statement* raw = owned.get();
+  cache_.emplace(std::string(sql), std::move(owned));
+  return raw;
 }
 
 int64_t Database::LastInsertId() const { return sqlite3_last_insert_rowid(db_); }

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 #include "src/core/status.h"
 
@@ -57,6 +58,10 @@ class Database {
 
   Status Exec(std::string_view sql);  // trusted, constant SQL only (schema, pragmas)
   StatusOr<Statement> Prepare(std::string_view sql);
+  // A statement prepared once per connection and kept: reset and unbound on every call. For
+  // statements run many times; one user at a time (do not hold it across another Cached call
+  // with the same SQL).
+  StatusOr<Statement*> Cached(std::string_view sql);
   int64_t LastInsertId() const;
   const std::string& path() const { return path_; }
 
@@ -64,6 +69,7 @@ class Database {
   Database(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
   sqlite3* db_;
   std::string path_;
+  std::unordered_map<std::string, std::unique_ptr<Statement>> cache_;
 };
 
 // Begins a transaction; rolls back in the destructor unless Commit() succeeded.

@@ -15,19 +15,19 @@ std::string Now() {
 }  // namespace
 
 Status SaveVsphereVm(Database* db, const StoredVm& v) {
-  ASSIGN_OR_RETURN(Statement q, db->Prepare("INSERT OR REPLACE INTO vsphere_vm(vcenter, moid, name, num_cpu, host_moid, "
+  ASSIGN_OR_RETURN(Statement* q, db->Cached("INSERT OR REPLACE INTO vsphere_vm(vcenter, moid, name, num_cpu, host_moid, "
                                             "power_state, guest_hostname, seen_at) VALUES(?,?,?,?,?,?,?,?)"));
-  q.Bind(1, v.vcenter).Bind(2, v.moid).Bind(3, v.name).Bind(4, static_cast<int64_t>(v.num_cpu)).Bind(5, v.host_moid);
-  q.Bind(6, v.power_state).Bind(7, v.guest_hostname).Bind(8, Now());
-  return q.Run();
+  q->Bind(1, v.vcenter).Bind(2, v.moid).Bind(3, v.name).Bind(4, static_cast<int64_t>(v.num_cpu)).Bind(5, v.host_moid);
+  q->Bind(6, v.power_state).Bind(7, v.guest_hostname).Bind(8, Now());
+  return q->Run();
 }
 
 Status SaveVsphereHost(Database* db, const StoredHost& h) {
-  ASSIGN_OR_RETURN(Statement q, db->Prepare("INSERT OR REPLACE INTO vsphere_host(vcenter, moid, name, cores, mhz, seen_at) "
+  ASSIGN_OR_RETURN(Statement* q, db->Cached("INSERT OR REPLACE INTO vsphere_host(vcenter, moid, name, cores, mhz, seen_at) "
                                             "VALUES(?,?,?,?,?,?)"));
-  q.Bind(1, h.vcenter).Bind(2, h.moid).Bind(3, h.name).Bind(4, static_cast<int64_t>(h.cores));
-  q.Bind(5, static_cast<int64_t>(h.mhz)).Bind(6, Now());
-  return q.Run();
+  q->Bind(1, h.vcenter).Bind(2, h.moid).Bind(3, h.name).Bind(4, static_cast<int64_t>(h.cores));
+  q->Bind(5, static_cast<int64_t>(h.mhz)).Bind(6, Now());
+  return q->Run();
 }
 
 StatusOr<std::vector<StoredVm>> VsphereVms(Database* db) {
@@ -64,12 +64,12 @@ StatusOr<std::map<MarkKey, TimeNs>> VsphereMarks(Database* db, const std::string
 }
 
 Status SetVsphereMark(Database* db, const std::string& vcenter, const MarkKey& key, TimeNs last_end) {
-  ASSIGN_OR_RETURN(Statement q, db->Prepare("INSERT INTO vsphere_mark(vcenter, moid, counter, interval_s, last_end_ns) "
+  ASSIGN_OR_RETURN(Statement* q, db->Cached("INSERT INTO vsphere_mark(vcenter, moid, counter, interval_s, last_end_ns) "
                                             "VALUES(?,?,?,?,?) ON CONFLICT(vcenter, moid, counter, interval_s) "
                                             "DO UPDATE SET last_end_ns = max(last_end_ns, excluded.last_end_ns)"));
-  q.Bind(1, vcenter).Bind(2, std::get<0>(key)).Bind(3, std::get<1>(key)).Bind(4, static_cast<int64_t>(std::get<2>(key)));
-  q.Bind(5, last_end);
-  return q.Run();
+  q->Bind(1, vcenter).Bind(2, std::get<0>(key)).Bind(3, std::get<1>(key)).Bind(4, static_cast<int64_t>(std::get<2>(key)));
+  q->Bind(5, last_end);
+  return q->Run();
 }
 
 }  // namespace vrecon

@@ -1,0 +1,539 @@
+#include "adapters/powercli/powercli_csv.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+#include "adapters/vsphere/vsphere_units.h"
+#include "src/core/text_util.h"
+
+namespace vrecon::powercli {
+namespace {
+
+bool IsBlank(std::string_view s) {
+  for (char c : s)
+    if (c != ' ' && c != '\t') return false;
+  return true;
+}
+
+// The header's delimiter: what follows the first (quoted) cell. Export-Csv writes ',', with
+// -UseCulture the culture's list separator (';' in de-DE, fr-FR).
+char DetectDelimiter(std::string_view header) {
+  size_t from = 0;
+  if (header.starts_with('"')) {
+    const size_t q = header.find('"', 1);
+    if (q != std::string_view::npos) from = q + 1;
+  }
+  const size_t d = header.find_first_of(",;\t", from);
+  return d == std::string_view::npos ? ',' : header[d];
+}
+
+int FindColumn(const std::vector<std::string>& cells, std::string_view name) {
+  for (size_t i = 0; i < cells.size(); ++i)
+    if (EqualsFolded(Trim(cells[i]), name)) return static_cast<int>(i);
+  return -1;
+}
+
+bool TakeNumber(std::string_view& s, int min_digits, int max_digits, int* out) {
+  int n = 0, v = 0;
+  while (n < static_cast<int>(s.size()) && n < max_digits && s[n] >= '0' && s[n] <= '9') v = v * 10 + (s[n++] - '0');
+  if (n < min_digits) return false;
+  s.remove_prefix(n);
+  *out = v;
+  return true;
+}
+
+bool TakeChar(std::string_view& s, char c) {
+  if (s.empty() || s[0] != c) return false;
+  s.remove_prefix(1);
+  return true;
+}
+
+int DaysInMonth(int y, int m) {
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (m == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0)) return 29;
+  return kDays[m - 1];
+}
+
+// Instances in a stable, readable order: the aggregate "" first, then vCPU numbers numerically.
+bool InstanceLess(const std::string& a, const std::string& b) {
+  if (a.empty() || b.empty()) return a.empty() && !b.empty();
+  const bool na = std::all_of(a.begin(), a.end(), [](char c) { return c >= '0' && c <= '9'; });
+  const bool nb = std::all_of(b.begin(), b.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (na && nb && a.size() != b.size()) return a.size() < b.size();
+  if (na != nb) return na;
+  return a < b;
+}
+
+std::string Shown(std::string_view s) {
+  std::string out(s.substr(0, 40));
+  if (s.size() > 40) out += "...";
+  return out;
+}
+
+}  // namespace
+
+bool SplitCsvLine(std::string_view line, char delim, std::vector<std::string>* cells) {
+  cells->clear();
+  std::string cur;
+  size_t i = 0;
+  while (true) {
+    cur.clear();
+    // Blanks before an opening quote are allowed (hand-edited files).
+    size_t j = i;
+    while (j < line.size() && line[j] == ' ') ++j;
+    if (j < line.size() && line[j] == '"') {
+      i = j + 1;
+      bool closed = false;
+      while (i < line.size()) {
+        const char c = line[i++];
+        if (c != '"') {
+          cur.push_back(c);
+        } else if (i < line.size() && line[i] == '"') {
+          cur.push_back('"');
+          ++i;
+        } else {
+          closed = true;
+          break;
+        }
+      }
+      if (!closed) return false;
+      while (i < line.size() && line[i] != delim) ++i;  // text after the closing quote is dropped
+    } else {
+      const size_t d = line.find(delim, i);
+      const size_t e = d == std::string_view::npos ? line.size() : d;
+      cur.assign(line.substr(i, e - i));
+      i = e;
+    }
+    cells->push_back(cur);
+    if (i >= line.size()) return true;
+    ++i;  // the delimiter
+  }
+}
+
+std::optional<double> ParseValue(std::string_view s) {
+  s = Trim(s);
+  if (s.empty()) return std::nullopt;
+  double v;
+  auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (r.ec == std::errc() && r.ptr == s.data() + s.size() && std::isfinite(v)) return v;
+  if (s.find(',') != std::string_view::npos && s.find('.') == std::string_view::npos &&
+      std::count(s.begin(), s.end(), ',') == 1) {
+    std::string t(s);
+    t[t.find(',')] = '.';
+    r = std::from_chars(t.data(), t.data() + t.size(), v);
+    if (r.ec == std::errc() && r.ptr == t.data() + t.size() && std::isfinite(v)) return v;
+    return std::nullopt;
+  }
+  if (auto d = ParseDouble(s); d && std::isfinite(*d)) return d;
+  return std::nullopt;
+}
+
+std::optional<ParsedTime> ParseTimestamp(std::string_view s) {
+  s = Trim(s);
+  if (s.size() < 8) return std::nullopt;
+  // ISO 8601 ("o", "s", "u" formats) and year-first cultures with dashes (sv-SE).
+  if (s.size() > 4 && s[4] == '-' && s[0] >= '0' && s[0] <= '9') {
+    auto t = ParseIso(s);
+    if (!t) return std::nullopt;
+    const bool offset = s.substr(10).find_first_of("Z+-") != std::string_view::npos;
+    return ParsedTime{*t, offset};
+  }
+  CivilTime c;
+  int a = 0, b = 0, y = 0;
+  std::string_view p = s;
+  const size_t before = p.size();
+  if (!TakeNumber(p, 1, 4, &a) || p.empty()) return std::nullopt;
+  const bool year_first = before - p.size() == 4;  // "2026/05/05" (ja-JP, zh-CN)
+  const char sep = p[0];
+  if (sep != '/' && sep != '.' && sep != '-') return std::nullopt;
+  p.remove_prefix(1);
+  if (year_first) {
+    if (!TakeNumber(p, 1, 2, &b) || !TakeChar(p, sep) || !TakeNumber(p, 1, 2, &y)) return std::nullopt;
+  } else if (!TakeNumber(p, 1, 2, &b) || !TakeChar(p, sep) || !TakeNumber(p, 4, 4, &y)) {
+    return std::nullopt;
+  }
+  TakeChar(p, '.');  // "5.5.2026." (hr-HR, sr-Latn)
+  if (p.empty() || p[0] != ' ') return std::nullopt;
+  while (!p.empty() && p[0] == ' ') p.remove_prefix(1);
+  if (!TakeNumber(p, 1, 2, &c.hour) || !(TakeChar(p, ':') || TakeChar(p, '.')) || !TakeNumber(p, 2, 2, &c.minute))
+    return std::nullopt;
+  if (TakeChar(p, ':') || TakeChar(p, '.')) {
+    if (!TakeNumber(p, 2, 2, &c.second)) return std::nullopt;
+    if (TakeChar(p, '.') || TakeChar(p, ',')) {
+      int scale = 100;
+      while (!p.empty() && p[0] >= '0' && p[0] <= '9') {
+        c.millis += (p[0] - '0') * scale;
+        scale /= 10;
+        p.remove_prefix(1);
+      }
+    }
+  }
+  while (!p.empty() && p[0] == ' ') p.remove_prefix(1);
+  int ampm = 0;  // 1 = AM, 2 = PM
+  if (!p.empty()) {
+    std::string m = FoldCase(p);
+    std::erase(m, '.');
+    if (m == "am") ampm = 1;
+    else if (m == "pm") ampm = 2;
+    else return std::nullopt;
+  }
+  if (ampm != 0) {
+    if (c.hour < 1 || c.hour > 12) return std::nullopt;
+    c.hour = c.hour % 12 + (ampm == 2 ? 12 : 0);
+  }
+  // Dotted and dashed dates are day-first; slash dates with AM/PM are en-US month-first, without
+  // AM/PM day-first (en-GB, fr-FR, es-ES, it-IT) unless that is impossible.
+  if (year_first) {
+    c.year = a;
+    c.month = b;
+    c.day = y;
+  } else {
+    bool month_first = sep == '/' && ampm != 0;
+    if (month_first ? a > 12 : b > 12) month_first = !month_first;
+    c.year = y;
+    c.month = month_first ? a : b;
+    c.day = month_first ? b : a;
+  }
+  if (c.month < 1 || c.month > 12 || c.day < 1 || c.day > DaysInMonth(c.year, c.month)) return std::nullopt;
+  if (c.hour > 23 || c.minute > 59 || c.second > 59) return std::nullopt;
+  return ParsedTime{NsFromCivil(c), false};
+}
+
+bool LooksLikePowerCliExport(std::string_view head) {
+  const perfmon::Sniffed sn = perfmon::SniffEncoding(head);
+  head.remove_prefix(std::min(head.size(), sn.bom_length));
+  std::string text;
+  if (sn.encoding == perfmon::Encoding::kUtf16Le) {
+    perfmon::Utf16LeDecoder d;
+    d.Feed(head, &text);
+  } else {
+    text.assign(head);
+  }
+  std::string_view rest(text);
+  while (!rest.empty()) {
+    const size_t nl = rest.find('\n');
+    std::string_view line = rest.substr(0, nl);
+    rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (IsBlank(line) || line.starts_with("#TYPE")) continue;
+    std::vector<std::string> cells;
+    if (!SplitCsvLine(line, DetectDelimiter(line), &cells)) return false;
+    return FindColumn(cells, "Value") >= 0 && FindColumn(cells, "Timestamp") >= 0 && FindColumn(cells, "MetricId") >= 0;
+  }
+  return false;
+}
+
+PowerCliParser::PowerCliParser(ParserOptions options, SampleSink* sink) : options_(std::move(options)), sink_(sink) {}
+
+void PowerCliParser::Issue(int64_t line, Severity severity, const char* code, std::string message) {
+  if (quiet_) return;
+  ++summary_.issues;
+  const int64_t n = ++issue_counts_[code];
+  if (n > kIssueDetailCap) return;
+  if (first_row_problem_.empty()) first_row_problem_ = "line " + std::to_string(line) + ": " + message;
+  sink_->AddIssue(ImportIssue{options_.file, line, severity, code, std::move(message)});
+}
+
+Status PowerCliParser::Parse(std::string_view chunk) {
+  if (!sniffed_) {
+    if (chunk.empty()) return Status::Ok();
+    sniffed_ = true;
+    const perfmon::Sniffed s = perfmon::SniffEncoding(chunk);
+    summary_.encoding = s.encoding;
+    chunk.remove_prefix(std::min(chunk.size(), s.bom_length));
+    if (s.encoding != perfmon::Encoding::kUtf16Le &&
+        std::memchr(chunk.data(), '\0', std::min<size_t>(chunk.size(), 4096)) != nullptr)
+      return Status::NotSupported(options_.file + " is a binary file, not a PowerCLI Get-Stat CSV export");
+  }
+  if (summary_.encoding == perfmon::Encoding::kUtf16Le) {
+    decoded_.clear();
+    utf16_.Feed(chunk, &decoded_);
+    return FeedText(decoded_);
+  }
+  return FeedText(chunk);
+}
+
+Status PowerCliParser::FeedText(std::string_view text) {
+  size_t pos = 0;
+  while (pos < text.size()) {
+    const char* nl = static_cast<const char*>(std::memchr(text.data() + pos, '\n', text.size() - pos));
+    if (nl == nullptr) {
+      carry_.append(text.substr(pos));
+      break;
+    }
+    std::string_view line(text.data() + pos, nl - (text.data() + pos));
+    pos = nl - text.data() + 1;
+    if (!carry_.empty()) {
+      carry_.append(line);
+      std::string whole;
+      whole.swap(carry_);
+      RETURN_IF_ERROR(OnLine(whole, true));
+      continue;
+    }
+    RETURN_IF_ERROR(OnLine(line, true));
+  }
+  return Status::Ok();
+}
+
+Status PowerCliParser::OnLine(std::string_view raw, bool terminated) {
+  ++summary_.lines;
+  if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
+  // Windows PowerShell's "ASCII"/"Default" encodings write VM names in the ANSI code page.
+  std::string converted;
+  if (!perfmon::IsValidUtf8(raw)) {
+    const perfmon::Encoding cp = perfmon::GuessCodePage(raw);
+    converted = perfmon::SingleByteToUtf8(raw, cp);
+    if (summary_.encoding == perfmon::Encoding::kUtf8) summary_.encoding = cp;
+  }
+  const std::string_view line = converted.empty() ? raw : std::string_view(converted);
+  if (IsBlank(line)) return Status::Ok();
+  if (!header_done_) {
+    if (line.starts_with("#TYPE")) {
+      if (!type_line_.empty() || !header_raw_.empty())
+        return Status::ParseError(options_.file + ":" + std::to_string(summary_.lines) + ": a second #TYPE line");
+      type_line_ = std::string(raw);
+      summary_.type_name = std::string(Trim(line.substr(5)));
+      return Status::Ok();
+    }
+    header_raw_ = std::string(raw);
+    return OnHeader(line);
+  }
+  return OnDataLine(line, terminated);
+}
+
+Status PowerCliParser::OnHeader(std::string_view line) {
+  summary_.delimiter = DetectDelimiter(line);
+  std::vector<std::string> cells;
+  const std::string where = options_.file + ":" + std::to_string(summary_.lines);
+  if (!SplitCsvLine(line, summary_.delimiter, &cells))
+    return Status::ParseError(where + ": the header has an unclosed quote");
+  ncells_ = cells.size();
+  col_value_ = FindColumn(cells, "Value");
+  col_time_ = FindColumn(cells, "Timestamp");
+  col_metric_ = FindColumn(cells, "MetricId");
+  col_unit_ = FindColumn(cells, "Unit");
+  col_entity_ = FindColumn(cells, "Entity");
+  col_entity_id_ = FindColumn(cells, "EntityId");
+  col_interval_ = FindColumn(cells, "IntervalSecs");
+  col_instance_ = FindColumn(cells, "Instance");
+  if (col_value_ < 0 || col_time_ < 0 || col_metric_ < 0)
+    return Status::ParseError(where + ": not a PowerCLI Get-Stat export: the header should name the columns Value, "
+                              "Timestamp and MetricId, found \"" + Shown(line) + "\"");
+  std::string missing;
+  if (col_entity_ < 0 && col_entity_id_ < 0) missing += " Entity";
+  if (col_interval_ < 0) missing += " IntervalSecs";
+  if (col_unit_ < 0) missing += " Unit";
+  if (!missing.empty())
+    return Status::ParseError(where + ": the Get-Stat export lacks the column(s)" + missing +
+                              " that vrecon needs to place and convert samples (export the whole Get-Stat object)");
+  header_done_ = true;
+  return Status::Ok();
+}
+
+Status PowerCliParser::OnDataLine(std::string_view line, bool terminated) {
+  if (!data_begun_) {
+    data_begun_ = true;
+    summary_.fingerprint = Fnv1a64(line, Fnv1a64(header_raw_, Fnv1a64(type_line_)));
+    if (options_.resume_lookup) resume_ = options_.resume_lookup(summary_.fingerprint);
+    summary_.bias_minutes = options_.tz_bias_minutes.value_or(0);
+  }
+  const int64_t n = summary_.lines;
+  const bool already = n <= resume_.after_line;
+  quiet_ = already;
+  bool good = false;
+  Status s = ReadRow(line, already, &good);
+  quiet_ = false;
+  RETURN_IF_ERROR(s);
+  if (already) {
+    if (good) ++summary_.rows_already;
+    if (n == resume_.after_line) {
+      summary_.consumed_lines = n;
+      summary_.consumed_line_hash = Fnv1a64(line);
+      if (summary_.consumed_line_hash != resume_.line_hash)
+        Issue(n, Severity::kWarning, "file-changed",
+              "this line differs from what an earlier ingest read here; rows up to it were not read again");
+    }
+    return Status::Ok();
+  }
+  // A rejected last line without a terminator may be a line still being written: it is read
+  // again by the next ingest.
+  if (good || terminated) {
+    summary_.consumed_lines = n;
+    summary_.consumed_line_hash = Fnv1a64(line);
+  }
+  return Status::Ok();
+}
+
+Status PowerCliParser::ReadRow(std::string_view line, bool quiet, bool* good) {
+  const int64_t n = summary_.lines;
+  *good = false;
+  const bool closed = SplitCsvLine(line, summary_.delimiter, &cells_);
+  if (!closed || cells_.size() != ncells_) {
+    Issue(n, Severity::kWarning, "ragged-row",
+          closed ? "the row has " + std::to_string(cells_.size()) + " cells but the header has " +
+                       std::to_string(ncells_) + "; the row is skipped"
+                 : std::string("the row has a quote that is not closed; the row is skipped"));
+    return Status::Ok();
+  }
+  auto cell = [&](int i) { return i < 0 ? std::string_view() : Trim(cells_[i]); };
+  const std::string_view metric = cell(col_metric_);
+  std::string_view entity = cell(col_entity_);
+  if (entity.empty()) entity = cell(col_entity_id_);
+  if (metric.empty() || entity.empty()) {
+    Issue(n, Severity::kWarning, "missing-field",
+          std::string("the row names no ") + (metric.empty() ? "MetricId" : "Entity") + "; the row is skipped");
+    return Status::Ok();
+  }
+  const std::string_view interval_text = cell(col_interval_);
+  const std::optional<double> interval = ParseValue(interval_text);
+  if (!interval || *interval < 1 || *interval != std::floor(*interval) || *interval > 86400 * 366) {
+    Issue(n, Severity::kWarning, "bad-interval",
+          "IntervalSecs \"" + Shown(interval_text) + "\" is not a sample interval in seconds; the row is skipped");
+    return Status::Ok();
+  }
+  const std::string_view time_text = cell(col_time_);
+  const std::optional<ParsedTime> when = ParseTimestamp(time_text);
+  if (!when) {
+    Issue(n, Severity::kWarning, "bad-timestamp",
+          "Timestamp \"" + Shown(time_text) + "\" is not a date and time vrecon reads; the row is skipped");
+    return Status::Ok();
+  }
+  const std::string_view value_text = cell(col_value_);
+  std::optional<double> raw;
+  if (!value_text.empty()) {
+    raw = ParseValue(value_text);
+    if (!raw) {
+      Issue(n, Severity::kWarning, "non-numeric",
+            "Value \"" + Shown(value_text) + "\" is not a number; the row is skipped");
+      return Status::Ok();
+    }
+  }
+  TimeNs end = when->t;
+  if (!when->has_offset) {
+    summary_.zone_less_times = true;
+    end += static_cast<TimeNs>(summary_.bias_minutes) * 60 * kNsPerSec;
+    if (!bias_checked_) {
+      bias_checked_ = true;  // an earlier ingest of the file reported it when this row is not new
+      Issue(n, Severity::kWarning, "no-bias",
+            "Timestamp carries no time zone (Export-Csv writes the local time of the machine that ran PowerCLI); "
+            "local times were read as UTC" +
+                (options_.tz_bias_minutes
+                     ? std::string(" shifted by --tz-bias ") + std::to_string(summary_.bias_minutes) + " min"
+                     : std::string(" (pass --tz-bias MINUTES to say otherwise)")));
+    }
+  }
+  *good = true;
+  const int secs = static_cast<int>(*interval);
+  const vsphere::RawUnit unit = vsphere::PowerCliUnit(cell(col_unit_));
+  const std::string_view instance = cell(col_instance_);
+  // Every series the file holds is listed, also when an earlier ingest stored its samples.
+  if (entity != last_entity_ || metric != last_metric_ || instance != last_instance_) {
+    last_entity_ = std::string(entity);
+    last_metric_ = std::string(metric);
+    last_instance_ = std::string(instance);
+    if (declared_.insert(last_entity_ + '\x1f' + last_metric_ + '\x1f' + last_instance_).second) {
+      summary_.columns.push_back(SeriesKey{SourceKind::kVsphere, last_entity_, vsphere::CounterGroup(metric),
+                                           last_instance_, last_metric_,
+                                           vsphere::Convert(metric, 0, unit, secs).value_or(vsphere::StoredValue{}).unit,
+                                           "powercli:" + last_metric_});
+    }
+  }
+  if (quiet) return Status::Ok();
+
+  double value = kMissing;
+  if (raw) {
+    if (auto v = vsphere::Convert(metric, *raw, unit, secs)) value = v->value;
+  }
+  if (metric != group_metric_ || entity != group_entity_ || group_.size() >= kMaxGroupSamples) {
+    RETURN_IF_ERROR(EmitGroup());
+    group_metric_ = std::string(metric);
+    group_entity_ = std::string(entity);
+  }
+  int idx = -1;
+  for (size_t i = 0; i < group_instances_.size(); ++i)
+    if (group_instances_[i] == instance) idx = static_cast<int>(i);
+  if (idx < 0) {
+    idx = static_cast<int>(group_instances_.size());
+    group_instances_.emplace_back(instance);
+    group_units_.push_back(vsphere::Convert(metric, 0, unit, secs).value_or(vsphere::StoredValue{}).unit);
+  }
+  group_.push_back(Sample{end - static_cast<TimeNs>(secs) * kNsPerSec, end, value, n, idx});
+  ++summary_.rows;
+  if (!summary_.first_end || end < *summary_.first_end) summary_.first_end = end;
+  if (!summary_.last_end || end > *summary_.last_end) summary_.last_end = end;
+  return Status::Ok();
+}
+
+Status PowerCliParser::EmitGroup() {
+  if (group_.empty()) {
+    group_instances_.clear();
+    group_units_.clear();
+    return Status::Ok();
+  }
+  // Each instance is its own column set: instances of one metric need not share timestamps,
+  // and a shared row would store a made-up missing sample wherever one instance lacks one.
+  std::vector<int> order(group_instances_.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::sort(order.begin(), order.end(),
+            [&](int a, int b) { return InstanceLess(group_instances_[a], group_instances_[b]); });
+  std::stable_sort(group_.begin(), group_.end(), [&](const Sample& a, const Sample& b) {
+    if (a.instance != b.instance) return a.instance < b.instance;
+    return a.end != b.end ? a.end < b.end : a.start < b.start;
+  });
+  std::vector<size_t> first(group_instances_.size(), 0);  // every instance has a sample
+  for (size_t j = group_.size(); j-- > 0;) first[group_[j].instance] = j;
+  for (const int inst : order) {
+    const std::vector<SeriesKey> columns{SeriesKey{SourceKind::kVsphere, group_entity_,
+                                                   vsphere::CounterGroup(group_metric_), group_instances_[inst],
+                                                   group_metric_, group_units_[inst], "powercli:" + group_metric_}};
+    RETURN_IF_ERROR(sink_->DeclareColumns(columns));
+    const Sample* prev = nullptr;
+    for (size_t j = first[inst]; j < group_.size() && group_[j].instance == inst; ++j) {
+      const Sample& s = group_[j];
+      if (prev != nullptr && prev->end == s.end && prev->start == s.start) {
+        Issue(s.line, Severity::kWarning, "duplicate-sample",
+              "a second sample of " + group_entity_ + " " + group_metric_ + " instance \"" + group_instances_[inst] +
+                  "\" for " + FormatIso(s.end, false) + " (the first is on line " + std::to_string(prev->line) +
+                  "); this one is skipped");
+        --summary_.rows;
+        continue;
+      }
+      RETURN_IF_ERROR(sink_->AddRow(s.start, s.end, std::span<const double>(&s.value, 1)));
+      prev = &s;
+    }
+  }
+  group_.clear();
+  group_instances_.clear();
+  group_units_.clear();
+  return Status::Ok();
+}
+
+Status PowerCliParser::Finish() {
+  if (!carry_.empty()) {
+    std::string last;
+    last.swap(carry_);
+    RETURN_IF_ERROR(OnLine(last, false));
+  }
+  if (!sniffed_ || summary_.lines == 0) return Status::ParseError(options_.file + " is empty");
+  if (!header_done_) return Status::ParseError(options_.file + " holds no header line");
+  if (!data_begun_)
+    return Status::ParseError(options_.file + " has a header but no data rows (line " +
+                              std::to_string(summary_.lines) + " is the last)");
+  RETURN_IF_ERROR(EmitGroup());
+  if (summary_.rows == 0 && summary_.rows_already == 0) {
+    std::string why = first_row_problem_.empty() ? "" : "; the first problem, " + first_row_problem_;
+    return Status::ParseError("none of the data rows of " + options_.file + " could be read" + why);
+  }
+  for (const auto& [code, count] : issue_counts_) {
+    if (count > kIssueDetailCap) {
+      sink_->AddIssue(ImportIssue{options_.file, 0, Severity::kInfo, code,
+                                  std::to_string(count - kIssueDetailCap) + " more '" + code +
+                                      "' issues in this file are counted but not listed"});
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace vrecon::powercli

@@ -1,0 +1,146 @@
+// Streaming reader for PowerCLI `Get-Stat ... | Export-Csv` files: one row per sample, columns
+// Value, Timestamp, MetricId, Unit, Description, Entity, EntityId, IntervalSecs, Instance (in any
+// order, matched by name), optionally preceded by a `#TYPE VMware.VimAutomation...` line.
+//
+// Rows come grouped by entity and metric, not in time order, and every metric has its own
+// timestamps. The parser buffers one (entity, metric) group at a time (capped at
+// kMaxGroupSamples), and when the group changes it hands each of the group's series (one per
+// instance) to the sink as its own one-column set, rows sorted by time. Memory is bounded by
+// one group.
+// Pure: no file or database access; bytes are pushed in chunks of any size.
+#ifndef VRECON_ADAPTERS_POWERCLI_POWERCLI_CSV_H_
+#define VRECON_ADAPTERS_POWERCLI_POWERCLI_CSV_H_
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "adapters/perfmon/perfmon_parser.h"  // ResumePoint
+#include "adapters/perfmon/text_decode.h"
+#include "src/core/sample_sink.h"
+#include "src/core/status.h"
+
+namespace vrecon::powercli {
+
+struct ParserOptions {
+  std::string file;                    // names the input in issues and errors
+  std::optional<int> tz_bias_minutes;  // UTC - local, for timestamps without an offset
+  // Called once, with the file's fingerprint (#TYPE line + header + first data line), before
+  // the first sample is delivered. Lines up to the returned point are not stored again.
+  std::function<perfmon::ResumePoint(uint64_t fingerprint)> resume_lookup;
+};
+
+struct ParseSummary {
+  perfmon::Encoding encoding = perfmon::Encoding::kUtf8;
+  std::string type_name;        // from the #TYPE line, "" when there was none
+  char delimiter = ',';
+  int bias_minutes = 0;         // applied to timestamps without an offset
+  bool zone_less_times = false; // some timestamps had no offset (bias_minutes applied)
+  std::vector<SeriesKey> columns;  // every series delivered, in first-seen order
+  uint64_t fingerprint = 0;
+  int64_t lines = 0;            // lines seen, #TYPE and header included
+  int64_t consumed_lines = 0;   // last line read and done with (now or by an earlier ingest)
+  uint64_t consumed_line_hash = 0;
+  int64_t rows = 0;             // samples (data rows) handed to the sink by this run
+  int64_t rows_already = 0;     // samples skipped because an earlier ingest stored them
+  int64_t issues = 0;           // issues raised by this run, all of them (details may be capped)
+  std::optional<TimeNs> first_end, last_end;  // UTC span of the samples of this run
+};
+
+class PowerCliParser {
+ public:
+  PowerCliParser(ParserOptions options, SampleSink* sink);
+  PowerCliParser(const PowerCliParser&) = delete;
+  PowerCliParser& operator=(const PowerCliParser&) = delete;
+
+  // A non-OK status means the input cannot be ingested at all.
+  Status Parse(std::string_view chunk);
+  // Completes a last line without a terminator, delivers the last group; fails on an input
+  // with no readable sample.
+  [[nodiscard]] Status Finish();
+  const ParseSummary& summary() const { return summary_; }
+
+  static constexpr int kIssueDetailCap = 1000;        // per code and file; the count stays exact
+  static constexpr size_t kMaxGroupSamples = 1 << 16;  // a longer group is delivered in parts
+
+ private:
+  struct Sample {
+    TimeNs start, end;
+    double value;  // converted; kMissing for -1 / empty
+    int64_t line;
+    int instance;  // index into group_instances_
+  };
+  Status FeedText(std::string_view text);
+  Status OnLine(std::string_view line, bool terminated);
+  Status OnHeader(std::string_view line);
+  Status OnDataLine(std::string_view line, bool terminated);
+  // Reads one data row; false when it was rejected (an issue says why).
+  Status ReadRow(std::string_view line, bool quiet, bool* good);
+  Status EmitGroup();
+  void Issue(int64_t line, Severity severity, const char* code, std::string message);
+
+  ParserOptions options_;
+  SampleSink* sink_;
+  ParseSummary summary_;
+
+  bool sniffed_ = false;
+  perfmon::Utf16LeDecoder utf16_;
+  std::string decoded_;
+  std::string carry_;
+  bool quiet_ = false;
+
+  std::string type_line_;
+  bool header_done_ = false;
+  bool data_begun_ = false;
+  size_t ncells_ = 0;
+  int col_value_ = -1, col_time_ = -1, col_metric_ = -1, col_unit_ = -1, col_entity_ = -1, col_entity_id_ = -1,
+      col_interval_ = -1, col_instance_ = -1;
+  std::string header_raw_;
+  perfmon::ResumePoint resume_;
+  bool bias_checked_ = false;
+
+  // The group being buffered: one entity and metric, all its instances.
+  std::string group_entity_, group_metric_;
+  std::vector<std::string> group_instances_;
+  std::vector<std::string> group_units_;  // stored unit, per instance
+  std::vector<Sample> group_;
+  std::set<std::string> declared_;  // series already in summary_.columns (entity, metric, instance)
+  std::string last_entity_, last_metric_, last_instance_;
+
+  std::vector<std::string> cells_;
+  std::map<std::string, int64_t> issue_counts_;
+  std::string first_row_problem_;
+};
+
+// True when `head` (the first bytes of a file, any encoding vrecon reads) is a Get-Stat
+// export: blank lines and a `#TYPE ...` line may come first, then a header naming the columns
+// Value, Timestamp and MetricId.
+bool LooksLikePowerCliExport(std::string_view head);
+
+// A Timestamp cell. `has_offset` is true when the text carried its zone (ISO 8601 with Z or
+// +hh:mm); `t` is then UTC, otherwise it is local civil time on a zone-less axis. Accepted:
+// en-US "5/5/2026 6:41:20 PM", day-first cultures "05.05.2026 18:41:20" (de-DE),
+// "05/05/2026 18:41:20" (en-GB, fr-FR), "5-5-2026 18:41:20" (nl-NL), year-first
+// "2026-05-05 18:41:20" and ISO 8601 "2026-05-05T18:41:20.0000000+02:00". Slash dates with
+// AM/PM are month-first, without AM/PM day-first (month-first when day-first is impossible).
+struct ParsedTime {
+  TimeNs t = 0;
+  bool has_offset = false;
+};
+std::optional<ParsedTime> ParseTimestamp(std::string_view s);
+
+// A Value cell: invariant "0.55" or a decimal comma "0,55" (Export-Csv in de-DE and others).
+std::optional<double> ParseValue(std::string_view s);
+
+// Splits one CSV line: cells may be quoted ("" inside a quoted cell is one quote). False when
+// a quote is not closed.
+bool SplitCsvLine(std::string_view line, char delim, std::vector<std::string>* cells);
+
+}  // namespace vrecon::powercli
+
+#endif  // VRECON_ADAPTERS_POWERCLI_POWERCLI_CSV_H_

@@ -1,0 +1,26 @@
+// File glue for the PowerCLI Get-Stat reader: streams a file from disk through PowerCliParser
+// in fixed chunks, so memory does not grow with the file.
+#ifndef VRECON_ADAPTERS_POWERCLI_POWERCLI_FILE_H_
+#define VRECON_ADAPTERS_POWERCLI_POWERCLI_FILE_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "adapters/powercli/powercli_csv.h"
+
+namespace vrecon::powercli {
+
+// Called after each chunk with bytes read so far and the file size.
+using ProgressFn = std::function<void(uint64_t done, uint64_t total)>;
+
+// Reads `path` to its end. options.file is set to `path` when empty.
+Status ReadPowerCliFile(const std::string& path, ParserOptions options, SampleSink* sink, ParseSummary* summary,
+                        const ProgressFn& progress = nullptr);
+
+// True when the file at `path` starts like a Get-Stat export (see LooksLikePowerCliExport).
+bool IsPowerCliFile(const std::string& path);
+
+}  // namespace vrecon::powercli
+
+#endif  // VRECON_ADAPTERS_POWERCLI_POWERCLI_FILE_H_

@@ -1,0 +1,173 @@
+// Golden tests for the PowerCLI `Get-Stat | Export-Csv` reader, through the real CLI as a user
+// runs it: fixtures/powercli/<case> -> `vrecon ingest` -> `vrecon samples --format csv`, compared
+// byte for byte with <case>.expected.csv (values checked by hand, see fixtures/powercli/README.md),
+// and the import issues with <case>.expected_issues. Also: re-ingest adds nothing, a grown file
+// adds only its new rows, and a file with no readable row fails with one line.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "tests/support/cli_runner.h"
+
+namespace vrecon::testing {
+namespace {
+
+std::string FixturePath(const std::string& name) { return Fixture("powercli/" + name); }
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> out;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    if (nl == std::string::npos) nl = text.size();
+    out.push_back(text.substr(pos, nl - pos));
+    pos = nl + 1;
+  }
+  return out;
+}
+
+// "line:code" of each import issue in `vrecon ingest --format json` output.
+std::vector<std::string> IssuesFromJson(const std::string& json) {
+  static const std::regex re(R"re(\{"line": (\d+), "severity": "[a-z]+", "code": "([^"]+)")re");
+  std::vector<std::string> out;
+  for (auto it = std::sregex_iterator(json.begin(), json.end(), re); it != std::sregex_iterator(); ++it)
+    out.push_back((*it)[1].str() + ":" + (*it)[2].str());
+  return out;
+}
+
+int64_t JsonInt(const std::string& json, const std::string& key) {
+  std::smatch m;
+  if (!std::regex_search(json, m, std::regex("\"" + key + "\": (-?[0-9]+)"))) return -1;
+  return std::stoll(m[1].str());
+}
+
+bool Exists(const std::string& path) {
+  std::error_code ec;
+  return std::filesystem::exists(path, ec);
+}
+
+CliResult Ingest(const std::string& db, const std::string& file, const std::vector<std::string>& extra = {},
+                 const std::string& format = "json") {
+  std::vector<std::string> args = {"ingest", "--db", db, "--format", format};
+  args.insert(args.end(), extra.begin(), extra.end());
+  args.push_back(file);
+  return RunVrecon(args);
+}
+
+std::string SamplesCsv(const std::string& db) {
+  CliResult r = RunVrecon({"samples", "--db", db, "--format", "csv"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return r.out;
+}
+
+struct GoodCase {
+  const char* name;   // <name>.expected.csv, .expected_issues, .args
+  const char* input;  // the fixture read
+};
+void PrintTo(const GoodCase& c, std::ostream* os) { *os << c.name; }
+
+const GoodCase kGoodCases[] = {
+    {"enus-type", "enus-type.csv"},
+    {"dede-notype-tz-bias", "dede-notype.csv"},
+    {"iso-semicolon", "iso-semicolon.csv"},
+    {"utf16le-24h", "utf16le-24h.csv"},
+};
+
+class PowerCliGoldenTest : public ::testing::TestWithParam<GoodCase> {};
+
+TEST_P(PowerCliGoldenTest, IngestThenSamplesMatchesExpected) {
+  const GoodCase& c = GetParam();
+  const std::string base = FixturePath(c.name);
+  ASSERT_TRUE(Exists(FixturePath(c.input))) << FixturePath(c.input);
+  ASSERT_TRUE(Exists(base + ".expected.csv")) << base << ".expected.csv";
+  ASSERT_TRUE(Exists(base + ".expected_issues")) << base << ".expected_issues";
+  std::vector<std::string> extra;
+  if (Exists(base + ".args"))
+    for (const std::string& a : Lines(ReadText(base + ".args")))
+      if (!a.empty()) extra.push_back(a);
+
+  TempDir dir;
+  const std::string db = dir.File("x.db");
+  CliResult in = Ingest(db, FixturePath(c.input), extra);
+  ASSERT_EQ(in.exit_code, 0) << in.err;
+  EXPECT_EQ(in.err, "");
+  EXPECT_NE(in.out.find("\"kinds\": [\"vsphere\"]"), std::string::npos) << in.out;
+
+  std::vector<std::string> want_issues;
+  for (const std::string& l : Lines(ReadText(base + ".expected_issues")))
+    if (!l.empty()) want_issues.push_back(l);
+  EXPECT_EQ(IssuesFromJson(in.out), want_issues) << "import issues (line:code) differ; ingest said:\n" << in.out;
+
+  const std::string expected = ReadText(base + ".expected.csv");
+  EXPECT_EQ(SamplesCsv(db), expected) << "samples of " << c.input << " differ from " << c.name << ".expected.csv";
+
+  // The same file again adds nothing: no rows, no issues, the same samples.
+  CliResult again = Ingest(db, FixturePath(c.input), extra);
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(JsonInt(again.out, "rows"), 0) << again.out;
+  EXPECT_GT(JsonInt(again.out, "rows_already_stored"), 0) << again.out;
+  EXPECT_EQ(JsonInt(again.out, "issues"), 0) << again.out;
+  EXPECT_EQ(SamplesCsv(db), expected) << "a second ingest changed the store";
+}
+
+INSTANTIATE_TEST_SUITE_P(PowerCli, PowerCliGoldenTest, ::testing::ValuesIn(kGoodCases),
+                         [](const ::testing::TestParamInfo<GoodCase>& info) {
+                           std::string n = info.param.name;
+                           std::replace(n.begin(), n.end(), '-', '_');
+                           return n;
+                         });
+
+TEST(PowerCliGoldenTest, TableShowsVsphereMachinesCountersRowsSpanAndIssues) {
+  TempDir dir;
+  CliResult in = Ingest(dir.File("x.db"), FixturePath("enus-type.csv"), {}, "table");
+  ASSERT_EQ(in.exit_code, 0) << in.err;
+  const std::vector<std::string> lines = Lines(in.out);
+  ASSERT_GE(lines.size(), 3u) << in.out;
+  for (const char* want : {"vsphere", "APP02,WEB01", " 6 ", " 12 ", "2026-05-05T00:00:20Z", "2026-05-05T18:41:20Z"})
+    EXPECT_NE(lines[1].find(want), std::string::npos) << want << " missing from:\n" << in.out;
+  EXPECT_NE(in.out.find("enus-type.csv:3: warning no-bias"), std::string::npos) << in.out;
+}
+
+TEST(PowerCliGoldenTest, GrownFileAddsOnlyItsNewRows) {
+  // An export cut after line 9 (mid-way through WEB01's cpu.ready group), ingested, then the
+  // whole export ingested from the same path: the store must equal one ingest of the whole file.
+  const std::string whole = ReadText(FixturePath("enus-type.csv"));
+  size_t cut = 0;
+  for (int i = 0; i < 9; ++i) cut = whole.find('\n', cut) + 1;
+  TempDir dir;
+  const std::string db = dir.File("x.db"), file = dir.File("export.csv");
+  WriteText(file, whole.substr(0, cut));
+  CliResult first = Ingest(db, file);
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_EQ(JsonInt(first.out, "rows"), 7) << first.out;
+  WriteText(file, whole);
+  CliResult second = Ingest(db, file);
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_EQ(JsonInt(second.out, "rows"), 5) << second.out;
+  EXPECT_EQ(JsonInt(second.out, "rows_already_stored"), 7) << second.out;
+  EXPECT_EQ(JsonInt(second.out, "issues"), 0) << "the no-bias warning was recorded by the first ingest:\n"
+                                              << second.out;
+  EXPECT_EQ(SamplesCsv(db), ReadText(FixturePath("enus-type.expected.csv")));
+}
+
+TEST(PowerCliGoldenTest, NoReadableRowFailsWithOneLineAndLeavesNoStore) {
+  std::string want = ReadText(FixturePath("all-bad.expected_error"));
+  while (!want.empty() && (want.back() == '\n' || want.back() == '\r')) want.pop_back();
+  ASSERT_FALSE(want.empty());
+  TempDir dir;
+  const std::string db = dir.File("x.db");
+  CliResult in = Ingest(db, FixturePath("all-bad.csv"));
+  EXPECT_EQ(in.exit_code, 1) << in.out << in.err;
+  EXPECT_EQ(std::count(in.err.begin(), in.err.end(), '\n'), 1) << in.err;
+  EXPECT_NE(in.err.find(want), std::string::npos) << in.err;
+  EXPECT_NE(in.err.find("all-bad.csv"), std::string::npos) << in.err;
+  EXPECT_NE(in.err.find("line 2"), std::string::npos) << "the first problem is named:\n" << in.err;
+  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) EXPECT_FALSE(Exists(db + suffix)) << suffix;
+}
+
+}  // namespace
+}  // namespace vrecon::testing
