@@ -42,7 +42,11 @@ Status VsphereClient::Login() {
 
 StatusOr<std::string> VsphereClient::Call(const char* what, const std::function<std::string()>& make_request) {
   for (int attempt = 0;; ++attempt) {
-    ASSIGN_OR_RETURN(HttpResponse r, transport_->Post(make_request()));
+    StatusOr<HttpResponse> posted = transport_->Post(make_request());
+    // Transport failures (timeout, cut response, refused connection) name the URL; say which
+    // call it was, too, so a failed batch reads "QueryPerf: <url> did not answer in time".
+    if (!posted.ok()) return Status::Unavailable(std::string(what) + ": " + posted.status().message());
+    HttpResponse r = std::move(posted).value();
     // SOAP 1.1 sends faults with HTTP 500; a 200 answer is never a fault.
     std::optional<Fault> f = r.status == 200 ? std::nullopt : ParseFault(r.body);
     if (!f) {

@@ -39,12 +39,27 @@ class BatchWriter {
               const std::map<std::string, vsphere::VmInfo>& vms, std::map<MarkKey, TimeNs>* marks)
       : store_(store), vcenter_(std::move(vcenter)), counters_(counters), vms_(vms), marks_(marks) {}
 
-  Status Write(const std::vector<EntityMetrics>& metrics, VsphereCollectResult* result) {
+  Status Write(const std::vector<EntityMetrics>& metrics, const std::vector<QuerySpec>& asked,
+               VsphereCollectResult* result) {
     ASSIGN_OR_RETURN(Transaction tx, Transaction::Begin(store_->db()));
     std::map<MarkKey, TimeNs> moved;
     int64_t samples = 0;
     std::vector<ImportIssue> issues;
     for (const EntityMetrics& em : metrics) RETURN_IF_ERROR(WriteEntity(em, &moved, &samples, &issues));
+    // A counter the server answered for without usable values (none, or a series that could
+    // not be paired with its times) was still asked up to the VM's newest sample: its mark moves
+    // there too, or every later round would ask for it from --since again.
+    for (const QuerySpec& q : asked) {
+      for (const EntityMetrics& em : metrics) {
+        if (em.entity.value != q.entity || em.ends.empty()) continue;
+        for (int id : q.counter_ids) {
+          auto c = counters_.find(id);
+          if (c == counters_.end()) continue;
+          TimeNs& m = moved[MarkKey{q.entity, c->second.name, q.interval_id}];
+          m = std::max(m, em.ends.back());
+        }
+      }
+    }
     for (const auto& [key, t] : moved) RETURN_IF_ERROR(SetVsphereMark(store_->db(), vcenter_, key, t));
     RETURN_IF_ERROR(tx.Commit());
     for (const auto& [key, t] : moved) (*marks_)[key] = std::max((*marks_)[key], t);
@@ -200,12 +215,17 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
   int in_batch = 0;
   for (const auto& [moid, vm] : vms) {
     TimeNs start = now - opt.since;
+    // One start per VM, from its oldest mark. A counter without a mark (never stored, e.g. its
+    // part of a VM split across batches failed) is the oldest of all: start from --since, or
+    // that counter would keep a gap behind its siblings' marks.
     std::optional<TimeNs> oldest_mark;
+    bool every_counter_marked = true;
     for (const auto& [id, c] : wanted) {
       auto m = marks.find(MarkKey{moid, c.name, interval});
-      if (m != marks.end()) oldest_mark = std::min(oldest_mark.value_or(m->second), m->second);
+      if (m == marks.end()) every_counter_marked = false;
+      else oldest_mark = std::min(oldest_mark.value_or(m->second), m->second);
     }
-    if (oldest_mark) start = std::max(start, *oldest_mark - lookback);
+    if (oldest_mark && every_counter_marked) start = std::max(start, *oldest_mark - lookback);
     if (!historical) start = std::max(start, now - kRealtimeKeep + interval * kNsPerSec);
     result.from = std::min(result.from, start);
     const int max_sample = static_cast<int>((now - start) / (interval * kNsPerSec)) + 1;
@@ -281,7 +301,7 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
       ready.pop_front();
       cv.notify_all();
     }
-    Status s = r.metrics.ok() ? writer.Write(*r.metrics, &result) : r.metrics.status();
+    Status s = r.metrics.ok() ? writer.Write(*r.metrics, batches[r.index].specs, &result) : r.metrics.status();
     if (!s.ok()) {
       ++result.batches_failed;
       result.errors.push_back(s.message());

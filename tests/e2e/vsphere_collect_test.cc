@@ -103,8 +103,16 @@ TEST_F(VsphereCollectTest, SecondRoundAddsNoDuplicates) {
   auto sim = Vcsim::Start({.vms = 5});
   ASSERT_NE(sim, nullptr) << Vcsim::last_error();
   const std::string db = dir_.File("fleet.db");
-  ASSERT_EQ(Collect(*sim, db).exit_code, 0);
-  ASSERT_EQ(Collect(*sim, db).exit_code, 0);
+  CliResult first = Collect(*sim, db);
+  ASSERT_EQ(first.exit_code, 0);
+  CliResult second = Collect(*sim, db);
+  ASSERT_EQ(second.exit_code, 0);
+  // The second round asks only for what is new (its high-water marks minus a 60 s look-back),
+  // even for counters the simulator never has values for (all-zero co-stop).
+  std::smatch m1, m2;
+  ASSERT_TRUE(std::regex_search(first.out, m1, std::regex("\"to\": \"([^\"]+)\"")));
+  ASSERT_TRUE(std::regex_search(second.out, m2, std::regex("\"from\": \"([^\"]+)\"")));
+  EXPECT_GE(*ParseIso(m2[1].str()), *ParseIso(m1[1].str()) - 100 * kNsPerSec) << second.out;
   CliResult s = RunVrecon({"samples", "--db", db, "--source", "vsphere", "--format", "csv"});
   ASSERT_EQ(s.exit_code, 0);
   std::set<std::string> seen;
