@@ -3,16 +3,12 @@
 #ifndef VRECON_ADAPTERS_PERFMON_PERFMON_FILE_H_
 #define VRECON_ADAPTERS_PERFMON_PERFMON_FILE_H_
 
-#include <cstdint>
-#include <functional>
 #include <string>
 
 #include "adapters/perfmon/perfmon_parser.h"
+#include "src/core/file_stream.h"
 
 namespace vrecon::perfmon {
-
-// Called after each chunk with bytes read so far and the file size.
-using ProgressFn = std::function<void(uint64_t done, uint64_t total)>;
 
 // Reads `path` to its end. options.file is set to `path` when empty.
 Status ReadPerfmonFile(const std::string& path, ParserOptions options, SampleSink* sink, ParseSummary* summary,

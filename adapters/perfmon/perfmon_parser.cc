@@ -168,46 +168,19 @@ Status PerfmonParser::FeedText(std::string_view text) {
       line_mode_known_ = true;
     }
   }
-  const char sep = cr_only_ ? '\r' : '\n';
-  size_t pos = 0;
-  if (skip_lf_ && !text.empty()) {
-    skip_lf_ = false;
-  }
-  while (pos < text.size()) {
-    const char* nl = static_cast<const char*>(std::memchr(text.data() + pos, sep, text.size() - pos));
-    if (nl == nullptr) {
-      carry_.append(text.substr(pos));
-      break;
-    }
-    std::string_view line(text.data() + pos, nl - (text.data() + pos));
-    pos = nl - text.data() + 1;
-    if (!carry_.empty()) {
-      carry_.append(line);
-      std::string whole;
-      whole.swap(carry_);
-      std::string_view w(whole);
-      if (!w.empty() && w.back() == '\r') w.remove_suffix(1);
-      Status s = OnLine(w);
-      SettleLineHash();  // `whole` goes away here
-      RETURN_IF_ERROR(s);
-      continue;
-    }
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    RETURN_IF_ERROR(OnLine(line));
-  }
-  return Status::Ok();
+  return lines_.Feed(text, cr_only_ ? '\r' : '\n', [this](std::string_view line, bool transient) {
+    Status s = OnLine(line);
+    if (transient) SettleLineHash();  // the line's text goes away after this call
+    return s;
+  });
 }
 
 Status PerfmonParser::Finish() {
-  if (!carry_.empty()) {
-    std::string last;
-    last.swap(carry_);
-    std::string_view w(last);
-    if (!w.empty() && w.back() == '\r') w.remove_suffix(1);
-    Status s = OnLine(w);
-    SettleLineHash();  // `last` goes away here
-    RETURN_IF_ERROR(s);
-  }
+  RETURN_IF_ERROR(lines_.Finish([this](std::string_view line, bool) {
+    Status s = OnLine(line);
+    SettleLineHash();
+    return s;
+  }));
   if (!sniffed_ || summary_.lines == 0) return Status::ParseError(options_.file + " is empty");
   if (!header_done_) return Status::ParseError(options_.file + " holds no header line");
   if (!data_begun_)

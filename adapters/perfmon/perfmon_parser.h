@@ -14,6 +14,7 @@
 
 #include "adapters/perfmon/perfmon_format.h"
 #include "adapters/perfmon/text_decode.h"
+#include "src/core/line_splitter.h"
 #include "src/core/sample_sink.h"
 #include "src/core/status.h"
 
@@ -82,10 +83,9 @@ class PerfmonParser {
   bool eight_bit_ = false;  // header decoded from a single-byte code page
   bool cr_only_ = false;
   bool line_mode_known_ = false;
-  bool skip_lf_ = false;
   Utf16LeDecoder utf16_;
   std::string decoded_;
-  std::string carry_;
+  LineSplitter lines_;
 
   bool header_done_ = false;
   bool data_begun_ = false;

@@ -256,25 +256,7 @@ Status PowerCliParser::Parse(std::string_view chunk) {
 }
 
 Status PowerCliParser::FeedText(std::string_view text) {
-  size_t pos = 0;
-  while (pos < text.size()) {
-    const char* nl = static_cast<const char*>(std::memchr(text.data() + pos, '\n', text.size() - pos));
-    if (nl == nullptr) {
-      carry_.append(text.substr(pos));
-      break;
-    }
-    std::string_view line(text.data() + pos, nl - (text.data() + pos));
-    pos = nl - text.data() + 1;
-    if (!carry_.empty()) {
-      carry_.append(line);
-      std::string whole;
-      whole.swap(carry_);
-      RETURN_IF_ERROR(OnLine(whole, true));
-      continue;
-    }
-    RETURN_IF_ERROR(OnLine(line, true));
-  }
-  return Status::Ok();
+  return lines_.Feed(text, '\n', [this](std::string_view line, bool) { return OnLine(line, true); });
 }
 
 Status PowerCliParser::OnLine(std::string_view raw, bool terminated) {
@@ -511,11 +493,7 @@ Status PowerCliParser::EmitGroup() {
 }
 
 Status PowerCliParser::Finish() {
-  if (!carry_.empty()) {
-    std::string last;
-    last.swap(carry_);
-    RETURN_IF_ERROR(OnLine(last, false));
-  }
+  RETURN_IF_ERROR(lines_.Finish([this](std::string_view line, bool) { return OnLine(line, false); }));
   if (!sniffed_ || summary_.lines == 0) return Status::ParseError(options_.file + " is empty");
   if (!header_done_) return Status::ParseError(options_.file + " holds no header line");
   if (!data_begun_)

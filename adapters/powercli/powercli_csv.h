@@ -22,6 +22,7 @@
 
 #include "adapters/perfmon/perfmon_parser.h"  // ResumePoint
 #include "adapters/perfmon/text_decode.h"
+#include "src/core/line_splitter.h"
 #include "src/core/sample_sink.h"
 #include "src/core/status.h"
 
@@ -91,7 +92,7 @@ class PowerCliParser {
   bool sniffed_ = false;
   perfmon::Utf16LeDecoder utf16_;
   std::string decoded_;
-  std::string carry_;
+  LineSplitter lines_;
   bool quiet_ = false;
 
   std::string type_line_;

@@ -16,7 +16,7 @@ namespace vrecon {
 struct IngestOptions {
   std::optional<int> tz_bias_minutes;
   std::optional<perfmon::Encoding> encoding;
-  perfmon::ProgressFn progress;
+  ProgressFn progress;
 };
 
 struct IngestResult {

@@ -11,16 +11,12 @@
 #include "adapters/vsphere/vsphere_client.h"
 #include "src/core/time_util.h"
 #include "tests/support/cli_runner.h"
+#include "tests/support/golden.h"
 #include "tests/support/vcsim.h"
 
 namespace vrecon::testing {
 namespace {
 
-long JsonInt(const std::string& json, const std::string& key) {
-  std::smatch m;
-  if (!std::regex_search(json, m, std::regex("\"" + key + "\": (-?[0-9]+)"))) return -999;
-  return std::stol(m[1].str());
-}
 
 class VsphereCollectTest : public ::testing::Test {
  protected:

@@ -15,6 +15,7 @@
 
 #include "src/core/time_util.h"
 #include "tests/support/cli_runner.h"
+#include "tests/support/golden.h"
 #include "tests/support/fake_vcenter.h"
 
 namespace vrecon::testing {
@@ -23,11 +24,6 @@ namespace {
 constexpr int kStep = 20;  // realtime interval of the fake
 constexpr int kSeriesPerVm = 4 * 3;  // 4 counters of the fixture x (aggregate + 2 vCPUs)
 
-long JsonInt(const std::string& json, const std::string& key) {
-  std::smatch m;
-  if (!std::regex_search(json, m, std::regex("\"" + key + "\": (-?[0-9]+)"))) return -999;
-  return std::stol(m[1].str());
-}
 
 std::vector<std::string> SplitCsv(const std::string& line) {
   std::vector<std::string> out;

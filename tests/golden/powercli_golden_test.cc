@@ -12,57 +12,12 @@
 #include <vector>
 
 #include "tests/support/cli_runner.h"
+#include "tests/support/golden.h"
 
 namespace vrecon::testing {
 namespace {
 
 std::string FixturePath(const std::string& name) { return Fixture("powercli/" + name); }
-
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> out;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t nl = text.find('\n', pos);
-    if (nl == std::string::npos) nl = text.size();
-    out.push_back(text.substr(pos, nl - pos));
-    pos = nl + 1;
-  }
-  return out;
-}
-
-// "line:code" of each import issue in `vrecon ingest --format json` output.
-std::vector<std::string> IssuesFromJson(const std::string& json) {
-  static const std::regex re(R"re(\{"line": (\d+), "severity": "[a-z]+", "code": "([^"]+)")re");
-  std::vector<std::string> out;
-  for (auto it = std::sregex_iterator(json.begin(), json.end(), re); it != std::sregex_iterator(); ++it)
-    out.push_back((*it)[1].str() + ":" + (*it)[2].str());
-  return out;
-}
-
-int64_t JsonInt(const std::string& json, const std::string& key) {
-  std::smatch m;
-  if (!std::regex_search(json, m, std::regex("\"" + key + "\": (-?[0-9]+)"))) return -1;
-  return std::stoll(m[1].str());
-}
-
-bool Exists(const std::string& path) {
-  std::error_code ec;
-  return std::filesystem::exists(path, ec);
-}
-
-CliResult Ingest(const std::string& db, const std::string& file, const std::vector<std::string>& extra = {},
-                 const std::string& format = "json") {
-  std::vector<std::string> args = {"ingest", "--db", db, "--format", format};
-  args.insert(args.end(), extra.begin(), extra.end());
-  args.push_back(file);
-  return RunVrecon(args);
-}
-
-std::string SamplesCsv(const std::string& db) {
-  CliResult r = RunVrecon({"samples", "--db", db, "--format", "csv"});
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  return r.out;
-}
 
 struct GoodCase {
   const char* name;   // <name>.expected.csv, .expected_issues, .args
