@@ -261,7 +261,9 @@ void FakeVcenter::Serve() {
     for (size_t i = 0; i < conns.size(); ++i) {
       Connection& c = conns[i];
       bool close_it = c.hang_until && now >= *c.hang_until;
-      if (!close_it && fds[i + 2].revents) {
+      // A connection accepted in this round has no poll entry yet.
+      const bool readable = i + 2 < fds.size() && fds[i + 2].revents;
+      if (!close_it && readable) {
         char buf[16384];
         const ssize_t n = recv(c.fd, buf, sizeof buf, 0);
         if (n <= 0) {
