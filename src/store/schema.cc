@@ -52,9 +52,9 @@ CREATE TABLE value_block(
   series_id INTEGER NOT NULL REFERENCES series(id),
   block_id INTEGER NOT NULL REFERENCES time_block(id),
   present INTEGER NOT NULL,
-  vals BLOB NOT NULL,
-  PRIMARY KEY(series_id, block_id)
-) WITHOUT ROWID;
+  vals BLOB NOT NULL
+);
+CREATE UNIQUE INDEX value_block_by_series ON value_block(series_id, block_id);
 CREATE TABLE import_issue(
   id INTEGER PRIMARY KEY,
   file_id INTEGER REFERENCES source_file(id),
