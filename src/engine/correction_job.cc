@@ -130,17 +130,18 @@ StatusOr<std::vector<models::WindowResult>> RunCorrection(Store* store, const Co
   Database* db = store->db();
   ASSIGN_OR_RETURN(std::vector<StoredSeries> all, FindSeries(db, SeriesFilter{}));
   // The vSphere inventory knows each VM's guest host name: a mapping the user need not give,
-  // which stored and --map mappings override.
+  // which stored and --map mappings override. Keys are normalized here so that precedence holds
+  // whatever case or domain suffix each layer spells the guest with.
   ASSIGN_OR_RETURN(std::vector<StoredVm> inventory, VsphereVms(db));
   std::map<std::string, std::string> mappings;
   std::map<std::string, int> inventory_vcpus;  // normalized VM name -> vCPUs
   for (const StoredVm& v : inventory) {
-    if (!v.guest_hostname.empty()) mappings[v.guest_hostname] = v.name;
+    if (!v.guest_hostname.empty()) mappings[NormalizeVmName(v.guest_hostname)] = v.name;
     if (v.num_cpu > 0) inventory_vcpus[NormalizeVmName(v.name)] = v.num_cpu;
   }
   ASSIGN_OR_RETURN(auto stored_mappings, store->Mappings());
-  for (const auto& [g, v] : stored_mappings) mappings[g] = v;
-  for (const auto& [g, v] : req.mappings) mappings[g] = v;
+  for (const auto& [g, v] : stored_mappings) mappings[NormalizeVmName(g)] = v;
+  for (const auto& [g, v] : req.mappings) mappings[NormalizeVmName(g)] = v;
 
   std::set<std::string> guest_seen;
   std::vector<std::string> guests;
