@@ -34,8 +34,11 @@ TEST(VsphereXmlTest, PerfCountersResolveByName) {
   EXPECT_EQ(id_of("cpu.usage.average"), 2);
   EXPECT_EQ(id_of("cpu.ready.summation"), 12);
   EXPECT_EQ(id_of("cpu.used.summation"), 14);
-  for (const CounterInfo& c : *counters)
-    if (c.key == 12) EXPECT_EQ(c.unit_key, "millisecond");
+  for (const CounterInfo& c : *counters) {
+    if (c.key == 12) {
+      EXPECT_EQ(c.unit_key, "millisecond");
+    }
+  }
 }
 
 TEST(VsphereXmlTest, RecordedCsvQueryPerfMatchesAfterUnitConversion) {
