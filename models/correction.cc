@@ -161,13 +161,23 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
     const double k = vcpus.value_or(1);
     const double covered = std::max(1.0, r.guest_coverage * window_s);
     const double n_ticks = cfg.ticks_per_second * covered * k;
+    // A Linux guest with a steal clock already charges processes real time (domain.md section 7):
+    // w stays in the report, but applying it would correct twice.
+    if (vm.guest_steal) r.steal_pct = vm.guest_steal->Mean(w);
+    const std::optional<double> scale = r.steal_pct ? std::optional<double>(1.0) : r.w;
+    if (r.steal_pct) {
+      AddFlag(&r, "linux-steal-corrected", "info",
+              "the Linux guest reports steal (" + Pct(*r.steal_pct) +
+                  " in this window): its kernel already leaves steal out of process CPU, so processes are not "
+                  "rescaled by w");
+    }
     for (ProcessResult& p : r.processes) {
-      if (!r.w || !p.guest_pct) continue;
-      p.corrected_pct = *r.w * *p.guest_pct;
+      if (!scale || !p.guest_pct) continue;
+      p.corrected_pct = *scale * *p.guest_pct;
       const double share = std::clamp(*p.guest_pct / (100.0 * k), 0.0, 1.0);
       const double se = 100.0 * k * std::sqrt(share * (1 - share) / n_ticks);
-      p.ci_lo = std::max(0.0, *r.w * (*p.guest_pct - cfg.z95 * se));
-      p.ci_hi = *r.w * (*p.guest_pct + cfg.z95 * se);
+      p.ci_lo = std::max(0.0, *scale * (*p.guest_pct - cfg.z95 * se));
+      p.ci_hi = *scale * (*p.guest_pct + cfg.z95 * se);
     }
 
     if (r.guest_util_pct && !r.processes.empty()) {

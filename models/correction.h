@@ -31,6 +31,9 @@ struct VmSeries {
   std::string guest_machine;  // the guest's computer name ("" when no guest data)
   std::vector<WindowSeries> guest_cpus;        // Processor(n) / Processor Information(x,n)
   std::optional<WindowSeries> guest_total;     // Processor(_Total)
+  // Processor(_Total) % Steal Time of a Linux guest (procfs sampler, sar). Where it has a value
+  // the kernel has a steal clock and process CPU is already in real terms: not rescaled.
+  std::optional<WindowSeries> guest_steal;
   std::map<std::string, WindowSeries> processes;     // Process(p) % Processor Time, without _Total/Idle
   std::map<std::string, WindowSeries> process_ids;   // Process(p) ID Process, for slot reuse
   HostSource host = HostSource::kNone;
@@ -60,6 +63,7 @@ struct WindowResult {
   TimeNs start = 0, end = 0;
   std::optional<int> vcpus;
   std::optional<double> guest_util_pct, host_util_pct, w;
+  std::optional<double> steal_pct;  // mean guest-reported steal, 0-100; unknown for non-Linux guests
   double guest_coverage = 0, host_coverage = 0;
   HostSource host = HostSource::kNone;
   std::vector<ProcessResult> processes;  // largest guest_pct first

@@ -55,11 +55,13 @@ RunFn AddCollectCommand(CLI::App& app) {
     int timeout = 120;
   };
   auto o = std::make_shared<Opts>();
-  CLI::App* collect = app.add_subcommand("collect", "Collect host-side data from live sources into the store");
+  CLI::App* collect = app.add_subcommand(
+      "collect", "Collect data from live sources (vCenter/ESXi, this Linux machine's /proc) into the store");
   collect->require_subcommand(1);
   CLI::App* cmd = collect->add_subcommand(
       "vsphere", "One collection round from vCenter/ESXi over the vSphere API (password from "
                  "VRECON_VSPHERE_PASSWORD or --password-file)");
+  RunFn procfs = AddCollectProcfsCommand(collect);
   cmd->add_option("--url", o->url, "SDK endpoint, e.g. https://vc01.example/sdk")->required();
   cmd->add_option("--user", o->user, "User name")->required();
   cmd->add_option("--password-file", o->password_file, "File holding the password (must be owner-only, mode 600)");
@@ -77,8 +79,8 @@ RunFn AddCollectCommand(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--db", o->db, "Store file")->capture_default_str();
   AddFormatOption(cmd, &o->format);
-  return [o, cmd]() {
-    if (!cmd->parsed()) return kExitUsage;
+  return [o, cmd, procfs]() {
+    if (!cmd->parsed()) return procfs();
     auto since = ParseDuration(o->since);
     if (!since) {
       PrintError("--since \"" + o->since + "\" is not a duration (90s, 15m, 1h, 2d)");

@@ -24,6 +24,8 @@ RunFn AddIngestCommand(CLI::App& app);
 RunFn AddCorrectCommand(CLI::App& app);
 RunFn AddSamplesCommand(CLI::App& app);
 RunFn AddCollectCommand(CLI::App& app);
+// `collect procfs`, registered under the `collect` command by AddCollectCommand.
+RunFn AddCollectProcfsCommand(CLI::App* collect);
 
 // "vrecon: error: <message>" on stderr.
 void PrintError(const std::string& message);

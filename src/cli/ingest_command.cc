@@ -16,6 +16,7 @@ RunFn AddIngestCommand(CLI::App& app) {
     std::vector<std::string> maps;
     std::optional<int> tz_bias;
     std::string encoding;
+    std::string date;
     std::string format = "table";
   };
   auto o = std::make_shared<Opts>();
@@ -28,6 +29,7 @@ RunFn AddIngestCommand(CLI::App& app) {
                   "UTC minus local time in minutes, for logs whose header has no readable bias (EST = 300)");
   cmd->add_option("--encoding", o->encoding, "Force the text encoding instead of detecting it")
       ->check(CLI::IsMember({"utf-8", "utf-16le", "windows-1251", "windows-1252"}));
+  cmd->add_option("--date", o->date, "YYYY-MM-DD of the first row, for sar text without its header line");
   cmd->add_option("--map", o->maps, "Store a mapping from a guest computer name to its VM name (GUEST=VM)");
   AddFormatOption(cmd, &o->format);
   cmd->add_option("files", o->files, "Log files to read")->required()->check(CLI::ExistingFile);
@@ -41,6 +43,14 @@ RunFn AddIngestCommand(CLI::App& app) {
         return kExitUsage;
       }
       maps.emplace_back(g, v);
+    }
+    std::optional<TimeNs> date;
+    if (!o->date.empty()) {
+      date = ParseIso(o->date);
+      if (!date || o->date.size() != 10) {
+        PrintError("--date \"" + o->date + "\" is not a date (YYYY-MM-DD)");
+        return kExitUsage;
+      }
     }
     std::error_code ec;
     const bool existed = o->db == ":memory:" || std::filesystem::exists(o->db, ec);
@@ -58,6 +68,7 @@ RunFn AddIngestCommand(CLI::App& app) {
     }
     IngestRunOptions ro;
     ro.ingest.tz_bias_minutes = o->tz_bias;
+    ro.ingest.date = date;
     if (!o->encoding.empty()) ro.ingest.encoding = ParseEncodingName(o->encoding);
     ro.format = ToFormat(o->format);
     ro.progress = isatty(STDERR_FILENO) != 0;

@@ -22,6 +22,7 @@ bool IsPerCpuInstance(const SeriesKey& k) {
 struct VmPlan {
   models::VmMatch match;
   const StoredSeries* guest_total = nullptr;
+  const StoredSeries* guest_steal = nullptr;  // Processor(_Total) % Steal Time (Linux guests)
   std::vector<const StoredSeries*> guest_cpus;
   std::map<std::string, const StoredSeries*> processes, process_ids;
   HostSource host = HostSource::kNone;
@@ -52,7 +53,10 @@ void PlanGuest(const std::vector<StoredSeries>& all, const std::string& guest, V
   for (const StoredSeries& s : all) {
     const SeriesKey& k = s.key;
     if (NormalizeVmName(k.machine) != ng) continue;
-    if (k.source == SourceKind::kGuest && k.object == cpu_object && k.counter == "% Processor Time") {
+    if (k.source == SourceKind::kGuest && k.object == cpu_object && k.counter == "% Steal Time" &&
+        k.instance == "_Total") {
+      p->guest_steal = &s;
+    } else if (k.source == SourceKind::kGuest && k.object == cpu_object && k.counter == "% Processor Time") {
       if (k.instance == "_Total") {
         p->guest_total = &s;
       } else if (IsPerCpuInstance(k)) {
@@ -191,6 +195,9 @@ StatusOr<std::vector<models::WindowResult>> RunCorrection(Store* store, const Co
     };
     if (plan.guest_total) {
       ASSIGN_OR_RETURN(vm.guest_total, make(plan.guest_total));
+    }
+    if (plan.guest_steal) {
+      ASSIGN_OR_RETURN(vm.guest_steal, make(plan.guest_steal));
     }
     for (const StoredSeries* s : plan.guest_cpus) {
       ASSIGN_OR_RETURN(models::WindowSeries w, make(s));

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include <filesystem>
+
+#include "adapters/linux_proc/sar_parser.h"
 #include "adapters/powercli/powercli_file.h"
 #include "src/core/text_util.h"
 #include "src/store/block_writer.h"
@@ -47,7 +50,9 @@ StatusOr<IngestResult> IngestFile(Store* store, const std::string& path, const I
   // The reader is picked by the first bytes: a Get-Stat export's header names Value, Timestamp
   // and MetricId; anything else goes to the Perfmon reader, whose errors say what it expected.
   const bool powercli = powercli::IsPowerCliFile(path);
-  const std::string format = powercli ? "powercli-csv" : "perfmon-csv";
+  // sysstat `sar -u` text: a "Linux ... (host) date" header or "HH:MM:SS [AM|PM] all ..." rows.
+  const bool sar_text = !powercli && sar::LooksLikeSar(ReadHead(path, 8192));
+  const std::string format = powercli ? "powercli-csv" : sar_text ? "sar-text" : "perfmon-csv";
   auto resume_lookup = [&](uint64_t fingerprint) {
     FileRecord& rec = result.record;
     auto found = store->FindFile(HexU64(fingerprint));
@@ -79,6 +84,17 @@ StatusOr<IngestResult> IngestFile(Store* store, const std::string& path, const I
     powercli::ParseSummary ps;
     s = powercli::ReadPowerCliFile(path, std::move(po), &writer, &ps, options.progress);
     result.summary = FromPowerCli(ps);
+  } else if (sar_text) {
+    sar::ParserOptions so;
+    so.file = path;
+    so.default_machine = std::filesystem::path(path).stem().string();
+    so.tz_bias_minutes = options.tz_bias_minutes;
+    so.date = options.date;
+    so.resume_lookup = resume_lookup;
+    sar::SarParser parser(std::move(so), &writer);
+    s = StreamFile(path, [&](std::string_view chunk) { return parser.Parse(chunk); }, options.progress);
+    if (s.ok()) s = parser.Finish();
+    result.summary = parser.summary();
   } else {
     perfmon::ParserOptions po;
     po.file = path;
@@ -105,7 +121,7 @@ StatusOr<IngestResult> IngestFile(Store* store, const std::string& path, const I
   }
   FileRecord& rec = result.record;
   rec.path = path;
-  rec.format = powercli ? format : sum.format.tsv ? "perfmon-tsv" : "perfmon-csv";
+  rec.format = powercli || sar_text ? format : sum.format.tsv ? "perfmon-tsv" : "perfmon-csv";
   rec.encoding = std::string(perfmon::EncodingName(sum.encoding));
   rec.kinds = Join(result.kinds);
   rec.machines = Join(result.machines);

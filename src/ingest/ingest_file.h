@@ -16,6 +16,9 @@ namespace vrecon {
 struct IngestOptions {
   std::optional<int> tz_bias_minutes;
   std::optional<perfmon::Encoding> encoding;
+  // Local midnight (zone-less) of the first row, for inputs whose text carries no date (sar
+  // output without its header line).
+  std::optional<TimeNs> date;
   ProgressFn progress;
 };
 

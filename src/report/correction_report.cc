@@ -20,7 +20,7 @@ void WriteJson(std::ostream& os, const std::vector<WindowResult>& windows) {
     os << (i ? ",\n  " : "\n  ") << "{\"vm\": " << JsonString(r.vm) << ", \"start\": " << JsonString(FormatIso(r.start, false))
        << ", \"end\": " << JsonString(FormatIso(r.end, false)) << ", \"vcpus\": " << JsonNumber(Opt(r.vcpus))
        << ", \"guest_util_pct\": " << JsonNumber(r.guest_util_pct) << ", \"host_util_pct\": " << JsonNumber(r.host_util_pct)
-       << ", \"w\": " << JsonNumber(r.w) << ", \"guest_machine\": " << JsonString(r.guest_machine)
+       << ", \"w\": " << JsonNumber(r.w) << ", \"steal_pct\": " << JsonNumber(r.steal_pct) << ", \"guest_machine\": " << JsonString(r.guest_machine)
        << ", \"host_source\": " << JsonString(models::HostSourceName(r.host))
        << ", \"guest_coverage\": " << JsonNumber(r.guest_coverage) << ", \"host_coverage\": " << JsonNumber(r.host_coverage)
        << ", \"processes\": [";
@@ -48,14 +48,15 @@ void WriteJson(std::ostream& os, const std::vector<WindowResult>& windows) {
 
 void WriteCsv(std::ostream& os, const std::vector<WindowResult>& windows) {
   os << "vm,start,end,vcpus,guest_util_pct,host_util_pct,w,name,guest_pct,corrected_pct,ci95_lo,ci95_hi,flags,"
-        "host_source,guest_machine\n";
+        "host_source,guest_machine,steal_pct\n";
   for (const WindowResult& r : windows) {
     std::string flags;
     for (const auto& f : r.flags) flags += (flags.empty() ? "" : ";") + f.code;
     const std::string head = CsvCell(r.vm) + "," + FormatIso(r.start, false) + "," + FormatIso(r.end, false) + "," +
                              CsvNumber(Opt(r.vcpus)) + "," + CsvNumber(r.guest_util_pct) + "," +
                              CsvNumber(r.host_util_pct) + "," + CsvNumber(r.w) + ",";
-    const std::string tail = "," + CsvCell(flags) + "," + models::HostSourceName(r.host) + "," + CsvCell(r.guest_machine) + "\n";
+    const std::string tail = std::string(",") + CsvCell(flags) + "," + models::HostSourceName(r.host) + "," + CsvCell(r.guest_machine) + "," +
+                             CsvNumber(r.steal_pct) + "\n";
     if (r.processes.empty()) os << head << ",,,," << tail;
     for (const auto& p : r.processes) {
       os << head << CsvCell(p.name) << "," << CsvNumber(p.guest_pct) << "," << CsvNumber(p.corrected_pct) << ","
@@ -73,16 +74,20 @@ void WriteTable(std::ostream& os, const std::vector<WindowResult>& windows, int 
     os << "  " << FormatIso(r.start, false) << " .. " << FormatIso(r.end, false) << "  vCPUs "
        << (r.vcpus ? std::to_string(*r.vcpus) : "?") << "\n";
     os << "  guest " << Fixed(r.guest_util_pct, 1) << "%  host " << Fixed(r.host_util_pct, 1) << "% ("
-       << models::HostSourceName(r.host) << ")  w " << Fixed(r.w, 3) << "\n";
+       << models::HostSourceName(r.host) << ")  w " << Fixed(r.w, 3);
+    if (r.steal_pct) os << "  steal " << FormatFixed(*r.steal_pct, 1) << "%";
+    os << "\n";
     if (!r.processes.empty()) {
       TextTable t({"  process", "guest %", "corrected %", "95% interval"});
       int shown = 0;
       for (const auto& p : r.processes) {
         if (top > 0 && shown == top) break;
         ++shown;
-        const std::string ci =
-            p.ci_lo && p.ci_hi ? "[" + FormatFixed(*p.ci_lo, 2) + ", " + FormatFixed(*p.ci_hi, 2) + "]" : "-";
-        t.AddRow({"  " + p.name, Fixed(p.guest_pct, 2), Fixed(p.corrected_pct, 2), ci});
+        std::string ci = "-";
+        if (p.ci_lo && p.ci_hi) ci = std::string("[") + FormatFixed(*p.ci_lo, 2) + ", " + FormatFixed(*p.ci_hi, 2) + "]";
+        std::string name = "  ";
+        name += p.name;
+        t.AddRow({name, Fixed(p.guest_pct, 2), Fixed(p.corrected_pct, 2), ci});
       }
       t.Print(os);
       if (shown < static_cast<int>(r.processes.size()))

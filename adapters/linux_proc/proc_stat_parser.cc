@@ -1,0 +1,73 @@
+#include "adapters/linux_proc/proc_stat_parser.h"
+
+#include <charconv>
+
+namespace vrecon::linux_proc {
+namespace {
+
+// Splits on blanks (space or tab).
+std::vector<std::string_view> Words(std::string_view line) {
+  std::vector<std::string_view> out;
+  size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    size_t j = i;
+    while (j < line.size() && line[j] != ' ' && line[j] != '\t') ++j;
+    if (j > i) out.push_back(line.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+template <typename T>
+bool ParseNumber(std::string_view s, T* out) {
+  auto r = std::from_chars(s.data(), s.data() + s.size(), *out);
+  return r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
+
+}  // namespace
+
+std::optional<ProcStat> ParseProcStat(std::string_view text) {
+  ProcStat st;
+  bool any_cpu = false;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    if (nl == std::string_view::npos) nl = text.size();
+    std::string_view line = text.substr(pos, nl - pos);
+    pos = nl + 1;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.starts_with("cpu")) {
+      std::vector<std::string_view> w = Words(line);
+      if (w.size() < 5) continue;
+      CpuTimes c;
+      std::string_view name = w[0].substr(3);
+      if (!name.empty() && !ParseNumber(name, &c.cpu)) continue;
+      uint64_t* slots[] = {&c.user, &c.nice,    &c.system, &c.idle,  &c.iowait,
+                           &c.irq,  &c.softirq, &c.steal,  &c.guest, &c.guest_nice};
+      bool ok = true;
+      for (size_t i = 1; i < w.size() && i <= 10; ++i) {
+        if (!ParseNumber(w[i], slots[i - 1])) {
+          ok = false;
+          break;
+        }
+        c.fields = static_cast<int>(i);
+      }
+      if (!ok || c.fields < 4) continue;
+      any_cpu = true;
+      if (name.empty()) {
+        st.total = c;
+      } else {
+        st.cpus.push_back(c);
+      }
+    } else if (line.starts_with("btime ")) {
+      std::vector<std::string_view> w = Words(line);
+      int64_t b = 0;
+      if (w.size() == 2 && ParseNumber(w[1], &b)) st.btime = b;
+    }
+  }
+  if (!any_cpu) return std::nullopt;
+  return st;
+}
+
+}  // namespace vrecon::linux_proc
