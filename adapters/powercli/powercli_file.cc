@@ -2,8 +2,6 @@
 
 namespace vrecon::powercli {
 
-bool IsPowerCliFile(const std::string& path) { return LooksLikePowerCliExport(ReadHead(path, 8192)); }
-
 Status ReadPowerCliFile(const std::string& path, ParserOptions options, SampleSink* sink, ParseSummary* summary,
                         const ProgressFn& progress) {
   if (options.file.empty()) options.file = path;

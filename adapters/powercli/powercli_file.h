@@ -14,9 +14,6 @@ namespace vrecon::powercli {
 Status ReadPowerCliFile(const std::string& path, ParserOptions options, SampleSink* sink, ParseSummary* summary,
                         const ProgressFn& progress = nullptr);
 
-// True when the file at `path` starts like a Get-Stat export (see LooksLikePowerCliExport).
-bool IsPowerCliFile(const std::string& path);
-
 }  // namespace vrecon::powercli
 
 #endif  // VRECON_ADAPTERS_POWERCLI_POWERCLI_FILE_H_

@@ -49,9 +49,10 @@ StatusOr<IngestResult> IngestFile(Store* store, const std::string& path, const I
 
   // The reader is picked by the first bytes: a Get-Stat export's header names Value, Timestamp
   // and MetricId; anything else goes to the Perfmon reader, whose errors say what it expected.
-  const bool powercli = powercli::IsPowerCliFile(path);
+  const std::string head = ReadHead(path, 8192);
+  const bool powercli = powercli::LooksLikePowerCliExport(head);
   // sysstat `sar -u` text: a "Linux ... (host) date" header or "HH:MM:SS [AM|PM] all ..." rows.
-  const bool sar_text = !powercli && sar::LooksLikeSar(ReadHead(path, 8192));
+  const bool sar_text = !powercli && sar::LooksLikeSar(head);
   const std::string format = powercli ? "powercli-csv" : sar_text ? "sar-text" : "perfmon-csv";
   auto resume_lookup = [&](uint64_t fingerprint) {
     FileRecord& rec = result.record;
@@ -107,7 +108,9 @@ StatusOr<IngestResult> IngestFile(Store* store, const std::string& path, const I
   if (!s.ok()) return s;
 
   const perfmon::ParseSummary& sum = result.summary;
+  int64_t issues = sum.issues;  // exact, while the stored details are capped per code
   if (result.seen_before && sum.lines < resume.after_line) {
+    ++issues;
     writer.AddIssue(ImportIssue{path, 0, Severity::kWarning, "file-shrunk",
                                 "the file has " + std::to_string(sum.lines) + " lines but an earlier ingest read " +
                                     std::to_string(resume.after_line) + "; nothing was read again"});
@@ -132,7 +135,7 @@ StatusOr<IngestResult> IngestFile(Store* store, const std::string& path, const I
     rec.consumed_line_hash = HexU64(sum.consumed_line_hash);
   }
   rec.rows += sum.rows;
-  rec.issues += static_cast<int64_t>(result.issues.size());
+  rec.issues += issues;
   if (sum.first_end && (!rec.first_end || *sum.first_end < *rec.first_end)) rec.first_end = sum.first_end;
   if (sum.last_end && (!rec.last_end || *sum.last_end > *rec.last_end)) rec.last_end = sum.last_end;
   RETURN_IF_ERROR(store->SaveFile(&rec));
