@@ -2,22 +2,11 @@
 
 #include <charconv>
 
+#include "src/core/text_util.h"
+
 namespace vrecon::linux_proc {
 namespace {
 
-// Splits on blanks (space or tab).
-std::vector<std::string_view> Words(std::string_view line) {
-  std::vector<std::string_view> out;
-  size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-    size_t j = i;
-    while (j < line.size() && line[j] != ' ' && line[j] != '\t') ++j;
-    if (j > i) out.push_back(line.substr(i, j - i));
-    i = j;
-  }
-  return out;
-}
 
 template <typename T>
 bool ParseNumber(std::string_view s, T* out) {
@@ -38,7 +27,7 @@ std::optional<ProcStat> ParseProcStat(std::string_view text) {
     pos = nl + 1;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.starts_with("cpu")) {
-      std::vector<std::string_view> w = Words(line);
+      std::vector<std::string_view> w = SplitWords(line);
       if (w.size() < 5) continue;
       CpuTimes c;
       std::string_view name = w[0].substr(3);
@@ -61,7 +50,7 @@ std::optional<ProcStat> ParseProcStat(std::string_view text) {
         st.cpus.push_back(c);
       }
     } else if (line.starts_with("btime ")) {
-      std::vector<std::string_view> w = Words(line);
+      std::vector<std::string_view> w = SplitWords(line);
       int64_t b = 0;
       if (w.size() == 2 && ParseNumber(w[1], &b)) st.btime = b;
     }

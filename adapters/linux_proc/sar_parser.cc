@@ -13,18 +13,6 @@ namespace {
 constexpr TimeNs kDay = 86400 * kNsPerSec;
 constexpr int kIssueDetailCap = 1000;
 
-std::vector<std::string_view> Words(std::string_view line) {
-  std::vector<std::string_view> out;
-  size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-    size_t j = i;
-    while (j < line.size() && line[j] != ' ' && line[j] != '\t') ++j;
-    if (j > i) out.push_back(line.substr(i, j - i));
-    i = j;
-  }
-  return out;
-}
 
 bool Int(std::string_view s, int* out) {
   auto r = std::from_chars(s.data(), s.data() + s.size(), *out);
@@ -136,7 +124,7 @@ Status SarParser::OnLine(std::string_view line) {
   std::string_view t = Trim(line);
   if (t.empty()) return Status::Ok();
   if (first_line_.empty()) first_line_ = std::string(t);
-  std::vector<std::string_view> w = Words(t);
+  std::vector<std::string_view> w = SplitWords(t);
   if (w[0] == "Linux" || w[0] == "LINUX") {
     // Linux 5.4.17-2136 (web01)   03/07/2024   _x86_64_   (2 CPU)
     RETURN_IF_ERROR(FlushGroup());
@@ -326,7 +314,7 @@ bool LooksLikeSar(std::string_view head) {
     std::string_view line = Trim(head.substr(pos, nl - pos));
     pos = nl + 1;
     if (line.empty()) continue;
-    std::vector<std::string_view> w = Words(line);
+    std::vector<std::string_view> w = SplitWords(line);
     if (w[0] == "Linux") return line.find('(') != std::string_view::npos;
     size_t used = 0;
     if (!TimeOfDay(w, &used) || used >= w.size()) return false;

@@ -46,6 +46,19 @@ std::string_view Trim(std::string_view s) {
   return s;
 }
 
+std::vector<std::string_view> SplitWords(std::string_view line) {
+  std::vector<std::string_view> out;
+  size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    size_t j = i;
+    while (j < line.size() && line[j] != ' ' && line[j] != '\t') ++j;
+    if (j > i) out.push_back(line.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
 std::string FormatDouble(double v) {
   char buf[64];
   auto r = std::to_chars(buf, buf + sizeof buf, v);

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace vrecon {
 
@@ -15,6 +16,9 @@ std::string FoldCase(std::string_view s);
 bool EqualsFolded(std::string_view a, std::string_view b);
 
 std::string_view Trim(std::string_view s);
+
+// The blank-separated (space or tab) words of a line, as views into it.
+std::vector<std::string_view> SplitWords(std::string_view line);
 
 // Shortest text that reads back as the same double ("48.21917808219178", "88").
 std::string FormatDouble(double v);
