@@ -56,32 +56,8 @@ void PrintTo(const GoodCase& c, std::ostream* os) { *os << c.name; }
 class PerfmonGoldenTest : public ::testing::TestWithParam<GoodCase> {};
 
 TEST_P(PerfmonGoldenTest, IngestThenSamplesMatchesExpected) {
-  const GoodCase& c = GetParam();
-  const std::string base = FixturePath(c.name);
-  ASSERT_TRUE(Exists(FixturePath(c.input))) << FixturePath(c.input);
-  ASSERT_TRUE(Exists(base + ".expected.csv")) << base << ".expected.csv";
-  ASSERT_TRUE(Exists(base + ".expected_issues")) << base << ".expected_issues";
-  std::vector<std::string> extra;
-  if (Exists(base + ".args"))
-    for (const std::string& a : Lines(ReadText(base + ".args")))
-      if (!a.empty()) extra.push_back(a);
-
   TempDir dir;
-  const std::string db = dir.File("x.db");
-  CliResult in = Ingest(db, FixturePath(c.input), extra);
-  ASSERT_EQ(in.exit_code, 0) << in.err;
-  EXPECT_EQ(in.err, "");
-
-  std::vector<std::string> want_issues;
-  for (const std::string& l : Lines(ReadText(base + ".expected_issues")))
-    if (!l.empty()) want_issues.push_back(l);
-  EXPECT_EQ(IssuesFromJson(in.out), want_issues) << "import issues (line:code) differ; ingest said:\n" << in.out;
-
-  const std::string expected = ReadText(base + ".expected.csv");
-  const std::string actual = SamplesCsv(db);
-  EXPECT_TRUE(actual == expected) << "samples of " << c.input << " differ from " << c.name
-                                  << ".expected.csv:\n"
-                                  << LineDiff(expected, actual);
+  ExpectGoldenIngest("perfmon", GetParam().name, GetParam().input, dir.File("x.db"));
 }
 
 INSTANTIATE_TEST_SUITE_P(Perfmon, PerfmonGoldenTest, ::testing::ValuesIn(kGoodCases),

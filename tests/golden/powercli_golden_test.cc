@@ -36,32 +36,15 @@ class PowerCliGoldenTest : public ::testing::TestWithParam<GoodCase> {};
 
 TEST_P(PowerCliGoldenTest, IngestThenSamplesMatchesExpected) {
   const GoodCase& c = GetParam();
-  const std::string base = FixturePath(c.name);
-  ASSERT_TRUE(Exists(FixturePath(c.input))) << FixturePath(c.input);
-  ASSERT_TRUE(Exists(base + ".expected.csv")) << base << ".expected.csv";
-  ASSERT_TRUE(Exists(base + ".expected_issues")) << base << ".expected_issues";
-  std::vector<std::string> extra;
-  if (Exists(base + ".args"))
-    for (const std::string& a : Lines(ReadText(base + ".args")))
-      if (!a.empty()) extra.push_back(a);
-
   TempDir dir;
   const std::string db = dir.File("x.db");
-  CliResult in = Ingest(db, FixturePath(c.input), extra);
-  ASSERT_EQ(in.exit_code, 0) << in.err;
-  EXPECT_EQ(in.err, "");
-  EXPECT_NE(in.out.find("\"kinds\": [\"vsphere\"]"), std::string::npos) << in.out;
-
-  std::vector<std::string> want_issues;
-  for (const std::string& l : Lines(ReadText(base + ".expected_issues")))
-    if (!l.empty()) want_issues.push_back(l);
-  EXPECT_EQ(IssuesFromJson(in.out), want_issues) << "import issues (line:code) differ; ingest said:\n" << in.out;
-
-  const std::string expected = ReadText(base + ".expected.csv");
-  EXPECT_EQ(SamplesCsv(db), expected) << "samples of " << c.input << " differ from " << c.name << ".expected.csv";
+  const GoldenIngest g = ExpectGoldenIngest("powercli", c.name, c.input, db);
+  ASSERT_EQ(g.ingest.exit_code, 0);
+  EXPECT_NE(g.ingest.out.find("\"kinds\": [\"vsphere\"]"), std::string::npos) << g.ingest.out;
 
   // The same file again adds nothing: no rows, no issues, the same samples.
-  CliResult again = Ingest(db, FixturePath(c.input), extra);
+  const std::string expected = SamplesCsv(db);
+  CliResult again = Ingest(db, FixturePath(c.input), g.args);
   ASSERT_EQ(again.exit_code, 0) << again.err;
   EXPECT_EQ(JsonInt(again.out, "rows"), 0) << again.out;
   EXPECT_GT(JsonInt(again.out, "rows_already_stored"), 0) << again.out;

@@ -78,4 +78,36 @@ std::string SamplesCsv(const std::string& db) {
   return r.out;
 }
 
+GoldenIngest ExpectGoldenIngest(const std::string& dir, const std::string& name, const std::string& input,
+                                const std::string& db) {
+  GoldenIngest g;
+  const std::string base = Fixture(dir + "/" + name);
+  const std::string file = Fixture(dir + "/" + input);
+  for (const std::string& f : {file, base + ".expected.csv", base + ".expected_issues"}) {
+    if (!Exists(f)) {
+      ADD_FAILURE() << "missing fixture " << f;
+      return g;
+    }
+  }
+  if (Exists(base + ".args"))
+    for (const std::string& a : Lines(ReadText(base + ".args")))
+      if (!a.empty()) g.args.push_back(a);
+  g.ingest = Ingest(db, file, g.args);
+  if (g.ingest.exit_code != 0) {
+    ADD_FAILURE() << "ingest of " << file << " exited " << g.ingest.exit_code << ": " << g.ingest.err;
+    return g;
+  }
+  EXPECT_EQ(g.ingest.err, "");
+  std::vector<std::string> want_issues;
+  for (const std::string& l : Lines(ReadText(base + ".expected_issues")))
+    if (!l.empty()) want_issues.push_back(l);
+  EXPECT_EQ(IssuesFromJson(g.ingest.out), want_issues)
+      << "import issues (line:code) differ; ingest said:\n" << g.ingest.out;
+  const std::string expected = ReadText(base + ".expected.csv");
+  const std::string actual = SamplesCsv(db);
+  EXPECT_TRUE(actual == expected) << "samples of " << input << " differ from " << name << ".expected.csv:\n"
+                                  << LineDiff(expected, actual);
+  return g;
+}
+
 }  // namespace vrecon::testing

@@ -26,6 +26,17 @@ CliResult Ingest(const std::string& db, const std::string& file, const std::vect
 // `vrecon samples --db db --format csv` (expects success).
 std::string SamplesCsv(const std::string& db);
 
+// The golden check of one fixture: ingests fixtures/<dir>/<input> into `db` (with the arguments
+// of <name>.args, one per line, when that file exists), then expects the import issues of
+// <name>.expected_issues ("line:code" lines) and the stored samples of <name>.expected.csv, byte
+// for byte. Returns the ingest result and the arguments used, for further checks.
+struct GoldenIngest {
+  CliResult ingest;
+  std::vector<std::string> args;
+};
+GoldenIngest ExpectGoldenIngest(const std::string& dir, const std::string& name, const std::string& input,
+                                const std::string& db);
+
 }  // namespace vrecon::testing
 
 #endif  // VRECON_TESTS_SUPPORT_GOLDEN_H_
