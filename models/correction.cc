@@ -1,4 +1,5 @@
 #include "models/correction.h"
+#include "models/ready_analysis.h"
 
 #include <algorithm>
 #include <cmath>
@@ -201,6 +202,12 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
         AddFlag(&r, "instance-slot-reuse", "warning", b);
       }
     }
+
+    // Ready-Time (models/ready_analysis.h): per-vCPU window means and their flags.
+    const std::optional<int> ready_vcpus = vm.host_vcpus ? vm.host_vcpus : vcpus;
+    if (vm.host_ready) r.ready_pct_per_vcpu = PerVcpu(vm.host_ready->Mean(w), ready_vcpus);
+    if (vm.host_costop) r.costop_pct = PerVcpu(vm.host_costop->Mean(w), ready_vcpus);
+    for (Flag& f : ReadyWindowFlags(r.ready_pct_per_vcpu, r.costop_pct)) r.flags.push_back(std::move(f));
 
     std::stable_sort(r.processes.begin(), r.processes.end(), [](const ProcessResult& a, const ProcessResult& b) {
       return a.guest_pct.value_or(-1) > b.guest_pct.value_or(-1);

@@ -42,6 +42,9 @@ struct VmSeries {
   // VMware Tools VM Processor(_Total) % Processor Time.
   std::optional<WindowSeries> host_group;
   std::optional<int> host_vcpus;               // VP count the host side shows, when it shows one
+  // vSphere cpu.ready/costop.summation aggregate or esxtop Group Cpu % Ready / % CoStop, % of the
+  // interval summed over vCPUs (models/ready_analysis.h); per vCPU with the VM's vCPU count.
+  std::optional<WindowSeries> host_ready, host_costop;
 };
 
 struct Flag {
@@ -64,6 +67,7 @@ struct WindowResult {
   std::optional<int> vcpus;
   std::optional<double> guest_util_pct, host_util_pct, w;
   std::optional<double> steal_pct;  // mean guest-reported steal, 0-100; unknown for non-Linux guests
+  std::optional<double> ready_pct_per_vcpu, costop_pct;  // time-weighted, % per vCPU; unknown without data
   double guest_coverage = 0, host_coverage = 0;
   HostSource host = HostSource::kNone;
   std::vector<ProcessResult> processes;  // largest guest_pct first

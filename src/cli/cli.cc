@@ -46,6 +46,7 @@ int Main(int argc, char** argv) {
   RunFn correct = AddCorrectCommand(app);
   RunFn samples = AddSamplesCommand(app);
   RunFn collect = AddCollectCommand(app);
+  RunFn ready = AddReadyCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -56,6 +57,7 @@ int Main(int argc, char** argv) {
   if (app.got_subcommand("correct")) return correct();
   if (app.got_subcommand("samples")) return samples();
   if (app.got_subcommand("collect")) return collect();
+  if (app.got_subcommand("ready")) return ready();
   std::cerr << app.help();
   return kExitUsage;
 }

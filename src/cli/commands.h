@@ -24,6 +24,7 @@ RunFn AddIngestCommand(CLI::App& app);
 RunFn AddCorrectCommand(CLI::App& app);
 RunFn AddSamplesCommand(CLI::App& app);
 RunFn AddCollectCommand(CLI::App& app);
+RunFn AddReadyCommand(CLI::App& app);
 // `collect procfs`, registered under the `collect` command by AddCollectCommand.
 RunFn AddCollectProcfsCommand(CLI::App* collect);
 

@@ -28,6 +28,7 @@ struct VmPlan {
   HostSource host = HostSource::kNone;
   std::map<int, std::vector<const StoredSeries*>> host_vps;  // VP number -> series (one per host log)
   std::vector<const StoredSeries*> host_group;
+  std::vector<const StoredSeries*> host_ready, host_costop;  // vSphere or esxtop, summed over vCPUs
 
   std::vector<int64_t> AllIds() const {
     std::vector<int64_t> ids;
@@ -79,6 +80,7 @@ void PlanHost(const std::vector<StoredSeries>& all, const std::string& vm, bool 
   const std::string vp_counter = guest_run_time ? "% Guest Run Time" : "% Total Run Time";
   std::map<int, std::vector<const StoredSeries*>> vps;
   std::vector<const StoredSeries*> groups, vsphere_usage;
+  std::vector<const StoredSeries*> vs_ready, vs_costop, esx_ready, esx_costop;
   for (const StoredSeries& s : all) {
     const SeriesKey& k = s.key;
     if (k.source == SourceKind::kHyperV && k.object == "Hyper-V Hypervisor Virtual Processor" && k.counter == vp_counter) {
@@ -90,7 +92,17 @@ void PlanHost(const std::vector<StoredSeries>& all, const std::string& vm, bool 
       auto g = models::ParseEsxtopGroupInstance(k.instance);
       if (g && NormalizeVmName(*g) == nv) groups.push_back(&s);
     }
+    if (k.source == SourceKind::kVsphere && k.instance.empty() && NormalizeVmName(k.machine) == nv) {
+      if (k.counter == "cpu.ready.summation") vs_ready.push_back(&s);
+      if (k.counter == "cpu.costop.summation") vs_costop.push_back(&s);
+    } else if (k.source == SourceKind::kEsxtop && k.object == "Group Cpu" &&
+               (k.counter == "% Ready" || k.counter == "% CoStop")) {
+      auto g = models::ParseEsxtopGroupInstance(k.instance);
+      if (g && NormalizeVmName(*g) == nv) (k.counter == "% Ready" ? esx_ready : esx_costop).push_back(&s);
+    }
   }
+  p->host_ready = !vs_ready.empty() ? std::move(vs_ready) : std::move(esx_ready);
+  p->host_costop = !vs_costop.empty() ? std::move(vs_costop) : std::move(esx_costop);
   if (!vps.empty()) {
     p->host = HostSource::kHyperV;
     p->host_vps = std::move(vps);
@@ -222,6 +234,12 @@ StatusOr<std::vector<models::WindowResult>> RunCorrection(Store* store, const Co
       models::WindowSeries w(grid);
       for (const StoredSeries* s : plan.host_group) RETURN_IF_ERROR(Fill(db, s, range, &w));
       vm.host_group = std::move(w);
+    }
+    for (auto [series, dst] : {std::pair{&plan.host_ready, &vm.host_ready}, std::pair{&plan.host_costop, &vm.host_costop}}) {
+      if (series->empty()) continue;
+      models::WindowSeries w(grid);
+      for (const StoredSeries* s : *series) RETURN_IF_ERROR(Fill(db, s, range, &w));
+      *dst = std::move(w);
     }
     std::vector<models::WindowResult> r = models::CorrectVm(vm, grid, req.config);
     std::move(r.begin(), r.end(), std::back_inserter(out));

@@ -23,6 +23,7 @@ void WriteJson(std::ostream& os, const std::vector<WindowResult>& windows) {
        << ", \"w\": " << JsonNumber(r.w) << ", \"steal_pct\": " << JsonNumber(r.steal_pct) << ", \"guest_machine\": " << JsonString(r.guest_machine)
        << ", \"host_source\": " << JsonString(models::HostSourceName(r.host))
        << ", \"guest_coverage\": " << JsonNumber(r.guest_coverage) << ", \"host_coverage\": " << JsonNumber(r.host_coverage)
+       << ", \"ready_pct_per_vcpu\": " << JsonNumber(r.ready_pct_per_vcpu) << ", \"costop_pct\": " << JsonNumber(r.costop_pct)
        << ", \"processes\": [";
     for (size_t j = 0; j < r.processes.size(); ++j) {
       const auto& p = r.processes[j];
@@ -48,7 +49,7 @@ void WriteJson(std::ostream& os, const std::vector<WindowResult>& windows) {
 
 void WriteCsv(std::ostream& os, const std::vector<WindowResult>& windows) {
   os << "vm,start,end,vcpus,guest_util_pct,host_util_pct,w,name,guest_pct,corrected_pct,ci95_lo,ci95_hi,flags,"
-        "host_source,guest_machine,steal_pct\n";
+        "host_source,guest_machine,steal_pct,ready_pct_per_vcpu,costop_pct\n";
   for (const WindowResult& r : windows) {
     std::string flags;
     for (const auto& f : r.flags) flags += (flags.empty() ? "" : ";") + f.code;
@@ -56,7 +57,8 @@ void WriteCsv(std::ostream& os, const std::vector<WindowResult>& windows) {
                              CsvNumber(Opt(r.vcpus)) + "," + CsvNumber(r.guest_util_pct) + "," +
                              CsvNumber(r.host_util_pct) + "," + CsvNumber(r.w) + ",";
     const std::string tail = std::string(",") + CsvCell(flags) + "," + models::HostSourceName(r.host) + "," + CsvCell(r.guest_machine) + "," +
-                             CsvNumber(r.steal_pct) + "\n";
+                             CsvNumber(r.steal_pct) + "," + CsvNumber(r.ready_pct_per_vcpu) + "," +
+                             CsvNumber(r.costop_pct) + "\n";
     if (r.processes.empty()) os << head << ",,,," << tail;
     for (const auto& p : r.processes) {
       os << head << CsvCell(p.name) << "," << CsvNumber(p.guest_pct) << "," << CsvNumber(p.corrected_pct) << ","
@@ -77,6 +79,8 @@ void WriteTable(std::ostream& os, const std::vector<WindowResult>& windows, int 
        << models::HostSourceName(r.host) << ")  w " << Fixed(r.w, 3);
     if (r.steal_pct) os << "  steal " << FormatFixed(*r.steal_pct, 1) << "%";
     os << "\n";
+    if (r.ready_pct_per_vcpu || r.costop_pct)
+      os << "  ready " << Fixed(r.ready_pct_per_vcpu, 1) << "% per vCPU  co-stop " << Fixed(r.costop_pct, 1) << "% per vCPU\n";
     if (!r.processes.empty()) {
       TextTable t({"  process", "guest %", "corrected %", "95% interval"});
       int shown = 0;

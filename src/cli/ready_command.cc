@@ -1,0 +1,137 @@
+// `vrecon ready`: the Ready-Time analysis per VM (models/ready_analysis.h) and right-sizing hints.
+#include <filesystem>
+#include <iostream>
+
+#include "src/cli/commands.h"
+#include "src/core/text_util.h"
+#include "src/engine/ready_job.h"
+
+namespace vrecon::cli {
+namespace {
+
+using models::Summary;
+using models::VmReadySummary;
+
+std::optional<double> Share(const Summary& s, size_t i) {
+  if (s.samples == 0 || i >= s.share_above.size()) return std::nullopt;
+  return s.share_above[i];
+}
+
+std::string JsonSummary(const Summary& s, const std::vector<std::string>& names) {
+  std::string o = "{\"mean\": " + JsonNumber(s.mean) + ", \"p95\": " + JsonNumber(s.p95);
+  for (size_t i = 0; i < names.size(); ++i) o += ", \"share_above_" + names[i] + "\": " + JsonNumber(Share(s, i));
+  return o + "}";
+}
+
+std::string Fx(const std::optional<double>& v, int d) { return v ? FormatFixed(*v, d) : "-"; }
+std::string Pc(const std::optional<double>& share) { return share ? FormatFixed(100 * *share, 1) + "%" : "-"; }
+
+void WriteJson(std::ostream& os, const std::vector<VmReadySummary>& vms) {
+  os << "{\"vms\": [";
+  for (size_t i = 0; i < vms.size(); ++i) {
+    const VmReadySummary& v = vms[i];
+    os << (i ? ",\n  " : "\n  ") << "{\"vm\": " << JsonString(v.vm) << ", \"source\": " << JsonString(v.source)
+       << ", \"host\": " << (v.host.empty() ? "null" : JsonString(v.host))
+       << ", \"vcpus\": " << JsonNumber(v.vcpus ? std::optional<double>(*v.vcpus) : std::nullopt)
+       << ", \"samples\": " << v.samples
+       << ", \"ready_pct_per_vcpu\": " << JsonSummary(v.ready, {"5", "10"})
+       << ", \"costop_pct_per_vcpu\": " << JsonSummary(v.costop, {"3"})
+       << ", \"state_pct_per_vcpu\": {\"run\": " << JsonNumber(v.run_mean) << ", \"ready\": " << JsonNumber(v.ready.mean)
+       << ", \"costop\": " << JsonNumber(v.costop.mean) << ", \"wait\": " << JsonNumber(v.wait_mean)
+       << ", \"usage\": " << JsonNumber(v.usage_mean) << "}"
+       << ", \"wait_per_dispatch_us\": " << (v.wait_per_dispatch_us ? JsonSummary(*v.wait_per_dispatch_us, {"60", "100"}) : "null")
+       << ", \"host_load_pct\": " << (v.host_load ? JsonSummary(*v.host_load, {"75", "90"}) : "null") << ", \"hints\": [";
+    for (size_t j = 0; j < v.hints.size(); ++j) {
+      const auto& h = v.hints[j];
+      os << (j ? ", " : "") << "{\"code\": " << JsonString(h.code) << ", \"severity\": " << JsonString(h.severity)
+         << ", \"message\": " << JsonString(h.message) << "}";
+    }
+    os << "]}";
+  }
+  os << (vms.empty() ? "]}\n" : "\n]}\n");
+}
+
+void WriteCsv(std::ostream& os, const std::vector<VmReadySummary>& vms) {
+  os << "vm,source,host,vcpus,samples,ready_mean,ready_p95,ready_share_above_5,ready_share_above_10,costop_mean,"
+        "costop_p95,costop_share_above_3,run_mean,wait_mean,usage_mean,wait_per_dispatch_us_mean,"
+        "wait_per_dispatch_us_p95,host_load_p95,hints\n";
+  for (const VmReadySummary& v : vms) {
+    std::string hints;
+    for (const auto& h : v.hints) hints += (hints.empty() ? "" : ";") + h.code;
+    const auto& wpd = v.wait_per_dispatch_us;
+    os << CsvCell(v.vm) << "," << v.source << "," << CsvCell(v.host) << ","
+       << CsvNumber(v.vcpus ? std::optional<double>(*v.vcpus) : std::nullopt) << "," << v.samples << ","
+       << CsvNumber(v.ready.mean) << "," << CsvNumber(v.ready.p95) << "," << CsvNumber(Share(v.ready, 0)) << ","
+       << CsvNumber(Share(v.ready, 1)) << "," << CsvNumber(v.costop.mean) << "," << CsvNumber(v.costop.p95) << ","
+       << CsvNumber(Share(v.costop, 0)) << "," << CsvNumber(v.run_mean) << "," << CsvNumber(v.wait_mean) << ","
+       << CsvNumber(v.usage_mean) << "," << CsvNumber(wpd ? wpd->mean : std::nullopt) << ","
+       << CsvNumber(wpd ? wpd->p95 : std::nullopt) << "," << CsvNumber(v.host_load ? v.host_load->p95 : std::nullopt)
+       << "," << CsvCell(hints) << "\n";
+  }
+}
+
+void WriteTable(std::ostream& os, const std::vector<VmReadySummary>& vms) {
+  TextTable t({"vm", "source", "vCPUs", "samples", "ready/vCPU mean", "p95", ">5%", ">10%", "co-stop mean", "p95",
+               ">3%", "wait/dispatch us", "host load p95"});
+  for (const VmReadySummary& v : vms) {
+    const auto& wpd = v.wait_per_dispatch_us;
+    t.AddRow({v.vm, v.source, v.vcpus ? std::to_string(*v.vcpus) : "?", std::to_string(v.samples), Fx(v.ready.mean, 2),
+              Fx(v.ready.p95, 2), Pc(Share(v.ready, 0)), Pc(Share(v.ready, 1)), Fx(v.costop.mean, 2),
+              Fx(v.costop.p95, 2), Pc(Share(v.costop, 0)), wpd ? Fx(wpd->mean, 1) : "-",
+              v.host_load ? Fx(v.host_load->p95, 1) : "-"});
+  }
+  t.Print(os);
+  for (const VmReadySummary& v : vms)
+    for (const auto& h : v.hints) os << "hint " << v.vm << " " << h.code << " (" << h.severity << "): " << h.message << "\n";
+}
+
+}  // namespace
+
+RunFn AddReadyCommand(CLI::App& app) {
+  struct Opts {
+    std::string db = "vrecon.db";
+    std::string vm, from, to, format = "table";
+  };
+  auto o = std::make_shared<Opts>();
+  CLI::App* cmd = app.add_subcommand(
+      "ready", "Ready-Time analysis per VM (ready, co-stop, wait per dispatch, host load) and right-sizing hints");
+  cmd->add_option("--db", o->db, "Store to read")->capture_default_str();
+  cmd->add_option("--vm", o->vm, "Only this VM (name or glob; domain suffix ignored)");
+  cmd->add_option("--from", o->from, "Start of the range, ISO 8601 (UTC unless an offset is given)");
+  cmd->add_option("--to", o->to, "End of the range, ISO 8601");
+  AddFormatOption(cmd, &o->format);
+  return [o]() {
+    ReadyRequest req;
+    if (!o->vm.empty()) req.vm = o->vm;
+    for (const auto& [opt, text, out] : {std::tuple{"--from", &o->from, &req.from}, std::tuple{"--to", &o->to, &req.to}}) {
+      Status s = ParseTimeOption(opt, *text, out);
+      if (!s.ok()) {
+        PrintError(s.message());
+        return kExitUsage;
+      }
+    }
+    if (o->db != ":memory:" && !std::filesystem::exists(o->db)) {
+      PrintError("store " + o->db + " does not exist: run `vrecon ingest --db " + o->db + " FILE...` first");
+      return kExitFailure;
+    }
+    auto store = Store::Open(o->db);
+    if (!store.ok()) {
+      PrintError(store.status().message());
+      return kExitFailure;
+    }
+    auto vms = RunReadyAnalysis(store->get(), req);
+    if (!vms.ok()) {
+      PrintError(vms.status().message());
+      return kExitFailure;
+    }
+    if (vms->empty()) std::cerr << "vrecon: no VM with ready-time data (vSphere, esxtop or Hyper-V) in the store\n";
+    switch (ToFormat(o->format)) {
+      case OutputFormat::kJson: WriteJson(std::cout, *vms); break;
+      case OutputFormat::kCsv: WriteCsv(std::cout, *vms); break;
+      case OutputFormat::kTable: WriteTable(std::cout, *vms); break;
+    }
+    return kExitOk;
+  };
+}
+
+}  // namespace vrecon::cli
