@@ -22,6 +22,7 @@
 
 #include "adapters/perfmon/perfmon_parser.h"  // ResumePoint
 #include "adapters/perfmon/text_decode.h"
+#include "adapters/powercli/powercli_format.h"
 #include "src/core/line_splitter.h"
 #include "src/core/sample_sink.h"
 #include "src/core/status.h"
@@ -117,30 +118,6 @@ class PowerCliParser {
   std::map<std::string, int64_t> issue_counts_;
   std::string first_row_problem_;
 };
-
-// True when `head` (the first bytes of a file, any encoding vrecon reads) is a Get-Stat
-// export: blank lines and a `#TYPE ...` line may come first, then a header naming the columns
-// Value, Timestamp and MetricId.
-bool LooksLikePowerCliExport(std::string_view head);
-
-// A Timestamp cell. `has_offset` is true when the text carried its zone (ISO 8601 with Z or
-// +hh:mm); `t` is then UTC, otherwise it is local civil time on a zone-less axis. Accepted:
-// en-US "5/5/2026 6:41:20 PM", day-first cultures "05.05.2026 18:41:20" (de-DE),
-// "05/05/2026 18:41:20" (en-GB, fr-FR), "5-5-2026 18:41:20" (nl-NL), year-first
-// "2026-05-05 18:41:20" and ISO 8601 "2026-05-05T18:41:20.0000000+02:00". Slash dates with
-// AM/PM are month-first, without AM/PM day-first (month-first when day-first is impossible).
-struct ParsedTime {
-  TimeNs t = 0;
-  bool has_offset = false;
-};
-std::optional<ParsedTime> ParseTimestamp(std::string_view s);
-
-// A Value cell: invariant "0.55" or a decimal comma "0,55" (Export-Csv in de-DE and others).
-std::optional<double> ParseValue(std::string_view s);
-
-// Splits one CSV line: cells may be quoted ("" inside a quoted cell is one quote). False when
-// a quote is not closed.
-bool SplitCsvLine(std::string_view line, char delim, std::vector<std::string>* cells);
 
 }  // namespace vrecon::powercli
 
