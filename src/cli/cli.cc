@@ -1,5 +1,6 @@
 #include "src/cli/cli.h"
 
+#include <filesystem>
 #include <iostream>
 
 #include "src/cli/commands.h"
@@ -25,6 +26,13 @@ Status ParseTimeOption(const std::string& option, const std::string& text, std::
   if (!t) return Status::InvalidArgument(option + " \"" + text + "\" is not an ISO 8601 time (e.g. 2026-11-01T10:00:00Z)");
   *out = t;
   return Status::Ok();
+}
+
+StatusOr<std::unique_ptr<Store>> OpenExistingStore(const std::string& path) {
+  std::error_code ec;
+  if (path != ":memory:" && !std::filesystem::exists(path, ec))
+    return Status::NotFound("store " + path + " does not exist: run `vrecon ingest --db " + path + " FILE...` first");
+  return Store::Open(path);
 }
 
 Status ParseMapping(const std::string& text, std::string* guest, std::string* vm) {

@@ -11,6 +11,7 @@
 #include "src/core/status.h"
 #include "src/core/time_util.h"
 #include "src/report/output.h"
+#include "src/store/store.h"
 
 namespace vrecon::cli {
 
@@ -35,6 +36,9 @@ void AddFormatOption(CLI::App* cmd, std::string* format);
 OutputFormat ToFormat(const std::string& s);
 // Parses --from/--to; a usage error names the option.
 Status ParseTimeOption(const std::string& option, const std::string& text, std::optional<TimeNs>* out);
+// Opens a store a command reads from; NotFound, telling how to create it, when the file does
+// not exist (opening would create an empty one).
+StatusOr<std::unique_ptr<Store>> OpenExistingStore(const std::string& path);
 // Parses --map GUEST=VM.
 Status ParseMapping(const std::string& text, std::string* guest, std::string* vm);
 

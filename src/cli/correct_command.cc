@@ -63,11 +63,7 @@ RunFn AddCorrectCommand(CLI::App& app) {
       req.mappings[g] = v;
     }
     const bool ad_hoc = !o->guest.empty() || !o->host.empty();
-    if (!ad_hoc && o->db != ":memory:" && !std::filesystem::exists(o->db)) {
-      PrintError("store " + o->db + " does not exist: run `vrecon ingest --db " + o->db + " FILE...` first");
-      return kExitFailure;
-    }
-    auto store = Store::Open(ad_hoc ? ":memory:" : o->db);
+    auto store = ad_hoc ? Store::Open(":memory:") : OpenExistingStore(o->db);
     if (!store.ok()) {
       PrintError(store.status().message());
       return kExitFailure;

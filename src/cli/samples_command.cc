@@ -37,11 +37,7 @@ RunFn AddSamplesCommand(CLI::App& app) {
     }
     if (from) range.from = *from;
     if (to) range.to = *to;
-    if (o->db != ":memory:" && !std::filesystem::exists(o->db)) {
-      PrintError("store " + o->db + " does not exist: run `vrecon ingest --db " + o->db + " FILE...` first");
-      return kExitFailure;
-    }
-    auto store = Store::Open(o->db);
+    auto store = OpenExistingStore(o->db);
     if (!store.ok()) {
       PrintError(store.status().message());
       return kExitFailure;
