@@ -57,44 +57,25 @@ bool ZoneNameIsDaylight(std::string_view zone) {
   return false;
 }
 
-namespace {
-bool Digits(std::string_view& s, int min_len, int max_len, int* out) {
-  int n = 0, v = 0;
-  while (n < max_len && n < static_cast<int>(s.size()) && s[n] >= '0' && s[n] <= '9') {
-    v = v * 10 + (s[n] - '0');
-    ++n;
-  }
-  if (n < min_len) return false;
-  s.remove_prefix(n);
-  *out = v;
-  return true;
-}
-bool Sep(std::string_view& s, char c) {
-  if (s.empty() || s[0] != c) return false;
-  s.remove_prefix(1);
-  return true;
-}
-}  // namespace
-
 std::optional<TimeNs> ParseLocalTimestamp(std::string_view s) {
   s = Trim(s);
   CivilTime c;
   int a = 0, b = 0, y = 0;
   if (s.size() >= 10 && s[4] == '-') {
-    if (!Digits(s, 4, 4, &y) || !Sep(s, '-') || !Digits(s, 1, 2, &a) || !Sep(s, '-') || !Digits(s, 1, 2, &b))
+    if (!TakeDigits(s, 4, 4, &y) || !TakeChar(s, '-') || !TakeDigits(s, 1, 2, &a) || !TakeChar(s, '-') || !TakeDigits(s, 1, 2, &b))
       return std::nullopt;
     c.year = y, c.month = a, c.day = b;
     if (!s.empty() && (s[0] == 'T' || s[0] == ' ')) s.remove_prefix(1);
   } else {
-    if (!Digits(s, 1, 2, &a) || !Sep(s, '/') || !Digits(s, 1, 2, &b) || !Sep(s, '/') || !Digits(s, 4, 4, &y))
+    if (!TakeDigits(s, 1, 2, &a) || !TakeChar(s, '/') || !TakeDigits(s, 1, 2, &b) || !TakeChar(s, '/') || !TakeDigits(s, 4, 4, &y))
       return std::nullopt;
     c.year = y, c.month = a, c.day = b;
-    if (!Sep(s, ' ')) return std::nullopt;
+    if (!TakeChar(s, ' ')) return std::nullopt;
   }
-  if (!Digits(s, 1, 2, &c.hour) || !Sep(s, ':') || !Digits(s, 2, 2, &c.minute)) return std::nullopt;
-  if (Sep(s, ':')) {
-    if (!Digits(s, 2, 2, &c.second)) return std::nullopt;
-    if (Sep(s, '.')) {
+  if (!TakeDigits(s, 1, 2, &c.hour) || !TakeChar(s, ':') || !TakeDigits(s, 2, 2, &c.minute)) return std::nullopt;
+  if (TakeChar(s, ':')) {
+    if (!TakeDigits(s, 2, 2, &c.second)) return std::nullopt;
+    if (TakeChar(s, '.')) {
       int scale = 100;
       int n = 0;
       while (!s.empty() && s[0] >= '0' && s[0] <= '9') {

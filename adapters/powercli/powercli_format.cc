@@ -11,21 +11,6 @@
 namespace vrecon::powercli {
 namespace {
 
-bool TakeNumber(std::string_view& s, int min_digits, int max_digits, int* out) {
-  int n = 0, v = 0;
-  while (n < static_cast<int>(s.size()) && n < max_digits && s[n] >= '0' && s[n] <= '9') v = v * 10 + (s[n++] - '0');
-  if (n < min_digits) return false;
-  s.remove_prefix(n);
-  *out = v;
-  return true;
-}
-
-bool TakeChar(std::string_view& s, char c) {
-  if (s.empty() || s[0] != c) return false;
-  s.remove_prefix(1);
-  return true;
-}
-
 int DaysInMonth(int y, int m) {
   static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
   if (m == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0)) return 29;
@@ -126,23 +111,23 @@ std::optional<ParsedTime> ParseTimestamp(std::string_view s) {
   int a = 0, b = 0, y = 0;
   std::string_view p = s;
   const size_t before = p.size();
-  if (!TakeNumber(p, 1, 4, &a) || p.empty()) return std::nullopt;
+  if (!TakeDigits(p, 1, 4, &a) || p.empty()) return std::nullopt;
   const bool year_first = before - p.size() == 4;  // "2026/05/05" (ja-JP, zh-CN)
   const char sep = p[0];
   if (sep != '/' && sep != '.' && sep != '-') return std::nullopt;
   p.remove_prefix(1);
   if (year_first) {
-    if (!TakeNumber(p, 1, 2, &b) || !TakeChar(p, sep) || !TakeNumber(p, 1, 2, &y)) return std::nullopt;
-  } else if (!TakeNumber(p, 1, 2, &b) || !TakeChar(p, sep) || !TakeNumber(p, 4, 4, &y)) {
+    if (!TakeDigits(p, 1, 2, &b) || !TakeChar(p, sep) || !TakeDigits(p, 1, 2, &y)) return std::nullopt;
+  } else if (!TakeDigits(p, 1, 2, &b) || !TakeChar(p, sep) || !TakeDigits(p, 4, 4, &y)) {
     return std::nullopt;
   }
   TakeChar(p, '.');  // "5.5.2026." (hr-HR, sr-Latn)
   if (p.empty() || p[0] != ' ') return std::nullopt;
   while (!p.empty() && p[0] == ' ') p.remove_prefix(1);
-  if (!TakeNumber(p, 1, 2, &c.hour) || !(TakeChar(p, ':') || TakeChar(p, '.')) || !TakeNumber(p, 2, 2, &c.minute))
+  if (!TakeDigits(p, 1, 2, &c.hour) || !(TakeChar(p, ':') || TakeChar(p, '.')) || !TakeDigits(p, 2, 2, &c.minute))
     return std::nullopt;
   if (TakeChar(p, ':') || TakeChar(p, '.')) {
-    if (!TakeNumber(p, 2, 2, &c.second)) return std::nullopt;
+    if (!TakeDigits(p, 2, 2, &c.second)) return std::nullopt;
     if (TakeChar(p, '.') || TakeChar(p, ',')) {
       int scale = 100;
       while (!p.empty() && p[0] >= '0' && p[0] <= '9') {

@@ -59,6 +59,21 @@ std::vector<std::string_view> SplitWords(std::string_view line) {
   return out;
 }
 
+bool TakeDigits(std::string_view& s, int min_digits, int max_digits, int* out) {
+  int n = 0, v = 0;
+  while (n < static_cast<int>(s.size()) && n < max_digits && s[n] >= '0' && s[n] <= '9') v = v * 10 + (s[n++] - '0');
+  if (n < min_digits) return false;
+  s.remove_prefix(n);
+  *out = v;
+  return true;
+}
+
+bool TakeChar(std::string_view& s, char c) {
+  if (s.empty() || s[0] != c) return false;
+  s.remove_prefix(1);
+  return true;
+}
+
 std::string FormatDouble(double v) {
   char buf[64];
   auto r = std::to_chars(buf, buf + sizeof buf, v);

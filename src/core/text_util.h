@@ -20,6 +20,11 @@ std::string_view Trim(std::string_view s);
 // The blank-separated (space or tab) words of a line, as views into it.
 std::vector<std::string_view> SplitWords(std::string_view line);
 
+// Scanning helpers for small fixed grammars (timestamps): each consumes from the front of `s`
+// only on success. TakeDigits reads min_digits..max_digits decimal digits into *out.
+bool TakeDigits(std::string_view& s, int min_digits, int max_digits, int* out);
+bool TakeChar(std::string_view& s, char c);
+
 // Shortest text that reads back as the same double ("48.21917808219178", "88").
 std::string FormatDouble(double v);
 // Fixed number of decimals, for tables.

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cstdio>
 
+#include "src/core/text_util.h"
+
 namespace vrecon {
 
 int64_t DaysFromCivil(int y, int m, int d) {
@@ -54,36 +56,17 @@ std::string FormatIso(TimeNs t, bool millis) {
   return buf;
 }
 
-namespace {
-bool TakeInt(std::string_view& s, size_t digits, int* out) {
-  if (s.size() < digits) return false;
-  int v = 0;
-  for (size_t i = 0; i < digits; ++i) {
-    if (s[i] < '0' || s[i] > '9') return false;
-    v = v * 10 + (s[i] - '0');
-  }
-  *out = v;
-  s.remove_prefix(digits);
-  return true;
-}
-bool TakeChar(std::string_view& s, char c) {
-  if (s.empty() || s[0] != c) return false;
-  s.remove_prefix(1);
-  return true;
-}
-}  // namespace
-
 std::optional<TimeNs> ParseIso(std::string_view s) {
   CivilTime c;
-  if (!TakeInt(s, 4, &c.year) || !TakeChar(s, '-') || !TakeInt(s, 2, &c.month) || !TakeChar(s, '-') ||
-      !TakeInt(s, 2, &c.day))
+  if (!TakeDigits(s, 4, 4, &c.year) || !TakeChar(s, '-') || !TakeDigits(s, 2, 2, &c.month) || !TakeChar(s, '-') ||
+      !TakeDigits(s, 2, 2, &c.day))
     return std::nullopt;
   if (c.month < 1 || c.month > 12 || c.day < 1 || c.day > 31) return std::nullopt;
   if (!s.empty() && (s[0] == 'T' || s[0] == ' ')) {
     s.remove_prefix(1);
-    if (!TakeInt(s, 2, &c.hour) || !TakeChar(s, ':') || !TakeInt(s, 2, &c.minute)) return std::nullopt;
+    if (!TakeDigits(s, 2, 2, &c.hour) || !TakeChar(s, ':') || !TakeDigits(s, 2, 2, &c.minute)) return std::nullopt;
     if (TakeChar(s, ':')) {
-      if (!TakeInt(s, 2, &c.second)) return std::nullopt;
+      if (!TakeDigits(s, 2, 2, &c.second)) return std::nullopt;
       if (TakeChar(s, '.')) {
         int scale = 100;
         while (!s.empty() && s[0] >= '0' && s[0] <= '9') {
@@ -101,9 +84,9 @@ std::optional<TimeNs> ParseIso(std::string_view s) {
     const int sign = s[0] == '-' ? -1 : 1;
     s.remove_prefix(1);
     int hh = 0, mm = 0;
-    if (!TakeInt(s, 2, &hh)) return std::nullopt;
+    if (!TakeDigits(s, 2, 2, &hh)) return std::nullopt;
     TakeChar(s, ':');
-    if (!s.empty() && !TakeInt(s, 2, &mm)) return std::nullopt;
+    if (!s.empty() && !TakeDigits(s, 2, 2, &mm)) return std::nullopt;
     offset_min = sign * (hh * 60 + mm);
   }
   if (!s.empty()) return std::nullopt;
