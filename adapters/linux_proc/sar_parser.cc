@@ -208,7 +208,7 @@ Status SarParser::OnData(const std::vector<std::string_view>& w, size_t first, T
       v[i] = *x;
     } else {
       Issue(n, Severity::kWarning, "non-numeric",
-            "\"" + std::string(w[first + 1 + i]) + "\" is not a number; that value is stored as missing");
+            std::string("\"").append(w[first + 1 + i]) + "\" is not a number; that value is stored as missing");
     }
   }
   group_line_ = n;
