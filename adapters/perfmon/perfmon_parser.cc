@@ -83,12 +83,6 @@ std::vector<std::string> SplitHeader(std::string_view line, char delim) {
   return cells;
 }
 
-bool IsBlank(std::string_view s) {
-  for (char c : s)
-    if (c != ' ' && c != '\t') return false;
-  return true;
-}
-
 }  // namespace
 
 PerfmonParser::PerfmonParser(ParserOptions options, SampleSink* sink) : options_(std::move(options)), sink_(sink) {}

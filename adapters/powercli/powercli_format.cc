@@ -19,12 +19,6 @@ int DaysInMonth(int y, int m) {
 
 }  // namespace
 
-bool IsBlank(std::string_view s) {
-  for (char c : s)
-    if (c != ' ' && c != '\t') return false;
-  return true;
-}
-
 char DetectDelimiter(std::string_view header) {
   size_t from = 0;
   if (header.starts_with('"')) {

@@ -41,7 +41,6 @@ bool SplitCsvLine(std::string_view line, char delim, std::vector<std::string>* c
 char DetectDelimiter(std::string_view header);
 // The index of the column named `name` (case-insensitive), or -1.
 int FindColumn(const std::vector<std::string>& cells, std::string_view name);
-bool IsBlank(std::string_view s);
 
 }  // namespace vrecon::powercli
 

@@ -46,6 +46,12 @@ std::string_view Trim(std::string_view s) {
   return s;
 }
 
+bool IsBlank(std::string_view s) {
+  for (char c : s)
+    if (c != ' ' && c != '\t') return false;
+  return true;
+}
+
 std::vector<std::string_view> SplitWords(std::string_view line) {
   std::vector<std::string_view> out;
   size_t i = 0;

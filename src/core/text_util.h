@@ -16,6 +16,8 @@ std::string FoldCase(std::string_view s);
 bool EqualsFolded(std::string_view a, std::string_view b);
 
 std::string_view Trim(std::string_view s);
+// True when `s` holds only spaces and tabs (or nothing).
+bool IsBlank(std::string_view s);
 
 // The blank-separated (space or tab) words of a line, as views into it.
 std::vector<std::string_view> SplitWords(std::string_view line);
