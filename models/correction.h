@@ -68,6 +68,9 @@ struct WindowResult {
   std::optional<double> guest_util_pct, host_util_pct, w;
   std::optional<double> steal_pct;  // mean guest-reported steal, 0-100; unknown for non-Linux guests
   std::optional<double> ready_pct_per_vcpu, costop_pct;  // time-weighted, % per vCPU; unknown without data
+  // Estimated guest clock minus host clock in this window, seconds (guest times were shifted by
+  // -clock_offset_s before the windows were cut); unknown when not aligned or not estimable.
+  std::optional<double> clock_offset_s;
   double guest_coverage = 0, host_coverage = 0;
   HostSource host = HostSource::kNone;
   std::vector<ProcessResult> processes;  // largest guest_pct first
