@@ -209,6 +209,24 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
     if (vm.host_costop) r.costop_pct = PerVcpu(vm.host_costop->Mean(w), ready_vcpus);
     for (Flag& f : ReadyWindowFlags(r.ready_pct_per_vcpu, r.costop_pct)) r.flags.push_back(std::move(f));
 
+    // Alignment: the offset at the window's middle in guest time (one fixed-point step from host
+    // time; offsets change by far less than a window) and the clock flags of the window.
+    if (vm.clock) {
+      const TimeNs mid = r.start + grid.width / 2;
+      const double guess = vm.clock->OffsetAt(mid).value_or(0);
+      r.clock_offset_s = vm.clock->OffsetAt(mid + static_cast<TimeNs>(guess * kNsPerSec));
+    }
+    if (w < static_cast<int>(vm.interval_flags.size())) {
+      // An unknown offset only matters where the CPU moves within the window: with both sides
+      // flat (every sample within a point of the others) any offset gives the same figures.
+      auto flat = [w](const WindowSeries& s) { return s.at(w).samples == 0 || s.at(w).max - s.at(w).min <= 1.0; };
+      bool host_flat = !vm.host_group || flat(*vm.host_group);
+      for (const WindowSeries& vp : vm.host_vps) host_flat = host_flat && flat(vp);
+      const bool still = vm.guest_total && flat(*vm.guest_total) && host_flat;
+      for (const Flag& f : vm.interval_flags[w])
+        if (!(still && f.code == "alignment-unknown")) r.flags.push_back(f);
+    }
+
     std::stable_sort(r.processes.begin(), r.processes.end(), [](const ProcessResult& a, const ProcessResult& b) {
       return a.guest_pct.value_or(-1) > b.guest_pct.value_or(-1);
     });

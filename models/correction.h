@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "models/clock_alignment.h"
 #include "models/window_series.h"
 
 namespace vrecon::models {
@@ -24,6 +25,12 @@ struct CorrectionConfig {
 enum class HostSource { kNone, kHyperV, kVsphere, kEsxtop, kVmTools };
 const char* HostSourceName(HostSource s);
 
+struct Flag {
+  std::string code;
+  std::string severity;  // info | warning | error
+  std::string message;
+};
+
 // Everything known about one VM, aggregated on one grid. Per-CPU and per-VP series are in
 // instance order; process series are keyed by instance name as the guest wrote it.
 struct VmSeries {
@@ -34,6 +41,7 @@ struct VmSeries {
   // Processor(_Total) % Steal Time of a Linux guest (procfs sampler, sar). Where it has a value
   // the kernel has a steal clock and process CPU is already in real terms: not rescaled.
   std::optional<WindowSeries> guest_steal;
+  std::optional<WindowSeries> guest_queue;           // System\Processor Queue Length (models/window_flags.h)
   std::map<std::string, WindowSeries> processes;     // Process(p) % Processor Time, without _Total/Idle
   std::map<std::string, WindowSeries> process_ids;   // Process(p) ID Process, for slot reuse
   HostSource host = HostSource::kNone;
@@ -45,12 +53,12 @@ struct VmSeries {
   // vSphere cpu.ready/costop.summation aggregate or esxtop Group Cpu % Ready / % CoStop, % of the
   // interval summed over vCPUs (models/ready_analysis.h); per vCPU with the VM's vCPU count.
   std::optional<WindowSeries> host_ready, host_costop;
-};
-
-struct Flag {
-  std::string code;
-  std::string severity;  // info | warning | error
-  std::string message;
+  // The guest clock against the host's when guest times were aligned (models/clock_alignment.h);
+  // unset when alignment was off. Windows' clock_offset_s come from it.
+  std::optional<ClockModel> clock;
+  // Per window of the grid: the interval-level clock flags (models/interval_flags.h); empty or
+  // one entry per window.
+  std::vector<std::vector<Flag>> interval_flags;
 };
 
 struct ProcessResult {

@@ -5,6 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+# CI must run the browser test of the HTML report (tests/report/report_browser_test.cc), not skip it.
+export VRECON_REQUIRE_CHROMIUM=1
 build=build; flags=(-DCMAKE_BUILD_TYPE=Release)
 if [ "${1:-}" = "--sanitize" ]; then
   build=build-asan; flags=(-DCMAKE_BUILD_TYPE=Debug -DVRECON_SANITIZE=ON)

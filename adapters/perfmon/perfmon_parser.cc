@@ -269,6 +269,12 @@ Status PerfmonParser::BeginData(std::string_view first_data_line) {
   return sink_->DeclareColumns(pending_columns_);
 }
 
+// The UTC time of the row where the shift shows, in a fixed form the correction engine reads
+// back to flag the window ("; shift at <ISO>Z").
+static std::string DstShiftAt(TimeNs local, int bias_minutes) {
+  return "; shift at " + FormatIso(local + static_cast<TimeNs>(bias_minutes) * 60 * kNsPerSec, true);
+}
+
 std::optional<TimeNs> PerfmonParser::ToUtc(TimeNs local) {
   if (have_prev_) {
     const TimeNs delta = local - prev_local_;
@@ -284,13 +290,13 @@ std::optional<TimeNs> PerfmonParser::ToUtc(TimeNs local) {
       bias_ += 60;
       Issue(Severity::kInfo, "dst-shift",
             "local time went back one hour (daylight saving time ended); the UTC bias is now " + std::to_string(bias_) +
-                " min and UTC times stay monotonic");
+                " min and UTC times stay monotonic" + DstShiftAt(local, bias_));
     } else if (delta > kHour && !ZoneNameIsDaylight(summary_.format.time_zone) &&
                std::llabs(delta - kHour - typical) <= tolerance) {
       bias_ -= 60;
       Issue(Severity::kInfo, "dst-shift",
             "local time jumped forward one hour (daylight saving time began); the UTC bias is now " +
-                std::to_string(bias_) + " min");
+                std::to_string(bias_) + " min" + DstShiftAt(local, bias_));
     } else if (delta > 0 && first_deltas_.size() < 16) {
       first_deltas_.push_back(delta);
     }

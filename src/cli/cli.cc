@@ -55,6 +55,9 @@ int Main(int argc, char** argv) {
   RunFn samples = AddSamplesCommand(app);
   RunFn collect = AddCollectCommand(app);
   RunFn ready = AddReadyCommand(app);
+  RunFn report = AddReportCommand(app);
+  RunFn status = AddStatusCommand(app);
+  RunFn counters = AddCountersCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -66,6 +69,9 @@ int Main(int argc, char** argv) {
   if (app.got_subcommand("samples")) return samples();
   if (app.got_subcommand("collect")) return collect();
   if (app.got_subcommand("ready")) return ready();
+  if (app.got_subcommand("report")) return report();
+  if (app.got_subcommand("status")) return status();
+  if (app.got_subcommand("counters")) return counters();
   std::cerr << app.help();
   return kExitUsage;
 }

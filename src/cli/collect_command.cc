@@ -56,8 +56,10 @@ RunFn AddCollectCommand(CLI::App& app) {
   };
   auto o = std::make_shared<Opts>();
   CLI::App* collect = app.add_subcommand(
-      "collect", "Collect data from live sources (vCenter/ESXi, this Linux machine's /proc) into the store");
-  collect->require_subcommand(1);
+      "collect", "Collect data from live sources into the store: the fleet of a TOML file (--config FILE "
+                 "--every 5m | --once), one vCenter/ESXi (vsphere), this Linux machine's /proc (procfs)");
+  collect->require_subcommand(0, 1);
+  RunFn fleet = AddCollectFleetOptions(collect);
   CLI::App* cmd = collect->add_subcommand(
       "vsphere", "One collection round from vCenter/ESXi over the vSphere API (password from "
                  "VRECON_VSPHERE_PASSWORD or --password-file)");
@@ -79,8 +81,9 @@ RunFn AddCollectCommand(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--db", o->db, "Store file")->capture_default_str();
   AddFormatOption(cmd, &o->format);
-  return [o, cmd, procfs]() {
-    if (!cmd->parsed()) return procfs();
+  return [o, cmd, procfs, fleet, collect]() {
+    if (collect->got_subcommand("procfs")) return procfs();
+    if (!cmd->parsed()) return fleet();
     auto since = ParseDuration(o->since);
     if (!since) {
       PrintError("--since \"" + o->since + "\" is not a duration (90s, 15m, 1h, 2d)");

@@ -26,8 +26,13 @@ RunFn AddCorrectCommand(CLI::App& app);
 RunFn AddSamplesCommand(CLI::App& app);
 RunFn AddCollectCommand(CLI::App& app);
 RunFn AddReadyCommand(CLI::App& app);
+RunFn AddReportCommand(CLI::App& app);
+RunFn AddStatusCommand(CLI::App& app);
+RunFn AddCountersCommand(CLI::App& app);
 // `collect procfs`, registered under the `collect` command by AddCollectCommand.
 RunFn AddCollectProcfsCommand(CLI::App* collect);
+// `collect --config FILE --every D | --once` (the fleet), options of the `collect` command itself.
+RunFn AddCollectFleetOptions(CLI::App* collect);
 
 // "vrecon: error: <message>" on stderr.
 void PrintError(const std::string& message);

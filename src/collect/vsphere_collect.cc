@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <condition_variable>
 #include <deque>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <set>
@@ -10,7 +11,7 @@
 
 #include "adapters/vsphere/vsphere_units.h"
 #include "src/core/text_util.h"
-#include "src/store/block_writer.h"
+#include "src/collect/vsphere_batch_writer.h"
 #include "src/store/vsphere_tables.h"
 
 namespace vrecon {
@@ -21,6 +22,8 @@ using vsphere::EntityMetrics;
 using vsphere::QuerySpec;
 
 constexpr TimeNs kRealtimeKeep = 3600 * kNsPerSec;  // vCenter keeps realtime samples about an hour
+constexpr int kRollupS = 300;                       // the first historical rollup's interval...
+constexpr TimeNs kRollupKeep = 86400 * kNsPerSec;   // ...kept a day by default
 
 struct Batch {
   std::vector<QuerySpec> specs;
@@ -32,126 +35,14 @@ struct BatchResult {
   StatusOr<std::vector<EntityMetrics>> metrics = Status::Unavailable("not run");
 };
 
-// Stores one batch in one transaction; marks move only with it.
-class BatchWriter {
- public:
-  BatchWriter(Store* store, std::string vcenter, const std::map<int, CounterInfo>& counters,
-              const std::map<std::string, vsphere::VmInfo>& vms, std::map<MarkKey, TimeNs>* marks)
-      : store_(store), vcenter_(std::move(vcenter)), counters_(counters), vms_(vms), marks_(marks) {}
-
-  Status Write(const std::vector<EntityMetrics>& metrics, const std::vector<QuerySpec>& asked,
-               VsphereCollectResult* result) {
-    ASSIGN_OR_RETURN(Transaction tx, Transaction::Begin(store_->db()));
-    std::map<MarkKey, TimeNs> moved;
-    int64_t samples = 0;
-    std::vector<ImportIssue> issues;
-    for (const EntityMetrics& em : metrics) RETURN_IF_ERROR(WriteEntity(em, &moved, &samples, &issues));
-    // A counter the server answered for without usable values (none, or a series that could
-    // not be paired with its times) was still asked up to the VM's newest sample: its mark moves
-    // there too, or every later round would ask for it from --since again.
-    for (const QuerySpec& q : asked) {
-      for (const EntityMetrics& em : metrics) {
-        if (em.entity.value != q.entity || em.ends.empty()) continue;
-        for (int id : q.counter_ids) {
-          auto c = counters_.find(id);
-          if (c == counters_.end()) continue;
-          TimeNs& m = moved[MarkKey{q.entity, c->second.name, q.interval_id}];
-          m = std::max(m, em.ends.back());
-        }
-      }
-    }
-    for (const auto& [key, t] : moved) RETURN_IF_ERROR(SetVsphereMark(store_->db(), vcenter_, key, t));
-    RETURN_IF_ERROR(tx.Commit());
-    for (const auto& [key, t] : moved) (*marks_)[key] = std::max((*marks_)[key], t);
-    result->samples += samples;
-    for (ImportIssue& i : issues) result->issues.push_back(std::move(i));
-    return Status::Ok();
-  }
-
- private:
-  Status WriteEntity(const EntityMetrics& em, std::map<MarkKey, TimeNs>* moved, int64_t* samples,
-                     std::vector<ImportIssue>* issues) {
-    auto vm_it = vms_.find(em.entity.value);
-    const std::string vm_name = vm_it != vms_.end() ? vm_it->second.name : em.entity.value;
-    const std::string where = vcenter_ + " " + vm_name;
-    std::vector<ImportIssue> own;
-    for (const std::string& p : em.problems) own.push_back(ImportIssue{vcenter_, 0, Severity::kWarning, "perf-series-mismatch", p});
-
-    std::vector<SeriesKey> columns;
-    std::vector<const vsphere::MetricSeries*> series;
-    std::vector<vsphere::RawUnit> units;
-    for (const vsphere::MetricSeries& ms : em.series) {
-      auto c = counters_.find(ms.counter_id);
-      if (c == counters_.end()) continue;
-      const vsphere::RawUnit unit = vsphere::ApiUnit(c->second.unit_key);
-      SeriesKey k;
-      k.source = SourceKind::kVsphere;
-      k.machine = vm_name;
-      k.object = vsphere::CounterGroup(c->second.name);
-      k.instance = ms.instance;
-      k.counter = c->second.name;
-      k.unit = vsphere::Convert(k.counter, 0, unit, 20)->unit;
-      k.original = c->second.name;
-      columns.push_back(std::move(k));
-      series.push_back(&ms);
-      units.push_back(unit);
-    }
-    FileRecord file;
-    const std::string fingerprint = "vsphere|" + vcenter_ + "|" + em.entity.value;
-    ASSIGN_OR_RETURN(auto found, store_->FindFile(fingerprint));
-    if (found) file = *found;
-    file.fingerprint = fingerprint;
-    file.path = vcenter_;
-    file.format = "vsphere-api";
-    file.kinds = "vsphere";
-    file.machines = vm_name;
-    file.consumed_line_hash = file.consumed_line_hash.empty() ? "0" : file.consumed_line_hash;
-    if (file.id == 0) RETURN_IF_ERROR(store_->SaveFile(&file));
-
-    BlockWriter writer(store_);
-    writer.set_file_id(file.id);
-    if (!columns.empty()) RETURN_IF_ERROR(writer.DeclareColumns(columns));
-    std::vector<double> row(columns.size());
-    for (size_t i = 0; i < em.ends.size() && !columns.empty(); ++i) {
-      const int interval = em.intervals_s[i];
-      bool any = false;
-      for (size_t c = 0; c < columns.size(); ++c) {
-        row[c] = kMissing;
-        const MarkKey key{em.entity.value, columns[c].counter, interval};
-        auto mark = marks_->find(key);
-        // Already stored by an earlier round (servers repeat the sample at startTime).
-        if (mark != marks_->end() && em.ends[i] <= mark->second) continue;
-        auto v = vsphere::Convert(columns[c].counter, series[c]->values[i], units[c], interval);
-        if (!v) continue;
-        row[c] = v->value;
-        any = true;
-        ++*samples;
-        TimeNs& m = (*moved)[key];
-        m = std::max(m, em.ends[i]);
-      }
-      if (!any) continue;
-      RETURN_IF_ERROR(writer.AddRow(em.ends[i] - static_cast<TimeNs>(interval) * kNsPerSec, em.ends[i], row));
-      ++file.rows;
-      if (!file.first_end || em.ends[i] < *file.first_end) file.first_end = em.ends[i];
-      if (!file.last_end || em.ends[i] > *file.last_end) file.last_end = em.ends[i];
-    }
-    for (ImportIssue& i : own) writer.AddIssue(i);
-    RETURN_IF_ERROR(writer.Finish());
-    file.issues += static_cast<int64_t>(own.size());
-    RETURN_IF_ERROR(store_->SaveFile(&file));
-    for (ImportIssue& i : own) {
-      i.message = where + ": " + i.message;
-      issues->push_back(std::move(i));
-    }
-    return Status::Ok();
-  }
-
-  Store* store_;
-  std::string vcenter_;
-  const std::map<int, CounterInfo>& counters_;
-  const std::map<std::string, vsphere::VmInfo>& vms_;
-  std::map<MarkKey, TimeNs>* marks_;
-};
+bool Selected(const VsphereCollectOptions& opt, const std::string& name) {
+  for (const std::string& g : opt.exclude_globs)
+    if (GlobMatch(g, name)) return false;
+  if (opt.include_globs.empty()) return GlobMatch(opt.vm_glob, name);
+  for (const std::string& g : opt.include_globs)
+    if (GlobMatch(g, name)) return true;
+  return false;
+}
 
 }  // namespace
 
@@ -191,7 +82,7 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
 
   std::map<std::string, vsphere::VmInfo> vms;
   for (const auto& v : vm_list) {
-    if (!GlobMatch(opt.vm_glob, v.name)) continue;
+    if (!Selected(opt, v.name)) continue;
     if (v.power_state != "poweredOn") {
       ++result.vms_skipped;
       continue;
@@ -210,7 +101,7 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
   result.from = now;
 
   // Every (VM, counter) pair is one metric of the server's per-query limit.
-  std::vector<Batch> batches;
+  std::vector<Batch> batches, catch_up;
   Batch current;
   int in_batch = 0;
   for (const auto& [moid, vm] : vms) {
@@ -226,7 +117,36 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
       else oldest_mark = std::min(oldest_mark.value_or(m->second), m->second);
     }
     if (oldest_mark && every_counter_marked) start = std::max(start, *oldest_mark - lookback);
-    if (!historical) start = std::max(start, now - kRealtimeKeep + interval * kNsPerSec);
+    if (!historical) {
+      const TimeNs realtime_first = now - kRealtimeKeep + interval * kNsPerSec;
+      // Catch-up: the collector was away longer than realtime keeps. The part the server no
+      // longer holds at 20 s comes from the 300 s rollup, up to one rollup into the realtime
+      // range so the two meet without a gap (a little overlap, weighted away by the windows).
+      if (oldest_mark && every_counter_marked && *oldest_mark < realtime_first) {
+        TimeNs hist_start = std::max(*oldest_mark, now - kRollupKeep);
+        for (const auto& [id, c] : wanted) {
+          auto h = marks.find(MarkKey{moid, c.name, kRollupS});
+          if (h != marks.end()) hist_start = std::max(hist_start, h->second);
+        }
+        const TimeNs hist_end = realtime_first + kRollupS * kNsPerSec;
+        if (hist_start < hist_end) {
+          Batch rollup;
+          QuerySpec q;
+          q.entity = moid;
+          q.interval_id = kRollupS;
+          q.start = hist_start;
+          q.end = hist_end;
+          q.max_sample = static_cast<int>((hist_end - hist_start) / (kRollupS * kNsPerSec)) + 1;
+          for (const auto& [id, c] : wanted) q.counter_ids.push_back(id);
+          rollup.specs.push_back(std::move(q));
+          rollup.vms.insert(moid);
+          catch_up.push_back(std::move(rollup));
+          ++result.vms_caught_up;
+          result.from = std::min(result.from, hist_start);
+        }
+      }
+      start = std::max(start, realtime_first);
+    }
     result.from = std::min(result.from, start);
     const int max_sample = static_cast<int>((now - start) / (interval * kNsPerSec)) + 1;
     for (const auto& [id, c] : wanted) {
@@ -249,6 +169,25 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
     }
   }
   if (!current.specs.empty()) batches.push_back(std::move(current));
+  // Rollup queries for the VMs catching up, packed into batches of the same limit and asked
+  // first: a round stopped part-way then leaves those VMs' realtime marks old, so the next
+  // round still sees the gap (from the rollup marks on) instead of losing it.
+  std::vector<Batch> rollups;
+  Batch packed;
+  int packed_metrics = 0;
+  for (Batch& b : catch_up) {
+    const int n = static_cast<int>(b.specs.front().counter_ids.size());
+    if (!packed.specs.empty() && packed_metrics + n > result.batch_limit) {
+      rollups.push_back(std::move(packed));
+      packed = Batch{};
+      packed_metrics = 0;
+    }
+    packed.specs.push_back(std::move(b.specs.front()));
+    packed.vms.insert(b.vms.begin(), b.vms.end());
+    packed_metrics += n;
+  }
+  if (!packed.specs.empty()) rollups.push_back(std::move(packed));
+  batches.insert(batches.begin(), std::make_move_iterator(rollups.begin()), std::make_move_iterator(rollups.end()));
   result.batches = static_cast<int>(batches.size());
 
   // Workers query; this thread stores, so SQLite has one writer. The queue is bounded so
@@ -258,6 +197,7 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
   std::condition_variable cv;
   std::deque<BatchResult> ready;
   size_t next = 0;
+  bool stopped = false;
   int running = workers;
   std::vector<std::unique_ptr<vsphere::VsphereClient>> clients;
   clients.push_back(std::move(client));
@@ -274,6 +214,10 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
           std::unique_lock<std::mutex> lock(mu);
           cv.wait(lock, [&] { return ready.size() < static_cast<size_t>(2 * workers); });
           if (next >= batches.size()) break;
+          if (opt.stop && opt.stop->load()) {
+            stopped = true;
+            break;
+          }
           i = next++;
         }
         BatchResult r;
@@ -288,7 +232,7 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
       cv.notify_all();
     });
   }
-  BatchWriter writer(store, vcenter, wanted, vms, &marks);
+  VsphereBatchWriter writer(store, vcenter, wanted, vms, &marks);
   std::set<std::string> failed_vms;
   int done = 0;
   while (true) {
@@ -310,6 +254,12 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
     if (opt.progress) opt.progress(++done, result.batches);
   }
   for (std::thread& t : threads) t.join();
+  result.stopped = stopped;
+  if (stopped) {
+    std::set<std::string> unasked;
+    for (size_t i = next; i < batches.size(); ++i) unasked.insert(batches[i].vms.begin(), batches[i].vms.end());
+    failed_vms.insert(unasked.begin(), unasked.end());
+  }
   result.vms_collected = result.vms_selected - static_cast<int>(failed_vms.size());
   for (const auto& c : clients) {
     result.relogins += c->relogins();

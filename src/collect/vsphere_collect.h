@@ -3,7 +3,9 @@
 #ifndef VRECON_SRC_COLLECT_VSPHERE_COLLECT_H_
 #define VRECON_SRC_COLLECT_VSPHERE_COLLECT_H_
 
+#include <atomic>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,9 @@ namespace vrecon {
 struct VsphereCollectOptions {
   vsphere::ClientOptions client;
   std::string vm_glob = "*";
+  // When include_globs is not empty it replaces vm_glob: a VM matching any of them and none of
+  // exclude_globs is collected.
+  std::vector<std::string> include_globs, exclude_globs;
   bool historical = false;
   TimeNs since = 3600 * kNsPerSec;  // how far back a VM without a high-water mark starts
   int concurrency = 1;
@@ -22,6 +27,9 @@ struct VsphereCollectOptions {
   std::vector<std::string> counters = {"cpu.usage.average",   "cpu.ready.summation", "cpu.costop.summation",
                                        "cpu.run.summation",   "cpu.used.summation",  "cpu.wait.summation"};
   std::function<void(int done, int total)> progress;
+  // Set (by a signal handler) to stop: no new batch is asked for; the batches already answered
+  // are stored, each in its own transaction, and the round returns.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 struct VsphereCollectResult {
@@ -36,6 +44,9 @@ struct VsphereCollectResult {
   int relogins = 0;
   vsphere::TransportStats transport;
   TimeNs from = 0, to = 0; // the range asked, in server time
+  std::optional<TimeNs> first_new_end, last_new_end;  // of the samples this round stored
+  int vms_caught_up = 0;   // VMs whose realtime gap was older than realtime keeps: 300 s rollups asked
+  bool stopped = false;    // `stop` was set before every batch was asked
   std::vector<ImportIssue> issues;
   std::vector<std::string> errors;  // one sentence per failed batch
 };

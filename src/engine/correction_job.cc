@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <set>
+#include <unordered_map>
 
 #include "models/vm_identity.h"
+#include "src/engine/clock_events.h"
+#include "models/window_flags.h"
 #include "src/core/text_util.h"
 #include "src/store/sample_reader.h"
 #include "src/store/vsphere_tables.h"
@@ -23,6 +26,7 @@ struct VmPlan {
   models::VmMatch match;
   const StoredSeries* guest_total = nullptr;
   const StoredSeries* guest_steal = nullptr;  // Processor(_Total) % Steal Time (Linux guests)
+  const StoredSeries* guest_queue = nullptr;  // System\Processor Queue Length (queue-on-idle flag)
   std::vector<const StoredSeries*> guest_cpus;
   std::map<std::string, const StoredSeries*> processes, process_ids;
   HostSource host = HostSource::kNone;
@@ -63,6 +67,8 @@ void PlanGuest(const std::vector<StoredSeries>& all, const std::string& guest, V
       } else if (IsPerCpuInstance(k)) {
         p->guest_cpus.push_back(&s);
       }
+    } else if (k.source == SourceKind::kGuest && k.object == "System" && k.counter == "Processor Queue Length") {
+      p->guest_queue = &s;
     } else if (k.source == SourceKind::kGuest && (k.object == "Process" || k.object == "Process V2")) {
       if (k.instance == "_Total" || k.instance == "Idle" || k.instance.starts_with("Idle:")) continue;
       if (k.counter == "% Processor Time") p->processes[k.instance] = &s;
@@ -134,15 +140,40 @@ std::vector<std::string> HostVmNames(const std::vector<StoredSeries>& all) {
   return out;
 }
 
-Status Fill(Database* db, const StoredSeries* s, const TimeRange& range, models::WindowSeries* w) {
-  return ForEachSample(db, s->id, range, [w](TimeNs a, TimeNs b, double v) {
-    if (!IsMissing(v)) w->Add(a, b, v);
+// Streams one series into `w`; guest series go through `clock` (guest -> host time) when set.
+Status Fill(Database* db, const StoredSeries* s, const TimeRange& range, models::WindowSeries* w,
+            const models::ClockModel* clock = nullptr) {
+  // One segment without drift (the usual model) is a constant shift; one without an estimate is
+  // the identity.
+  if (clock && clock->segments.size() == 1 && (!clock->segments[0].estimated || clock->segments[0].drift_ppm == 0)) {
+    const TimeNs shift = clock->ToHost(0);
+    return ForEachSample(db, s->id, range, [w, shift](TimeNs a, TimeNs b, double v) {
+      if (!IsMissing(v)) w->Add(a + shift, b + shift, v);
+    });
+  }
+  if (!clock) {
+    return ForEachSample(db, s->id, range, [w](TimeNs a, TimeNs b, double v) {
+      if (!IsMissing(v)) w->Add(a, b, v);
+    });
+  }
+  return ForEachSample(db, s->id, range, [w, clock](TimeNs a, TimeNs b, double v) {
+    if (!IsMissing(v)) w->Add(clock->ToHost(a), clock->ToHost(b), v);
   });
 }
 
+// Reads one series into `out` (missing values left out), for the alignment and the window.
+Status ReadInto(Database* db, const StoredSeries* s, const TimeRange& range, std::vector<models::TimedValue>* out) {
+  return ForEachSample(db, s->id, range, [out](TimeNs a, TimeNs b, double v) {
+    if (!IsMissing(v)) out->push_back(models::TimedValue{a, b, v});
+  });
+}
+
+bool ByStart(const models::TimedValue& a, const models::TimedValue& b) { return a.start < b.start; }
+
 }  // namespace
 
-StatusOr<std::vector<models::WindowResult>> RunCorrection(Store* store, const CorrectionRequest& req) {
+StatusOr<std::vector<models::WindowResult>> RunCorrection(Store* store, const CorrectionRequest& req,
+                                                          std::map<std::string, models::ClockModel>* clocks) {
   Database* db = store->db();
   ASSIGN_OR_RETURN(std::vector<StoredSeries> all, FindSeries(db, SeriesFilter{}));
   // The vSphere inventory knows each VM's guest host name: a mapping the user need not give,
@@ -181,12 +212,31 @@ StatusOr<std::vector<models::WindowResult>> RunCorrection(Store* store, const Co
     }
   }
 
+  std::map<std::string, std::vector<models::ClockEvent>> recorded;
+  ASSIGN_OR_RETURN(recorded, RecordedClockEvents(store));  // the interval flags need them, aligned or not
+
+  // Series by the normalized name they can belong to (machine, and the VM a Hyper-V VP or esxtop
+  // group instance names), so that planning a VM looks at its own series, not the whole fleet's.
+  std::unordered_map<std::string, std::vector<StoredSeries>> by_owner;
+  for (const StoredSeries& s : all) {
+    const std::string machine = NormalizeVmName(s.key.machine);
+    by_owner[machine].push_back(s);
+    std::optional<std::string> vm;
+    if (s.key.source == SourceKind::kHyperV) {
+      if (auto vp = models::ParseHyperVVpInstance(s.key.instance)) vm = vp->vm;
+    } else if (s.key.source == SourceKind::kEsxtop) {
+      vm = models::ParseEsxtopGroupInstance(s.key.instance);
+    }
+    if (vm && NormalizeVmName(*vm) != machine) by_owner[NormalizeVmName(*vm)].push_back(s);
+  }
+
   std::vector<models::WindowResult> out;
+  std::vector<models::TimedValue> guest_ref, host_ref, buffer;  // reused across VMs
   for (const models::VmMatch& m : matches) {
     VmPlan plan;
     plan.match = m;
-    if (m.guest) PlanGuest(all, *m.guest, &plan);
-    PlanHost(all, m.vm, req.hyperv_guest_run_time, &plan);
+    if (m.guest) PlanGuest(by_owner[NormalizeVmName(*m.guest)], *m.guest, &plan);
+    PlanHost(by_owner[NormalizeVmName(m.vm)], m.vm, req.hyperv_guest_run_time, &plan);
     const std::vector<int64_t> ids = plan.AllIds();
     ASSIGN_OR_RETURN(std::optional<TimeRange> span, SeriesSpan(db, ids));
     if (!span) continue;
@@ -200,16 +250,70 @@ StatusOr<std::vector<models::WindowResult>> RunCorrection(Store* store, const Co
     vm.vm = m.vm;
     vm.guest_machine = m.guest.value_or("");
     vm.host = plan.host;
+
+    // Host side first, each series read once into a buffer: the windows take it and the clock
+    // estimate matches the guest's total against it.
+    host_ref.clear();
+    auto host_series = [&](const std::vector<const StoredSeries*>& series) -> StatusOr<models::WindowSeries> {
+      models::WindowSeries w(grid);  // one VP seen by several host logs (migration) is one series
+      for (const StoredSeries* s : series) {
+        buffer.clear();
+        RETURN_IF_ERROR(ReadInto(db, s, range, &buffer));
+        for (const models::TimedValue& x : buffer) w.Add(x.start, x.end, x.value);
+        host_ref.insert(host_ref.end(), buffer.begin(), buffer.end());
+      }
+      return w;
+    };
+    for (const auto& [vp, series] : plan.host_vps) {
+      ASSIGN_OR_RETURN(models::WindowSeries w, host_series(series));
+      vm.host_vps.push_back(std::move(w));
+    }
+    if (!plan.host_group.empty()) {
+      ASSIGN_OR_RETURN(vm.host_group, host_series(plan.host_group));
+    }
+
+    // The guest's clock: its total's timestamps, what ingest recorded, and (aligned) the offset
+    // against the host. Guest series are read over a range widened by the largest offset searched
+    // so that samples shifted into the range are not lost.
+    const TimeNs lag = req.align ? static_cast<TimeNs>(req.alignment.max_lag_s * kNsPerSec) : 0;
+    const TimeRange guest_range{range.from - lag, range.to + lag};
+    guest_ref.clear();
+    if (plan.guest_total) RETURN_IF_ERROR(ReadInto(db, plan.guest_total, guest_range, &guest_ref));
+    std::stable_sort(guest_ref.begin(), guest_ref.end(), ByStart);
+    std::stable_sort(host_ref.begin(), host_ref.end(), ByStart);
+    std::vector<TimeNs> ends;
+    ends.reserve(guest_ref.size());
+    for (const models::TimedValue& x : guest_ref) ends.push_back(x.end);
+    std::sort(ends.begin(), ends.end());
+    std::span<const models::ClockEvent> events;
+    if (auto it = recorded.find(NormalizeVmName(vm.guest_machine)); m.guest && it != recorded.end()) events = it->second;
+    models::GuestTimeline timeline = models::AnalyzeGuestTimes(ends, events, req.timeline);
+    const bool aligned = req.align && !guest_ref.empty() && !host_ref.empty();
+    std::vector<models::RangeEstimate> ranges;
+    if (aligned) {
+      vm.clock = models::AlignGuestClock(&timeline, guest_ref, host_ref, req.alignment, req.timeline, &ranges);
+      if (clocks) (*clocks)[NormalizeVmName(m.vm)] = *vm.clock;
+    }
+    const models::ClockModel* clock = aligned ? &*vm.clock : nullptr;
+    vm.interval_flags = models::IntervalFlags(timeline, clock ? *clock : models::ClockModel{}, ranges, grid, aligned,
+                                              req.timeline);
+
     auto make = [&](const StoredSeries* s) -> StatusOr<models::WindowSeries> {
       models::WindowSeries w(grid);
-      RETURN_IF_ERROR(Fill(db, s, range, &w));
+      RETURN_IF_ERROR(Fill(db, s, guest_range, &w, clock));
       return w;
     };
     if (plan.guest_total) {
-      ASSIGN_OR_RETURN(vm.guest_total, make(plan.guest_total));
+      models::WindowSeries w(grid);
+      for (const models::TimedValue& x : guest_ref)
+        w.Add(clock ? clock->ToHost(x.start) : x.start, clock ? clock->ToHost(x.end) : x.end, x.value);
+      vm.guest_total = std::move(w);
     }
     if (plan.guest_steal) {
       ASSIGN_OR_RETURN(vm.guest_steal, make(plan.guest_steal));
+    }
+    if (plan.guest_queue) {
+      ASSIGN_OR_RETURN(vm.guest_queue, make(plan.guest_queue));
     }
     for (const StoredSeries* s : plan.guest_cpus) {
       ASSIGN_OR_RETURN(models::WindowSeries w, make(s));
@@ -223,18 +327,8 @@ StatusOr<std::vector<models::WindowResult>> RunCorrection(Store* store, const Co
       ASSIGN_OR_RETURN(models::WindowSeries w, make(s));
       vm.process_ids.emplace(name, std::move(w));
     }
-    for (const auto& [vp, series] : plan.host_vps) {
-      models::WindowSeries w(grid);  // one VP seen by several host logs (migration) is one series
-      for (const StoredSeries* s : series) RETURN_IF_ERROR(Fill(db, s, range, &w));
-      vm.host_vps.push_back(std::move(w));
-    }
     if (!plan.host_vps.empty()) vm.host_vcpus = static_cast<int>(plan.host_vps.size());
     if (auto it = inventory_vcpus.find(NormalizeVmName(m.vm)); it != inventory_vcpus.end()) vm.host_vcpus = it->second;
-    if (!plan.host_group.empty()) {
-      models::WindowSeries w(grid);
-      for (const StoredSeries* s : plan.host_group) RETURN_IF_ERROR(Fill(db, s, range, &w));
-      vm.host_group = std::move(w);
-    }
     for (auto [series, dst] : {std::pair{&plan.host_ready, &vm.host_ready}, std::pair{&plan.host_costop, &vm.host_costop}}) {
       if (series->empty()) continue;
       models::WindowSeries w(grid);
@@ -242,6 +336,7 @@ StatusOr<std::vector<models::WindowResult>> RunCorrection(Store* store, const Co
       *dst = std::move(w);
     }
     std::vector<models::WindowResult> r = models::CorrectVm(vm, grid, req.config);
+    models::AddWindowFlags(vm, grid, models::WindowFlagConfig{}, &r);
     std::move(r.begin(), r.end(), std::back_inserter(out));
   }
   return out;

@@ -1,6 +1,7 @@
 #include "src/report/correction_report.h"
 
 #include "src/core/text_util.h"
+#include "src/report/counter_report.h"
 
 namespace vrecon {
 namespace {
@@ -13,7 +14,8 @@ std::optional<double> Opt(const std::optional<int>& v) {
 
 std::string Fixed(const std::optional<double>& v, int decimals) { return v ? FormatFixed(*v, decimals) : "-"; }
 
-void WriteJson(std::ostream& os, const std::vector<WindowResult>& windows) {
+void WriteJson(std::ostream& os, const std::vector<WindowResult>& windows,
+               const std::vector<std::vector<models::CounterValue>>* counters) {
   os << "{\"windows\": [";
   for (size_t i = 0; i < windows.size(); ++i) {
     const WindowResult& r = windows[i];
@@ -24,7 +26,7 @@ void WriteJson(std::ostream& os, const std::vector<WindowResult>& windows) {
        << ", \"host_source\": " << JsonString(models::HostSourceName(r.host))
        << ", \"guest_coverage\": " << JsonNumber(r.guest_coverage) << ", \"host_coverage\": " << JsonNumber(r.host_coverage)
        << ", \"ready_pct_per_vcpu\": " << JsonNumber(r.ready_pct_per_vcpu) << ", \"costop_pct\": " << JsonNumber(r.costop_pct)
-       << ", \"processes\": [";
+       << ", \"clock_offset_s\": " << JsonNumber(r.clock_offset_s) << ", \"processes\": [";
     for (size_t j = 0; j < r.processes.size(); ++j) {
       const auto& p = r.processes[j];
       os << (j ? ", " : "") << "{\"name\": " << JsonString(p.name) << ", \"guest_pct\": " << JsonNumber(p.guest_pct)
@@ -42,14 +44,19 @@ void WriteJson(std::ostream& os, const std::vector<WindowResult>& windows) {
       os << (j ? ", " : "") << "{\"code\": " << JsonString(f.code) << ", \"severity\": " << JsonString(f.severity)
          << ", \"message\": " << JsonString(f.message) << "}";
     }
-    os << "]}";
+    os << "]";
+    if (counters) {
+      os << ", \"counters\": ";
+      WriteCounterJsonArray(os, (*counters)[i]);
+    }
+    os << "}";
   }
   os << (windows.empty() ? "]}\n" : "\n]}\n");
 }
 
 void WriteCsv(std::ostream& os, const std::vector<WindowResult>& windows) {
   os << "vm,start,end,vcpus,guest_util_pct,host_util_pct,w,name,guest_pct,corrected_pct,ci95_lo,ci95_hi,flags,"
-        "host_source,guest_machine,steal_pct,ready_pct_per_vcpu,costop_pct\n";
+        "host_source,guest_machine,steal_pct,ready_pct_per_vcpu,costop_pct,clock_offset_s\n";
   for (const WindowResult& r : windows) {
     std::string flags;
     for (const auto& f : r.flags) flags += (flags.empty() ? "" : ";") + f.code;
@@ -58,7 +65,7 @@ void WriteCsv(std::ostream& os, const std::vector<WindowResult>& windows) {
                              CsvNumber(r.host_util_pct) + "," + CsvNumber(r.w) + ",";
     const std::string tail = std::string(",") + CsvCell(flags) + "," + models::HostSourceName(r.host) + "," + CsvCell(r.guest_machine) + "," +
                              CsvNumber(r.steal_pct) + "," + CsvNumber(r.ready_pct_per_vcpu) + "," +
-                             CsvNumber(r.costop_pct) + "\n";
+                             CsvNumber(r.costop_pct) + "," + CsvNumber(r.clock_offset_s) + "\n";
     if (r.processes.empty()) os << head << ",,,," << tail;
     for (const auto& p : r.processes) {
       os << head << CsvCell(p.name) << "," << CsvNumber(p.guest_pct) << "," << CsvNumber(p.corrected_pct) << ","
@@ -78,6 +85,7 @@ void WriteTable(std::ostream& os, const std::vector<WindowResult>& windows, int 
     os << "  guest " << Fixed(r.guest_util_pct, 1) << "%  host " << Fixed(r.host_util_pct, 1) << "% ("
        << models::HostSourceName(r.host) << ")  w " << Fixed(r.w, 3);
     if (r.steal_pct) os << "  steal " << FormatFixed(*r.steal_pct, 1) << "%";
+    if (r.clock_offset_s) os << "  guest clock " << (*r.clock_offset_s >= 0 ? "+" : "") << FormatFixed(*r.clock_offset_s, 1) << " s";
     os << "\n";
     if (r.ready_pct_per_vcpu || r.costop_pct)
       os << "  ready " << Fixed(r.ready_pct_per_vcpu, 1) << "% per vCPU  co-stop " << Fixed(r.costop_pct, 1) << "% per vCPU\n";
@@ -103,9 +111,10 @@ void WriteTable(std::ostream& os, const std::vector<WindowResult>& windows, int 
 
 }  // namespace
 
-void WriteCorrection(std::ostream& os, const std::vector<WindowResult>& windows, OutputFormat format, int top) {
+void WriteCorrection(std::ostream& os, const std::vector<WindowResult>& windows, OutputFormat format, int top,
+                     const std::vector<std::vector<models::CounterValue>>* counters) {
   switch (format) {
-    case OutputFormat::kJson: WriteJson(os, windows); break;
+    case OutputFormat::kJson: WriteJson(os, windows, counters); break;
     case OutputFormat::kCsv: WriteCsv(os, windows); break;
     case OutputFormat::kTable: WriteTable(os, windows, top); break;
   }

@@ -101,6 +101,79 @@ CREATE TABLE vsphere_mark(
   PRIMARY KEY(vcenter, moid, counter, interval_s)
 );
 )sql",
+    // 3: stored corrections (issue 6): per-VM identity, one row per VM and window with its flags,
+    // per VM and UTC hour the process aggregates as one blob, and per VM the Ready-Time summary.
+    R"sql(
+CREATE TABLE corr_vm(
+  id INTEGER PRIMARY KEY,
+  vm TEXT NOT NULL UNIQUE,
+  guest_machine TEXT NOT NULL,
+  host_source TEXT NOT NULL,
+  vcpus INTEGER,
+  stored_at TEXT NOT NULL
+);
+CREATE TABLE corr_window(
+  vm_id INTEGER NOT NULL REFERENCES corr_vm(id),
+  start_ns INTEGER NOT NULL,
+  end_ns INTEGER NOT NULL,
+  vcpus INTEGER,
+  guest_util REAL,
+  host_util REAL,
+  w REAL,
+  steal REAL,
+  ready REAL,
+  costop REAL,
+  clock_offset_s REAL,
+  guest_cov REAL NOT NULL,
+  host_cov REAL NOT NULL,
+  flags TEXT NOT NULL,
+  PRIMARY KEY(vm_id, start_ns)
+) WITHOUT ROWID;
+CREATE TABLE corr_process_hour(
+  vm_id INTEGER NOT NULL REFERENCES corr_vm(id),
+  hour_ns INTEGER NOT NULL,
+  procs BLOB NOT NULL,
+  PRIMARY KEY(vm_id, hour_ns)
+) WITHOUT ROWID;
+CREATE TABLE corr_ready(
+  vm_id INTEGER NOT NULL REFERENCES corr_vm(id),
+  source TEXT NOT NULL,
+  host TEXT NOT NULL,
+  vcpus INTEGER,
+  samples INTEGER NOT NULL,
+  ready_mean REAL, ready_p95 REAL, ready_above_5 REAL, ready_above_10 REAL,
+  costop_mean REAL, costop_p95 REAL, costop_above_3 REAL,
+  run_mean REAL, wait_mean REAL, usage_mean REAL,
+  wait_dispatch_us_mean REAL, wait_dispatch_us_p95 REAL,
+  host_load_mean REAL, host_load_p95 REAL,
+  hints TEXT NOT NULL,
+  PRIMARY KEY(vm_id, source)
+) WITHOUT ROWID;
+)sql",
+    // 4: fleet collection (issue 5): per-source status of the scheduled collector, and the
+    // (path, size, mtime) of each drop-folder file when it was last ingested, so an unchanged
+    // file is not read again every round.
+    R"sql(
+CREATE TABLE source_status(
+  source TEXT NOT NULL PRIMARY KEY,
+  kind TEXT NOT NULL,
+  last_attempt_ns INTEGER,
+  last_success_ns INTEGER,
+  newest_data_ns INTEGER,
+  rows_added INTEGER NOT NULL,
+  rows_total INTEGER NOT NULL,
+  failures INTEGER NOT NULL,
+  round_interval_s INTEGER,
+  last_error TEXT,
+  last_error_ns INTEGER
+);
+CREATE TABLE drop_file(
+  path TEXT NOT NULL PRIMARY KEY,
+  size INTEGER NOT NULL,
+  mtime_ns INTEGER NOT NULL,
+  ingested_at_ns INTEGER NOT NULL
+);
+)sql",
 };
 
 constexpr int kMigrationCount = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));

@@ -119,7 +119,15 @@ StatusOr<Statement*> Database::Cached(std::string_view sql) {
 
 int64_t Database::LastInsertId() const { return sqlite3_last_insert_rowid(db_); }
 
+void Database::ResetCached() {
+  for (auto& [sql, s] : cache_) s->Reset();
+}
+
 StatusOr<Transaction> Transaction::Begin(Database* db) {
+  // A cached SELECT left mid-result keeps a read snapshot open; if another connection has
+  // committed since, taking the write lock would fail at once (SQLITE_BUSY_SNAPSHOT, no busy
+  // wait). Several collectors' connections write one store in fleet mode.
+  db->ResetCached();
   RETURN_IF_ERROR(db->Exec("BEGIN IMMEDIATE"));
   return Transaction(db);
 }

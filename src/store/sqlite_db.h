@@ -62,6 +62,8 @@ class Database {
   // statements run many times; one user at a time (do not hold it across another Cached call
   // with the same SQL).
   StatusOr<Statement*> Cached(std::string_view sql);
+  // Resets every cached statement (ends the read a half-stepped SELECT keeps open).
+  void ResetCached();
   int64_t LastInsertId() const;
   const std::string& path() const { return path_; }
 

@@ -106,6 +106,8 @@ TEST(PerfmonParserTest, DstFallBackKeepsUtcMonotonic) {
   EXPECT_EQ(FormatIso(sink.rows_[3].end, false), "2026-11-01T06:00:15Z");
   ASSERT_EQ(sink.issues_.size(), 1u);
   EXPECT_EQ(sink.issues_[0].code, "dst-shift");
+  // The correction engine reads the shift's UTC time back from the message (src/engine/clock_events).
+  EXPECT_TRUE(sink.issues_[0].message.ends_with("; shift at 2026-11-01T06:00:00.000Z")) << sink.issues_[0].message;
 }
 
 TEST(PerfmonParserTest, RefusesWhatIsNotALog) {

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Accuracy benchmark (issue 4, "Accuracy"; method in docs/accuracy.md): for each simulator
+# scenario and seed, `vrecon-sim generate` writes a guest log, a Hyper-V host log and the truth;
+# `vrecon ingest` + `vrecon correct --format json` (with and without --no-align) run on them and
+# `vrecon-sim score` compares per-process CPU per 300 s window with the truth. Prints one line
+# per scenario, averaged over the seeds:
+#   windows, naive MAE, corrected MAE, corrected MAE with --no-align (points of one CPU),
+#   windows where the guest is 10+ points off and how many of them miss 1.5 points,
+#   recall of the injected clock steps and DST changes, queue-on-idle recall, share of windows flagged.
+#
+#   bash bench/accuracy_bench.sh                     # uses/creates build-bench/
+#   BUILD_DIR=/path SEEDS="1 2 3 4 5" bash bench/accuracy_bench.sh
+set -euo pipefail
+
+SRC_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD_DIR="${BUILD_DIR:-$SRC_DIR/build-bench}"
+SEEDS="${SEEDS:-1 2 3}"
+SCENARIOS="${SCENARIOS:-calm contention lost-ticks resync dst mixed}"
+DATA_DIR="${DATA_DIR:-$BUILD_DIR/accuracy-data}"
+
+SIM="$BUILD_DIR/tests/sim/vrecon-sim"
+CLI="$BUILD_DIR/src/cli/vrecon"
+if [ ! -x "$SIM" ] || [ ! -x "$CLI" ] || [ "${REBUILD:-1}" = 1 ]; then
+  cmake -S "$SRC_DIR" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$BUILD_DIR" -j2 --target vrecon-sim vrecon >/dev/null
+fi
+
+# "key=value" pairs of one score line -> the value of key
+field() { tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p"; }
+
+printf '%-11s %7s %9s %13s %12s %10s %12s %11s %10s %9s\n' scenario windows naive_mae corrected_mae no_align_mae \
+  hard_10pt hard_missed clock_flags queue_idle flagged
+for sc in $SCENARIOS; do
+  tot_w=0; naive=0; corr=0; noal=0; hard=0; missed=0; ce=0; cf=0; qe=0; qf=0; flagged=0; n=0
+  for seed in $SEEDS; do
+    d="$DATA_DIR/$sc-$seed"
+    rm -rf "$d"
+    "$SIM" generate --scenario "$sc" --seed "$seed" --out "$d"
+    "$CLI" ingest --db "$d/store.db" "$d/guest.csv" "$d/host.csv" >/dev/null
+    "$CLI" correct --db "$d/store.db" --format json >"$d/aligned.json"
+    "$CLI" correct --db "$d/store.db" --format json --no-align >"$d/no-align.json"
+    a=$("$SIM" score --truth "$d/truth.csv" --correct "$d/aligned.json" | head -1)
+    b=$("$SIM" score --truth "$d/truth.csv" --correct "$d/no-align.json" | head -1)
+    w=$(field "$a" windows)
+    tot_w=$((tot_w + w)); n=$((n + 1))
+    naive=$(awk -v s="$naive" -v x="$(field "$a" naive_mae)" 'BEGIN{print s+x}')
+    corr=$(awk -v s="$corr" -v x="$(field "$a" corrected_mae)" 'BEGIN{print s+x}')
+    noal=$(awk -v s="$noal" -v x="$(field "$b" corrected_mae)" 'BEGIN{print s+x}')
+    hard=$((hard + $(field "$a" hard))); missed=$((missed + $(field "$a" hard_missed)))
+    c=$(field "$a" clock_events); cf=$((cf + ${c%/*})); ce=$((ce + ${c#*/}))
+    q=$(field "$a" idle_queue); qf=$((qf + ${q%/*})); qe=$((qe + ${q#*/}))
+    flagged=$(awk -v s="$flagged" -v x="$(field "$a" flagged_share)" -v w="$w" 'BEGIN{print s+x*w}')
+  done
+  awk -v sc="$sc" -v w="$tot_w" -v n="$n" -v na="$naive" -v co="$corr" -v no="$noal" -v h="$hard" -v m="$missed" \
+      -v cf="$cf" -v ce="$ce" -v qf="$qf" -v qe="$qe" -v f="$flagged" 'BEGIN{
+    printf "%-11s %7d %9.2f %13.2f %12.2f %10d %12d %11s %9s %8.1f%%\n", sc, w, na/n, co/n, no/n, h, m,
+      (ce ? cf "/" ce : "-"), (qe ? qf "/" qe : "-"), 100*f/w }'
+done

@@ -1,0 +1,196 @@
+#include "models/interval_flags.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace vrecon::models {
+namespace {
+
+double Seconds(TimeNs t) { return static_cast<double>(t) / kNsPerSec; }
+
+std::string Num(double v, int decimals) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.*f", decimals, v);
+  return b;
+}
+
+std::string Clock(TimeNs t) { return FormatIso(t, false).substr(11, 8); }
+
+// Per-window tallies of jittered intervals, so one window gets one jitter flag.
+struct JitterTally {
+  int count = 0;
+  double worst = 0;  // signed spacing minus median with the largest magnitude
+};
+
+}  // namespace
+
+std::vector<TimeNs> GuestTimeline::Steps() const {
+  std::vector<TimeNs> out;
+  for (const ClockEvent& e : events)
+    if (e.kind == ClockEventKind::kStep) out.push_back(e.at);
+  return out;
+}
+
+GuestTimeline AnalyzeGuestTimes(std::span<const TimeNs> ends, std::span<const ClockEvent> recorded,
+                                const TimelineConfig& cfg) {
+  GuestTimeline t;
+  t.events.assign(recorded.begin(), recorded.end());
+  std::vector<double> d;
+  d.reserve(ends.size());
+  for (size_t i = 1; i < ends.size(); ++i) d.push_back(Seconds(ends[i] - ends[i - 1]));
+  if (!d.empty()) {
+    std::vector<double> sorted;
+    for (double x : d)
+      if (x > 0) sorted.push_back(x);
+    if (!sorted.empty()) {
+      std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
+      t.median_spacing_s = sorted[sorted.size() / 2];
+    }
+  }
+  const double m = t.median_spacing_s;
+  // A recorded backward step comes as the skipped row's time minus the previous kept row's; the
+  // clock stepped by that less the one spacing the row should have come after.
+  for (ClockEvent& e : t.events)
+    if (e.kind == ClockEventKind::kStep) e.size_s -= m;
+  if (m > 0) {
+    const double tol = std::max(cfg.jitter_fraction * m, cfg.jitter_min_s);
+    for (size_t i = 0; i < d.size(); ++i) {
+      const TimeNs at = ends[i + 1];
+      const double k = std::max(1.0, std::round(d[i] / m));
+      const double r = d[i] - k * m;  // off the sampling schedule by this much
+      if (std::abs(r) <= tol && d[i] > 0) {
+        if (d[i] >= cfg.gap_factor * m) t.events.push_back({ClockEventKind::kGap, at, d[i]});
+        continue;
+      }
+      // A late (or early) sample that the next spacing makes up for is jitter: the schedule
+      // holds. Off the schedule for good, or time not moving forward, is a clock step; the
+      // sampler keeps its schedule, so the step is read as one interval plus the jump.
+      const double r1 = d[i] - m;
+      const bool made_up = d[i] > 0 && i + 1 < d.size() && std::abs((d[i + 1] - m) + r1) <= tol;
+      if (made_up) {
+        t.events.push_back({ClockEventKind::kJitter, at, r1});
+        ++i;  // the making-up spacing is part of the same event
+      } else {
+        t.events.push_back({ClockEventKind::kStep, at, r1});
+      }
+    }
+  }
+  std::stable_sort(t.events.begin(), t.events.end(), [](const ClockEvent& a, const ClockEvent& b) { return a.at < b.at; });
+  return t;
+}
+
+ClockModel AlignGuestClock(GuestTimeline* tl, std::span<const TimedValue> guest, std::span<const TimedValue> host,
+                           const AlignmentConfig& alignment, const TimelineConfig& cfg,
+                           std::vector<RangeEstimate>* ranges) {
+  // Each gap: the offset measured on one range just before it and one just after (the offset of
+  // a guest losing ticks moves, so the ranges next to the gap say more than a segment's line).
+  const TimeNs len = static_cast<TimeNs>(alignment.range_s * kNsPerSec);
+  for (ClockEvent& e : tl->events) {
+    if (e.kind != ClockEventKind::kGap) continue;
+    const std::vector<RangeEstimate> before = RangeOffsets(guest, host, e.at - len, e.at, alignment);
+    const std::vector<RangeEstimate> after = RangeOffsets(guest, host, e.at, e.at + len, alignment);
+    if (before.empty() || after.empty() || !before.back().offset_s || !after.front().offset_s) continue;
+    const double jump = *after.front().offset_s - *before.back().offset_s;
+    if (std::abs(jump) > cfg.elapsed_tolerance_s) e = ClockEvent{ClockEventKind::kStep, e.at, jump};
+  }
+  return EstimateClock(guest, host, tl->Steps(), alignment, ranges);
+}
+
+std::vector<std::vector<Flag>> IntervalFlags(const GuestTimeline& tl, const ClockModel& model,
+                                             std::span<const RangeEstimate> ranges, const WindowGrid& grid,
+                                             bool aligned, const TimelineConfig& cfg) {
+  std::vector<std::vector<Flag>> out(grid.count);
+  auto window_of = [&](TimeNs guest) -> int {
+    const TimeNs h = aligned ? model.ToHost(guest) : guest;
+    if (h < grid.origin || h >= grid.End(grid.count - 1)) return -1;
+    return static_cast<int>((h - grid.origin) / grid.width);
+  };
+  const double m = tl.median_spacing_s;
+  const std::string med = Num(m, m < 10 ? 1 : 0) + " s";
+  std::vector<JitterTally> jitter(grid.count);
+  for (const ClockEvent& e : tl.events) {
+    const int w = grid.count ? window_of(e.at) : -1;
+    if (w < 0) continue;
+    const std::string when = Clock(e.at) + " UTC (guest clock)";
+    switch (e.kind) {
+      case ClockEventKind::kJitter:
+        ++jitter[w].count;
+        if (std::abs(e.size_s) > std::abs(jitter[w].worst)) jitter[w].worst = e.size_s;
+        break;
+      case ClockEventKind::kGap:
+        out[w].push_back(Flag{"gap", "warning",
+                              "the guest logged no sample for " + Num(e.size_s, 0) + " s before " + when +
+                                  " (about " + Num(std::round(e.size_s / m) - 1, 0) + " missed samples at " + med +
+                                  "); the window's guest figures rest on the samples around the gap"});
+        break;
+      case ClockEventKind::kStep: {
+        out[w].push_back(Flag{"clock-step", "warning",
+                              std::string("the guest clock stepped ") + (e.size_s >= 0 ? "forward" : "backward") + " by " +
+                                  Num(std::abs(e.size_s), 1) + " s at " + when +
+                                  " (a resync or lost-tick catch-up); the sample interval around it is not " + med +
+                                  " of real time and the clock estimate restarts there"});
+        break;
+      }
+      case ClockEventKind::kDstShift:
+        out[w].push_back(Flag{"dst-shift", "info",
+                              std::string("the guest's local time ") + (e.size_s >= 0 ? "jumped forward" : "went back") +
+                                  " one hour at " + when +
+                                  " (daylight saving time); vrecon stored UTC, so the figures are continuous, but "
+                                  "local-time reports of this guest repeat or skip an hour here"});
+        break;
+    }
+  }
+  for (int w = 0; w < grid.count; ++w) {
+    if (jitter[w].count == 0) continue;
+    out[w].push_back(Flag{"interval-jitter", "info",
+                          std::to_string(jitter[w].count) + " guest sample interval(s) in this window were off the " +
+                              med + " median by up to " + Num(jitter[w].worst, 1) +
+                              " s and made up by the next one; each such sample's value covers an uneven span"});
+  }
+  if (!aligned || model.segments.empty()) return out;
+
+  const double window_s = Seconds(grid.width);
+  for (int w = 0; w < grid.count; ++w) {
+    // The guest time of the window's middle (offsets change slowly: one fixed-point step).
+    const TimeNs mid_h = grid.Start(w) + grid.width / 2;
+    const std::optional<double> off0 = model.OffsetAt(mid_h);
+    const TimeNs mid_g = mid_h + static_cast<TimeNs>(off0.value_or(0) * kNsPerSec);
+    if (!model.OffsetAt(mid_g)) {
+      out[w].push_back(Flag{"alignment-unknown", "info",
+                            "the guest clock's offset against the host could not be estimated here (the CPU series "
+                            "are too flat, too short or do not match); guest times are used as they are (offset 0)"});
+      continue;
+    }
+    // The drift of the window's own segment: a step inside the window is a clock-step flag.
+    double drift_ppm = 0;
+    for (const ClockSegment& seg : model.segments)
+      if (seg.guest_from <= mid_g) drift_ppm = seg.drift_ppm;
+    const double extra_s = drift_ppm * 1e-6 * window_s;  // guest seconds counted beyond the host's
+    if (std::abs(extra_s) > std::max(cfg.elapsed_tolerance_s, 0.005 * window_s)) {
+      out[w].push_back(Flag{"elapsed-mismatch", "warning",
+                            "over this window the guest clock counted " + Num(window_s + extra_s, 1) +
+                                " s while the host counted " + Num(window_s, 0) +
+                                " s: the guest's rates and percentages use the wrong elapsed time"});
+    }
+  }
+  for (const RangeEstimate& r : ranges) {
+    if (!r.offset_s) continue;
+    const TimeNs mid = (r.from + r.to) / 2;
+    const auto fitted = model.OffsetAt(mid);
+    if (!fitted || std::abs(*r.offset_s - *fitted) <= cfg.elapsed_tolerance_s) continue;
+    const int w0 = window_of(r.from), w1 = window_of(r.to - 1);
+    for (int w = std::max(0, w0); w >= 0 && w <= w1 && w < grid.count; ++w) {
+      const bool seen = std::any_of(out[w].begin(), out[w].end(), [](const Flag& f) { return f.code == "elapsed-mismatch"; });
+      if (seen) continue;
+      out[w].push_back(Flag{"elapsed-mismatch", "warning",
+                            "between " + Clock(r.from) + " and " + Clock(r.to) + " UTC the guest clock was " +
+                                Num(*r.offset_s, 1) + " s ahead of the host instead of the " + Num(*fitted, 1) +
+                                " s its segment's estimate gives: guest and host elapsed times disagree there"});
+    }
+  }
+  return out;
+}
+
+}  // namespace vrecon::models

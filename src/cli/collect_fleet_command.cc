@@ -1,0 +1,101 @@
+// `vrecon collect --config FILE --every 5m | --once`: scheduled collection against the fleet the
+// TOML file describes (src/fleet). Options of the `collect` command itself, beside its
+// `vsphere` and `procfs` subcommands. See docs/fleet.md and docs/config.md.
+#include <iostream>
+
+#include "src/cli/commands.h"
+#include "src/core/text_util.h"
+#include "src/fleet/fleet_runner.h"
+
+namespace vrecon::cli {
+namespace {
+
+void PrintRound(const fleet::RoundResult& r, OutputFormat fmt) {
+  if (fmt == OutputFormat::kJson) {
+    std::cout << "{\"started\": " << JsonString(FormatIso(r.started, false)) << ", \"seconds\": "
+              << FormatFixed(r.seconds, 3) << ", \"ok\": " << (r.ok() ? "true" : "false")
+              << ", \"windows_stored\": " << r.windows_stored << ", \"correction_error\": "
+              << (r.correction_error.empty() ? "null" : JsonString(r.correction_error)) << ", \"sources\": [";
+    for (size_t i = 0; i < r.sources.size(); ++i) {
+      const auto& s = r.sources[i];
+      std::cout << (i ? ", " : "") << "{\"source\": " << JsonString(s.source) << ", \"kind\": " << JsonString(s.kind)
+                << ", \"ok\": " << (s.ok ? "true" : "false") << ", \"attempts\": " << s.attempts
+                << ", \"rows\": " << s.rows << ", \"detail\": " << JsonString(s.detail)
+                << ", \"seconds\": " << FormatFixed(s.seconds, 3)
+                << ", \"error\": " << (s.error.empty() || s.ok ? "null" : JsonString(s.error)) << "}";
+    }
+    std::cout << "]}" << std::endl;
+    return;
+  }
+  if (fmt == OutputFormat::kCsv) {
+    std::cout << "source,kind,ok,attempts,rows,seconds,detail,error\n";
+    for (const auto& s : r.sources)
+      std::cout << CsvCell(s.source) << "," << s.kind << "," << (s.ok ? "true" : "false") << "," << s.attempts << ","
+                << s.rows << "," << FormatFixed(s.seconds, 3) << "," << CsvCell(s.detail) << ","
+                << CsvCell(s.ok ? "" : s.error) << "\n";
+    std::cout << std::flush;
+    return;
+  }
+  TextTable t({"source", "kind", "result", "attempts", "rows", "seconds", "detail", "error"});
+  for (const auto& s : r.sources)
+    t.AddRow({s.source, s.kind, s.ok ? "ok" : "FAILED", std::to_string(s.attempts), std::to_string(s.rows),
+              FormatFixed(s.seconds, 1), s.detail, s.ok ? "" : s.error});
+  t.Print(std::cout);
+  std::cout << "round: " << FormatFixed(r.seconds, 1) << " s, " << r.windows_stored << " correction windows stored"
+            << (r.correction_error.empty() ? "" : "; " + r.correction_error) << std::endl;
+}
+
+}  // namespace
+
+RunFn AddCollectFleetOptions(CLI::App* collect) {
+  struct Opts {
+    std::string config, every, db, log_level = "info", format = "table";
+    bool once = false;
+  };
+  auto o = std::make_shared<Opts>();
+  auto* config = collect->add_option("--config", o->config,
+                                     "Fleet file (TOML, docs/config.md): collect every source it names");
+  auto* every = collect->add_option("--every", o->every, "Run a round every DURATION (30s, 5m, 1h) until SIGINT/SIGTERM");
+  auto* once = collect->add_flag("--once", o->once, "Run one round and exit (for cron or a systemd timer)");
+  every->excludes(once);
+  every->needs(config);
+  once->needs(config);
+  collect->add_option("--db", o->db, "Store file; overrides the file's `db`")->needs(config);
+  collect->add_option("--log-level", o->log_level, "Log detail on stderr")
+      ->check(CLI::IsMember({"error", "warn", "info", "debug"}))
+      ->capture_default_str();
+  collect->add_option("--format", o->format, "Format of the per-round summary on stdout")
+      ->check(CLI::IsMember({"table", "csv", "json"}))
+      ->capture_default_str();
+  return [o]() {
+    if (o->config.empty()) {
+      PrintError("collect needs --config FILE with --every DURATION or --once, or a subcommand (vsphere, procfs)");
+      return kExitUsage;
+    }
+    fleet::RunnerOptions r;
+    r.config_path = o->config;
+    if (!o->db.empty()) r.db = o->db;
+    if (o->every.empty() == !o->once) {
+      PrintError("collect --config needs either --every DURATION or --once");
+      return kExitUsage;
+    }
+    if (!o->every.empty()) {
+      auto d = fleet::ParseDuration(o->every);
+      if (!d || *d < kNsPerSec) {
+        PrintError("--every \"" + o->every + "\" is not a duration of at least one second (30s, 5m, 1h)");
+        return kExitUsage;
+      }
+      r.every = *d;
+    }
+    r.log_level = *fleet::ParseLogLevel(o->log_level);
+    const OutputFormat fmt = ToFormat(o->format);
+    r.on_round = [fmt](const fleet::RoundResult& round) { PrintRound(round, fmt); };
+    switch (fleet::RunFleet(r)) {
+      case fleet::RunOutcome::kOk: return kExitOk;
+      case fleet::RunOutcome::kConfigError: return kExitUsage;
+      default: return kExitFailure;
+    }
+  };
+}
+
+}  // namespace vrecon::cli

@@ -1,0 +1,186 @@
+// `vrecon report`: the capacity planners' report (issue 6) from the stored corrections, as HTML,
+// CSV, JSON, PDH-CSV or a markdown summary. See docs/report.md.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "src/cli/commands.h"
+#include "src/core/text_util.h"
+#include "src/engine/stored_corrections.h"
+#include "src/report/html_report.h"
+#include "src/report/pdh_export.h"
+#include "src/report/report_data.h"
+
+namespace vrecon::cli {
+namespace {
+
+struct Opts {
+  std::string db = "vrecon.db";
+  std::string vm, from, to, format = "html", out;
+  bool recompute = false;
+};
+
+// "Eastern Standard Time (UTC-05:00)" per guest machine, from the ingested files' headers.
+std::map<std::string, std::string> GuestZones(Store* store) {
+  std::map<std::string, std::string> zones;
+  auto files = store->Files();
+  if (!files.ok()) return zones;
+  for (const FileRecord& f : *files) {
+    if (f.time_zone.empty()) continue;
+    const int off = -f.bias_minutes;
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "UTC%c%02d:%02d", off < 0 ? '-' : '+', std::abs(off) / 60, std::abs(off) % 60);
+    size_t start = 0;
+    while (start <= f.machines.size()) {
+      size_t comma = f.machines.find(',', start);
+      if (comma == std::string::npos) comma = f.machines.size();
+      const std::string m = f.machines.substr(start, comma - start);
+      if (!m.empty()) zones[m] = f.time_zone + " (" + buf + ")";
+      start = comma + 1;
+    }
+  }
+  return zones;
+}
+
+Status Write(const Opts& o, const std::function<Status(std::ostream&)>& body) {
+  if (o.out == "-") return body(std::cout);
+  // Written next to the target and renamed: a failed run leaves no half report behind.
+  const std::string tmp = o.out + ".partial";
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f) return Status::IOError("cannot write " + o.out + ": cannot create " + tmp);
+    Status s = body(f);
+    f.close();
+    if (s.ok() && !f) s = Status::IOError("cannot write " + o.out + " (disk full?)");
+    if (!s.ok()) {
+      std::filesystem::remove(tmp);
+      return s;
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, o.out, ec);
+  if (ec) return Status::IOError("cannot write " + o.out + ": " + ec.message());
+  return Status::Ok();
+}
+
+int Run(const Opts& o) {
+  report::ReportRequest rreq;
+  CorrectionRequest creq;
+  if (!o.vm.empty()) rreq.vm = creq.vm = o.vm;
+  for (const auto& [opt, text, out] : {std::tuple{"--from", &o.from, &rreq.from}, std::tuple{"--to", &o.to, &rreq.to}}) {
+    Status s = ParseTimeOption(opt, *text, out);
+    if (!s.ok()) {
+      PrintError(s.message());
+      return kExitUsage;
+    }
+  }
+  if (rreq.from && rreq.to && *rreq.to <= *rreq.from) {
+    PrintError("--to " + o.to + " is not after --from " + o.from);
+    return kExitUsage;
+  }
+  creq.from = rreq.from;
+  creq.to = rreq.to;
+  auto store = OpenExistingStore(o.db);
+  if (!store.ok()) {
+    PrintError(store.status().message());
+    return kExitFailure;
+  }
+  Database* db = (*store)->db();
+  auto series = CountSeries(db);
+  auto stored = CountCorrWindows(db);
+  if (!series.ok() || !stored.ok()) {
+    PrintError((series.ok() ? stored.status() : series.status()).message());
+    return kExitFailure;
+  }
+  if (*series == 0 && *stored == 0) {
+    PrintError("store " + o.db + " holds no samples and no stored corrections: run `vrecon ingest --db " + o.db +
+               " FILE...` or `vrecon collect` first");
+    return kExitFailure;
+  }
+
+  if (o.format == "pdh-csv") {
+    // Per-process values per window are not stored (docs/storage.md): computed from the samples.
+    if (*series == 0) {
+      PrintError("store " + o.db + " holds no samples: --format pdh-csv recomputes the corrected counters from them");
+      return kExitFailure;
+    }
+    auto windows = RunCorrection(store->get(), creq);
+    if (!windows.ok()) {
+      PrintError(windows.status().message());
+      return kExitFailure;
+    }
+    if (windows->empty()) std::cerr << "vrecon: note: no corrected windows in the requested period\n";
+    Status s = Write(o, [&](std::ostream& os) { return report::WritePdhCsv(os, *windows); });
+    if (!s.ok()) {
+      PrintError(s.message());
+      return kExitFailure;
+    }
+    return kExitOk;
+  }
+
+  if (o.recompute || *stored == 0) {
+    if (*series == 0) {
+      PrintError("--recompute: store " + o.db + " holds no samples to recompute the corrections from");
+      return kExitFailure;
+    }
+    if (!o.recompute)
+      std::cerr << "vrecon: note: " << o.db << " holds no stored corrections yet: computing them from its samples "
+                << "and storing them for the next report\n";
+    CorrectionRequest all;  // everything: a report reads stored results, whatever its range
+    auto n = StoreCorrections(store->get(), all);
+    if (!n.ok()) {
+      PrintError(n.status().message());
+      return kExitFailure;
+    }
+  }
+  std::vector<std::string> notes;
+  // Keeps the report's notes for stderr; the status is the writer's.
+  auto keep = [&](StatusOr<report::FleetReport> r) -> Status {
+    if (!r.ok()) return r.status();
+    notes = r->notes;
+    return Status::Ok();
+  };
+  Status s;
+  if (o.format == "html") {
+    report::HtmlOptions ho;
+    ho.guest_zones = GuestZones(store->get());
+    s = Write(o, [&](std::ostream& os) { return keep(report::WriteHtmlReport(os, db, rreq, ho)); });
+  } else if (o.format == "csv") {
+    s = Write(o, [&](std::ostream& os) { return keep(report::WriteReportCsv(os, db, rreq)); });
+  } else if (o.format == "json") {
+    s = Write(o, [&](std::ostream& os) { return keep(report::WriteReportJson(os, db, rreq)); });
+  } else {
+    s = Write(o, [&](std::ostream& os) {
+      auto fleet = report::BuildFleetReport(db, rreq);
+      if (fleet.ok()) report::WriteReportMarkdown(os, *fleet);
+      return keep(std::move(fleet));
+    });
+  }
+  if (!s.ok()) {
+    PrintError(s.message());
+    return kExitFailure;
+  }
+  for (const std::string& n : notes) std::cerr << "vrecon: note: " << n << "\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+RunFn AddReportCommand(CLI::App& app) {
+  auto o = std::make_shared<Opts>();
+  CLI::App* cmd = app.add_subcommand(
+      "report", "Capacity report from the stored corrections: guest vs real CPU, processes, ready/co-stop, flags, hints");
+  cmd->add_option("--db", o->db, "Store to read")->capture_default_str();
+  cmd->add_option("--vm", o->vm, "Only this VM (name or glob; domain suffix ignored)");
+  cmd->add_option("--from", o->from, "Start of the range, ISO 8601 (UTC unless an offset is given)");
+  cmd->add_option("--to", o->to, "End of the range, ISO 8601");
+  cmd->add_option("--format", o->format, "Output format")
+      ->check(CLI::IsMember({"html", "csv", "json", "pdh-csv", "markdown"}))
+      ->capture_default_str();
+  cmd->add_option("--out", o->out, "File to write; - for standard output")->required();
+  cmd->add_flag("--recompute", o->recompute, "Recompute and store the corrections from the samples first");
+  return [o]() { return Run(*o); };
+}
+
+}  // namespace vrecon::cli

@@ -1,0 +1,126 @@
+#include "src/collect/vsphere_batch_writer.h"
+
+#include <algorithm>
+
+#include "adapters/vsphere/vsphere_units.h"
+#include "src/store/block_writer.h"
+
+namespace vrecon {
+
+using vsphere::CounterInfo;
+using vsphere::EntityMetrics;
+using vsphere::QuerySpec;
+
+Status VsphereBatchWriter::Write(const std::vector<EntityMetrics>& metrics, const std::vector<QuerySpec>& asked,
+                                 VsphereCollectResult* result) {
+  ASSIGN_OR_RETURN(Transaction tx, Transaction::Begin(store_->db()));
+  first_.reset();
+  last_.reset();
+  std::map<MarkKey, TimeNs> moved;
+  int64_t samples = 0;
+  std::vector<ImportIssue> issues;
+  for (const EntityMetrics& em : metrics) RETURN_IF_ERROR(WriteEntity(em, &moved, &samples, &issues));
+  // A counter the server answered for without usable values (none, or a series that could
+  // not be paired with its times) was still asked up to the VM's newest sample: its mark moves
+  // there too, or every later round would ask for it from --since again.
+  for (const QuerySpec& q : asked) {
+    for (const EntityMetrics& em : metrics) {
+      if (em.entity.value != q.entity || em.ends.empty()) continue;
+      for (int id : q.counter_ids) {
+        auto c = counters_.find(id);
+        if (c == counters_.end()) continue;
+        TimeNs& m = moved[MarkKey{q.entity, c->second.name, q.interval_id}];
+        m = std::max(m, em.ends.back());
+      }
+    }
+  }
+  for (const auto& [key, t] : moved) RETURN_IF_ERROR(SetVsphereMark(store_->db(), vcenter_, key, t));
+  RETURN_IF_ERROR(tx.Commit());
+  for (const auto& [key, t] : moved) (*marks_)[key] = std::max((*marks_)[key], t);
+  result->samples += samples;
+  if (first_ && (!result->first_new_end || *first_ < *result->first_new_end)) result->first_new_end = first_;
+  if (last_ && (!result->last_new_end || *last_ > *result->last_new_end)) result->last_new_end = last_;
+  for (ImportIssue& i : issues) result->issues.push_back(std::move(i));
+  return Status::Ok();
+}
+
+Status VsphereBatchWriter::WriteEntity(const EntityMetrics& em, std::map<MarkKey, TimeNs>* moved, int64_t* samples,
+                                       std::vector<ImportIssue>* issues) {
+  auto vm_it = vms_.find(em.entity.value);
+  const std::string vm_name = vm_it != vms_.end() ? vm_it->second.name : em.entity.value;
+  const std::string where = vcenter_ + " " + vm_name;
+  std::vector<ImportIssue> own;
+  for (const std::string& p : em.problems) own.push_back(ImportIssue{vcenter_, 0, Severity::kWarning, "perf-series-mismatch", p});
+
+  std::vector<SeriesKey> columns;
+  std::vector<const vsphere::MetricSeries*> series;
+  std::vector<vsphere::RawUnit> units;
+  for (const vsphere::MetricSeries& ms : em.series) {
+    auto c = counters_.find(ms.counter_id);
+    if (c == counters_.end()) continue;
+    const vsphere::RawUnit unit = vsphere::ApiUnit(c->second.unit_key);
+    SeriesKey k;
+    k.source = SourceKind::kVsphere;
+    k.machine = vm_name;
+    k.object = vsphere::CounterGroup(c->second.name);
+    k.instance = ms.instance;
+    k.counter = c->second.name;
+    k.unit = vsphere::Convert(k.counter, 0, unit, 20)->unit;
+    k.original = c->second.name;
+    columns.push_back(std::move(k));
+    series.push_back(&ms);
+    units.push_back(unit);
+  }
+  FileRecord file;
+  const std::string fingerprint = "vsphere|" + vcenter_ + "|" + em.entity.value;
+  ASSIGN_OR_RETURN(auto found, store_->FindFile(fingerprint));
+  if (found) file = *found;
+  file.fingerprint = fingerprint;
+  file.path = vcenter_;
+  file.format = "vsphere-api";
+  file.kinds = "vsphere";
+  file.machines = vm_name;
+  file.consumed_line_hash = file.consumed_line_hash.empty() ? "0" : file.consumed_line_hash;
+  if (file.id == 0) RETURN_IF_ERROR(store_->SaveFile(&file));
+
+  BlockWriter writer(store_);
+  writer.set_file_id(file.id);
+  if (!columns.empty()) RETURN_IF_ERROR(writer.DeclareColumns(columns));
+  std::vector<double> row(columns.size());
+  for (size_t i = 0; i < em.ends.size() && !columns.empty(); ++i) {
+    const int interval = em.intervals_s[i];
+    bool any = false;
+    for (size_t c = 0; c < columns.size(); ++c) {
+      row[c] = kMissing;
+      const MarkKey key{em.entity.value, columns[c].counter, interval};
+      auto mark = marks_->find(key);
+      // Already stored by an earlier round (servers repeat the sample at startTime).
+      if (mark != marks_->end() && em.ends[i] <= mark->second) continue;
+      auto v = vsphere::Convert(columns[c].counter, series[c]->values[i], units[c], interval);
+      if (!v) continue;
+      row[c] = v->value;
+      any = true;
+      ++*samples;
+      TimeNs& m = (*moved)[key];
+      m = std::max(m, em.ends[i]);
+    }
+    if (!any) continue;
+    RETURN_IF_ERROR(writer.AddRow(em.ends[i] - static_cast<TimeNs>(interval) * kNsPerSec, em.ends[i], row));
+    ++file.rows;
+    if (!file.first_end || em.ends[i] < *file.first_end) file.first_end = em.ends[i];
+    if (!file.last_end || em.ends[i] > *file.last_end) file.last_end = em.ends[i];
+    if (!first_ || em.ends[i] < *first_) first_ = em.ends[i];
+    if (!last_ || em.ends[i] > *last_) last_ = em.ends[i];
+  }
+  for (ImportIssue& i : own) writer.AddIssue(i);
+  RETURN_IF_ERROR(writer.Finish());
+  file.issues += static_cast<int64_t>(own.size());
+  RETURN_IF_ERROR(store_->SaveFile(&file));
+  for (ImportIssue& i : own) {
+    i.message = where + ": " + i.message;
+    issues->push_back(std::move(i));
+  }
+  return Status::Ok();
+}
+
+}  // namespace vrecon

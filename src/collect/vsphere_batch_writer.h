@@ -1,0 +1,43 @@
+// Stores one QueryPerf answer (a batch) in one transaction: samples as blocks under one file
+// record per VM, import issues, and the high-water marks, which move only with the commit.
+#ifndef VRECON_SRC_COLLECT_VSPHERE_BATCH_WRITER_H_
+#define VRECON_SRC_COLLECT_VSPHERE_BATCH_WRITER_H_
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "adapters/vsphere/vsphere_client.h"
+#include "src/collect/vsphere_collect.h"
+#include "src/store/store.h"
+#include "src/store/vsphere_tables.h"
+
+namespace vrecon {
+
+class VsphereBatchWriter {
+ public:
+  VsphereBatchWriter(Store* store, std::string vcenter, const std::map<int, vsphere::CounterInfo>& counters,
+                     const std::map<std::string, vsphere::VmInfo>& vms, std::map<MarkKey, TimeNs>* marks)
+      : store_(store), vcenter_(std::move(vcenter)), counters_(counters), vms_(vms), marks_(marks) {}
+
+  // Samples at or before a (VM, counter, interval) mark are skipped: servers repeat the sample
+  // at startTime. Adds to result's samples, issues and first/last new sample ends.
+  Status Write(const std::vector<vsphere::EntityMetrics>& metrics, const std::vector<vsphere::QuerySpec>& asked,
+               VsphereCollectResult* result);
+
+ private:
+  Status WriteEntity(const vsphere::EntityMetrics& em, std::map<MarkKey, TimeNs>* moved, int64_t* samples,
+                     std::vector<ImportIssue>* issues);
+
+  Store* store_;
+  std::string vcenter_;
+  const std::map<int, vsphere::CounterInfo>& counters_;
+  const std::map<std::string, vsphere::VmInfo>& vms_;
+  std::map<MarkKey, TimeNs>* marks_;
+  std::optional<TimeNs> first_, last_;  // sample ends written by the batch in progress
+};
+
+}  // namespace vrecon
+
+#endif  // VRECON_SRC_COLLECT_VSPHERE_BATCH_WRITER_H_

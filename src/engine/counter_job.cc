@@ -1,0 +1,186 @@
+#include "src/engine/counter_job.h"
+
+#include <algorithm>
+#include <set>
+
+#include "models/counter_types.h"
+#include "models/vm_identity.h"
+#include "src/core/text_util.h"
+#include "src/store/sample_reader.h"
+
+namespace vrecon {
+namespace {
+
+using models::CounterType;
+using models::NormalizeVmName;
+
+std::string PathOf(const SeriesKey& k) {
+  if (!k.original.empty()) return k.original;
+  return "\\\\" + k.machine + "\\" + k.object + (k.instance.empty() ? "" : "(" + k.instance + ")") + "\\" + k.counter;
+}
+
+// The machines whose Hyper-V virtual processors run the VM: its host, or hosts after a migration.
+std::set<std::string> HyperVHostsOf(const std::vector<StoredSeries>& host_side, const std::string& vm) {
+  std::set<std::string> hosts;
+  for (const StoredSeries& s : host_side) {
+    if (s.key.object != "Hyper-V Hypervisor Virtual Processor") continue;
+    auto vp = models::ParseHyperVVpInstance(s.key.instance);
+    if (vp && NormalizeVmName(vp->vm) == NormalizeVmName(vm)) hosts.insert(NormalizeVmName(s.key.machine));
+  }
+  return hosts;
+}
+
+// The host root's series of the same disk counter, by the matching rule of docs/counter-types.md:
+// the --host-disk instance; else the host's only instance other than _Total; else _Total when the
+// host logged nothing else. `why` says what was chosen or why nothing was.
+std::vector<const StoredSeries*> HostDiskSeries(const std::vector<StoredSeries>& host_side,
+                                                const std::set<std::string>& hosts, const SeriesKey& guest,
+                                                const std::optional<std::string>& wanted, std::string* label,
+                                                std::string* why) {
+  std::map<std::string, std::vector<const StoredSeries*>> by_instance;
+  for (const StoredSeries& s : host_side) {
+    if (hosts.count(NormalizeVmName(s.key.machine)) && s.key.object == guest.object && s.key.counter == guest.counter)
+      by_instance[s.key.instance].push_back(&s);
+  }
+  auto pick = [&](const std::string& instance) {
+    const auto& v = by_instance[instance];
+    *label = v.front()->key.machine + " " + guest.object + "(" + instance + ")";
+    return v;
+  };
+  if (hosts.empty()) {
+    *why = "no Hyper-V host log runs this VM";
+    return {};
+  }
+  if (by_instance.empty()) {
+    *why = "the host log has no " + guest.object + " " + guest.counter;
+    return {};
+  }
+  if (wanted) {
+    for (const auto& [instance, v] : by_instance)
+      if (EqualsFolded(instance, *wanted)) return pick(instance);
+    *why = "the host log has no " + guest.object + "(" + *wanted + ") named by --host-disk";
+    return {};
+  }
+  std::vector<std::string> disks;
+  for (const auto& [instance, v] : by_instance)
+    if (instance != "_Total") disks.push_back(instance);
+  if (disks.size() == 1) return pick(disks.front());
+  if (disks.empty()) return pick("_Total");
+  *why = "the host logs " + std::to_string(disks.size()) + " disks; name the one holding the VM's disk with --host-disk";
+  return {};
+}
+
+struct TypedSeries {
+  const StoredSeries* guest = nullptr;
+  models::CounterClass cls;
+  std::optional<models::WindowSeries> values;  // every type but rate
+  std::optional<models::RateWindows> rates;
+  std::optional<models::WindowSeries> host;  // qpc-latency: the host root's latency
+  std::string host_label, no_host_reason;
+};
+
+}  // namespace
+
+void UseClocks(const std::map<std::string, models::ClockModel>& clocks, CounterRequest* request) {
+  for (const auto& [vm, clock] : clocks) {
+    if (std::none_of(clock.segments.begin(), clock.segments.end(), [](const auto& s) { return s.estimated; })) continue;
+    request->clocks[vm] = [clock](TimeNs t) { return clock.ToHost(t); };
+  }
+}
+
+StatusOr<std::vector<std::vector<models::CounterValue>>> RunCounters(
+    Store* store, const std::vector<models::WindowResult>& windows, const CounterRequest& req) {
+  Database* db = store->db();
+  std::vector<std::vector<models::CounterValue>> out(windows.size());
+  SeriesFilter guest_filter, host_filter;
+  guest_filter.source = "guest";
+  host_filter.source = "hyperv";
+  ASSIGN_OR_RETURN(std::vector<StoredSeries> guest_side, FindSeries(db, guest_filter));
+  ASSIGN_OR_RETURN(std::vector<StoredSeries> host_side, FindSeries(db, host_filter));
+
+  // Windows come VM by VM; each run of one VM's windows shares one grid.
+  for (size_t first = 0; first < windows.size();) {
+    size_t last = first;
+    while (last + 1 < windows.size() && windows[last + 1].vm == windows[first].vm &&
+           windows[last + 1].guest_machine == windows[first].guest_machine)
+      ++last;
+    const models::WindowResult& head = windows[first];
+    const size_t next = last + 1;
+    if (head.guest_machine.empty()) {
+      first = next;
+      continue;
+    }
+    models::WindowGrid grid;
+    grid.width = req.window;
+    grid.origin = head.start;
+    grid.count = static_cast<int>((windows[last].end - grid.origin + req.window - 1) / req.window);
+    auto clock_it = req.clocks.find(NormalizeVmName(head.vm));
+    const models::ToTrueTime to_true = clock_it == req.clocks.end() ? models::ToTrueTime{} : clock_it->second;
+    // Guest times may sit a clock offset away from the windows (the alignment searches up to a
+    // few minutes): read a margin on each side.
+    const TimeNs margin = std::max<TimeNs>(req.window, 600 * kNsPerSec);
+    const TimeRange range{grid.origin - margin, grid.End(grid.count - 1) + margin};
+    const std::set<std::string> hosts = HyperVHostsOf(host_side, head.vm);
+
+    std::vector<TypedSeries> typed;
+    const std::string ng = NormalizeVmName(head.guest_machine);
+    for (const StoredSeries& s : guest_side) {
+      const SeriesKey& k = s.key;
+      if (NormalizeVmName(k.machine) != ng) continue;
+      if ((k.object == "Process" || k.object == "Process V2") && k.counter == "% Processor Time") continue;
+      TypedSeries t;
+      t.guest = &s;
+      t.cls = models::ClassifyCounter(k.object, k.instance, k.counter, k.unit);
+      if (t.cls.type == CounterType::kRate) {
+        t.rates.emplace(grid);
+        RETURN_IF_ERROR(ForEachSample(db, s.id, range, [&](TimeNs a, TimeNs b, double v) {
+          if (!IsMissing(v)) t.rates->Add(a, b, v, to_true);
+        }));
+      } else {
+        t.values.emplace(grid);
+        RETURN_IF_ERROR(ForEachSample(db, s.id, range, [&](TimeNs a, TimeNs b, double v) {
+          if (!IsMissing(v)) t.values->Add(to_true ? to_true(a) : a, to_true ? to_true(b) : b, v);
+        }));
+      }
+      if (t.cls.type == CounterType::kQpcLatency) {
+        const std::vector<const StoredSeries*> host =
+            HostDiskSeries(host_side, hosts, k, req.host_disk, &t.host_label, &t.no_host_reason);
+        if (!host.empty()) {
+          t.host.emplace(grid);
+          for (const StoredSeries* h : host)
+            RETURN_IF_ERROR(ForEachSample(db, h->id, range, [&](TimeNs a, TimeNs b, double v) {
+              if (!IsMissing(v)) t.host->Add(a, b, v);
+            }));
+        }
+      }
+      typed.push_back(std::move(t));
+    }
+
+    for (size_t wi = first; wi < next; ++wi) {
+      const models::WindowResult& r = windows[wi];
+      const int i = static_cast<int>((r.start - grid.origin) / grid.width);
+      if (i < 0 || i >= grid.count) continue;
+      for (const TypedSeries& t : typed) {
+        models::CounterWindowInput in;
+        in.cls = t.cls;
+        if (t.values) in.guest_mean = t.values->Mean(i);
+        if (t.rates) in.rate = t.rates->at(i);
+        in.aligned = static_cast<bool>(to_true);
+        in.w = r.w;
+        in.linux_steal = r.steal_pct.has_value();
+        if (t.host) {
+          in.host_latency_s = t.host->Mean(i);
+          in.host_disk = t.host_label;
+          if (!in.host_latency_s) in.no_host_reason = t.host_label + " has no value in this window";
+        } else {
+          in.no_host_reason = t.no_host_reason;
+        }
+        if (auto v = models::EvaluateCounter(PathOf(t.guest->key), t.guest->key.unit, in)) out[wi].push_back(std::move(*v));
+      }
+    }
+    first = next;
+  }
+  return out;
+}
+
+}  // namespace vrecon

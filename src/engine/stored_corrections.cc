@@ -1,0 +1,169 @@
+#include "src/engine/stored_corrections.h"
+
+#include <limits>
+#include <map>
+#include <numeric>
+
+#include "models/vm_identity.h"
+#include "src/engine/ready_job.h"
+
+namespace vrecon {
+namespace {
+
+constexpr TimeNs kHour = 3600 * kNsPerSec;
+
+TimeNs FloorTo(TimeNs t, TimeNs unit) {
+  TimeNs q = t / unit;
+  if (t % unit != 0 && t < 0) --q;
+  return q * unit;
+}
+TimeNs CeilTo(TimeNs t, TimeNs unit) { return -FloorTo(-t, unit); }
+
+std::optional<double> Share(const models::Summary& s, size_t i) {
+  if (s.samples == 0 || i >= s.share_above.size()) return std::nullopt;
+  return s.share_above[i];
+}
+
+StoredReady ToStoredReady(const models::VmReadySummary& v) {
+  StoredReady r;
+  r.source = v.source;
+  r.host = v.host;
+  r.vcpus = v.vcpus;
+  r.samples = v.samples;
+  r.ready_mean = v.ready.mean;
+  r.ready_p95 = v.ready.p95;
+  r.ready_above_5 = Share(v.ready, 0);
+  r.ready_above_10 = Share(v.ready, 1);
+  r.costop_mean = v.costop.mean;
+  r.costop_p95 = v.costop.p95;
+  r.costop_above_3 = Share(v.costop, 0);
+  r.run_mean = v.run_mean;
+  r.wait_mean = v.wait_mean;
+  r.usage_mean = v.usage_mean;
+  if (v.wait_per_dispatch_us) {
+    r.wait_dispatch_us_mean = v.wait_per_dispatch_us->mean;
+    r.wait_dispatch_us_p95 = v.wait_per_dispatch_us->p95;
+  }
+  if (v.host_load) {
+    r.host_load_mean = v.host_load->mean;
+    r.host_load_p95 = v.host_load->p95;
+  }
+  for (const models::Hint& h : v.hints) r.hints.push_back({h.code, h.severity, h.message});
+  return r;
+}
+
+// Per hour of window start: process name -> sums.
+using HourAggregates = std::map<TimeNs, std::map<std::string, ProcessAggregate>>;
+
+void AddProcesses(const models::WindowResult& r, HourAggregates* hours) {
+  auto& hour = (*hours)[FloorTo(r.start, kHour)];
+  for (const models::ProcessResult& p : r.processes) {
+    ProcessAggregate& a = hour[p.name];
+    a.name = p.name;
+    if (p.guest_pct) {
+      ++a.n_guest;
+      a.sum_guest += *p.guest_pct;
+    }
+    if (p.corrected_pct) {
+      ++a.n_corr;
+      a.sum_corr += *p.corrected_pct;
+      // A window without an interval adds no width: it is a point estimate.
+      if (p.ci_lo && p.ci_hi) {
+        const double hw = (*p.ci_hi - *p.ci_lo) / 2;
+        a.sum_hw2 += hw * hw;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+StoredWindow ToStoredWindow(const models::WindowResult& r) {
+  StoredWindow w;
+  w.start = r.start;
+  w.end = r.end;
+  w.vcpus = r.vcpus;
+  w.guest_util = r.guest_util_pct;
+  w.host_util = r.host_util_pct;
+  w.w = r.w;
+  w.steal = r.steal_pct;
+  w.ready = r.ready_pct_per_vcpu;
+  w.costop = r.costop_pct;
+  w.clock_offset_s = r.clock_offset_s;
+  w.guest_cov = r.guest_coverage;
+  w.host_cov = r.host_coverage;
+  for (const models::Flag& f : r.flags) w.flags.push_back({f.code, f.severity, f.message});
+  return w;
+}
+
+StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
+  Database* db = store->db();
+  const TimeNs unit = std::lcm(kHour, req.window > 0 ? req.window : kHour);
+  CorrectionRequest widened = req;
+  if (req.from) widened.from = FloorTo(*req.from, unit);
+  if (req.to) widened.to = CeilTo(*req.to, unit);
+  const TimeNs del_from = widened.from.value_or(std::numeric_limits<TimeNs>::min());
+  const TimeNs del_to = widened.to.value_or(std::numeric_limits<TimeNs>::max());
+
+  ASSIGN_OR_RETURN(std::vector<models::WindowResult> windows, RunCorrection(store, widened));
+  ReadyRequest rreq;
+  rreq.vm = req.vm;
+  auto ready = RunReadyAnalysis(store, rreq);
+  if (!ready.ok() && ready.status().code() != Status::Code::kNotFound) return ready.status();
+
+  ASSIGN_OR_RETURN(Transaction tx, Transaction::Begin(db));
+  ASSIGN_OR_RETURN(std::vector<CorrVm> known, ListCorrVms(db));
+  std::map<std::string, int64_t> ids;  // normalized VM name -> corr_vm id
+  for (const CorrVm& v : known) ids[models::NormalizeVmName(v.vm)] = v.id;
+
+  int64_t stored = 0;
+  for (size_t i = 0; i < windows.size();) {
+    size_t j = i;
+    while (j < windows.size() && windows[j].vm == windows[i].vm) ++j;
+    CorrVm vm;
+    vm.vm = windows[i].vm;
+    vm.guest_machine = windows[i].guest_machine;
+    vm.host_source = models::HostSourceName(windows[i].host);
+    for (size_t k = i; k < j; ++k)
+      if (windows[k].vcpus) vm.vcpus = windows[k].vcpus;
+    ASSIGN_OR_RETURN(const int64_t id, UpsertCorrVm(db, vm));
+    ids[models::NormalizeVmName(vm.vm)] = id;
+    RETURN_IF_ERROR(DeleteCorrRange(db, id, del_from, del_to));
+    HourAggregates hours;
+    for (size_t k = i; k < j; ++k) {
+      const models::WindowResult& r = windows[k];
+      if (r.start < del_from || r.start >= del_to) continue;  // outside the widened range
+      RETURN_IF_ERROR(InsertCorrWindow(db, id, ToStoredWindow(r)));
+      AddProcesses(r, &hours);
+      ++stored;
+    }
+    for (const auto& [hour, procs] : hours) {
+      std::vector<ProcessAggregate> list;
+      for (const auto& [name, a] : procs) list.push_back(a);
+      RETURN_IF_ERROR(InsertProcessHour(db, id, hour, list));
+    }
+    i = j;
+  }
+
+  if (ready.ok()) {
+    std::map<int64_t, std::vector<StoredReady>> by_vm;
+    for (const models::VmReadySummary& s : *ready) {
+      const std::string key = models::NormalizeVmName(s.vm);
+      auto it = ids.find(key);
+      if (it == ids.end()) {
+        CorrVm vm;
+        vm.vm = s.vm;
+        vm.host_source = s.source;
+        vm.vcpus = s.vcpus;
+        ASSIGN_OR_RETURN(const int64_t id, UpsertCorrVm(db, vm));
+        it = ids.emplace(key, id).first;
+      }
+      by_vm[it->second].push_back(ToStoredReady(s));
+    }
+    for (const auto& [id, list] : by_vm) RETURN_IF_ERROR(ReplaceReady(db, id, list));
+  }
+  RETURN_IF_ERROR(tx.Commit());
+  return stored;
+}
+
+}  // namespace vrecon

@@ -1,0 +1,61 @@
+// The fleet description `vrecon collect --config FILE` reads: vCenters, drop folders, guest-to-VM
+// mappings, the store and the correction window, in TOML. docs/config.md documents every key.
+#ifndef VRECON_SRC_FLEET_FLEET_CONFIG_H_
+#define VRECON_SRC_FLEET_FLEET_CONFIG_H_
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/core/status.h"
+#include "src/core/time_util.h"
+
+namespace vrecon::fleet {
+
+struct VcenterConfig {
+  std::string id;        // `name`, else the URL: the source's name in status and logs
+  std::string url, user;
+  std::string password;  // resolved from password_env or password_file at load; never printed
+  std::string ca;
+  bool insecure = false;
+  std::vector<std::string> include;  // VM name globs; empty = every VM
+  std::vector<std::string> exclude;
+  bool historical = false;           // 300 s rollups instead of 20 s realtime
+  int concurrency = 4;
+  int timeout_s = 120;
+};
+
+struct DropFolderConfig {
+  std::string path;
+  bool recursive = false;
+  std::vector<std::string> include;  // file name globs; empty = every file
+  std::vector<std::string> exclude;
+};
+
+struct FleetConfig {
+  std::string file;  // where it was read from
+  std::string db;
+  int window_s = 300;
+  TimeNs since = 3600 * kNsPerSec;       // how far back a never-collected VM starts
+  int parallel_sources = 4;              // sources collected at once
+  int retries = 3;                       // extra attempts of a source after a transient fault
+  TimeNs retry_backoff = 2 * kNsPerSec;  // first wait; doubles per attempt
+  TimeNs settle = 2 * kNsPerSec;         // a drop file must keep its size this long
+  std::map<std::string, std::string> mappings;  // guest -> VM
+  std::vector<VcenterConfig> vcenters;
+  std::vector<DropFolderConfig> drop_folders;
+};
+
+// "30s", "5m", "1h", "2d"; a bare number is seconds.
+std::optional<TimeNs> ParseDuration(const std::string& text);
+
+// Reads and checks the whole file. Errors are InvalidArgument (IOError when unreadable) with
+// one sentence "FILE:LINE: KEY: what is wrong". Relative paths inside are taken relative to
+// the file's directory. Passwords are read here: password_env must be set, password_file must
+// be owner-only.
+StatusOr<FleetConfig> LoadFleetConfig(const std::string& path);
+
+}  // namespace vrecon::fleet
+
+#endif  // VRECON_SRC_FLEET_FLEET_CONFIG_H_

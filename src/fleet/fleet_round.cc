@@ -1,0 +1,220 @@
+#include "src/fleet/fleet_round.h"
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+#include "src/collect/vsphere_collect.h"
+#include "src/engine/stored_corrections.h"
+#include "src/fleet/drop_folder.h"
+#include "src/fleet/source_status.h"
+#include "src/store/vsphere_tables.h"
+
+namespace vrecon::fleet {
+namespace {
+
+TimeNs Now() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+// Sleeps up to `d`; false when `stop` was set meanwhile.
+bool Backoff(TimeNs d, const std::atomic<bool>* stop) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::nanoseconds(d);
+  while (std::chrono::steady_clock::now() < until) {
+    if (stop && stop->load()) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return !(stop && stop->load());
+}
+
+// Each source writes through its own connection; SQLite serializes the writers, so a writer
+// may wait for another's transaction (an ingest of a large file) longer than the default.
+StatusOr<std::unique_ptr<Store>> OpenForSource(const std::string& db) {
+  ASSIGN_OR_RETURN(auto store, Store::Open(db));
+  RETURN_IF_ERROR(store->db()->Exec("PRAGMA busy_timeout = 120000"));
+  return store;
+}
+
+void CollectVcenter(const RoundContext& ctx, const VcenterConfig& vc, Store* store, SourceOutcome* out) {
+  const FleetConfig& cfg = *ctx.config;
+  VsphereCollectOptions opt;
+  opt.client.transport.url = vc.url;
+  opt.client.transport.ca_file = vc.ca;
+  opt.client.transport.insecure = vc.insecure;
+  opt.client.transport.timeout_s = vc.timeout_s;
+  opt.client.user = vc.user;
+  opt.client.password = vc.password;
+  opt.include_globs = vc.include;
+  opt.exclude_globs = vc.exclude;
+  opt.historical = vc.historical;
+  opt.since = cfg.since;
+  opt.concurrency = vc.concurrency;
+  opt.stop = ctx.stop;
+  Logger* log = ctx.log;
+  opt.progress = [log, id = vc.id](int done, int total) {
+    const std::string line = id + ": QueryPerf batches " + std::to_string(done) + "/" + std::to_string(total);
+    log->Progress(line);
+    log->Debug(line + " stored");
+  };
+  TimeNs wait = cfg.retry_backoff;
+  for (int attempt = 0; attempt <= cfg.retries; ++attempt) {
+    ++out->attempts;
+    auto r = CollectVsphere(store, opt);
+    bool transient = false;
+    if (r.ok()) {
+      out->rows += r->samples;
+      if (r->first_new_end && (!out->first_new_end || *r->first_new_end < *out->first_new_end))
+        out->first_new_end = r->first_new_end;
+      if (r->last_new_end && (!out->last_new_end || *r->last_new_end > *out->last_new_end))
+        out->last_new_end = r->last_new_end;
+      out->detail = std::to_string(r->vms_collected) + " of " + std::to_string(r->vms_selected) + " VMs" +
+                    (r->vms_caught_up ? ", " + std::to_string(r->vms_caught_up) + " caught up from rollups" : "");
+      if (r->stopped) {
+        out->error = "stopped by a signal before every batch was asked";
+        return;
+      }
+      if (r->batches_failed == 0 && r->vms_collected == r->vms_selected) {
+        out->ok = true;
+        out->error.clear();
+        return;
+      }
+      // A failed batch stored nothing and moved no mark: the next attempt asks for it again.
+      out->error = std::to_string(r->batches_failed) + " of " + std::to_string(r->batches) +
+                   " QueryPerf batches failed: " + (r->errors.empty() ? "" : r->errors.front());
+      transient = true;
+    } else {
+      out->error = r.status().message();
+      transient = r.status().code() == Status::Code::kUnavailable;
+    }
+    if (!transient || attempt == cfg.retries) return;
+    ctx.log->Warn(vc.id + ": " + out->error + "; retrying in " + std::to_string(wait / kNsPerSec) + " s");
+    if (!Backoff(wait, ctx.stop)) return;
+    wait *= 2;
+  }
+}
+
+void CollectFolder(const RoundContext& ctx, const DropFolderConfig& df, Store* store, SourceOutcome* out) {
+  ++out->attempts;
+  auto r = CollectDropFolder(store, df, ctx.config->settle, ctx.stop, ctx.log);
+  if (!r.ok()) {
+    out->error = r.status().message();
+    return;
+  }
+  out->rows = r->rows;
+  out->first_new_end = r->first_new_end;
+  out->last_new_end = r->last_new_end;
+  out->detail = std::to_string(r->files_ingested) + " of " + std::to_string(r->files_seen) + " files ingested" +
+                (r->files_waiting ? ", " + std::to_string(r->files_waiting) + " still being written" : "");
+  if (!r->errors.empty()) {
+    out->error = std::to_string(r->errors.size()) + " file(s) could not be ingested: " + r->errors.front();
+    return;
+  }
+  out->ok = true;
+}
+
+// The newest sample end the store holds from a vCenter: its newest high-water mark.
+std::optional<TimeNs> NewestVsphereData(Store* store, const std::string& url) {
+  auto marks = VsphereMarks(store->db(), url);
+  if (!marks.ok() || marks->empty()) return std::nullopt;
+  TimeNs newest = 0;
+  for (const auto& [k, t] : *marks) newest = std::max(newest, t);
+  return newest;
+}
+
+SourceOutcome Outcome(const std::string& source, const char* kind) {
+  SourceOutcome o;
+  o.source = source;
+  o.kind = kind;
+  return o;
+}
+
+}  // namespace
+
+bool RoundResult::ok() const {
+  if (!correction_error.empty() || stopped) return false;
+  for (const SourceOutcome& s : sources)
+    if (!s.ok) return false;
+  return true;
+}
+
+RoundResult RunRound(const RoundContext& ctx) {
+  const FleetConfig& cfg = *ctx.config;
+  RoundResult round;
+  round.started = Now();
+  const auto t0 = std::chrono::steady_clock::now();
+  // Sources in config order: vCenters, then drop folders.
+  std::vector<std::function<void(Store*, SourceOutcome*)>> jobs;
+  for (const VcenterConfig& vc : cfg.vcenters) {
+    round.sources.push_back(Outcome(vc.id, "vcenter"));
+    jobs.push_back([&ctx, &vc](Store* s, SourceOutcome* o) { CollectVcenter(ctx, vc, s, o); });
+  }
+  for (const DropFolderConfig& df : cfg.drop_folders) {
+    round.sources.push_back(Outcome(df.path, "drop_folder"));
+    jobs.push_back([&ctx, &df](Store* s, SourceOutcome* o) { CollectFolder(ctx, df, s, o); });
+  }
+
+  std::mutex mu;
+  size_t next = 0;
+  auto worker = [&] {
+    while (true) {
+      size_t i;
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        if (next >= jobs.size()) return;
+        i = next++;
+      }
+      SourceOutcome* out = &round.sources[i];
+      const auto s0 = std::chrono::steady_clock::now();
+      if (ctx.stop && ctx.stop->load()) {
+        out->error = "not collected: stopped by a signal";
+        continue;
+      }
+      auto store = OpenForSource(ctx.db);
+      if (!store.ok()) {
+        out->error = store.status().message();
+      } else {
+        jobs[i](store->get(), out);
+        std::optional<TimeNs> newest = out->last_new_end;
+        if (out->kind == "vcenter") newest = NewestVsphereData(store->get(), cfg.vcenters[i].url);
+        Attempt a{out->source, out->kind, Now(), newest, out->rows, ctx.round_interval_s, out->ok ? "" : out->error};
+        Status recorded = RecordAttempt((*store)->db(), a);
+        if (!recorded.ok()) ctx.log->Error(out->source + ": cannot record its status: " + recorded.message());
+      }
+      out->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - s0).count();
+      if (out->ok) ctx.log->Info(out->source + ": " + std::to_string(out->rows) + " rows, " + out->detail);
+      else ctx.log->Error(out->source + ": " + out->error);
+    }
+  };
+  const int n = std::max(1, std::min<int>(cfg.parallel_sources, static_cast<int>(jobs.size())));
+  std::vector<std::thread> threads;
+  for (int i = 0; i < n; ++i) threads.emplace_back(worker);
+  for (std::thread& t : threads) t.join();
+  round.stopped = ctx.stop && ctx.stop->load();
+
+  // The windows the new samples touch, from one window before the earliest (a sample near a
+  // window's start also weighs on the window before through its own span).
+  std::optional<TimeNs> earliest;
+  for (const SourceOutcome& s : round.sources)
+    if (s.first_new_end && (!earliest || *s.first_new_end < *earliest)) earliest = s.first_new_end;
+  if (earliest) {
+    const TimeNs window = static_cast<TimeNs>(cfg.window_s) * kNsPerSec;
+    CorrectionRequest req;
+    req.window = window;
+    req.from = (*earliest / window) * window - window;
+    req.mappings = cfg.mappings;
+    auto store = Store::Open(ctx.db);
+    StatusOr<int64_t> stored = store.ok() ? StoreCorrections(store->get(), req) : StatusOr<int64_t>(store.status());
+    if (stored.ok()) {
+      round.windows_stored = *stored;
+    } else if (!stored.status().IsNotFound()) {  // NotFound: no VM with both sides yet
+      round.correction_error = "storing the corrections failed: " + stored.status().message();
+      ctx.log->Error(round.correction_error);
+    }
+  }
+  round.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return round;
+}
+
+}  // namespace vrecon::fleet

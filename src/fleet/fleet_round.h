@@ -1,0 +1,52 @@
+// One collection round over the whole fleet: every source collected independently (a failing
+// vCenter or folder does not stop the others), at most `parallel_sources` at once, transient
+// faults retried with backoff, each outcome recorded in source_status; then the correction
+// and Ready-Time results for the new windows are stored.
+#ifndef VRECON_SRC_FLEET_FLEET_ROUND_H_
+#define VRECON_SRC_FLEET_FLEET_ROUND_H_
+
+#include <atomic>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/fleet/fleet_config.h"
+#include "src/fleet/fleet_log.h"
+
+namespace vrecon::fleet {
+
+struct SourceOutcome {
+  std::string source, kind;
+  bool ok = false;
+  int attempts = 0;
+  int64_t rows = 0;  // samples (vCenter) or rows (files) stored
+  std::string detail;  // "40 VMs" / "3 files ingested, 1 waiting"
+  std::string error;
+  std::optional<TimeNs> first_new_end, last_new_end;
+  double seconds = 0;
+};
+
+struct RoundResult {
+  TimeNs started = 0;
+  double seconds = 0;
+  std::vector<SourceOutcome> sources;
+  int64_t windows_stored = 0;
+  std::string correction_error;  // empty when the corrections were stored (or nothing was new)
+  bool stopped = false;          // a stop signal cut the round short
+  bool ok() const;               // every source and the correction step succeeded
+};
+
+struct RoundContext {
+  const FleetConfig* config = nullptr;
+  std::string db;                 // the store (its schema already migrated)
+  Logger* log = nullptr;
+  const std::atomic<bool>* stop = nullptr;
+  std::optional<int> round_interval_s;  // recorded with each status row (--every)
+};
+
+// Never fails as a whole: a store that cannot be opened is every source's error.
+RoundResult RunRound(const RoundContext& ctx);
+
+}  // namespace vrecon::fleet
+
+#endif  // VRECON_SRC_FLEET_FLEET_ROUND_H_

@@ -1,0 +1,51 @@
+// The scheduled collector's bookkeeping in the store (migration 4): one status row per source
+// (vCenter or drop folder) and the (size, mtime) of each drop-folder file last ingested.
+#ifndef VRECON_SRC_FLEET_SOURCE_STATUS_H_
+#define VRECON_SRC_FLEET_SOURCE_STATUS_H_
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/core/time_util.h"
+#include "src/store/sqlite_db.h"
+
+namespace vrecon::fleet {
+
+struct SourceStatus {
+  std::string source;  // the vCenter's name or URL, the drop folder's path
+  std::string kind;    // "vcenter" | "drop_folder"
+  std::optional<TimeNs> last_attempt, last_success;
+  std::optional<TimeNs> newest_data;  // newest sample end stored from it; lag = now - this
+  int64_t rows_added = 0;             // by the last attempt
+  int64_t rows_total = 0;             // by every attempt of the collector
+  int64_t failures = 0;               // consecutive failed rounds (0: the last one succeeded)
+  std::optional<int> round_interval_s;  // of the collector (--every); unset for --once
+  std::string last_error;               // the newest error, kept after a recovery
+  std::optional<TimeNs> last_error_at;
+};
+
+// One round's outcome for a source: `error` empty means success.
+struct Attempt {
+  std::string source, kind;
+  TimeNs at = 0;
+  std::optional<TimeNs> newest_data;
+  int64_t rows_added = 0;
+  std::optional<int> round_interval_s;
+  std::string error;
+};
+
+Status RecordAttempt(Database* db, const Attempt& a);
+StatusOr<std::vector<SourceStatus>> SourceStatuses(Database* db);
+
+struct DropFileMark {
+  int64_t size = 0;
+  TimeNs mtime = 0;
+};
+StatusOr<std::map<std::string, DropFileMark>> DropFileMarks(Database* db, const std::string& folder);
+Status SetDropFileMark(Database* db, const std::string& path, const DropFileMark& mark, TimeNs now);
+
+}  // namespace vrecon::fleet
+
+#endif  // VRECON_SRC_FLEET_SOURCE_STATUS_H_

@@ -1,0 +1,339 @@
+#include "src/store/correction_tables.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <map>
+
+namespace vrecon {
+namespace {
+
+void BindOpt(Statement* s, int i, const std::optional<double>& v) {
+  if (v && std::isfinite(*v)) {
+    s->Bind(i, *v);
+  } else {
+    s->BindNull(i);
+  }
+}
+void BindOpt(Statement* s, int i, const std::optional<int>& v) {
+  if (v) {
+    s->Bind(i, static_cast<int64_t>(*v));
+  } else {
+    s->BindNull(i);
+  }
+}
+std::optional<double> OptD(const Statement& s, int i) {
+  if (s.ColumnIsNull(i)) return std::nullopt;
+  return s.ColumnDouble(i);
+}
+std::optional<int> OptI(const Statement& s, int i) {
+  if (s.ColumnIsNull(i)) return std::nullopt;
+  return static_cast<int>(s.ColumnInt(i));
+}
+
+std::string Clean(std::string_view s) {
+  std::string o(s);
+  for (char& c : o)
+    if (c == '\t' || c == '\n' || c == '\r') c = ' ';
+  return o;
+}
+
+template <typename T>
+void Put(std::string* out, T v) {
+  char b[sizeof(T)];
+  std::memcpy(b, &v, sizeof(T));  // little-endian hosts only (x86-64, arm64)
+  out->append(b, sizeof(T));
+}
+template <typename T>
+bool Take(std::string_view* in, T* v) {
+  if (in->size() < sizeof(T)) return false;
+  std::memcpy(v, in->data(), sizeof(T));
+  in->remove_prefix(sizeof(T));
+  return true;
+}
+
+constexpr const char* kWindowColumns =
+    "start_ns, end_ns, vcpus, guest_util, host_util, w, steal, ready, costop, clock_offset_s, guest_cov, host_cov, flags";
+
+StoredWindow ReadWindow(const Statement& q, int c) {
+  StoredWindow w;
+  w.start = q.ColumnInt(c);
+  w.end = q.ColumnInt(c + 1);
+  w.vcpus = OptI(q, c + 2);
+  w.guest_util = OptD(q, c + 3);
+  w.host_util = OptD(q, c + 4);
+  w.w = OptD(q, c + 5);
+  w.steal = OptD(q, c + 6);
+  w.ready = OptD(q, c + 7);
+  w.costop = OptD(q, c + 8);
+  w.clock_offset_s = OptD(q, c + 9);
+  w.guest_cov = q.ColumnDouble(c + 10);
+  w.host_cov = q.ColumnDouble(c + 11);
+  w.flags = DecodeFlags(q.ColumnBlob(c + 12));
+  return w;
+}
+
+}  // namespace
+
+void ProcessAggregate::Add(const ProcessAggregate& o) {
+  n_guest += o.n_guest;
+  n_corr += o.n_corr;
+  sum_guest += o.sum_guest;
+  sum_corr += o.sum_corr;
+  sum_hw2 += o.sum_hw2;
+}
+std::optional<double> ProcessAggregate::MeanGuest() const {
+  if (n_guest == 0) return std::nullopt;
+  return sum_guest / static_cast<double>(n_guest);
+}
+std::optional<double> ProcessAggregate::MeanCorrected() const {
+  if (n_corr == 0) return std::nullopt;
+  return sum_corr / static_cast<double>(n_corr);
+}
+std::optional<double> ProcessAggregate::HalfWidth95() const {
+  if (n_corr == 0) return std::nullopt;
+  return std::sqrt(sum_hw2) / static_cast<double>(n_corr);
+}
+
+std::string EncodeFlags(const std::vector<StoredFlag>& flags) {
+  std::string out;
+  for (const StoredFlag& f : flags) out += Clean(f.severity) + "\t" + Clean(f.code) + "\t" + Clean(f.message) + "\n";
+  return out;
+}
+
+std::vector<StoredFlag> DecodeFlags(std::string_view text) {
+  std::vector<StoredFlag> out;
+  while (!text.empty()) {
+    const size_t nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+    const size_t t1 = line.find('\t');
+    const size_t t2 = t1 == std::string_view::npos ? t1 : line.find('\t', t1 + 1);
+    if (t2 == std::string_view::npos) continue;
+    out.push_back({std::string(line.substr(t1 + 1, t2 - t1 - 1)), std::string(line.substr(0, t1)),
+                   std::string(line.substr(t2 + 1))});
+  }
+  return out;
+}
+
+std::string EncodeProcesses(const std::vector<ProcessAggregate>& procs) {
+  std::string out;
+  for (const ProcessAggregate& p : procs) {
+    const uint16_t n = static_cast<uint16_t>(std::min<size_t>(p.name.size(), 65535));
+    Put(&out, n);
+    out.append(p.name.data(), n);
+    Put(&out, p.n_guest);
+    Put(&out, p.n_corr);
+    Put(&out, p.sum_guest);
+    Put(&out, p.sum_corr);
+    Put(&out, p.sum_hw2);
+  }
+  return out;
+}
+
+StatusOr<std::vector<ProcessAggregate>> DecodeProcesses(std::string_view in) {
+  std::vector<ProcessAggregate> out;
+  while (!in.empty()) {
+    ProcessAggregate p;
+    uint16_t n = 0;
+    if (!Take(&in, &n) || in.size() < n) return Status::ParseError("corrupt process aggregate blob");
+    p.name.assign(in.data(), n);
+    in.remove_prefix(n);
+    if (!Take(&in, &p.n_guest) || !Take(&in, &p.n_corr) || !Take(&in, &p.sum_guest) || !Take(&in, &p.sum_corr) ||
+        !Take(&in, &p.sum_hw2))
+      return Status::ParseError("corrupt process aggregate blob");
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+StatusOr<int64_t> UpsertCorrVm(Database* db, const CorrVm& vm) {
+  ASSIGN_OR_RETURN(Statement * s, db->Cached(
+      "INSERT INTO corr_vm(vm, guest_machine, host_source, vcpus, stored_at) VALUES(?1, ?2, ?3, ?4, "
+      "strftime('%Y-%m-%dT%H:%M:%SZ','now')) ON CONFLICT(vm) DO UPDATE SET guest_machine = excluded.guest_machine, "
+      "host_source = excluded.host_source, vcpus = excluded.vcpus, stored_at = excluded.stored_at"));
+  s->Bind(1, vm.vm).Bind(2, vm.guest_machine).Bind(3, vm.host_source);
+  BindOpt(s, 4, vm.vcpus);
+  RETURN_IF_ERROR(s->Run());
+  ASSIGN_OR_RETURN(Statement * q, db->Cached("SELECT id FROM corr_vm WHERE vm = ?1"));
+  q->Bind(1, vm.vm);
+  ASSIGN_OR_RETURN(bool row, q->Step());
+  if (!row) return Status::NotFound("corr_vm row for " + vm.vm + " vanished");
+  const int64_t id = q->ColumnInt(0);
+  q->Reset();
+  return id;
+}
+
+Status DeleteCorrRange(Database* db, int64_t vm_id, TimeNs from, TimeNs to) {
+  for (const char* sql : {"DELETE FROM corr_window WHERE vm_id = ?1 AND start_ns >= ?2 AND start_ns < ?3",
+                          "DELETE FROM corr_process_hour WHERE vm_id = ?1 AND hour_ns >= ?2 AND hour_ns < ?3"}) {
+    ASSIGN_OR_RETURN(Statement * s, db->Cached(sql));
+    s->Bind(1, vm_id).Bind(2, static_cast<int64_t>(from)).Bind(3, static_cast<int64_t>(to));
+    RETURN_IF_ERROR(s->Run());
+  }
+  return Status::Ok();
+}
+
+Status InsertCorrWindow(Database* db, int64_t vm_id, const StoredWindow& w) {
+  ASSIGN_OR_RETURN(Statement * s, db->Cached(std::string("INSERT OR REPLACE INTO corr_window(vm_id, ") + kWindowColumns +
+                                             ") VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"));
+  s->Bind(1, vm_id).Bind(2, static_cast<int64_t>(w.start)).Bind(3, static_cast<int64_t>(w.end));
+  BindOpt(s, 4, w.vcpus);
+  BindOpt(s, 5, w.guest_util);
+  BindOpt(s, 6, w.host_util);
+  BindOpt(s, 7, w.w);
+  BindOpt(s, 8, w.steal);
+  BindOpt(s, 9, w.ready);
+  BindOpt(s, 10, w.costop);
+  BindOpt(s, 11, w.clock_offset_s);
+  s->Bind(12, w.guest_cov).Bind(13, w.host_cov).Bind(14, EncodeFlags(w.flags));
+  return s->Run();
+}
+
+Status InsertProcessHour(Database* db, int64_t vm_id, TimeNs hour, const std::vector<ProcessAggregate>& procs) {
+  ASSIGN_OR_RETURN(Statement * s,
+                   db->Cached("INSERT OR REPLACE INTO corr_process_hour(vm_id, hour_ns, procs) VALUES(?1, ?2, ?3)"));
+  const std::string blob = EncodeProcesses(procs);
+  s->Bind(1, vm_id).Bind(2, static_cast<int64_t>(hour)).BindBlob(3, blob.data(), blob.size());
+  return s->Run();
+}
+
+Status ReplaceReady(Database* db, int64_t vm_id, const std::vector<StoredReady>& ready) {
+  ASSIGN_OR_RETURN(Statement * d, db->Cached("DELETE FROM corr_ready WHERE vm_id = ?1"));
+  d->Bind(1, vm_id);
+  RETURN_IF_ERROR(d->Run());
+  for (const StoredReady& r : ready) {
+    ASSIGN_OR_RETURN(Statement * s, db->Cached(
+        "INSERT OR REPLACE INTO corr_ready(vm_id, source, host, vcpus, samples, ready_mean, ready_p95, ready_above_5, "
+        "ready_above_10, costop_mean, costop_p95, costop_above_3, run_mean, wait_mean, usage_mean, "
+        "wait_dispatch_us_mean, wait_dispatch_us_p95, host_load_mean, host_load_p95, hints) VALUES(?1, ?2, ?3, ?4, "
+        "?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)"));
+    s->Bind(1, vm_id).Bind(2, r.source).Bind(3, r.host);
+    BindOpt(s, 4, r.vcpus);
+    s->Bind(5, r.samples);
+    int i = 6;
+    for (const auto* v : {&r.ready_mean, &r.ready_p95, &r.ready_above_5, &r.ready_above_10, &r.costop_mean,
+                          &r.costop_p95, &r.costop_above_3, &r.run_mean, &r.wait_mean, &r.usage_mean,
+                          &r.wait_dispatch_us_mean, &r.wait_dispatch_us_p95, &r.host_load_mean, &r.host_load_p95})
+      BindOpt(s, i++, *v);
+    s->Bind(20, EncodeFlags(r.hints));
+    RETURN_IF_ERROR(s->Run());
+  }
+  return Status::Ok();
+}
+
+StatusOr<std::vector<CorrVm>> ListCorrVms(Database* db) {
+  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT id, vm, guest_machine, host_source, vcpus FROM corr_vm ORDER BY vm"));
+  std::vector<CorrVm> out;
+  for (;;) {
+    ASSIGN_OR_RETURN(bool row, q.Step());
+    if (!row) break;
+    out.push_back({q.ColumnInt(0), q.ColumnText(1), q.ColumnText(2), q.ColumnText(3), OptI(q, 4)});
+  }
+  return out;
+}
+
+StatusOr<int64_t> CountCorrWindows(Database* db) {
+  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT count(*) FROM corr_window"));
+  ASSIGN_OR_RETURN(bool row, q.Step());
+  return row ? q.ColumnInt(0) : 0;
+}
+
+StatusOr<int64_t> CountSeries(Database* db) {
+  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT count(*) FROM series"));
+  ASSIGN_OR_RETURN(bool row, q.Step());
+  return row ? q.ColumnInt(0) : 0;
+}
+
+Status ForEachCorrWindow(Database* db, int64_t vm_id, TimeNs from, TimeNs to,
+                         const std::function<bool(const StoredWindow&)>& fn) {
+  ASSIGN_OR_RETURN(Statement q, db->Prepare(std::string("SELECT ") + kWindowColumns +
+                                            " FROM corr_window WHERE vm_id = ?1 AND end_ns > ?2 AND start_ns < ?3 "
+                                            "ORDER BY start_ns"));
+  q.Bind(1, vm_id).Bind(2, static_cast<int64_t>(from)).Bind(3, static_cast<int64_t>(to));
+  for (;;) {
+    ASSIGN_OR_RETURN(bool row, q.Step());
+    if (!row || !fn(ReadWindow(q, 0))) break;
+  }
+  return Status::Ok();
+}
+
+Status ForEachCorrWindowAll(Database* db, TimeNs from, TimeNs to,
+                            const std::function<void(int64_t vm_id, const StoredWindow&)>& fn) {
+  ASSIGN_OR_RETURN(Statement q, db->Prepare(std::string("SELECT vm_id, ") + kWindowColumns +
+                                            " FROM corr_window WHERE end_ns > ?1 AND start_ns < ?2 "
+                                            "ORDER BY vm_id, start_ns"));
+  q.Bind(1, static_cast<int64_t>(from)).Bind(2, static_cast<int64_t>(to));
+  for (;;) {
+    ASSIGN_OR_RETURN(bool row, q.Step());
+    if (!row) break;
+    fn(q.ColumnInt(0), ReadWindow(q, 1));
+  }
+  return Status::Ok();
+}
+
+StatusOr<std::vector<ProcessAggregate>> LoadProcessAggregates(Database* db, int64_t vm_id, TimeNs from, TimeNs to) {
+  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT procs FROM corr_process_hour WHERE vm_id = ?1 AND hour_ns > ?2 "
+                                            "AND hour_ns < ?3 ORDER BY hour_ns"));
+  // An hour overlaps [from, to) when hour < to and hour + 1 h > from.
+  constexpr TimeNs kHour = 3600 * kNsPerSec;
+  const TimeNs after = from < std::numeric_limits<TimeNs>::min() + kHour ? std::numeric_limits<TimeNs>::min() : from - kHour;
+  q.Bind(1, vm_id).Bind(2, static_cast<int64_t>(after)).Bind(3, static_cast<int64_t>(to));
+  // Decoded in place, looked up by string_view: a week is 168 blobs per VM.
+  std::map<std::string, ProcessAggregate, std::less<>> merged;
+  for (;;) {
+    ASSIGN_OR_RETURN(bool row, q.Step());
+    if (!row) break;
+    std::string_view in = q.ColumnBlob(0);
+    while (!in.empty()) {
+      uint16_t n = 0;
+      if (!Take(&in, &n) || in.size() < n) return Status::ParseError("corrupt process aggregate blob");
+      const std::string_view name = in.substr(0, n);
+      in.remove_prefix(n);
+      ProcessAggregate p;
+      if (!Take(&in, &p.n_guest) || !Take(&in, &p.n_corr) || !Take(&in, &p.sum_guest) || !Take(&in, &p.sum_corr) ||
+          !Take(&in, &p.sum_hw2))
+        return Status::ParseError("corrupt process aggregate blob");
+      auto it = merged.find(name);
+      if (it == merged.end()) {
+        it = merged.emplace(std::string(name), ProcessAggregate{}).first;
+        it->second.name = std::string(name);
+      }
+      it->second.Add(p);
+    }
+  }
+  std::vector<ProcessAggregate> out;
+  for (auto& [name, p] : merged) out.push_back(std::move(p));
+  auto key = [](const ProcessAggregate& p) { return p.MeanCorrected().value_or(p.MeanGuest().value_or(-1)); };
+  std::stable_sort(out.begin(), out.end(), [&](const auto& a, const auto& b) { return key(a) > key(b); });
+  return out;
+}
+
+StatusOr<std::vector<StoredReady>> LoadReady(Database* db, int64_t vm_id) {
+  ASSIGN_OR_RETURN(Statement q, db->Prepare(
+      "SELECT source, host, vcpus, samples, ready_mean, ready_p95, ready_above_5, ready_above_10, costop_mean, "
+      "costop_p95, costop_above_3, run_mean, wait_mean, usage_mean, wait_dispatch_us_mean, wait_dispatch_us_p95, "
+      "host_load_mean, host_load_p95, hints FROM corr_ready WHERE vm_id = ?1 ORDER BY source"));
+  q.Bind(1, vm_id);
+  std::vector<StoredReady> out;
+  for (;;) {
+    ASSIGN_OR_RETURN(bool row, q.Step());
+    if (!row) break;
+    StoredReady r;
+    r.source = q.ColumnText(0);
+    r.host = q.ColumnText(1);
+    r.vcpus = OptI(q, 2);
+    r.samples = q.ColumnInt(3);
+    int i = 4;
+    for (auto* v : {&r.ready_mean, &r.ready_p95, &r.ready_above_5, &r.ready_above_10, &r.costop_mean, &r.costop_p95,
+                    &r.costop_above_3, &r.run_mean, &r.wait_mean, &r.usage_mean, &r.wait_dispatch_us_mean,
+                    &r.wait_dispatch_us_p95, &r.host_load_mean, &r.host_load_p95})
+      *v = OptD(q, i++);
+    r.hints = DecodeFlags(q.ColumnBlob(18));
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace vrecon

@@ -1,0 +1,101 @@
+// Stored corrections (schema migration 3, docs/storage.md "Stored corrections"): what
+// `StoreCorrections` writes and `vrecon report` reads. One row per VM and window with the
+// window's figures and flags; per VM and UTC hour one blob of process aggregates (a row per
+// process and window would be 100 M rows for 1,000 VMs x 7 days); per VM the Ready-Time summary.
+// Plain structs: the store does not depend on models/.
+#ifndef VRECON_SRC_STORE_CORRECTION_TABLES_H_
+#define VRECON_SRC_STORE_CORRECTION_TABLES_H_
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "src/core/status.h"
+#include "src/core/time_util.h"
+#include "src/store/sqlite_db.h"
+
+namespace vrecon {
+
+struct CorrVm {
+  int64_t id = 0;
+  std::string vm, guest_machine;
+  std::string host_source;  // hyperv | vsphere | esxtop | vmtools | none
+  std::optional<int> vcpus;
+};
+
+struct StoredFlag {
+  std::string code, severity, message;
+};
+
+struct StoredWindow {
+  TimeNs start = 0, end = 0;
+  std::optional<int> vcpus;
+  std::optional<double> guest_util, host_util, w, steal, ready, costop, clock_offset_s;
+  double guest_cov = 0, host_cov = 0;
+  std::vector<StoredFlag> flags;
+};
+
+// One process over some windows: sums, so hours merge by adding. The mean corrected value's
+// 95% half-width is sqrt(sum_hw2) / n_corr (windows' errors independent).
+struct ProcessAggregate {
+  std::string name;
+  int64_t n_guest = 0, n_corr = 0;
+  double sum_guest = 0, sum_corr = 0, sum_hw2 = 0;
+  void Add(const ProcessAggregate& o);
+  std::optional<double> MeanGuest() const;
+  std::optional<double> MeanCorrected() const;
+  std::optional<double> HalfWidth95() const;
+};
+
+struct StoredReady {
+  std::string source, host;
+  std::optional<int> vcpus;
+  int64_t samples = 0;
+  std::optional<double> ready_mean, ready_p95, ready_above_5, ready_above_10;
+  std::optional<double> costop_mean, costop_p95, costop_above_3;
+  std::optional<double> run_mean, wait_mean, usage_mean;
+  std::optional<double> wait_dispatch_us_mean, wait_dispatch_us_p95;
+  std::optional<double> host_load_mean, host_load_p95;
+  std::vector<StoredFlag> hints;
+};
+
+// Flags as text, one per line: "severity<TAB>code<TAB>message"; tabs and newlines inside a
+// message become spaces.
+std::string EncodeFlags(const std::vector<StoredFlag>& flags);
+std::vector<StoredFlag> DecodeFlags(std::string_view text);
+// Process aggregates as one blob: per process a little-endian u16 name length, the UTF-8 name,
+// i64 n_guest, i64 n_corr, f64 sum_guest, f64 sum_corr, f64 sum_hw2. Corrupt blob -> ParseError.
+std::string EncodeProcesses(const std::vector<ProcessAggregate>& procs);
+StatusOr<std::vector<ProcessAggregate>> DecodeProcesses(std::string_view blob);
+
+// Writing (callers hold a transaction).
+StatusOr<int64_t> UpsertCorrVm(Database* db, const CorrVm& vm);
+// Deletes the VM's windows and process hours that start in [from, to).
+Status DeleteCorrRange(Database* db, int64_t vm_id, TimeNs from, TimeNs to);
+Status InsertCorrWindow(Database* db, int64_t vm_id, const StoredWindow& w);
+Status InsertProcessHour(Database* db, int64_t vm_id, TimeNs hour, const std::vector<ProcessAggregate>& procs);
+Status ReplaceReady(Database* db, int64_t vm_id, const std::vector<StoredReady>& ready);
+
+// Reading.
+StatusOr<std::vector<CorrVm>> ListCorrVms(Database* db);
+StatusOr<int64_t> CountCorrWindows(Database* db);
+// Series stored from samples (0: nothing was ingested or collected).
+StatusOr<int64_t> CountSeries(Database* db);
+// Streams the VM's windows overlapping [from, to) in time order; the callback may stop by
+// returning false.
+Status ForEachCorrWindow(Database* db, int64_t vm_id, TimeNs from, TimeNs to,
+                         const std::function<bool(const StoredWindow&)>& fn);
+// Every window of every VM overlapping [from, to), ordered by VM id then time: one query.
+Status ForEachCorrWindowAll(Database* db, TimeNs from, TimeNs to,
+                            const std::function<void(int64_t vm_id, const StoredWindow&)>& fn);
+// Process aggregates of the hours overlapping [from, to), merged per process, largest mean
+// corrected (else guest) first.
+StatusOr<std::vector<ProcessAggregate>> LoadProcessAggregates(Database* db, int64_t vm_id, TimeNs from, TimeNs to);
+StatusOr<std::vector<StoredReady>> LoadReady(Database* db, int64_t vm_id);
+
+}  // namespace vrecon
+
+#endif  // VRECON_SRC_STORE_CORRECTION_TABLES_H_

@@ -1,0 +1,203 @@
+// `vrecon collect --config` without a vCenter, through the real binary: every config error is
+// refused with file, line and key (exit 2), the store lock, drop folders (each new or grown file
+// once, bad files recorded), `vrecon status` and SIGHUP reload.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <regex>
+
+#include "tests/support/background.h"
+#include "tests/support/cli_runner.h"
+#include "tests/support/golden.h"
+
+namespace vrecon::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct BadConfig {
+  const char* name;
+  std::string toml;
+  std::string expected;  // in stderr, after "fleet.toml:"
+};
+
+class FleetConfigTest : public ::testing::Test {
+ protected:
+  void SetUp() override { fs::create_directory(dir_.File("drop")); }
+  std::string Write(const std::string& toml) {
+    WriteText(dir_.File("fleet.toml"), toml);
+    return dir_.File("fleet.toml");
+  }
+  CliResult Once(const std::string& config, std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {"collect", "--config", config, "--once", "--format", "json"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return RunVrecon(args);
+  }
+  TempDir dir_;
+};
+
+TEST_F(FleetConfigTest, EachBadKeyOrValueIsRefusedWithFileLineAndKey) {
+  const std::string open_file = dir_.File("open.pass");
+  WriteText(open_file, "TopSecret-77\n");
+  chmod(open_file.c_str(), 0644);
+  WriteText(dir_.File("ca.pem"), "x");
+  unsetenv("VRECON_TEST_UNSET_PW");
+  setenv("VRECON_TEST_PW", "pw", 1);
+  const std::string vc = "[[vcenter]]\nurl = \"https://vc01.example/sdk\"\nuser = \"svc\"\n";
+  const std::string pw = "password_env = \"VRECON_TEST_PW\"\n";
+  const std::vector<BadConfig> cases = {
+      {"unknown top key", "db = \"a.db\"\ncolour = 1\n", "2: colour: unknown key"},
+      {"window not integer", "window = \"five\"\n", "1: window: must be an integer, not a string"},
+      {"window out of range", "window = 5\n", "1: window: must be from 20 to 86400 (got 5)"},
+      {"since not a duration", "since = \"soon\"\n", "1: since: must be a positive duration"},
+      {"retries out of range", "retries = 11\n", "1: retries: must be from 0 to 10 (got 11)"},
+      {"unknown vcenter key", vc + pw + "concurency = 4\n", "5: vcenter[0].concurency: unknown key"},
+      {"concurrency zero", vc + pw + "concurrency = 0\n", "5: vcenter[0].concurrency: must be from 1 to 64 (got 0)"},
+      {"url missing", "[[vcenter]]\nuser = \"svc\"\n" + pw, "1: vcenter[0].url: missing (required)"},
+      {"url scheme", "[[vcenter]]\nurl = \"ftp://vc\"\nuser = \"u\"\n" + pw, "2: vcenter[0].url: must start with https://"},
+      {"user missing", "[[vcenter]]\nurl = \"https://vc/sdk\"\n" + pw, "1: vcenter[0].user: missing (required)"},
+      {"password env unset", vc + "password_env = \"VRECON_TEST_UNSET_PW\"\n",
+       "4: vcenter[0].password_env: environment variable VRECON_TEST_UNSET_PW is not set"},
+      {"no password", vc, "1: vcenter[0].password_env: missing: give password_env or password_file"},
+      {"password file open", vc + "password_file = \"open.pass\"\n",
+       "4: vcenter[0].password_file: " + open_file + " is readable by group or others"},
+      {"password file missing", vc + "password_file = \"none.pass\"\n", "4: vcenter[0].password_file: cannot read"},
+      {"ca and insecure", vc + pw + "ca = \"ca.pem\"\ninsecure = true\n", "6: vcenter[0].insecure: give ca or insecure"},
+      {"ca missing", vc + pw + "ca = \"nope.pem\"\n", "5: vcenter[0].ca: no such file"},
+      {"vms not array", vc + pw + "vms = \"WEB*\"\n", "5: vcenter[0].vms: must be an array of strings"},
+      {"insecure not bool", vc + pw + "insecure = \"yes\"\n", "5: vcenter[0].insecure: must be true or false"},
+      {"vcenter not array of tables", "vcenter = 3\n", "1: vcenter: must be written as [[vcenter]] tables"},
+      {"same vcenter twice", vc + pw + vc + pw, "5: vcenter[1]: a second source named https://vc01.example/sdk"},
+      {"drop folder path missing", "[[drop_folder]]\nrecursive = true\n", "1: drop_folder[0].path: missing (required)"},
+      {"drop folder unknown key", "[[drop_folder]]\npath = \"drop\"\npattern = \"*.csv\"\n",
+       "3: drop_folder[0].pattern: unknown key"},
+      {"mapping not string", "[mappings]\n\"web01\" = 3\n[[drop_folder]]\npath = \"drop\"\n",
+       "2: mappings.web01: must be the VM name"},
+      {"not TOML", "db = \"a.db\"\nwindow = = 3\n", "2: not valid TOML"},
+      {"no source", "db = \"a.db\"\n", "1: vcenter: the file names no source"},
+  };
+  for (const BadConfig& c : cases) {
+    // Cases about one key get a valid drop folder so that only that key is wrong.
+    std::string toml = c.toml;
+    if (toml.find("[[") == std::string::npos && toml.find("no source") == std::string::npos &&
+        std::string(c.name) != "no source" && std::string(c.name) != "vcenter not array of tables")
+      toml += "[[drop_folder]]\npath = \"drop\"\n";
+    CliResult r = Once(Write(toml), {"--db", dir_.File("x.db")});
+    EXPECT_EQ(r.exit_code, 2) << c.name << ": " << r.err;
+    EXPECT_NE(r.err.find(dir_.File("fleet.toml") + ":" + c.expected), std::string::npos)
+        << c.name << ": expected \"" << c.expected << "\" in:\n" << r.err;
+    EXPECT_EQ(r.err.find("TopSecret"), std::string::npos) << c.name << ": the password leaked";
+  }
+  unsetenv("VRECON_TEST_PW");
+  EXPECT_FALSE(Exists(dir_.File("x.db"))) << "a refused configuration must not create the store";
+}
+
+TEST_F(FleetConfigTest, UsageErrorsExitTwo) {
+  const std::string cfg = Write("db = \"s.db\"\n[[drop_folder]]\npath = \"drop\"\n");
+  EXPECT_EQ(RunVrecon({"collect", "--config", cfg}).exit_code, 2);
+  EXPECT_EQ(RunVrecon({"collect", "--config", cfg, "--every", "5x"}).exit_code, 2);
+  EXPECT_EQ(RunVrecon({"collect", "--config", cfg, "--every", "5m", "--once"}).exit_code, 2);
+  EXPECT_EQ(RunVrecon({"collect", "--config", dir_.File("missing.toml"), "--once"}).exit_code, 2);
+  EXPECT_EQ(RunVrecon({"status", "--db", dir_.File("s.db"), "--stale-after", "soon"}).exit_code, 2);
+  EXPECT_EQ(RunVrecon({"collect", "--help"}).exit_code, 0);
+  EXPECT_EQ(RunVrecon({"status", "--help"}).exit_code, 0);
+}
+
+TEST_F(FleetConfigTest, DropFolderIngestsEachNewOrGrownFileOnceAndRecordsBadFiles) {
+  const std::string cfg = Write("db = \"s.db\"\nsettle = 1\n[[drop_folder]]\npath = \"drop\"\n");
+  const std::string guest = ReadText(Fixture("seed003/guest-web01.csv"));
+  const size_t cut = guest.find('\n', guest.size() / 2) + 1;
+  WriteText(dir_.File("drop/guest-web01.csv"), guest.substr(0, cut));
+  fs::copy_file(Fixture("seed003/hyperv-hv01.csv"), dir_.File("drop/hyperv-hv01.csv"));
+  WriteText(dir_.File("drop/notes.txt"), "not a performance log\n");
+
+  CliResult r1 = Once(cfg);
+  EXPECT_EQ(r1.exit_code, 1) << "a bad file fails the folder's round: " << r1.err;
+  EXPECT_NE(r1.out.find("\"detail\": \"2 of 3 files ingested\""), std::string::npos) << r1.out;
+  const int64_t rows1 = JsonInt(r1.out, "rows");
+  EXPECT_GT(rows1, 0);
+  CliResult st = RunVrecon({"status", "--db", dir_.File("s.db"), "--format", "json"});
+  EXPECT_NE(st.out.find("notes.txt"), std::string::npos) << "the bad file is named: " << st.out;
+
+  // Unchanged files are not read again; the bad one is remembered until it changes.
+  CliResult r2 = Once(cfg);
+  EXPECT_EQ(r2.exit_code, 0) << r2.err << r2.out;
+  EXPECT_EQ(JsonInt(r2.out, "rows"), 0);
+  EXPECT_NE(r2.out.find("\"detail\": \"0 of 3 files ingested\""), std::string::npos) << r2.out;
+
+  // The guest log grows: only its new rows are added.
+  WriteText(dir_.File("drop/guest-web01.csv"), guest);
+  CliResult r3 = Once(cfg);
+  EXPECT_EQ(r3.exit_code, 0) << r3.err;
+  const int64_t rows3 = JsonInt(r3.out, "rows");
+  EXPECT_GT(rows3, 0);
+  CliResult fresh = Ingest(dir_.File("once.db"), dir_.File("drop/guest-web01.csv"));
+  const int64_t guest_rows = JsonInt(fresh.out, "rows");
+  const int64_t host_rows = JsonInt(Ingest(dir_.File("once.db"), dir_.File("drop/hyperv-hv01.csv")).out, "rows");
+  EXPECT_EQ(rows1 + rows3, guest_rows + host_rows) << "every row once, none twice";
+
+  CliResult ok = RunVrecon({"status", "--db", dir_.File("s.db"), "--format", "csv"});
+  EXPECT_EQ(ok.exit_code, 0) << ok.err << ok.out;
+  EXPECT_NE(ok.out.find(",drop_folder,ok,"), std::string::npos) << ok.out;
+}
+
+TEST_F(FleetConfigTest, StatusExitsOneForAStaleSource) {
+  const std::string cfg = Write("db = \"s.db\"\n[[drop_folder]]\npath = \"drop\"\n[[drop_folder]]\npath = \"gone\"\n");
+  CliResult r = Once(cfg);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("gone is not a readable directory"), std::string::npos) << r.err;
+  CliResult st = RunVrecon({"status", "--db", dir_.File("s.db"), "--format", "json"});
+  EXPECT_EQ(st.exit_code, 1) << "a source that never succeeded is stale";
+  EXPECT_NE(st.out.find("\"state\": \"stale\""), std::string::npos) << st.out;
+  EXPECT_NE(st.out.find("\"state\": \"ok\""), std::string::npos) << "the other folder went on: " << st.out;
+  EXPECT_NE(st.err.find("1 source(s)"), std::string::npos) << st.err;
+  CliResult none = RunVrecon({"status", "--db", dir_.File("nothing.db")});
+  EXPECT_EQ(none.exit_code, 1);
+}
+
+TEST_F(FleetConfigTest, ASecondCollectorOnTheSameStoreRefuses) {
+  const std::string cfg = Write("db = \"s.db\"\n[[drop_folder]]\npath = \"drop\"\n");
+  Background first({"collect", "--config", cfg, "--every", "1h"});
+  ASSERT_TRUE(first.WaitForLog("round finished", 30)) << first.err();
+  CliResult second = Once(cfg);
+  EXPECT_EQ(second.exit_code, 1);
+  EXPECT_NE(second.err.find("another collector is writing " + dir_.File("s.db")), std::string::npos) << second.err;
+  EXPECT_NE(second.err.find("pid " + std::to_string(first.pid())), std::string::npos) << second.err;
+  // One line: UTC time, level, message.
+  EXPECT_TRUE(std::regex_match(second.err, std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ error: another collector [^\n]+\n)")))
+      << second.err;
+  first.Signal(SIGTERM);
+  CliResult r = first.Wait(30);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Once(cfg).exit_code, 0) << "the lock goes with the first collector";
+}
+
+TEST_F(FleetConfigTest, SighupReloadsAndABadFileKeepsTheOldConfiguration) {
+  fs::create_directory(dir_.File("drop2"));
+  fs::copy_file(Fixture("seed003/guest-web01.csv"), dir_.File("drop2/guest-web01.csv"));
+  const std::string cfg = Write("db = \"s.db\"\nsettle = 1\n[[drop_folder]]\npath = \"drop\"\n");
+  Background bg({"collect", "--config", cfg, "--every", "2s", "--log-level", "debug"});
+  ASSERT_TRUE(bg.WaitForLog("round finished", 30)) << bg.err();
+  Write("db = \"s.db\"\nwindoww = 300\n");
+  bg.Signal(SIGHUP);
+  ASSERT_TRUE(bg.WaitForLog("reload refused", 10)) << bg.err();
+  EXPECT_NE(bg.err().find("windoww: unknown key"), std::string::npos) << bg.err();
+  Write("db = \"s.db\"\nsettle = 1\n[[drop_folder]]\npath = \"drop\"\n[[drop_folder]]\npath = \"drop2\"\n");
+  bg.Signal(SIGHUP);
+  ASSERT_TRUE(bg.WaitForLog("configuration reloaded", 10)) << bg.err();
+  ASSERT_TRUE(bg.WaitForLog("drop2: ", 30)) << bg.err();
+  bg.Signal(SIGINT);
+  CliResult r = bg.Wait(30);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  CliResult st = RunVrecon({"status", "--db", dir_.File("s.db"), "--format", "csv"});
+  EXPECT_NE(st.out.find(dir_.File("drop2") + ",drop_folder,ok"), std::string::npos) << st.out;
+  EXPECT_NE(st.out.find(dir_.File("drop") + ",drop_folder,ok"), std::string::npos) << st.out;
+}
+
+}  // namespace
+}  // namespace vrecon::testing

@@ -1,0 +1,233 @@
+// `vrecon collect --config` against two govmomi simulators as two vCenters plus a drop folder,
+// through the real binary: several rounds, one vCenter stopped and restarted (no duplicates,
+// no gaps, status shows the outage and the recovery), SIGTERM mid-round then a restart, and
+// catch-up from 300 s rollups after a long absence.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <regex>
+#include <thread>
+
+#include "src/core/time_util.h"
+#include "src/store/store.h"
+#include "src/store/vsphere_tables.h"
+#include "tests/support/background.h"
+#include "tests/support/cli_runner.h"
+#include "tests/support/golden.h"
+#include "tests/support/vcsim.h"
+
+namespace vrecon::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string VcenterToml(const std::string& name, const Vcsim& sim, int concurrency = 2, const std::string& vms = "*") {
+  return "[[vcenter]]\nname = \"" + name + "\"\nurl = \"" + sim.url() + "\"\nuser = \"" + sim.user() +
+         "\"\npassword_env = \"VRECON_TEST_VC_PW\"\nca = \"" + sim.ca_file() +
+         "\"\nconcurrency = " + std::to_string(concurrency) + "\nvms = [\"" + vms + "\"]\n";
+}
+
+// Sample (start, end) pairs of one stored series, in stored order, from `vrecon samples`.
+std::vector<std::pair<std::string, std::string>> Spans(const std::string& db, const std::string& vm) {
+  CliResult s = RunVrecon({"samples", "--db", db, "--machine", vm, "--counter", "cpu.usage.average", "--format", "csv"});
+  std::vector<std::pair<std::string, std::string>> out;
+  const std::regex row(R"(^vsphere,[^,]*,cpu,,cpu\.usage\.average,([^,]+),([^,]+),)");
+  for (const std::string& line : Lines(s.out)) {
+    std::smatch m;
+    if (std::regex_search(line, m, row)) out.emplace_back(m[1], m[2]);
+  }
+  return out;
+}
+
+std::string StatusField(const std::string& json, const std::string& source, const std::string& key) {
+  const size_t at = json.find("\"source\": \"" + source + "\"");
+  if (at == std::string::npos) return "";
+  std::smatch m;
+  const std::string rest = json.substr(at, json.find('}', at) - at);
+  if (!std::regex_search(rest, m, std::regex("\"" + key + "\": (\"[^\"]*\"|[^,}]+)"))) return "";
+  return m[1];
+}
+
+class FleetVcsimTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    fs::create_directory(dir_.File("drop"));
+    db_ = dir_.File("fleet.db");
+  }
+  CliResult Once() {
+    return RunVrecon({"collect", "--config", dir_.File("fleet.toml"), "--once", "--format", "json"});
+  }
+  CliResult Status(const std::string& stale_after) {
+    return RunVrecon({"status", "--db", db_, "--stale-after", stale_after, "--format", "json"});
+  }
+  TempDir dir_;
+  std::string db_;
+};
+
+TEST_F(FleetVcsimTest, TwoVcentersAndADropFolderSurviveAnOutage) {
+  VRECON_REQUIRE_VCSIM();
+  auto a = Vcsim::Start({.vms = 3});
+  auto b = Vcsim::Start({.vms = 3});
+  ASSERT_NE(a, nullptr) << Vcsim::last_error();
+  ASSERT_NE(b, nullptr) << Vcsim::last_error();
+  ASSERT_EQ(a->password(), b->password());
+  setenv("VRECON_TEST_VC_PW", a->password().c_str(), 1);
+  const int b_port = b->port();
+  // The CA files are kept beside the config: a stopped simulator takes its own away.
+  auto write_config = [&] {
+    std::string toml = "db = \"fleet.db\"\nsince = \"10m\"\nretries = 1\nretry_backoff = 1\nsettle = 1\n" +
+                       VcenterToml("vcA", *a, 2, "DC0_H0_*") + VcenterToml("vcB", *b, 2, "DC0_C0_*") +
+                       "[[drop_folder]]\npath = \"drop\"\n";
+    for (const Vcsim* sim : {a.get(), b.get()}) {
+      const std::string kept = dir_.File("ca-" + std::to_string(sim->port()) + ".pem");
+      fs::copy_file(sim->ca_file(), kept, fs::copy_options::overwrite_existing);
+      toml.replace(toml.find(sim->ca_file()), sim->ca_file().size(), kept);
+    }
+    WriteText(dir_.File("fleet.toml"), toml);
+  };
+  write_config();
+  fs::copy_file(Fixture("seed003/guest-web01.csv"), dir_.File("drop/guest-web01.csv"));
+  CliResult r1 = Once();
+  ASSERT_EQ(r1.exit_code, 0) << r1.err << r1.out;
+  EXPECT_NE(r1.out.find(" VMs\", \"seconds\""), std::string::npos) << r1.out;
+  EXPECT_NE(r1.out.find("\"detail\": \"1 of 1 files ingested\""), std::string::npos) << r1.out;
+  EXPECT_EQ(r1.err.find('\r'), std::string::npos) << "no progress line when stderr is not a terminal";
+
+  // vcB goes away for a while; vcA and the folder go on.
+  b.reset();
+  std::this_thread::sleep_for(std::chrono::seconds(4));
+  fs::copy_file(Fixture("seed003/hyperv-hv01.csv"), dir_.File("drop/hyperv-hv01.csv"));
+  CliResult r2 = Once();
+  EXPECT_EQ(r2.exit_code, 1) << "a failed source fails the round";
+  EXPECT_NE(r2.err.find("vcB: "), std::string::npos) << r2.err;
+  EXPECT_NE(r2.err.find("retrying in 1 s"), std::string::npos) << "a refused connection is retried: " << r2.err;
+  EXPECT_EQ(r2.err.find("retrying", r2.err.find("retrying") + 1), std::string::npos) << "retries = 1: " << r2.err;
+  // The Hyper-V host's log joined the guest's: the round stored their corrections.
+  EXPECT_GT(JsonInt(r2.out, "windows_stored"), 0) << r2.out;
+  EXPECT_NE(r2.out.find("\"detail\": \"1 of 2 files ingested\""), std::string::npos) << r2.out;
+  CliResult s2 = Status("4s");
+  EXPECT_EQ(s2.exit_code, 1) << s2.out;
+  EXPECT_EQ(StatusField(s2.out, "vcB", "state"), "\"stale\"") << s2.out;
+  EXPECT_EQ(StatusField(s2.out, "vcB", "failures"), "1") << s2.out;
+  EXPECT_NE(StatusField(s2.out, "vcB", "last_error"), "null") << s2.out;
+  EXPECT_EQ(StatusField(s2.out, "vcA", "state"), "\"ok\"") << s2.out;
+
+  // vcB comes back on the same address (with a new CA): the round completes it.
+  b = Vcsim::Start({.vms = 3, .port = b_port});
+  ASSERT_NE(b, nullptr) << Vcsim::last_error();
+  write_config();
+  CliResult r3 = Once();
+  ASSERT_EQ(r3.exit_code, 0) << r3.err << r3.out;
+  EXPECT_EQ(r3.err.find("error"), std::string::npos) << r3.err;
+  CliResult s3 = Status("10m");
+  EXPECT_EQ(s3.exit_code, 0) << s3.out;
+  EXPECT_EQ(StatusField(s3.out, "vcB", "state"), "\"ok\"") << s3.out;
+  EXPECT_EQ(StatusField(s3.out, "vcB", "failures"), "0") << s3.out;
+  EXPECT_NE(StatusField(s3.out, "vcB", "last_error_at"), "null") << "the outage stays visible: " << s3.out;
+
+  // The simulators name their VMs alike; each vCenter collects its own half (vms globs). Per
+  // VM: sample ends strictly increasing (nothing twice) and no step above the 20 s interval,
+  // across the outage too (realtime still held it).
+  for (const std::string vm : {"DC0_H0_VM0", "DC0_C0_RP0_VM0"}) {
+    auto spans = Spans(db_, vm);
+    ASSERT_GT(spans.size(), 20u) << vm;
+    std::vector<TimeNs> ends;
+    for (const auto& [start, end] : spans) ends.push_back(*ParseIso(end));
+    std::sort(ends.begin(), ends.end());
+    for (size_t i = 1; i < ends.size(); ++i) {
+      EXPECT_GT(ends[i], ends[i - 1]) << vm << ": a sample was stored twice";
+      EXPECT_LE(ends[i] - ends[i - 1], 20 * kNsPerSec) << vm << ": a gap at " << FormatIso(ends[i - 1], true);
+    }
+  }
+  auto store = Store::Open(db_);
+  ASSERT_TRUE(store.ok());
+  auto marks = VsphereMarks((*store)->db(), b->url());
+  ASSERT_TRUE(marks.ok());
+  EXPECT_GT(marks->size(), 0u);
+  EXPECT_EQ(marks->size() % 6, 0u) << "every VM of vcB has a mark per counter";
+  unsetenv("VRECON_TEST_VC_PW");
+}
+
+TEST_F(FleetVcsimTest, SigtermMidRoundLeavesAWholeStoreAndTheNextRoundCompletesIt) {
+  VRECON_REQUIRE_VCSIM();
+  auto sim = Vcsim::Start({.vms = 300, .max_query_metrics = 6});
+  ASSERT_NE(sim, nullptr) << Vcsim::last_error();
+  setenv("VRECON_TEST_VC_PW", sim->password().c_str(), 1);
+  WriteText(dir_.File("fleet.toml"), "db = \"fleet.db\"\nsince = \"30m\"\n" + VcenterToml("vc", *sim, 1));
+  Background bg({"collect", "--config", dir_.File("fleet.toml"), "--every", "1h", "--log-level", "debug"});
+  // One VM per QueryPerf batch (6 metrics): stop after a few of the 300 batches are stored.
+  ASSERT_TRUE(bg.WaitForLog("QueryPerf batches 5/300", 60)) << bg.err();
+  bg.Signal(SIGTERM);
+  CliResult stopped = bg.Wait(60);
+  ASSERT_EQ(stopped.exit_code, 0) << stopped.err;
+  EXPECT_NE(stopped.err.find("stopped by a signal"), std::string::npos) << stopped.err;
+  {
+    auto store = Store::Open(db_);
+    ASSERT_TRUE(store.ok()) << store.status().message();
+    auto q = (*store)->db()->Prepare("PRAGMA integrity_check");
+    ASSERT_TRUE(q.ok());
+    auto row = q->Step();
+    ASSERT_TRUE(row.ok() && *row);
+    EXPECT_EQ(q->ColumnText(0), "ok");
+    auto marks = VsphereMarks((*store)->db(), sim->url());
+    ASSERT_TRUE(marks.ok());
+    EXPECT_LT(marks->size(), 300u * 6u) << "the round was meant to be cut short; make it longer";
+  }
+  CliResult next = Once();
+  ASSERT_EQ(next.exit_code, 0) << next.err << next.out;
+  EXPECT_NE(next.out.find("\"detail\": \"300 of 300 VMs\""), std::string::npos) << next.out;
+  auto store = Store::Open(db_);
+  ASSERT_TRUE(store.ok());
+  auto marks = VsphereMarks((*store)->db(), sim->url());
+  ASSERT_TRUE(marks.ok());
+  EXPECT_EQ(marks->size(), 300u * 6u);
+  unsetenv("VRECON_TEST_VC_PW");
+}
+
+TEST_F(FleetVcsimTest, AfterALongAbsenceEachVmCatchesUpFromRollups) {
+  VRECON_REQUIRE_VCSIM();
+  auto sim = Vcsim::Start({.vms = 2});
+  ASSERT_NE(sim, nullptr) << Vcsim::last_error();
+  setenv("VRECON_TEST_VC_PW", sim->password().c_str(), 1);
+  // A first round in a scratch store gives the VMs' ids; the fleet store then holds marks as
+  // a collector stopped three hours ago would have left them.
+  WriteText(dir_.File("fleet.toml"), "db = \"scratch.db\"\nsince = \"2m\"\n" + VcenterToml("vc", *sim));
+  ASSERT_EQ(Once().exit_code, 0);
+  {
+    auto scratch = Store::Open(dir_.File("scratch.db"));
+    auto store = Store::Open(db_);
+    ASSERT_TRUE(scratch.ok() && store.ok());
+    auto marks = VsphereMarks((*scratch)->db(), sim->url());
+    ASSERT_TRUE(marks.ok());
+    ASSERT_EQ(marks->size(), 2u * 6u);
+    for (const auto& [key, t] : *marks)
+      ASSERT_TRUE(SetVsphereMark((*store)->db(), sim->url(), key, t - 3 * 3600 * kNsPerSec).ok());
+  }
+  WriteText(dir_.File("fleet.toml"), "db = \"fleet.db\"\n" + VcenterToml("vc", *sim));
+  CliResult r = Once();
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  EXPECT_NE(r.out.find("2 caught up from rollups"), std::string::npos) << r.out;
+  auto spans = Spans(db_, "DC0_H0_VM0");
+  int rollups = 0, realtime = 0;
+  for (const auto& [start, end] : spans) {
+    const TimeNs d = *ParseIso(end) - *ParseIso(start);
+    rollups += d == 300 * kNsPerSec;
+    realtime += d == 20 * kNsPerSec;
+  }
+  // Two hours the realtime store no longer holds, as 300 s rollups (24, and one reaching into
+  // the realtime hour), then the hour at 20 s (180).
+  EXPECT_GE(rollups, 24) << spans.size();
+  EXPECT_LE(rollups, 26);
+  EXPECT_GE(realtime, 178);
+  // The next round has nothing old to catch up.
+  CliResult again = Once();
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(again.out.find("caught up"), std::string::npos) << again.out;
+  unsetenv("VRECON_TEST_VC_PW");
+}
+
+}  // namespace
+}  // namespace vrecon::testing

@@ -1,0 +1,128 @@
+#include "src/engine/stored_corrections.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "src/ingest/ingest_file.h"
+#include "tests/support/cli_runner.h"
+
+namespace vrecon {
+namespace {
+
+using vrecon::testing::Fixture;
+
+std::unique_ptr<Store> SeedStore() {
+  auto store = Store::Open(":memory:");
+  EXPECT_TRUE(IngestFile(store->get(), Fixture("seed003/guest-web01.csv"), {}).ok());
+  EXPECT_TRUE(IngestFile(store->get(), Fixture("seed003/hyperv-hv01.csv"), {}).ok());
+  return std::move(store).value();
+}
+
+TEST(CorrectionTablesTest, FlagsAndProcessBlobsRoundTrip) {
+  const std::vector<StoredFlag> flags = {{"low-coverage", "warning", "guest covers 50%\tof\nthe window"},
+                                         {"idle", "info", ""}};
+  const std::vector<StoredFlag> back = DecodeFlags(EncodeFlags(flags));
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_EQ(back[0].code, "low-coverage");
+  EXPECT_EQ(back[0].severity, "warning");
+  EXPECT_EQ(back[0].message, "guest covers 50% of the window");
+  EXPECT_EQ(back[1].code, "idle");
+  EXPECT_EQ(back[1].message, "");
+
+  ProcessAggregate p{"sqlservr", 3, 2, 120.5, 150.25, 4.0};
+  auto decoded = DecodeProcesses(EncodeProcesses({p, ProcessAggregate{"Ünïcode", 1, 0, 1, 0, 0}}));
+  ASSERT_TRUE(decoded.ok());
+  ASSERT_EQ(decoded->size(), 2u);
+  EXPECT_EQ((*decoded)[0].name, "sqlservr");
+  EXPECT_EQ((*decoded)[0].n_corr, 2);
+  EXPECT_DOUBLE_EQ(*(*decoded)[0].MeanCorrected(), 75.125);
+  EXPECT_DOUBLE_EQ(*(*decoded)[0].HalfWidth95(), 1.0);
+  EXPECT_EQ((*decoded)[1].name, "Ünïcode");
+  EXPECT_FALSE((*decoded)[1].MeanCorrected());
+  const std::string blob = EncodeProcesses({p});
+  EXPECT_FALSE(DecodeProcesses(std::string_view(blob).substr(0, blob.size() - 1)).ok());
+}
+
+TEST(StoredCorrectionsTest, StoresWhatRunCorrectionComputes) {
+  auto store = SeedStore();
+  CorrectionRequest req;
+  auto computed = RunCorrection(store.get(), req);
+  ASSERT_TRUE(computed.ok());
+  ASSERT_FALSE(computed->empty());
+  auto n = StoreCorrections(store.get(), req);
+  ASSERT_TRUE(n.ok()) << n.status().message();
+  EXPECT_EQ(*n, static_cast<int64_t>(computed->size()));
+
+  auto vms = ListCorrVms(store->db());
+  ASSERT_TRUE(vms.ok());
+  ASSERT_EQ(vms->size(), 1u);
+  EXPECT_EQ((*vms)[0].vm, "WEB01");
+  EXPECT_EQ((*vms)[0].host_source, "hyperv");
+  std::vector<StoredWindow> windows;
+  ASSERT_TRUE(ForEachCorrWindow(store->db(), (*vms)[0].id, INT64_MIN, INT64_MAX, [&](const StoredWindow& w) {
+                windows.push_back(w);
+                return true;
+              }).ok());
+  ASSERT_EQ(windows.size(), computed->size());
+  for (size_t i = 0; i < windows.size(); ++i) {
+    const auto& r = (*computed)[i];
+    EXPECT_EQ(windows[i].start, r.start);
+    EXPECT_EQ(windows[i].w.has_value(), r.w.has_value());
+    if (r.w) EXPECT_DOUBLE_EQ(*windows[i].w, *r.w);
+    EXPECT_EQ(windows[i].flags.size(), r.flags.size());
+  }
+  // The hourly aggregates hold every process the windows held, with the same mean.
+  auto procs = LoadProcessAggregates(store->db(), (*vms)[0].id, INT64_MIN / 2, INT64_MAX / 2);
+  ASSERT_TRUE(procs.ok());
+  ASSERT_FALSE(procs->empty());
+  const std::string top = (*procs)[0].name;
+  double sum = 0;
+  int n_corr = 0;
+  for (const auto& r : *computed)
+    for (const auto& p : r.processes)
+      if (p.name == top && p.corrected_pct) {
+        sum += *p.corrected_pct;
+        ++n_corr;
+      }
+  ASSERT_GT(n_corr, 0);
+  EXPECT_NEAR(*(*procs)[0].MeanCorrected(), sum / n_corr, 1e-9);
+}
+
+TEST(StoredCorrectionsTest, StoringAgainReplacesInsteadOfDuplicating) {
+  auto store = SeedStore();
+  CorrectionRequest req;
+  auto first = StoreCorrections(store.get(), req);
+  ASSERT_TRUE(first.ok());
+  auto second = StoreCorrections(store.get(), req);
+  ASSERT_TRUE(second.ok());
+  EXPECT_EQ(*first, *second);
+  auto count = CountCorrWindows(store->db());
+  ASSERT_TRUE(count.ok());
+  EXPECT_EQ(*count, *first);
+  // A partial range replaces only its hours: the total stays the same.
+  auto computed = RunCorrection(store.get(), req);
+  ASSERT_TRUE(computed.ok());
+  CorrectionRequest part;
+  part.from = computed->back().start;
+  ASSERT_TRUE(StoreCorrections(store.get(), part).ok());
+  count = CountCorrWindows(store->db());
+  ASSERT_TRUE(count.ok());
+  EXPECT_EQ(*count, *first);
+}
+
+TEST(StoredCorrectionsTest, UnknownVmIsNotFoundAndLeavesTheStoreAlone) {
+  auto store = SeedStore();
+  CorrectionRequest req;
+  ASSERT_TRUE(StoreCorrections(store.get(), req).ok());
+  req.vm = "NOPE*";
+  auto r = StoreCorrections(store.get(), req);
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), Status::Code::kNotFound);
+  auto count = CountCorrWindows(store->db());
+  ASSERT_TRUE(count.ok());
+  EXPECT_GT(*count, 0);
+}
+
+}  // namespace
+}  // namespace vrecon

@@ -1,0 +1,169 @@
+#include "models/clock_alignment.h"
+
+#include "models/interval_flags.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <random>
+
+namespace vrecon::models {
+namespace {
+
+constexpr TimeNs kS = kNsPerSec;
+constexpr TimeNs kT0 = 1'790'000'000 * kS;  // 2026-09-21, a multiple of 300 s
+
+// A utilization that changes level every 20..120 s (seconds since kT0, true time).
+std::vector<double> Levels(int seconds, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> level(10, 90);
+  std::uniform_int_distribution<int> hold(20, 120);
+  std::vector<double> u(seconds);
+  for (int t = 0; t < seconds;) {
+    const double v = level(rng);
+    for (int e = std::min(seconds, t + hold(rng)); t < e; ++t) u[t] = v;
+  }
+  return u;
+}
+
+double MeanOver(const std::vector<double>& u, double a, double b) {
+  double s = 0;
+  int n = 0;
+  for (int t = std::max(0, static_cast<int>(std::floor(a))); t < std::min<int>(u.size(), std::ceil(b)); ++t) s += u[t], ++n;
+  return n ? s / n : 0;
+}
+
+// Host samples every 20 s in true time.
+std::vector<TimedValue> Host(const std::vector<double>& u) {
+  std::vector<TimedValue> h;
+  for (int t = 0; t + 20 <= static_cast<int>(u.size()); t += 20) h.push_back({kT0 + t * kS, kT0 + (t + 20) * kS, MeanOver(u, t, t + 20)});
+  return h;
+}
+
+// Guest samples every 15 s of guest time; `offset(true_s)` is guest minus true, seconds.
+std::vector<TimedValue> Guest(const std::vector<double>& u, const std::function<double(double)>& offset) {
+  std::vector<TimedValue> g;
+  const double first = offset(0);
+  for (double gs = std::ceil(first / 15) * 15 + 15;; gs += 15) {
+    // Invert guest = true + offset(true) by fixed-point iteration (offset changes slowly).
+    auto truth = [&](double gt) {
+      double t = gt - offset(gt);
+      for (int i = 0; i < 4; ++i) t = gt - offset(t);
+      return t;
+    };
+    const double a = truth(gs), b = truth(gs + 15);
+    if (b >= u.size()) break;
+    if (a < 0) continue;
+    g.push_back({kT0 + static_cast<TimeNs>(gs * kS), kT0 + static_cast<TimeNs>((gs + 15) * kS), MeanOver(u, a, b)});
+  }
+  return g;
+}
+
+TEST(ClockAlignmentTest, RecoversKnownOffsetAndDrift) {
+  const std::vector<double> u = Levels(6 * 3600, 7);
+  const double drift = 200e-6;  // the guest clock gains 0.72 s an hour
+  auto off = [&](double t) { return 40.0 + drift * t; };
+  const std::vector<TimedValue> g = Guest(u, off), h = Host(u);
+  const ClockModel m = EstimateClock(g, h, {}, AlignmentConfig{});
+  ASSERT_EQ(m.segments.size(), 1u);
+  ASSERT_TRUE(m.segments[0].estimated);
+  for (double t : {1800.0, 10800.0, 19800.0}) {
+    const TimeNs guest = kT0 + static_cast<TimeNs>((t + off(t)) * kS);
+    ASSERT_TRUE(m.OffsetAt(guest).has_value());
+    EXPECT_NEAR(*m.OffsetAt(guest), off(t), 1.0) << "at " << t << " s";
+    EXPECT_NEAR(static_cast<double>(m.ToHost(guest) - kT0) / kS, t, 1.0);
+  }
+  EXPECT_NEAR(m.segments[0].drift_ppm, 200, 80);
+}
+
+TEST(ClockAlignmentTest, NegativeOffsetIsRecovered) {
+  const std::vector<double> u = Levels(3 * 3600, 11);
+  const ClockModel m = EstimateClock(Guest(u, [](double) { return -73.0; }), Host(u), {}, AlignmentConfig{});
+  ASSERT_TRUE(m.OffsetAt(kT0 + 5000 * kS).has_value());
+  EXPECT_NEAR(*m.OffsetAt(kT0 + 5000 * kS), -73.0, 1.0);
+}
+
+TEST(ClockAlignmentTest, FlatSeriesLeaveTheOffsetUnknown) {
+  std::vector<double> u(4 * 3600, 42.0);
+  const ClockModel m = EstimateClock(Guest(u, [](double) { return 40.0; }), Host(u), {}, AlignmentConfig{});
+  ASSERT_EQ(m.segments.size(), 1u);
+  EXPECT_FALSE(m.segments[0].estimated);
+  EXPECT_FALSE(m.OffsetAt(kT0 + 3600 * kS).has_value());
+  EXPECT_EQ(m.ToHost(kT0 + 3600 * kS), kT0 + 3600 * kS);  // offset 0 used, never invented
+}
+
+TEST(ClockAlignmentTest, UnrelatedSeriesDoNotCorrelate) {
+  const std::vector<double> a = Levels(4 * 3600, 1), b = Levels(4 * 3600, 2);
+  const ClockModel m = EstimateClock(Guest(a, [](double) { return 0.0; }), Host(b), {}, AlignmentConfig{});
+  ASSERT_EQ(m.segments.size(), 1u);
+  EXPECT_FALSE(m.segments[0].estimated);
+}
+
+TEST(ClockAlignmentTest, ResyncStepSplitsTheSegments) {
+  const std::vector<double> u = Levels(8 * 3600, 3);
+  const double step_at = 4 * 3600;  // true time of the resync: the guest clock jumps +25 s
+  auto off = [&](double t) { return t < step_at ? 40.0 : 65.0; };
+  const std::vector<TimedValue> g = Guest(u, off), h = Host(u);
+  // The first guest sample end after the step, as AnalyzeGuestTimes would report it.
+  TimeNs cut = 0;
+  for (const TimedValue& s : g)
+    if (s.end - kT0 > static_cast<TimeNs>((step_at + 65) * kS)) {
+      cut = s.end;
+      break;
+    }
+  const std::vector<TimeNs> steps{cut};
+  const ClockModel m = EstimateClock(g, h, steps, AlignmentConfig{});
+  ASSERT_EQ(m.segments.size(), 2u);
+  EXPECT_EQ(m.segments[1].guest_from, cut);
+  ASSERT_TRUE(m.segments[0].estimated && m.segments[1].estimated);
+  EXPECT_NEAR(*m.OffsetAt(kT0 + 3600 * kS), 40.0, 1.0);
+  EXPECT_NEAR(*m.OffsetAt(kT0 + 6 * 3600 * kS), 65.0, 1.0);
+  // Without the split one line cannot hold both sides.
+  const ClockModel one = EstimateClock(g, h, {}, AlignmentConfig{});
+  ASSERT_EQ(one.segments.size(), 1u);
+  EXPECT_GT(std::abs(*one.OffsetAt(kT0 + 3600 * kS) - 40.0) + std::abs(*one.OffsetAt(kT0 + 6 * 3600 * kS) - 65.0), 2.0);
+}
+
+// A 30 s jump is two sampling intervals: the spacing alone reads it as two missed samples. The
+// offsets on either side tell the step from a gap.
+TEST(ClockAlignmentTest, GapWithTheOffsetChangedIsAStep) {
+  const std::vector<double> u = Levels(6 * 3600, 4);
+  std::vector<TimedValue> g = Guest(u, [](double) { return 40.0; });
+  const size_t i = g.size() / 2;
+  for (size_t j = i; j < g.size(); ++j) g[j].start += j > i ? 30 * kS : 0, g[j].end += 30 * kS;
+  std::vector<TimeNs> ends;
+  for (const TimedValue& s : g) ends.push_back(s.end);
+  GuestTimeline t = AnalyzeGuestTimes(ends, {}, TimelineConfig{});
+  ASSERT_EQ(t.events.size(), 1u);
+  EXPECT_EQ(t.events[0].kind, ClockEventKind::kGap);
+  std::vector<RangeEstimate> ranges;
+  const ClockModel m = AlignGuestClock(&t, g, Host(u), AlignmentConfig{}, TimelineConfig{}, &ranges);
+  ASSERT_EQ(t.events.size(), 1u);
+  EXPECT_EQ(t.events[0].kind, ClockEventKind::kStep);
+  EXPECT_NEAR(t.events[0].size_s, 30.0, 1.5);
+  ASSERT_EQ(m.segments.size(), 2u);
+  EXPECT_NEAR(*m.OffsetAt(g[i / 2].end), 40.0, 1.0);
+  EXPECT_NEAR(*m.OffsetAt(g[i + i / 2].end), 70.0, 1.0);
+
+  // Real missing samples (the offset holds) stay a gap and leave one segment.
+  std::vector<TimedValue> gap = Guest(u, [](double) { return 40.0; });
+  gap.erase(gap.begin() + i, gap.begin() + i + 2);
+  gap[i].start = gap[i - 1].end;
+  ends.clear();
+  for (const TimedValue& s : gap) ends.push_back(s.end);
+  t = AnalyzeGuestTimes(ends, {}, TimelineConfig{});
+  const ClockModel same = AlignGuestClock(&t, gap, Host(u), AlignmentConfig{}, TimelineConfig{}, &ranges);
+  ASSERT_EQ(t.events.size(), 1u);
+  EXPECT_EQ(t.events[0].kind, ClockEventKind::kGap);
+  EXPECT_EQ(same.segments.size(), 1u);
+}
+
+TEST(ClockAlignmentTest, EmptyModelIsIdentity) {
+  const ClockModel m;
+  EXPECT_EQ(m.ToHost(kT0), kT0);
+  EXPECT_FALSE(m.OffsetAt(kT0).has_value());
+}
+
+}  // namespace
+}  // namespace vrecon::models

@@ -1,0 +1,38 @@
+// Scores `vrecon correct --format json` output against the simulator's truth (docs/accuracy.md).
+#ifndef VRECON_TESTS_SIM_ACCURACY_H_
+#define VRECON_TESTS_SIM_ACCURACY_H_
+
+#include <string>
+#include <vector>
+
+#include "tests/sim/simulator.h"
+
+namespace vrecon::sim {
+
+struct AccuracyTargets {
+  double hard_naive_pts = 10.0;      // a window whose naive error is this large ...
+  double corrected_max_pts = 1.5;    // ... must be corrected to within this
+  double event_tolerance_s = 300;    // a flag this close to an injected event counts
+};
+
+struct Accuracy {
+  int windows = 0;            // windows in the output that have a truth window
+  int corrected = 0;          // of them, windows with corrected values (w known)
+  double naive_mae = 0;       // mean over windows of the per-window mean |guest - truth|
+  double corrected_mae = 0;   // same for |corrected - truth|, over corrected windows
+  int hard = 0;               // windows with naive error >= hard_naive_pts
+  int hard_missed = 0;        // hard windows not corrected, or corrected worse than the target
+  double hard_worst = 0;      // largest corrected error among hard windows
+  int clock_events = 0, clock_events_flagged = 0;  // injected clock-step and dst-shift
+  int idle_queue_events = 0, idle_queue_flagged = 0;
+  int flagged_windows = 0;    // windows with any flag
+  std::vector<std::string> misses;  // one line per hard window missed or event not flagged
+};
+
+// One line per window of the JSON output is what src/report/correction_report.cc writes.
+Accuracy Score(const std::string& correct_json, const std::vector<TruthWindow>& truth,
+               const std::vector<TruthEvent>& events, const AccuracyTargets& targets = {});
+
+}  // namespace vrecon::sim
+
+#endif  // VRECON_TESTS_SIM_ACCURACY_H_

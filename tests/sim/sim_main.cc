@@ -1,0 +1,88 @@
+// vrecon-sim: the ground-truth simulator's command line, for tests and bench/accuracy_bench.sh
+// (not installed).
+//   vrecon-sim generate --scenario NAME [--seed N] --out DIR   -> DIR/guest.csv host.csv truth.csv
+//   vrecon-sim score --truth DIR/truth.csv --correct correct.json  -> one line of metrics
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "tests/sim/accuracy.h"
+#include "tests/sim/simulator.h"
+
+namespace {
+
+bool Write(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  return static_cast<bool>(out);
+}
+
+bool Read(const std::string& path, std::string* text) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  *text = ss.str();
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"vrecon-sim: guest and host logs with known true per-process CPU (docs/accuracy.md)"};
+  app.require_subcommand(1);
+  std::string scenario, out_dir, truth_path, correct_path;
+  uint64_t seed = 1;
+  CLI::App* gen = app.add_subcommand("generate", "write guest.csv, host.csv and truth.csv for one scenario");
+  gen->add_option("--scenario", scenario, "calm, contention, lost-ticks, resync, dst or mixed")->required();
+  gen->add_option("--seed", seed, "random seed");
+  gen->add_option("--out", out_dir, "directory to write into (created)")->required();
+  CLI::App* score = app.add_subcommand("score", "score vrecon correct --format json output against truth.csv");
+  score->add_option("--truth", truth_path, "truth.csv from generate")->required();
+  score->add_option("--correct", correct_path, "vrecon correct --format json output")->required();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  using namespace vrecon::sim;
+  if (gen->parsed()) {
+    const Scenario s = MakeScenario(scenario, seed);
+    if (s.name.empty()) {
+      std::cerr << "vrecon-sim: unknown scenario \"" << scenario << "\"\n";
+      return 2;
+    }
+    std::error_code ec;
+    std::filesystem::create_directories(out_dir, ec);
+    const SimOutput o = Simulate(s);
+    if (!Write(out_dir + "/guest.csv", o.guest_csv) || !Write(out_dir + "/host.csv", o.host_csv) ||
+        !Write(out_dir + "/truth.csv", TruthCsv(o))) {
+      std::cerr << "vrecon-sim: cannot write into " << out_dir << "\n";
+      return 1;
+    }
+    return 0;
+  }
+  std::string truth_text, json;
+  if (!Read(truth_path, &truth_text) || !Read(correct_path, &json)) {
+    std::cerr << "vrecon-sim: cannot read " << truth_path << " or " << correct_path << "\n";
+    return 1;
+  }
+  std::vector<TruthWindow> windows;
+  std::vector<TruthEvent> events;
+  if (!ParseTruthCsv(truth_text, &windows, &events)) {
+    std::cerr << "vrecon-sim: " << truth_path << " is not a truth file\n";
+    return 1;
+  }
+  const Accuracy a = Score(json, windows, events);
+  std::printf("windows=%d corrected=%d naive_mae=%.2f corrected_mae=%.2f hard=%d hard_missed=%d hard_worst=%.2f "
+              "clock_events=%d/%d idle_queue=%d/%d flagged_share=%.3f\n",
+              a.windows, a.corrected, a.naive_mae, a.corrected_mae, a.hard, a.hard_missed, a.hard_worst,
+              a.clock_events_flagged, a.clock_events, a.idle_queue_flagged, a.idle_queue_events,
+              a.windows ? static_cast<double>(a.flagged_windows) / a.windows : 0.0);
+  for (const std::string& m : a.misses) std::printf("  miss: %s\n", m.c_str());
+  return 0;
+}

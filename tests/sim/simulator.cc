@@ -1,0 +1,266 @@
+#include "tests/sim/simulator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <sstream>
+
+namespace vrecon::sim {
+namespace {
+
+constexpr int kTicksPerSec = 64;
+constexpr int kWindowS = 300;
+
+struct Process {
+  const char* name;
+  double base;  // CPUs demanded on average
+};
+constexpr Process kProcesses[] = {
+    {"sqlservr", 0.50}, {"w3wp", 0.35}, {"backup", 0.25}, {"MsMpEng", 0.10}, {"svchost", 0.05}};
+constexpr int kP = sizeof(kProcesses) / sizeof(kProcesses[0]);
+
+bool Inside(const std::vector<std::pair<double, double>>& spans, double t) {
+  for (auto [a, b] : spans)
+    if (t >= a && t < b) return true;
+  return false;
+}
+
+// "MM/DD/YYYY HH:MM:SS.mmm", the PDH-CSV row stamp.
+std::string PdhStamp(TimeNs local) {
+  const CivilTime c = CivilFromNs(local);
+  char b[40];
+  std::snprintf(b, sizeof b, "%02d/%02d/%04d %02d:%02d:%02d.%03d", c.month, c.day, c.year, c.hour, c.minute,
+                c.second, c.millis);
+  return b;
+}
+
+std::string Cell(double v) {
+  char b[40];
+  std::snprintf(b, sizeof b, "\"%.6f\"", v);
+  return b;
+}
+
+class Model {
+ public:
+  explicit Model(const Scenario& s) : s_(s), rng_(s.seed), k_(s.vcpus) {
+    charged_.assign(k_ * (kP + 1), 0);
+    host_run_.assign(k_, 0);
+    out_.windows.resize(s.hours * 3600 / kWindowS);
+    for (size_t w = 0; w < out_.windows.size(); ++w) {
+      out_.windows[w].start = s.start + static_cast<TimeNs>(w) * kWindowS * kNsPerSec;
+      for (const Process& p : kProcesses) out_.windows[w].process_pct[p.name] = 0;
+    }
+  }
+
+  SimOutput Run() {
+    Headers();
+    const int64_t n = static_cast<int64_t>(s_.hours) * 3600 * kTicksPerSec;
+    size_t next_resync = 0;
+    std::vector<int8_t> now(k_);
+    for (int64_t j = 0; j < n; ++j) {
+      const double t = static_cast<double>(j) / kTicksPerSec;
+      if (j % (60 * kTicksPerSec) == 0) NewMinute(t);
+      if (next_resync < s_.resync_at_s.size() && t >= s_.resync_at_s[next_resync]) {
+        const double step = t - Apparent();
+        offset_s_ += step;
+        out_.events.push_back({"clock-step", At(t), At(t), step});
+        ++next_resync;
+      }
+      Schedule(t);
+      for (int v = 0; v < k_; ++v) now[v] = Pick();
+      const int window = static_cast<int>(j / (kWindowS * kTicksPerSec));
+      if (running_) {
+        // Truth: within a tick each vCPU time-slices the processes in proportion to demand;
+        // the guest's tick sees only the one running at that instant (the sampling error).
+        for (int i = 0; i < kP; ++i)
+          out_.windows[window].process_pct[kProcesses[i].name] += 100.0 * demand_[i] / (kWindowS * kTicksPerSec);
+        for (int v = 0; v < k_; ++v) host_run_[v] += total_demand_ / k_;
+        // The backlog arrives in a burst, each tick charged to what ran when it was due.
+        const int burst = static_cast<int>(pending_.size()) / k_;
+        for (int b = 0; b < burst; ++b) Deliver(&pending_[b * k_], burst, t);
+        pending_.clear();
+        Deliver(now.data(), burst, t);
+      } else if (static_cast<int>(pending_.size()) / k_ < s_.backlog_cap_ticks) {
+        pending_.insert(pending_.end(), now.begin(), now.end());
+      } else {
+        ++out_.lost_ticks;
+        ++lost_in_episode_;
+      }
+      if ((j + 1) % (static_cast<int64_t>(s_.host_interval_s) * kTicksPerSec) == 0) HostRow(j + 1);
+    }
+    CloseEpisode();
+    for (const auto& [a, b] : s_.idle) out_.events.push_back({"idle-queue", At(a), At(b), 0});
+    out_.guest_csv = guest_.str();
+    out_.host_csv = host_.str();
+    return std::move(out_);
+  }
+
+ private:
+  TimeNs At(double t) const { return s_.start + static_cast<TimeNs>(std::llround(t * 1e9)); }
+  double Apparent() const { return static_cast<double>(delivered_) / kTicksPerSec + offset_s_; }
+
+  // Guest time zone: US Eastern across the fall-back (bias 240 -> 300 at 06:00 UTC), else a
+  // zone without a change on that day.
+  int BiasMinutes(TimeNs utc) const {
+    if (!s_.dst) return -60;
+    return utc < NsFromCivil(CivilTime{2026, 11, 1, 6, 0, 0, 0}) ? 240 : 300;
+  }
+
+  void Headers() {
+    const std::string g = std::string("\\\\") + kGuestName;
+    guest_ << (s_.dst ? "\"(PDH-CSV 4.0) (Eastern Daylight Time)(240)\"" : "\"(PDH-CSV 4.0) (W. Europe Standard Time)(-60)\"");
+    for (int v = 0; v < k_; ++v) guest_ << ",\"" << g << "\\Processor(" << v << ")\\% Processor Time\"";
+    guest_ << ",\"" << g << "\\Processor(_Total)\\% Processor Time\"";
+    for (const Process& p : kProcesses) guest_ << ",\"" << g << "\\Process(" << p.name << ")\\% Processor Time\"";
+    guest_ << ",\"" << g << "\\Process(Idle)\\% Processor Time\",\"" << g << "\\Process(_Total)\\% Processor Time\"";
+    guest_ << ",\"" << g << "\\System\\Processor Queue Length\"\n";
+    guest_ << "\"" << PdhStamp(s_.start - BiasMinutes(s_.start) * 60 * kNsPerSec) << "\"";
+    for (int c = 0; c < k_ + 1 + kP + 3; ++c) guest_ << ",\" \"";
+    guest_ << "\n";
+    last_bias_ = BiasMinutes(s_.start);
+
+    host_ << "\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\"";
+    for (int v = 0; v < k_; ++v)
+      host_ << ",\"\\\\" << kHostName << "\\Hyper-V Hypervisor Virtual Processor(" << kGuestName << ":Hv VP " << v
+            << ")\\% Total Run Time\"";
+    host_ << "\n\"" << PdhStamp(s_.start) << "\"";
+    for (int v = 0; v < k_; ++v) host_ << ",\" \"";
+    host_ << "\n";
+  }
+
+  // Demand changes each minute around each process's base; the backup runs in hours 1, 2 and 4.
+  void NewMinute(double t) {
+    const int hour = static_cast<int>(t / 3600);
+    std::normal_distribution<double> noise(0, 0.25);
+    double sum = 0;
+    for (int i = 0; i < kP; ++i) {
+      double d = kProcesses[i].base * std::clamp(1 + noise(rng_), 0.3, 1.7);
+      if (std::string(kProcesses[i].name) == "backup" && hour != 1 && hour != 2 && hour != 4) d = 0;
+      if (Inside(s_.idle, t)) d *= 0.15;
+      demand_[i] = d;
+      sum += d;
+    }
+    const double scale = sum > 0.95 * k_ ? 0.95 * k_ / sum : 1.0;
+    total_demand_ = 0;
+    for (int i = 0; i < kP; ++i) total_demand_ += (demand_[i] *= scale);
+  }
+
+  // Which process a vCPU runs in this tick (-1: idle), in proportion to demand.
+  int8_t Pick() {
+    double u = std::uniform_real_distribution<double>(0, k_)(rng_);
+    for (int i = 0; i < kP; ++i) {
+      if (u < demand_[i]) return static_cast<int8_t>(i);
+      u -= demand_[i];
+    }
+    return -1;
+  }
+
+  // The VM's run/stall state: a two-state chain whose stationary run share is the episode's.
+  void Schedule(double t) {
+    const Episode* e = &s_.background;
+    for (const Episode& c : s_.contention)
+      if (t >= c.from_s && t < c.to_s) e = &c;
+    if (e != episode_) {
+      CloseEpisode();
+      episode_ = e;
+      episode_from_ = t;
+    }
+    const double q = 1.0 / e->mean_stall_ticks;
+    const double p = q * (1 - e->run_share) / e->run_share;
+    std::uniform_real_distribution<double> u(0, 1);
+    if (running_) running_ = !(u(rng_) < p);
+    else running_ = u(rng_) < q;
+  }
+
+  void CloseEpisode() {
+    if (episode_ == nullptr || episode_ == &s_.background) {
+      lost_in_episode_ = 0;
+      return;
+    }
+    out_.events.push_back({"contention", At(episode_->from_s), At(episode_->to_s), episode_->run_share});
+    if (lost_in_episode_ > 0)
+      out_.events.push_back({"lost-ticks", At(episode_->from_s), At(episode_->to_s),
+                             static_cast<double>(lost_in_episode_) / kTicksPerSec});
+    lost_in_episode_ = 0;
+  }
+
+  // One clock tick reaches the guest: it charges each vCPU's current process, advances the
+  // guest clock by 1/64 s, and every 960 ticks Perfmon writes a row.
+  void Deliver(const int8_t* running, int burst, double t) {
+    for (int v = 0; v < k_; ++v) ++charged_[v * (kP + 1) + running[v] + 1];
+    ++delivered_;
+    if (++since_row_ < s_.guest_interval_ticks) return;
+    since_row_ = 0;
+    GuestRow(burst, t);
+  }
+
+  void GuestRow(int burst, double t) {
+    const double now = Apparent();
+    // PDH divides by the elapsed wall time of the guest, which includes any clock step.
+    const double elapsed_ticks = (now - last_row_s_) * kTicksPerSec;
+    last_row_s_ = now;
+    const TimeNs utc = s_.start + static_cast<TimeNs>(std::llround(now * 1e3)) * kNsPerMs;
+    const int bias = BiasMinutes(utc);
+    if (bias != last_bias_) {
+      out_.events.push_back({"dst-shift", At(t), At(t), (bias - last_bias_) * 60.0});
+      last_bias_ = bias;
+    }
+    guest_ << "\"" << PdhStamp(utc - bias * 60 * kNsPerSec) << "\"";
+    double total = 0, idle = 0;
+    std::vector<double> per_process(kP, 0);
+    for (int v = 0; v < k_; ++v) {
+      const int64_t* c = &charged_[v * (kP + 1)];
+      const double busy = 100.0 * (s_.guest_interval_ticks - c[0]) / elapsed_ticks;
+      guest_ << "," << Cell(busy);
+      total += busy / k_;
+      idle += 100.0 * c[0] / elapsed_ticks;
+      for (int i = 0; i < kP; ++i) per_process[i] += 100.0 * c[i + 1] / elapsed_ticks;
+    }
+    guest_ << "," << Cell(total);
+    double sum = idle;
+    for (int i = 0; i < kP; ++i) {
+      guest_ << "," << Cell(per_process[i]);
+      sum += per_process[i];
+    }
+    // Queue: a few waiting threads under load; a burst of late ticks expires many timers at once.
+    std::poisson_distribution<int> waiting(0.2 + 1.5 * std::pow(total_demand_ / k_, 2));
+    const int queue = waiting(rng_) + (burst >= 4 ? burst : 0);
+    guest_ << "," << Cell(idle) << "," << Cell(sum) << ",\"" << queue << "\"\n";
+    std::fill(charged_.begin(), charged_.end(), 0);
+  }
+
+  void HostRow(int64_t tick) {
+    host_ << "\"" << PdhStamp(s_.start + tick * kNsPerSec / kTicksPerSec) << "\"";
+    for (int v = 0; v < k_; ++v) {
+      host_ << "," << Cell(100.0 * host_run_[v] / (s_.host_interval_s * kTicksPerSec));
+      host_run_[v] = 0;
+    }
+    host_ << "\n";
+  }
+
+  const Scenario& s_;
+  std::mt19937_64 rng_;
+  const int k_;
+  SimOutput out_;
+  std::ostringstream guest_, host_;
+  double demand_[kP] = {};
+  double total_demand_ = 0;
+  bool running_ = true;
+  const Episode* episode_ = nullptr;
+  double episode_from_ = 0;
+  int64_t lost_in_episode_ = 0;
+  std::vector<int8_t> pending_;      // k entries per deferred tick
+  std::vector<int64_t> charged_;     // per vCPU: idle, then each process, since the last row
+  std::vector<double> host_run_;     // per VP: ticks run since the last host row
+  int64_t delivered_ = 0;
+  int since_row_ = 0;
+  double offset_s_ = 0, last_row_s_ = 0;
+  int last_bias_ = 0;
+};
+
+}  // namespace
+
+SimOutput Simulate(const Scenario& scenario) { return Model(scenario).Run(); }
+
+}  // namespace vrecon::sim

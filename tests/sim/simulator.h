@@ -1,0 +1,77 @@
+// Ground-truth simulator of a virtualized Windows guest (issue 4, "Accuracy"): processes with a
+// true CPU demand, a hypervisor that withholds the CPU in contention episodes, a guest that
+// charges CPU by sampling the running process on 64 Hz clock ticks in its own apparent time
+// (ticks deferred while the VM waits and delivered in a burst, or lost beyond a backlog cap),
+// a guest clock that falls behind by the lost ticks and is stepped back by a resync, and a DST
+// change in the log's local timestamps. Writes what vrecon ingests (a guest PDH-CSV log, a
+// Hyper-V host PDH-CSV log) and the truth. Deterministic for a seed.
+#ifndef VRECON_TESTS_SIM_SIMULATOR_H_
+#define VRECON_TESTS_SIM_SIMULATOR_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "src/core/time_util.h"
+
+namespace vrecon::sim {
+
+// The hypervisor runs the VM a share `run_share` of the time in [from_s, to_s) (true seconds
+// since the start), in stalls of `mean_stall_ticks` on average (geometric).
+struct Episode {
+  double from_s = 0, to_s = 0;
+  double run_share = 1.0;
+  double mean_stall_ticks = 1.0;
+};
+
+struct Scenario {
+  std::string name;
+  uint64_t seed = 1;
+  TimeNs start = 0;            // true UTC start, a multiple of 300 s
+  int hours = 6;
+  int vcpus = 2;
+  Episode background{0, 0, 0.995, 1.0};   // outside episodes: almost never waiting
+  std::vector<Episode> contention;
+  int backlog_cap_ticks = 1 << 20;        // deferred ticks beyond this many are lost
+  std::vector<double> resync_at_s;        // the guest clock is set to true time here
+  std::vector<std::pair<double, double>> idle;  // demand drops to 15% (true seconds)
+  bool dst = false;            // guest log in US Eastern time across the 2026 fall-back
+  int guest_interval_ticks = 960;  // 15 s of apparent time
+  int host_interval_s = 60;    // Hyper-V host log interval, true time
+};
+
+// calm, contention, lost-ticks, resync, dst, mixed; an unknown name gives an empty name.
+Scenario MakeScenario(const std::string& name, uint64_t seed);
+std::vector<std::string> ScenarioNames();
+
+struct TruthEvent {
+  std::string code;   // clock-step, dst-shift, contention, lost-ticks, idle-queue
+  TimeNs at = 0, until = 0;  // true UTC; until == at for a moment
+  double amount = 0;  // seconds for clock-step and lost-ticks, run share for contention
+};
+
+struct TruthWindow {
+  TimeNs start = 0;   // true UTC, 300 s windows
+  std::map<std::string, double> process_pct;  // true CPU, % of one CPU
+};
+
+struct SimOutput {
+  std::string guest_csv, host_csv;
+  std::vector<TruthWindow> windows;
+  std::vector<TruthEvent> events;
+  int64_t lost_ticks = 0;
+};
+
+inline constexpr const char* kGuestName = "GUEST01";
+inline constexpr const char* kHostName = "HV01";
+
+SimOutput Simulate(const Scenario& scenario);
+
+// "window,<start ISO>,<process>,<pct>" and "event,<code>,<at ISO>,<until ISO>,<amount>" lines.
+std::string TruthCsv(const SimOutput& out);
+bool ParseTruthCsv(const std::string& text, std::vector<TruthWindow>* windows, std::vector<TruthEvent>* events);
+
+}  // namespace vrecon::sim
+
+#endif  // VRECON_TESTS_SIM_SIMULATOR_H_
