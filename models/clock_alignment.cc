@@ -19,6 +19,7 @@ double Seconds(TimeNs t) { return static_cast<double>(t) / kNsPerSec; }
 std::vector<double> OnGrid(std::span<const TimedValue> samples, TimeNs t0, TimeNs g, int n) {
   std::vector<double> sum(n, 0), cov(n, 0);
   const TimeNs t1 = t0 + g * n;
+  const double gs = Seconds(g);
   // Samples are sorted by start; one spans at most the host's longest interval, so start from the
   // first sample that starts a day before t0 at the earliest.
   auto it = std::lower_bound(samples.begin(), samples.end(), t0 - 86400 * kNsPerSec,
@@ -29,7 +30,7 @@ std::vector<double> OnGrid(std::span<const TimedValue> samples, TimeNs t0, TimeN
     for (int k = static_cast<int>((a - t0) / g); k < n && t0 + g * k < b; ++k) {
       const TimeNs lo = std::max(a, t0 + g * k), hi = std::min(b, t0 + g * (k + 1));
       if (hi <= lo) continue;
-      const double w = Seconds(hi - lo);
+      const double w = hi - lo == g ? gs : Seconds(hi - lo);  // a whole cell: no division
       sum[k] += it->value * w;
       cov[k] += w;
     }
@@ -37,7 +38,7 @@ std::vector<double> OnGrid(std::span<const TimedValue> samples, TimeNs t0, TimeN
   std::vector<double> out(n, kNaN);
   const double half = Seconds(g) / 2;
   for (int k = 0; k < n; ++k)
-    if (cov[k] >= half) out[k] = sum[k] / cov[k];
+    if (cov[k] >= half) out[k] = cov[k] == 1.0 ? sum[k] : sum[k] / cov[k];  // x / 1 is x: skip the division
   return out;
 }
 
@@ -74,6 +75,58 @@ double Correlate(const std::vector<double>& guest, const std::vector<double>& ho
   return (sgh - sg * sh / n) / std::sqrt(vg * vh);
 }
 
+// Correlate for kBatch shifts at once, into r[j]; bit-identical to kBatch Correlate calls.
+// When neither series has an empty cell (`complete`, the usual case) every shift uses every cell
+// of the same range, so the guest's sums are the same for all shifts (computed once, same values
+// in the same order) and the shifts' sums are added in one pass without branches, overlapping in
+// the pipeline instead of each waiting on its own additions.
+constexpr int kBatch = 6;
+void CorrelateBatch(const std::vector<double>& guest, const std::vector<double>& host, bool complete,
+                    const int* shift, double* r) {
+  int lo = 0, hi = 0;
+  for (int j = 0; j < kBatch && complete; ++j) {
+    const int l = std::max(0, -shift[j]), h = std::min<int>(guest.size(), static_cast<int>(host.size()) - shift[j]);
+    if (j == 0) lo = l, hi = h;
+    complete = l == lo && h == hi;
+  }
+  if (!complete) {
+    int used = 0;
+    for (int j = 0; j < kBatch; ++j) r[j] = Correlate(guest, host, shift[j], &used);
+    return;
+  }
+  // Two shifts per vector (GCC/Clang vector extension): each lane is one shift's sum, added
+  // lane-wise in IEEE double exactly as the scalar code adds it.
+  using V2 = double __attribute__((vector_size(16)));
+  static_assert(kBatch == 6);
+  double sg = 0, sgg = 0;
+  V2 sh0 = {}, shh0 = {}, sgh0 = {}, sh1 = {}, shh1 = {}, sgh1 = {}, sh2 = {}, shh2 = {}, sgh2 = {};
+  const double* h = host.data();
+  for (int k = lo; k < hi; ++k) {
+    const double g = guest[k];
+    const V2 gv = {g, g};
+    sg += g, sgg += g * g;
+    const V2 a = {h[k + shift[0]], h[k + shift[1]]}, b = {h[k + shift[2]], h[k + shift[3]]},
+             c = {h[k + shift[4]], h[k + shift[5]]};
+    sh0 += a, shh0 += a * a, sgh0 += gv * a;
+    sh1 += b, shh1 += b * b, sgh1 += gv * b;
+    sh2 += c, shh2 += c * c, sgh2 += gv * c;
+  }
+  const int n = hi - lo;
+  const V2* sums[3][3] = {{&sh0, &shh0, &sgh0}, {&sh1, &shh1, &sgh1}, {&sh2, &shh2, &sgh2}};
+  for (int j = 0; j < kBatch; ++j) {  // Correlate's closing arithmetic
+    const double sh = (*sums[j / 2][0])[j % 2], shh = (*sums[j / 2][1])[j % 2], sgh = (*sums[j / 2][2])[j % 2];
+    r[j] = kNaN;
+    if (n < 8) continue;
+    const double vg = sgg - sg * sg / n, vh = shh - sh * sh / n;
+    if (vg <= 1e-12 || vh <= 1e-12) continue;
+    r[j] = (sgh - sg * sh / n) / std::sqrt(vg * vh);
+  }
+}
+
+bool Complete(const std::vector<double>& v) {
+  return std::none_of(v.begin(), v.end(), [](double x) { return std::isnan(x); });
+}
+
 double StdDev(const std::vector<double>& v) {
   double s = 0, ss = 0;
   int n = 0;
@@ -101,12 +154,18 @@ double RangeOffset(std::span<const TimedValue> guest, std::span<const TimedValue
   // over every lag when that finds no inner peak.
   const std::vector<double> gc = Downsample(gv, kCoarse), hc = Downsample(hv, kCoarse);
   const int coarse_lags = lag_cells / kCoarse;
-  int used = 0;
+  const bool coarse_complete = Complete(gc) && Complete(hc);
+  bool fine_complete = false, fine_checked = false;  // checked when the fine search starts
   auto search = [&](int lo, int hi, int* best_lag) {
     double best = -2;
-    for (int lag = std::max(lo, -coarse_lags); lag <= std::min(hi, coarse_lags); ++lag) {
-      const double r = Correlate(gc, hc, coarse_lags - lag, &used);
-      if (!std::isnan(r) && r > best) best = r, *best_lag = lag;
+    const int from = std::max(lo, -coarse_lags), to = std::min(hi, coarse_lags);
+    for (int lag0 = from; lag0 <= to; lag0 += kBatch) {
+      int shifts[kBatch];
+      double rs[kBatch];
+      for (int j = 0; j < kBatch; ++j) shifts[j] = coarse_lags - std::min(lag0 + j, to);  // past `to`: repeats it
+      CorrelateBatch(gc, hc, coarse_complete, shifts, rs);
+      for (int j = 0; j < kBatch && lag0 + j <= to; ++j)
+        if (!std::isnan(rs[j]) && rs[j] > best) best = rs[j], *best_lag = lag0 + j;
     }
     return best;
   };
@@ -128,10 +187,22 @@ double RangeOffset(std::span<const TimedValue> guest, std::span<const TimedValue
   double fine[2 * kSpan + 1];
   bool done[2 * kSpan + 1] = {};
   auto at = [&](int d) {
-    if (!done[d + kSpan]) {
-      const int lag = centre + d;
-      fine[d + kSpan] = lag < -lag_cells || lag > lag_cells ? kNaN : Correlate(gv, hv, lag_cells - lag, &used);
-      done[d + kSpan] = true;
+    if (!done[d + kSpan]) {  // the kBatch lags from d's group of the fine lags at once
+      if (!fine_checked) fine_complete = Complete(gv) && Complete(hv), fine_checked = true;
+      const int first = (d + kSpan) / kBatch * kBatch - kSpan;
+      const int last = std::min(first + kBatch - 1, kSpan);
+      int shifts[kBatch];
+      double rs[kBatch];
+      for (int j = 0; j < kBatch; ++j) {
+        const int lag = centre + std::min(first + j, last);
+        shifts[j] = lag_cells - std::clamp(lag, -lag_cells, lag_cells);  // out of range: NaN below
+      }
+      CorrelateBatch(gv, hv, fine_complete, shifts, rs);
+      for (int dd = first; dd <= last; ++dd) {
+        const int lag = centre + dd;
+        fine[dd + kSpan] = lag < -lag_cells || lag > lag_cells ? kNaN : rs[dd - first];
+        done[dd + kSpan] = true;
+      }
     }
     return fine[d + kSpan];
   };

@@ -1,6 +1,7 @@
 #include "models/window_series.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace vrecon::models {
 
@@ -52,14 +53,41 @@ void WindowSeries::Add(TimeNs start, TimeNs end, double value) {
   }
 }
 
-std::optional<double> WindowSeries::Mean(int i) const {
-  const WindowStats& s = stats_[i];
-  if (s.covered_s <= 0) return std::nullopt;
-  return s.weighted_sum / s.covered_s;
-}
-
-double WindowSeries::Coverage(int i) const {
-  return std::min(1.0, stats_[i].covered_s / (static_cast<double>(grid_.width) / kNsPerSec));
+void WindowSeries::AddAll(std::span<const TimeNs> starts, std::span<const TimeNs> ends, std::span<const double> values,
+                          TimeNs shift) {
+  // Consecutive samples mostly fall in one window: that window's stats are kept in `cur` (same
+  // operations in the same order as Add, so the same sums) and stored back when the run ends.
+  int w = -1;
+  WindowStats cur;
+  TimeNs w_start = 0, w_end = 0;  // [0, 0] holds no sample with a < b
+  TimeNs last_len = 0;            // samples mostly share one length: divide once
+  double last_secs = 0;
+  for (size_t i = 0; i < values.size(); ++i) {
+    const double v = values[i];
+    if (std::isnan(v)) continue;
+    const TimeNs a = starts[i] + shift, b = ends[i] + shift;
+    if (a < b && a >= w_start && b <= w_end) {  // Add's one-window case
+      if (b - a != last_len) last_len = b - a, last_secs = static_cast<double>(last_len) / kNsPerSec;
+      cur.weighted_sum += v * last_secs;
+      cur.covered_s += last_secs;
+      cur.max = std::max(cur.max, v);
+      cur.min = std::min(cur.min, v);
+      ++cur.samples;
+      continue;
+    }
+    if (w >= 0) stats_[w] = cur;
+    Add(a, b, v);
+    if (grid_.count > 0 && a >= grid_.origin && a < grid_.End(grid_.count - 1)) {
+      w = static_cast<int>((a - grid_.origin) / grid_.width);
+      w_start = grid_.Start(w);
+      w_end = grid_.End(w);
+      cur = stats_[w];
+    } else {
+      w = -1;
+      w_start = w_end = 0;
+    }
+  }
+  if (w >= 0) stats_[w] = cur;
 }
 
 }  // namespace vrecon::models

@@ -4,9 +4,11 @@
 #ifndef VRECON_MODELS_WINDOW_SERIES_H_
 #define VRECON_MODELS_WINDOW_SERIES_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "src/core/time_util.h"
@@ -38,9 +40,19 @@ class WindowSeries {
   // A value over [start, end]; start == end is an instantaneous reading (no weight, but it
   // counts for min/max). Missing values are not passed in.
   void Add(TimeNs start, TimeNs end, double value);
+  // Add(starts[i] + shift, ends[i] + shift, values[i]) for each i whose value is not NaN
+  // (missing): a block of stored samples in one call.
+  void AddAll(std::span<const TimeNs> starts, std::span<const TimeNs> ends, std::span<const double> values,
+              TimeNs shift = 0);
   const WindowStats& at(int i) const { return stats_[i]; }
-  std::optional<double> Mean(int i) const;
-  double Coverage(int i) const;  // 0..1 of the window's length
+  std::optional<double> Mean(int i) const {  // inline: called per window and process
+    const WindowStats& s = stats_[i];
+    if (s.covered_s <= 0) return std::nullopt;
+    return s.weighted_sum / s.covered_s;
+  }
+  double Coverage(int i) const {  // 0..1 of the window's length
+    return std::min(1.0, stats_[i].covered_s / (static_cast<double>(grid_.width) / kNsPerSec));
+  }
   int size() const { return static_cast<int>(stats_.size()); }
 
  private:

@@ -11,3 +11,6 @@ rm -f "$db" "$db-wal" "$db-shm"
 build/src/cli/vrecon ingest --db "$db" fixtures/seed003/guest-web01.csv fixtures/seed003/hyperv-hv01.csv
 echo
 build/src/cli/vrecon correct --db "$db" --vm WEB01 --format table
+echo
+build/src/cli/vrecon report --db "$db" --out build/example-report.html
+echo "HTML report for capacity planners: build/example-report.html (vrecon report --help for csv, json, pdh-csv, markdown)"

@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "src/cli/commands.h"
+#include "src/cli/correction_options.h"
 #include "src/cli/ingest_runner.h"
 #include "src/engine/correction_job.h"
 #include "src/engine/counter_job.h"
@@ -13,13 +14,12 @@ namespace vrecon::cli {
 RunFn AddCorrectCommand(CLI::App& app) {
   struct Opts {
     std::string db = "vrecon.db";
-    std::vector<std::string> guest, host, maps;
-    std::string vm, from, to, format = "table", hyperv_counter = "total";
-    int window = 300;
+    CorrectionOptions sel;
+    std::vector<std::string> guest, host;
+    std::string format = "table";
     int top = -1;
     double idle = 5.0;
     std::optional<int> tz_bias;
-    bool no_align = false;
     bool counters = false;  // typed guest counters (docs/counter-types.md)
     std::string host_disk;
   };
@@ -32,20 +32,9 @@ RunFn AddCorrectCommand(CLI::App& app) {
   auto* host = cmd->add_option("--host", o->host, "Ad hoc: host logs (Hyper-V Perfmon, esxtop batch CSV)")
                    ->check(CLI::ExistingFile);
   db->excludes(guest)->excludes(host);
-  cmd->add_option("--vm", o->vm, "Only this VM or guest (name or glob; domain suffix ignored)");
-  cmd->add_option("--window", o->window, "Window length in seconds")->check(CLI::Range(15, 86400))->capture_default_str();
-  cmd->add_option("--from", o->from, "Start of the range, ISO 8601 (UTC unless an offset is given)");
-  cmd->add_option("--to", o->to, "End of the range, ISO 8601");
-  cmd->add_option("--map", o->maps, "Guest computer name to VM name (GUEST=VM); wins over name matching");
-  cmd->add_option("--hyperv-counter", o->hyperv_counter,
-                  "Hyper-V VP counter for host utilization: total = % Total Run Time, guest = % Guest Run Time")
-      ->check(CLI::IsMember({"total", "guest"}))
-      ->capture_default_str();
+  AddCorrectionOptions(cmd, &o->sel);
   cmd->add_option("--idle-threshold", o->idle, "Guest % busy under which w is undefined")->capture_default_str();
   cmd->add_option("--top", o->top, "Processes shown per window in the table (0 = all; default 10)");
-  cmd->add_flag("--no-align", o->no_align,
-               "Use guest timestamps as they are instead of estimating the guest clock's offset and drift "
-               "against the host (to compare; no clock offset is reported)");
   auto* counters_flag = cmd->add_flag("--counters", o->counters,
                 "Also the guest's other counters per window, typed and corrected (docs/counter-types.md): a "
                 "\"counters\" array per JSON window, a second block in the table; for CSV use vrecon counters");
@@ -56,26 +45,10 @@ RunFn AddCorrectCommand(CLI::App& app) {
   AddFormatOption(cmd, &o->format);
   return [o]() {
     CorrectionRequest req;
-    req.window = static_cast<TimeNs>(o->window) * kNsPerSec;
-    if (!o->vm.empty()) req.vm = o->vm;
-    req.hyperv_guest_run_time = o->hyperv_counter == "guest";
-    req.align = !o->no_align;
     req.config.idle_guest_pct = o->idle;
-    for (const auto& [opt, text, out] : {std::tuple{"--from", &o->from, &req.from}, std::tuple{"--to", &o->to, &req.to}}) {
-      Status s = ParseTimeOption(opt, *text, out);
-      if (!s.ok()) {
-        PrintError(s.message());
-        return kExitUsage;
-      }
-    }
-    for (const std::string& m : o->maps) {
-      std::string g, v;
-      Status s = ParseMapping(m, &g, &v);
-      if (!s.ok()) {
-        PrintError(s.message());
-        return kExitUsage;
-      }
-      req.mappings[g] = v;
+    if (Status s = ToCorrectionRequest(o->sel, &req); !s.ok()) {
+      PrintError(s.message());
+      return kExitUsage;
     }
     if (o->counters && o->format == "csv") {
       PrintError("--counters has no CSV form here (one row per process): use vrecon counters --format csv");

@@ -141,30 +141,27 @@ std::vector<std::string> HostVmNames(const std::vector<StoredSeries>& all) {
 }
 
 // Streams one series into `w`; guest series go through `clock` (guest -> host time) when set.
-Status Fill(Database* db, const StoredSeries* s, const TimeRange& range, models::WindowSeries* w,
+Status Fill(BlockReader* reader, const StoredSeries* s, const TimeRange& range, models::WindowSeries* w,
             const models::ClockModel* clock = nullptr) {
-  // One segment without drift (the usual model) is a constant shift; one without an estimate is
-  // the identity.
-  if (clock && clock->segments.size() == 1 && (!clock->segments[0].estimated || clock->segments[0].drift_ppm == 0)) {
-    const TimeNs shift = clock->ToHost(0);
-    return ForEachSample(db, s->id, range, [w, shift](TimeNs a, TimeNs b, double v) {
-      if (!IsMissing(v)) w->Add(a + shift, b + shift, v);
+  // One segment without drift (the usual model) is a constant shift; no clock is no shift.
+  if (!clock || (clock->segments.size() == 1 && (!clock->segments[0].estimated || clock->segments[0].drift_ppm == 0))) {
+    const TimeNs shift = clock ? clock->ToHost(0) : 0;
+    return reader->ForEach(s->id, range, [w, shift](const SampleBlock& b) {
+      w->AddAll(b.starts, b.ends, b.values, shift);
     });
   }
-  if (!clock) {
-    return ForEachSample(db, s->id, range, [w](TimeNs a, TimeNs b, double v) {
-      if (!IsMissing(v)) w->Add(a, b, v);
-    });
-  }
-  return ForEachSample(db, s->id, range, [w, clock](TimeNs a, TimeNs b, double v) {
-    if (!IsMissing(v)) w->Add(clock->ToHost(a), clock->ToHost(b), v);
+  return reader->ForEach(s->id, range, [w, clock](const SampleBlock& b) {
+    for (size_t i = 0; i < b.values.size(); ++i)
+      if (!IsMissing(b.values[i])) w->Add(clock->ToHost(b.starts[i]), clock->ToHost(b.ends[i]), b.values[i]);
   });
 }
 
 // Reads one series into `out` (missing values left out), for the alignment and the window.
-Status ReadInto(Database* db, const StoredSeries* s, const TimeRange& range, std::vector<models::TimedValue>* out) {
-  return ForEachSample(db, s->id, range, [out](TimeNs a, TimeNs b, double v) {
-    if (!IsMissing(v)) out->push_back(models::TimedValue{a, b, v});
+Status ReadInto(BlockReader* reader, const StoredSeries* s, const TimeRange& range,
+                std::vector<models::TimedValue>* out) {
+  return reader->ForEach(s->id, range, [out](const SampleBlock& b) {
+    for (size_t i = 0; i < b.values.size(); ++i)
+      if (!IsMissing(b.values[i])) out->push_back(models::TimedValue{b.starts[i], b.ends[i], b.values[i]});
   });
 }
 
@@ -175,6 +172,17 @@ bool ByStart(const models::TimedValue& a, const models::TimedValue& b) { return 
 StatusOr<std::vector<models::WindowResult>> RunCorrection(Store* store, const CorrectionRequest& req,
                                                           std::map<std::string, models::ClockModel>* clocks) {
   Database* db = store->db();
+  // One read transaction for the run: one snapshot of the store (collectors may write meanwhile),
+  // and no lock round trip per query. Not taken when the caller already has a transaction open.
+  struct ReadSnapshot {
+    Database* db;
+    bool open;
+    ~ReadSnapshot() {
+      if (!open) return;
+      db->ResetCached();
+      if (!db->Exec("COMMIT").ok()) (void)db->Exec("ROLLBACK");  // it only read: either ends it
+    }
+  } snapshot{db, db->Exec("BEGIN").ok()};
   ASSIGN_OR_RETURN(std::vector<StoredSeries> all, FindSeries(db, SeriesFilter{}));
   // The vSphere inventory knows each VM's guest host name: a mapping the user need not give,
   // which stored and --map mappings override. Keys are normalized here so that precedence holds
@@ -232,7 +240,9 @@ StatusOr<std::vector<models::WindowResult>> RunCorrection(Store* store, const Co
 
   std::vector<models::WindowResult> out;
   std::vector<models::TimedValue> guest_ref, host_ref, buffer;  // reused across VMs
+  BlockReader reader(db);
   for (const models::VmMatch& m : matches) {
+    reader.Forget();
     VmPlan plan;
     plan.match = m;
     if (m.guest) PlanGuest(by_owner[NormalizeVmName(*m.guest)], *m.guest, &plan);
@@ -258,7 +268,7 @@ StatusOr<std::vector<models::WindowResult>> RunCorrection(Store* store, const Co
       models::WindowSeries w(grid);  // one VP seen by several host logs (migration) is one series
       for (const StoredSeries* s : series) {
         buffer.clear();
-        RETURN_IF_ERROR(ReadInto(db, s, range, &buffer));
+        RETURN_IF_ERROR(ReadInto(&reader, s, range, &buffer));
         for (const models::TimedValue& x : buffer) w.Add(x.start, x.end, x.value);
         host_ref.insert(host_ref.end(), buffer.begin(), buffer.end());
       }
@@ -278,9 +288,9 @@ StatusOr<std::vector<models::WindowResult>> RunCorrection(Store* store, const Co
     const TimeNs lag = req.align ? static_cast<TimeNs>(req.alignment.max_lag_s * kNsPerSec) : 0;
     const TimeRange guest_range{range.from - lag, range.to + lag};
     guest_ref.clear();
-    if (plan.guest_total) RETURN_IF_ERROR(ReadInto(db, plan.guest_total, guest_range, &guest_ref));
-    std::stable_sort(guest_ref.begin(), guest_ref.end(), ByStart);
-    std::stable_sort(host_ref.begin(), host_ref.end(), ByStart);
+    if (plan.guest_total) RETURN_IF_ERROR(ReadInto(&reader, plan.guest_total, guest_range, &guest_ref));
+    for (auto* v : {&guest_ref, &host_ref})  // usually sorted already
+      if (!std::is_sorted(v->begin(), v->end(), ByStart)) std::stable_sort(v->begin(), v->end(), ByStart);
     std::vector<TimeNs> ends;
     ends.reserve(guest_ref.size());
     for (const models::TimedValue& x : guest_ref) ends.push_back(x.end);
@@ -300,7 +310,7 @@ StatusOr<std::vector<models::WindowResult>> RunCorrection(Store* store, const Co
 
     auto make = [&](const StoredSeries* s) -> StatusOr<models::WindowSeries> {
       models::WindowSeries w(grid);
-      RETURN_IF_ERROR(Fill(db, s, guest_range, &w, clock));
+      RETURN_IF_ERROR(Fill(&reader, s, guest_range, &w, clock));
       return w;
     };
     if (plan.guest_total) {
@@ -332,11 +342,12 @@ StatusOr<std::vector<models::WindowResult>> RunCorrection(Store* store, const Co
     for (auto [series, dst] : {std::pair{&plan.host_ready, &vm.host_ready}, std::pair{&plan.host_costop, &vm.host_costop}}) {
       if (series->empty()) continue;
       models::WindowSeries w(grid);
-      for (const StoredSeries* s : *series) RETURN_IF_ERROR(Fill(db, s, range, &w));
+      for (const StoredSeries* s : *series) RETURN_IF_ERROR(Fill(&reader, s, range, &w));
       *dst = std::move(w);
     }
     std::vector<models::WindowResult> r = models::CorrectVm(vm, grid, req.config);
     models::AddWindowFlags(vm, grid, models::WindowFlagConfig{}, &r);
+    if (out.empty()) out.reserve(r.size() * matches.size());  // VMs usually span the same windows
     std::move(r.begin(), r.end(), std::back_inserter(out));
   }
   return out;

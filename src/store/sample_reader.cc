@@ -34,31 +34,99 @@ StatusOr<std::vector<StoredSeries>> FindSeries(Database* db, const SeriesFilter&
 
 Status ForEachSample(Database* db, int64_t series_id, const TimeRange& range,
                      const std::function<void(TimeNs, TimeNs, double)>& visit) {
-  ASSIGN_OR_RETURN(Statement* q, db->Cached("SELECT t.n, t.starts, t.ends, v.vals FROM value_block v "
-                                            "JOIN time_block t ON t.id = v.block_id WHERE v.series_id = ? "
-                                            "AND t.last_end_ns >= ? AND t.first_start_ns <= ? "
-                                            "ORDER BY t.file_id, t.first_start_ns"));
+  BlockReader reader(db);
+  return reader.ForEach(series_id, range, [&visit](const SampleBlock& b) {
+    for (size_t i = 0; i < b.starts.size(); ++i) visit(b.starts[i], b.ends[i], b.values.empty() ? kMissing : b.values[i]);
+  });
+}
+
+Status BlockReader::ForEach(int64_t series_id, const TimeRange& range,
+                            const std::function<void(const SampleBlock&)>& visit) {
+  // No ORDER BY: SQLite would sort rows holding the value blobs. Rows come in block id order
+  // (the index), which is the time order within a file whenever rows were written in order;
+  // the stable sort below handles the rest exactly as the ORDER BY did.
+  ASSIGN_OR_RETURN(Statement* q, db_->Cached("SELECT t.file_id, t.first_start_ns, t.id, t.n, v.vals FROM value_block v "
+                                             "JOIN time_block t ON t.id = v.block_id WHERE v.series_id = ? "
+                                             "AND t.last_end_ns >= ? AND t.first_start_ns <= ?"));
   q->Bind(1, series_id).Bind(2, range.from).Bind(3, range.to);
+  auto damaged = [&] {
+    return Status::ParseError("database " + db_->path() + ": a sample block of series " + std::to_string(series_id) +
+                              " is damaged");
+  };
+  entries_.clear();
+  values_.clear();
   while (true) {
     ASSIGN_OR_RETURN(bool row, q->Step());
     if (!row) break;
-    const int64_t n = q->ColumnInt(0);
-    const std::string_view starts = q->ColumnBlob(1), ends = q->ColumnBlob(2), vals = q->ColumnBlob(3);
-    if (starts.size() != static_cast<size_t>(n) * 8 || ends.size() != starts.size() ||
-        (!vals.empty() && vals.size() != starts.size()))
-      return Status::ParseError("database " + db->path() + ": a sample block of series " + std::to_string(series_id) +
-                                " is damaged");
-    for (int64_t i = 0; i < n; ++i) {
-      TimeNs s, e;
-      double v = kMissing;
-      std::memcpy(&s, starts.data() + i * 8, 8);
-      std::memcpy(&e, ends.data() + i * 8, 8);
-      if (!vals.empty()) std::memcpy(&v, vals.data() + i * 8, 8);
-      const bool overlaps = s == e ? (e >= range.from && e <= range.to) : (e > range.from && s < range.to);
-      if (overlaps) visit(s, e, v);
+    Entry e{q->ColumnInt(0), q->ColumnInt(1), q->ColumnInt(2), q->ColumnInt(3), std::string::npos};
+    const std::string_view vals = q->ColumnBlob(4);
+    if (e.n < 0 || (!vals.empty() && vals.size() != static_cast<size_t>(e.n) * 8)) {
+      q->Reset();
+      return damaged();
     }
+    if (!vals.empty()) {
+      e.offset = values_.size();
+      values_.resize(e.offset + e.n);
+      std::memcpy(values_.data() + e.offset, vals.data(), vals.size());
+    }
+    entries_.push_back(e);
+  }
+  q->Reset();
+  auto before = [](const Entry& a, const Entry& b) {
+    return a.file_id != b.file_id ? a.file_id < b.file_id : a.first_start < b.first_start;
+  };
+  if (!std::is_sorted(entries_.begin(), entries_.end(), before)) std::stable_sort(entries_.begin(), entries_.end(), before);
+
+  for (const Entry& e : entries_) {
+    ASSIGN_OR_RETURN(const Times* t, TimesOf(e.block_id, e.n));
+    if (!t) return damaged();
+    const size_t n = static_cast<size_t>(e.n);
+    const TimeNs* s = t->starts.data();
+    const TimeNs* en = t->ends.data();
+    const double* v = e.offset == std::string::npos ? nullptr : values_.data() + e.offset;
+    auto overlaps = [&](size_t i) {
+      return s[i] == en[i] ? (en[i] >= range.from && en[i] <= range.to) : (en[i] > range.from && s[i] < range.to);
+    };
+    size_t i = 0;
+    while (i < n && overlaps(i)) ++i;
+    if (i == n) {  // the usual case: the whole block lies in the range
+      if (n > 0) visit(SampleBlock{{s, n}, {en, n}, v ? std::span<const double>(v, n) : std::span<const double>()});
+      continue;
+    }
+    part_values_.clear();
+    part_starts_.assign(s, s + i);  // the samples before the first one outside the range
+    part_ends_.assign(en, en + i);
+    if (v) part_values_.assign(v, v + i);
+    for (; i < n; ++i) {
+      if (!overlaps(i)) continue;
+      part_starts_.push_back(s[i]);
+      part_ends_.push_back(en[i]);
+      if (v) part_values_.push_back(v[i]);
+    }
+    if (!part_starts_.empty()) visit(SampleBlock{part_starts_, part_ends_, part_values_});
   }
   return Status::Ok();
+}
+
+StatusOr<const BlockReader::Times*> BlockReader::TimesOf(int64_t block_id, int64_t n) {
+  if (auto it = times_.find(block_id); it != times_.end()) return &it->second;
+  ASSIGN_OR_RETURN(Statement* q, db_->Cached("SELECT starts, ends FROM time_block WHERE id = ?"));
+  q->Bind(1, block_id);
+  ASSIGN_OR_RETURN(bool row, q->Step());
+  const Times* out = nullptr;
+  if (row) {
+    const std::string_view starts = q->ColumnBlob(0), ends = q->ColumnBlob(1);
+    if (starts.size() == static_cast<size_t>(n) * 8 && ends.size() == starts.size()) {
+      Times t;
+      t.starts.resize(n);
+      t.ends.resize(n);
+      std::memcpy(t.starts.data(), starts.data(), starts.size());
+      std::memcpy(t.ends.data(), ends.data(), ends.size());
+      out = &times_.emplace(block_id, std::move(t)).first->second;  // node-based: stays valid
+    }
+  }
+  q->Reset();
+  return out;  // nullptr: the block is damaged
 }
 
 StatusOr<std::optional<TimeRange>> SeriesSpan(Database* db, const std::vector<int64_t>& ids) {

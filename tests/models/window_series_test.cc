@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <vector>
+
 namespace vrecon::models {
 namespace {
 
@@ -15,6 +18,40 @@ TEST(WindowSeriesTest, StraddlingIntervalSplitsByOverlap) {
   EXPECT_NEAR(*s.Mean(0), (10.0 * 290 + 100.0 * 10) / 300, 1e-9);
   EXPECT_NEAR(*s.Mean(1), (100.0 * 10 + 20.0 * 290) / 300, 1e-9);
   EXPECT_DOUBLE_EQ(s.Coverage(0), 1.0);
+}
+
+TEST(WindowSeriesTest, AddAllEqualsAddPerSampleBitForBit) {
+  // 15 s samples across window edges, an instantaneous one, a missing one, ones before and after
+  // the grid, unequal lengths, and a jump back into an earlier window.
+  std::vector<TimeNs> starts, ends;
+  std::vector<double> values;
+  auto sample = [&](double a, double b, double v) {
+    starts.push_back(static_cast<TimeNs>(a * kS));
+    ends.push_back(static_cast<TimeNs>(b * kS));
+    values.push_back(v);
+  };
+  sample(-20, -5, 1);
+  sample(-10, 5, 2);
+  for (int i = 0; i < 50; ++i) sample(5 + 15 * i, 20 + 15 * i, 0.1 * i + 1.0 / 3);
+  sample(400, 400, 99);
+  sample(410, 437.5, NAN);
+  sample(290, 291, 7);
+  sample(880, 910, 3);
+  sample(920, 935, 4);
+  const WindowGrid grid{0, 300 * kS, 3};
+  for (TimeNs shift : {TimeNs{0}, 7 * kS}) {
+    WindowSeries one(grid), all(grid);
+    for (size_t i = 0; i < values.size(); ++i)
+      if (!std::isnan(values[i])) one.Add(starts[i] + shift, ends[i] + shift, values[i]);
+    all.AddAll(starts, ends, values, shift);
+    for (int w = 0; w < grid.count; ++w) {
+      EXPECT_EQ(all.at(w).weighted_sum, one.at(w).weighted_sum) << w;
+      EXPECT_EQ(all.at(w).covered_s, one.at(w).covered_s) << w;
+      EXPECT_EQ(all.at(w).max, one.at(w).max) << w;
+      EXPECT_EQ(all.at(w).min, one.at(w).min) << w;
+      EXPECT_EQ(all.at(w).samples, one.at(w).samples) << w;
+    }
+  }
 }
 
 TEST(WindowSeriesTest, InstantaneousReadingsCountForMinMaxOnly) {

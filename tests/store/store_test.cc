@@ -41,6 +41,65 @@ std::vector<std::pair<TimeNs, double>> Values(Store* store, const std::string& o
   return out;
 }
 
+struct Sample {
+  TimeNs start, end;
+  double value;
+};
+
+std::vector<Sample> ReadBlocks(BlockReader* reader, int64_t series, const TimeRange& range) {
+  std::vector<Sample> out;
+  EXPECT_TRUE(reader->ForEach(series, range, [&](const SampleBlock& b) {
+    EXPECT_EQ(b.starts.size(), b.ends.size());
+    EXPECT_TRUE(b.values.empty() || b.values.size() == b.starts.size());
+    for (size_t i = 0; i < b.starts.size(); ++i)
+      out.push_back(Sample{b.starts[i], b.ends[i], b.values.empty() ? kMissing : b.values[i]});
+  }).ok());
+  return out;
+}
+
+TEST(StoreTest, BlockReaderCutsRangesInsideBlocksAndSharesTimesBetweenSeries) {
+  TempDir dir;
+  WriteText(dir.File("g.csv"), Log(BlockWriter::kBlockRows * 2 + 7));
+  auto store = Store::Open(dir.File("s.db"));
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  ASSERT_TRUE(IngestFile(store->get(), dir.File("g.csv"), {}).ok());
+  auto series = FindSeries((*store)->db(), SeriesFilter{});
+  ASSERT_TRUE(series.ok());
+  ASSERT_EQ(series->size(), 2u);
+  BlockReader reader((*store)->db());
+  const std::vector<Sample> whole = ReadBlocks(&reader, (*series)[0].id, TimeRange{});
+  ASSERT_EQ(whole.size(), static_cast<size_t>(BlockWriter::kBlockRows * 2 + 7));
+  // A range starting and ending inside blocks (and spanning a block boundary): the samples of
+  // the whole read that overlap it, in the same order.
+  const TimeNs t0 = NsFromCivil(CivilTime{2026, 1, 1});
+  const TimeRange range{t0 + 100 * kNsPerSec + 1, t0 + 300 * kNsPerSec};
+  std::vector<Sample> want;
+  for (const Sample& x : whole)
+    if (x.start == x.end ? (x.end >= range.from && x.end <= range.to) : (x.end > range.from && x.start < range.to))
+      want.push_back(x);
+  ASSERT_GT(want.size(), 150u);
+  ASSERT_LT(want.size(), whole.size());
+  const std::vector<Sample> part = ReadBlocks(&reader, (*series)[0].id, range);
+  ASSERT_EQ(part.size(), want.size());
+  for (size_t i = 0; i < part.size(); ++i) {
+    EXPECT_EQ(part[i].start, want[i].start);
+    EXPECT_EQ(part[i].end, want[i].end);
+    EXPECT_TRUE(part[i].value == want[i].value || (std::isnan(part[i].value) && std::isnan(want[i].value))) << i;
+  }
+  // The other series of the file, read with the times the reader kept: same times, own values.
+  const std::vector<Sample> other = ReadBlocks(&reader, (*series)[1].id, TimeRange{});
+  ASSERT_EQ(other.size(), whole.size());
+  int missing = 0;
+  for (size_t i = 0; i < other.size(); ++i) {
+    EXPECT_EQ(other[i].start, whole[i].start);
+    EXPECT_EQ(other[i].end, whole[i].end);
+    missing += std::isnan(other[i].value) || std::isnan(whole[i].value);
+  }
+  EXPECT_GT(missing, 100) << "the Process series has every third value missing";
+  reader.Forget();
+  EXPECT_EQ(ReadBlocks(&reader, (*series)[0].id, range).size(), want.size());
+}
+
 TEST(StoreTest, RowsRoundTripAcrossBlockBoundaries) {
   TempDir dir;
   WriteText(dir.File("g.csv"), Log(BlockWriter::kBlockRows * 2 + 7));

@@ -1,0 +1,31 @@
+// The options `vrecon correct` and `vrecon counters` share (which VMs, which range, which
+// windows, how guest and host are paired), registered once and turned into a CorrectionRequest.
+#ifndef VRECON_SRC_CLI_CORRECTION_OPTIONS_H_
+#define VRECON_SRC_CLI_CORRECTION_OPTIONS_H_
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+#include "src/core/status.h"
+#include "src/engine/correction_job.h"
+
+namespace vrecon::cli {
+
+struct CorrectionOptions {
+  std::vector<std::string> maps;
+  std::string vm, from, to, hyperv_counter = "total";
+  int window = 300;
+  bool no_align = false;
+};
+
+// --vm, --window, --from, --to, --map, --hyperv-counter, --no-align.
+void AddCorrectionOptions(CLI::App* cmd, CorrectionOptions* o);
+
+// A usage error (exit 2) names the option at fault.
+Status ToCorrectionRequest(const CorrectionOptions& o, CorrectionRequest* req);
+
+}  // namespace vrecon::cli
+
+#endif  // VRECON_SRC_CLI_CORRECTION_OPTIONS_H_
