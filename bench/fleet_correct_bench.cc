@@ -3,7 +3,7 @@
 // straight through BlockWriter, then times, on the calling thread,
 //   scan:    one SQLite pass over every value_block joined to its time_block, decoding the
 //            blobs exactly as src/store/sample_reader.cc does;
-//   correct: RunCorrection over every VM (what `vrecon correct` does before printing).
+//   correct: ForEachVmCorrection over every VM, one VM in memory at a time (as StoreCorrections).
 // CPU seconds (getrusage) are printed; bench/fleet_correct_bench.sh pins it to one core.
 //
 //   vrecon_bench_fleet generate --db F [--vms 1000] [--hours 24] [--processes 50] [--vcpus 2]
@@ -178,13 +178,15 @@ int Main(int argc, char** argv) {
     } else {
       CorrectionRequest req;
       req.align = o.align;
-      auto r = RunCorrection(store->get(), req);
-      if (r.ok()) {
-        size_t processes = 0;
-        for (const auto& w : *r) processes += w.processes.size();
-        std::printf("correct: windows=%zu process_rows=%zu\n", r->size(), processes);
-      }
-      s = r.status();
+      // One VM at a time, as StoreCorrections and the fleet round use it: results are counted
+      // and dropped, so memory is one VM's whatever the fleet's size.
+      size_t windows = 0, processes = 0;
+      s = ForEachVmCorrection(store->get(), req, [&](std::vector<models::WindowResult>&& r) {
+        windows += r.size();
+        for (const auto& w : r) processes += w.processes.size();
+        return Status::Ok();
+      });
+      if (s.ok()) std::printf("correct: windows=%zu process_rows=%zu\n", windows, processes);
     }
   } else {
     std::fprintf(stderr, "unknown mode %s\n", o.mode.c_str());

@@ -169,8 +169,8 @@ bool ByStart(const models::TimedValue& a, const models::TimedValue& b) { return 
 
 }  // namespace
 
-StatusOr<std::vector<models::WindowResult>> RunCorrection(Store* store, const CorrectionRequest& req,
-                                                          std::map<std::string, models::ClockModel>* clocks) {
+Status ForEachVmCorrection(Store* store, const CorrectionRequest& req, const VmWindowsFn& fn,
+                           std::map<std::string, models::ClockModel>* clocks) {
   Database* db = store->db();
   // One read transaction for the run: one snapshot of the store (collectors may write meanwhile),
   // and no lock round trip per query. Not taken when the caller already has a transaction open.
@@ -238,7 +238,6 @@ StatusOr<std::vector<models::WindowResult>> RunCorrection(Store* store, const Co
     if (vm && NormalizeVmName(*vm) != machine) by_owner[NormalizeVmName(*vm)].push_back(s);
   }
 
-  std::vector<models::WindowResult> out;
   std::vector<models::TimedValue> guest_ref, host_ref, buffer;  // reused across VMs
   BlockReader reader(db);
   for (const models::VmMatch& m : matches) {
@@ -347,9 +346,21 @@ StatusOr<std::vector<models::WindowResult>> RunCorrection(Store* store, const Co
     }
     std::vector<models::WindowResult> r = models::CorrectVm(vm, grid, req.config);
     models::AddWindowFlags(vm, grid, models::WindowFlagConfig{}, &r);
-    if (out.empty()) out.reserve(r.size() * matches.size());  // VMs usually span the same windows
-    std::move(r.begin(), r.end(), std::back_inserter(out));
+    RETURN_IF_ERROR(fn(std::move(r)));
   }
+  return Status::Ok();
+}
+
+StatusOr<std::vector<models::WindowResult>> RunCorrection(Store* store, const CorrectionRequest& req,
+                                                          std::map<std::string, models::ClockModel>* clocks) {
+  std::vector<models::WindowResult> out;
+  RETURN_IF_ERROR(ForEachVmCorrection(
+      store, req,
+      [&out](std::vector<models::WindowResult>&& r) {
+        std::move(r.begin(), r.end(), std::back_inserter(out));
+        return Status::Ok();
+      },
+      clocks));
   return out;
 }
 

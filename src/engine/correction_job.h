@@ -3,6 +3,7 @@
 #ifndef VRECON_SRC_ENGINE_CORRECTION_JOB_H_
 #define VRECON_SRC_ENGINE_CORRECTION_JOB_H_
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -31,6 +32,13 @@ struct CorrectionRequest {
 // (the typed counters of src/engine/counter_job.h place the guest's other series with it).
 StatusOr<std::vector<models::WindowResult>> RunCorrection(Store* store, const CorrectionRequest& request,
                                                           std::map<std::string, models::ClockModel>* clocks = nullptr);
+
+// The same, one VM at a time: `fn` gets each VM's windows in time order and may write to the
+// store (the run reads inside the caller's transaction when one is open). Memory stays that of
+// one VM whatever the fleet's size. An error from `fn` ends the run and is returned.
+using VmWindowsFn = std::function<Status(std::vector<models::WindowResult>&& vm_windows)>;
+Status ForEachVmCorrection(Store* store, const CorrectionRequest& request, const VmWindowsFn& fn,
+                           std::map<std::string, models::ClockModel>* clocks = nullptr);
 
 }  // namespace vrecon
 

@@ -105,33 +105,32 @@ StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
   const TimeNs del_from = widened.from.value_or(std::numeric_limits<TimeNs>::min());
   const TimeNs del_to = widened.to.value_or(std::numeric_limits<TimeNs>::max());
 
-  ASSIGN_OR_RETURN(std::vector<models::WindowResult> windows, RunCorrection(store, widened));
   ReadyRequest rreq;
   rreq.vm = req.vm;
   auto ready = RunReadyAnalysis(store, rreq);
   if (!ready.ok() && ready.status().code() != Status::Code::kNotFound) return ready.status();
 
+  // The correction reads inside this write transaction, one VM at a time, so a fleet's windows
+  // never sit in memory together.
   ASSIGN_OR_RETURN(Transaction tx, Transaction::Begin(db));
   ASSIGN_OR_RETURN(std::vector<CorrVm> known, ListCorrVms(db));
   std::map<std::string, int64_t> ids;  // normalized VM name -> corr_vm id
   for (const CorrVm& v : known) ids[models::NormalizeVmName(v.vm)] = v.id;
 
   int64_t stored = 0;
-  for (size_t i = 0; i < windows.size();) {
-    size_t j = i;
-    while (j < windows.size() && windows[j].vm == windows[i].vm) ++j;
+  auto store_vm = [&](std::vector<models::WindowResult>&& windows) -> Status {
+    if (windows.empty()) return Status::Ok();
     CorrVm vm;
-    vm.vm = windows[i].vm;
-    vm.guest_machine = windows[i].guest_machine;
-    vm.host_source = models::HostSourceName(windows[i].host);
-    for (size_t k = i; k < j; ++k)
-      if (windows[k].vcpus) vm.vcpus = windows[k].vcpus;
+    vm.vm = windows.front().vm;
+    vm.guest_machine = windows.front().guest_machine;
+    vm.host_source = models::HostSourceName(windows.front().host);
+    for (const models::WindowResult& r : windows)
+      if (r.vcpus) vm.vcpus = r.vcpus;
     ASSIGN_OR_RETURN(const int64_t id, UpsertCorrVm(db, vm));
     ids[models::NormalizeVmName(vm.vm)] = id;
     RETURN_IF_ERROR(DeleteCorrRange(db, id, del_from, del_to));
     HourAggregates hours;
-    for (size_t k = i; k < j; ++k) {
-      const models::WindowResult& r = windows[k];
+    for (const models::WindowResult& r : windows) {
       if (r.start < del_from || r.start >= del_to) continue;  // outside the widened range
       RETURN_IF_ERROR(InsertCorrWindow(db, id, ToStoredWindow(r)));
       AddProcesses(r, &hours);
@@ -142,8 +141,9 @@ StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
       for (const auto& [name, a] : procs) list.push_back(a);
       RETURN_IF_ERROR(InsertProcessHour(db, id, hour, list));
     }
-    i = j;
-  }
+    return Status::Ok();
+  };
+  RETURN_IF_ERROR(ForEachVmCorrection(store, widened, store_vm));
 
   if (ready.ok()) {
     std::map<int64_t, std::vector<StoredReady>> by_vm;

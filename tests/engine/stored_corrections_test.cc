@@ -69,7 +69,9 @@ TEST(StoredCorrectionsTest, StoresWhatRunCorrectionComputes) {
     const auto& r = (*computed)[i];
     EXPECT_EQ(windows[i].start, r.start);
     EXPECT_EQ(windows[i].w.has_value(), r.w.has_value());
-    if (r.w) EXPECT_DOUBLE_EQ(*windows[i].w, *r.w);
+    if (r.w) {
+      EXPECT_DOUBLE_EQ(*windows[i].w, *r.w);
+    }
     EXPECT_EQ(windows[i].flags.size(), r.flags.size());
   }
   // The hourly aggregates hold every process the windows held, with the same mean.

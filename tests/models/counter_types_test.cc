@@ -63,7 +63,9 @@ TEST(CounterTypesTest, ClassifiesByTable) {
     const CounterClass got = ClassifyCounter(c.object, c.instance, c.counter, c.unit);
     EXPECT_EQ(CounterTypeName(got.type), std::string(CounterTypeName(c.type)))
         << c.object << "(" << c.instance << ")\\" << c.counter << " rule " << got.rule;
-    if (c.type == CounterType::kPercentTime) EXPECT_EQ(got.percent, c.percent) << c.object << "(" << c.instance << ")\\" << c.counter;
+    if (c.type == CounterType::kPercentTime) {
+      EXPECT_EQ(got.percent, c.percent) << c.object << "(" << c.instance << ")\\" << c.counter;
+    }
   }
 }
 
