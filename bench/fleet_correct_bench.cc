@@ -6,11 +6,12 @@
 //   correct: ForEachVmCorrection over every VM, one VM in memory at a time (as StoreCorrections).
 // CPU seconds (getrusage) are printed; bench/fleet_correct_bench.sh pins it to one core.
 //
-//   vrecon_bench_fleet generate --db F [--vms 1000] [--hours 24] [--processes 50] [--vcpus 2]
+//   vrecon_bench_fleet generate --db F [--vms 1000] [--hours 24] [--processes 50] [--vcpus 2] [--noise]
 //   vrecon_bench_fleet scan --db F
 //   vrecon_bench_fleet correct --db F [--no-align]
 #include <sys/resource.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -35,6 +36,10 @@ struct Options {
   std::string mode, db;
   int vms = 1000, hours = 24, processes = 50, vcpus = 2;
   bool align = true;  // correct --no-align: without the clock alignment
+  // generate --noise: guest and host loads are independent noise (the alignment's worst case:
+  // nothing correlates, every range runs the full search); by default both follow one load
+  // curve, host = 1.15 x guest, the guest clock 5-40 s ahead, as in real pairs.
+  bool noise = false;
 };
 
 // A cheap deterministic stream of loads in [0, 1).
@@ -47,7 +52,7 @@ struct Lcg {
 };
 
 Status WriteFile(Store* store, const std::string& fingerprint, const std::vector<SeriesKey>& columns, TimeNs start,
-                 int rows, TimeNs step, Lcg* rng, const std::function<void(double, std::vector<double>*)>& fill) {
+                 int rows, TimeNs step, Lcg* rng, const std::function<void(double, TimeNs, std::vector<double>*)>& fill) {
   FileRecord rec;
   rec.fingerprint = fingerprint;
   rec.path = fingerprint;
@@ -59,7 +64,7 @@ Status WriteFile(Store* store, const std::string& fingerprint, const std::vector
   RETURN_IF_ERROR(writer.DeclareColumns(columns));
   std::vector<double> row(columns.size());
   for (int r = 0; r < rows; ++r) {
-    fill(rng->Next(), &row);
+    fill(rng->Next(), start + r * step + step / 2, &row);
     RETURN_IF_ERROR(writer.AddRow(start + r * step, start + (r + 1) * step, row));
   }
   RETURN_IF_ERROR(writer.Finish());
@@ -85,15 +90,25 @@ Status Generate(const Options& o) {
         SeriesKey{SourceKind::kVsphere, name, "cpu", "", "cpu.usage.average", "percent", ""}};
     ASSIGN_OR_RETURN(Transaction tx, Transaction::Begin(store->db()));
     const int vcpus = o.vcpus, processes = o.processes;
+    const bool noise = o.noise;
+    const double phase = 6.283 * rng.Next(), phase2 = 6.283 * rng.Next();
+    const TimeNs guest_ahead = static_cast<TimeNs>((5 + 35 * rng.Next()) * kNsPerSec);
+    // The true load at true time t: an hourly and a 10-minute wave, 20-80%.
+    auto load = [=](TimeNs t) {
+      const double s = static_cast<double>(t) / kNsPerSec;
+      return 50 + 20 * std::sin(6.283 * s / 3600 + phase) + 10 * std::sin(6.283 * s / 600 + phase2);
+    };
     RETURN_IF_ERROR(WriteFile(store.get(), std::string("guest-") + name, guest, start, o.hours * 240, 15 * kNsPerSec,
-                              &rng, [&](double u, std::vector<double>* row) {
-                                const double busy = 20 + 60 * u;
+                              &rng, [&](double u, TimeNs t, std::vector<double>* row) {
+                                const double busy = noise ? 20 + 60 * u : load(t - guest_ahead) + 4 * (u - 0.5);
                                 for (int c = 0; c <= vcpus; ++c) (*row)[c] = busy;
                                 for (int p = 0; p < processes; ++p)
                                   (*row)[vcpus + 1 + p] = busy * vcpus * (p + 1) / (processes * (processes + 1) / 2.0);
                               }));
     RETURN_IF_ERROR(WriteFile(store.get(), std::string("host-") + name, host, start, o.hours * 180, 20 * kNsPerSec,
-                              &rng, [](double u, std::vector<double>* row) { (*row)[0] = 15 + 45 * u; }));
+                              &rng, [&](double u, TimeNs t, std::vector<double>* row) {
+                                (*row)[0] = noise ? 15 + 45 * u : 1.15 * load(t) + 2 * (u - 0.5);
+                              }));
     RETURN_IF_ERROR(tx.Commit());
   }
   return Status::Ok();
@@ -133,13 +148,18 @@ Status Scan(Database* db) {
 int Main(int argc, char** argv) {
   Options o;
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s generate|scan|correct --db F [--vms N] [--hours H] [--processes P] [--vcpus K] [--no-align]\n",
+    std::fprintf(stderr, "usage: %s generate|scan|correct --db F [--vms N] [--hours H] [--processes P] [--vcpus K] [--noise] [--no-align]\n",
                  argv[0]);
     return 2;
   }
   o.mode = argv[1];
   for (int i = 2; i < argc; i += 2) {
     const std::string a = argv[i];
+    if (a == "--noise") {
+      o.noise = true;
+      --i;
+      continue;
+    }
     if (a == "--no-align") {
       o.align = false;
       --i;
