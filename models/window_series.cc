@@ -28,28 +28,23 @@ void WindowSeries::Add(TimeNs start, TimeNs end, double value) {
     return;
   }
   if (hi <= lo) return;
-  int i = static_cast<int>((lo - grid_.origin) / grid_.width);
-  if (hi <= grid_.End(i)) {  // the common case: the sample lies inside one window
-    const double secs = static_cast<double>(hi - lo) / kNsPerSec;
-    WindowStats& s = stats_[i];
+  auto add = [value](WindowStats& s, TimeNs a, TimeNs b) {
+    const double secs = static_cast<double>(b - a) / kNsPerSec;
     s.weighted_sum += value * secs;
     s.covered_s += secs;
     s.max = std::max(s.max, value);
     s.min = std::min(s.min, value);
     ++s.samples;
+  };
+  int i = static_cast<int>((lo - grid_.origin) / grid_.width);
+  if (hi <= grid_.End(i)) {  // the common case: the sample lies inside one window
+    add(stats_[i], lo, hi);
     return;
   }
   for (; i < grid_.count && grid_.Start(i) < hi; ++i) {
     const TimeNs a = std::max(lo, grid_.Start(i));
     const TimeNs b = std::min(hi, grid_.End(i));
-    if (b <= a) continue;
-    const double secs = static_cast<double>(b - a) / kNsPerSec;
-    WindowStats& s = stats_[i];
-    s.weighted_sum += value * secs;
-    s.covered_s += secs;
-    s.max = std::max(s.max, value);
-    s.min = std::min(s.min, value);
-    ++s.samples;
+    if (b > a) add(stats_[i], a, b);
   }
 }
 
