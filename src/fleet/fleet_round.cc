@@ -43,6 +43,7 @@ void CollectVcenter(const RoundContext& ctx, const VcenterConfig& vc, Store* sto
   opt.client.transport.url = vc.url;
   opt.client.transport.ca_file = vc.ca;
   opt.client.transport.insecure = vc.insecure;
+  if (vc.insecure) ctx.log->Warn(vc.id + ": insecure = true: the server's certificate is not verified");
   opt.client.transport.timeout_s = vc.timeout_s;
   opt.client.user = vc.user;
   opt.client.password = vc.password;
