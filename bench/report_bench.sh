@@ -27,17 +27,19 @@ if [ ! -s "$DB" ]; then
 fi
 echo "store: $DB ($(du -h "$DB" | cut -f1))"
 
-run() {  # format, out
-  local best_s="" best_rss=""
+run() {  # format, out: every run's wall time, then best / median / worst
+  local walls="" peak_rss=""
   for _ in $(seq "$REPEAT"); do
     /usr/bin/time -v -o "$DATA_DIR/time.txt" taskset -c "$CORE" "$VRECON" report --db "$DB" --format "$1" --out "$2" 2>/dev/null
     local wall rss
     wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$DATA_DIR/time.txt")
     rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$DATA_DIR/time.txt")
-    if [ -z "$best_s" ] || awk "BEGIN{exit !($wall < $best_s)}"; then best_s=$wall; best_rss=$rss; fi
+    walls="$walls $wall"
+    if [ -z "$peak_rss" ] || [ "$rss" -gt "$peak_rss" ]; then peak_rss=$rss; fi
   done
-  printf '%-8s best of %s: %6.2f s  peak RSS %6.1f MB  output %6.1f MB\n' "$1" "$REPEAT" "$best_s" \
-    "$(awk "BEGIN{print $best_rss/1024}")" "$(awk "BEGIN{print $(stat -c %s "$2")/1048576}")"
+  printf '%-8s %s runs: best %s  median %s  worst %s s  (all:%s)  peak RSS %6.1f MB  output %6.1f MB\n' "$1" "$REPEAT" \
+    $(echo $walls | tr ' ' '\n' | sort -g | awk '{a[NR]=$1} END {print a[1], a[int((NR+1)/2)], a[NR]}') "$walls" \
+    "$(awk "BEGIN{print $peak_rss/1024}")" "$(awk "BEGIN{print $(stat -c %s "$2")/1048576}")"
 }
 run html "$DATA_DIR/report.html"
 run csv "$DATA_DIR/report.csv"

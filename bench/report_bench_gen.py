@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fills a vrecon store's stored-correction tables (schema migration 3, docs/storage.md) with a
+"""Fills a vrecon store's stored-correction tables (schema migrations 3 and 5, docs/storage.md) with a
 synthetic fleet for the report benchmark: VMS VMs x DAYS days of 300 s windows, PROCS processes
 per VM (hourly aggregates), Ready-Time summaries with hints on every 10th VM, flags on ~8% of
 windows. Deterministic (seeded). The store must already exist and be migrated (report_bench.sh
@@ -18,14 +18,14 @@ VMS = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
 DAYS = int(sys.argv[3]) if len(sys.argv) > 3 else 7
 PROCS = int(sys.argv[4]) if len(sys.argv) > 4 else 20
 WINDOW = 300
-T0 = 1793836800  # 2026-11-04T00:00:00Z
+T0 = 1793836800  # 2026-11-05T00:00:00Z
 NS = 1_000_000_000
 rng = random.Random(6)
 
 con = sqlite3.connect(db_path)
 con.execute("PRAGMA journal_mode=WAL")
 con.execute("PRAGMA synchronous=OFF")
-for t in ("corr_window", "corr_process_hour", "corr_ready", "corr_vm"):
+for t in ("corr_window_block", "corr_process_hour", "corr_ready", "corr_vm"):
     con.execute(f"DELETE FROM {t}")
 
 FLAGS = [("high-ready", "warning", "ready averages 12.0% per vCPU in this window (above 10.0%)"),
@@ -43,7 +43,7 @@ for v in range(VMS):
     base = rng.uniform(10, 70)
     wbase = rng.uniform(0.7, 1.4)
     ready_base = rng.uniform(0, 8)
-    rows = []
+    blocks = {}  # UTC hour start (ns) -> [first start, last end, count, bytes]: src/store/window_blocks.h
     for i in range(windows_per_vm):
         start = T0 + i * WINDOW
         day = math.sin(2 * math.pi * (i % 288) / 288)
@@ -55,10 +55,19 @@ for v in range(VMS):
         if rng.random() < 0.08:
             f = rng.choice(FLAGS)
             flags = f"{f[1]}\t{f[0]}\t{f[2]}\n"
-        rows.append((vm_id, start * NS, (start + WINDOW) * NS, vcpus, g, g * w, w, None, ready, costop,
-                     rng.gauss(0, 0.2), 1.0, 1.0, flags))
-    con.executemany("INSERT INTO corr_window(vm_id, start_ns, end_ns, vcpus, guest_util, host_util, w, steal, ready, "
-                    "costop, clock_offset_s, guest_cov, host_cov, flags) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
+        # vcpus, guest, host, w, ready, costop, clock offset present; steal missing (bit 4).
+        mask = 0b11101111
+        rec = struct.pack("<qqBi", start * NS, (start + WINDOW) * NS, mask, vcpus)
+        rec += struct.pack("<dddddddd", g, g * w, w, ready, costop, rng.gauss(0, 0.2), 1.0, 1.0)
+        enc = flags.encode()
+        rec += struct.pack("<I", len(enc)) + enc
+        key = (start - start % 3600) * NS
+        b = blocks.setdefault(key, [start * NS, 0, 0, bytearray(b"\x01")])
+        b[1] = (start + WINDOW) * NS
+        b[2] += 1
+        b[3] += rec
+    con.executemany("INSERT INTO corr_window_block(vm_id, hour_ns, first_start_ns, last_end_ns, windows, data) "
+                    "VALUES(?,?,?,?,?,?)", [(vm_id, k, b[0], b[1], b[2], bytes(b[3])) for k, b in blocks.items()])
     hours = []
     for h in range(DAYS * 24):
         blob = bytearray()

@@ -11,6 +11,7 @@
 #include "src/report/html_report.h"
 #include "src/report/pdh_export.h"
 #include "src/report/report_data.h"
+#include "src/store/window_blocks.h"
 
 namespace vrecon::cli {
 namespace {

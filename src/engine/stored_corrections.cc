@@ -6,6 +6,7 @@
 
 #include "models/vm_identity.h"
 #include "src/engine/ready_job.h"
+#include "src/store/window_blocks.h"
 
 namespace vrecon {
 namespace {
@@ -128,14 +129,17 @@ StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
       if (r.vcpus) vm.vcpus = r.vcpus;
     ASSIGN_OR_RETURN(const int64_t id, UpsertCorrVm(db, vm));
     ids[models::NormalizeVmName(vm.vm)] = id;
-    RETURN_IF_ERROR(DeleteCorrRange(db, id, del_from, del_to));
+    RETURN_IF_ERROR(DeleteProcessHours(db, id, del_from, del_to));
     HourAggregates hours;
+    std::vector<StoredWindow> stored_windows;
+    stored_windows.reserve(windows.size());
     for (const models::WindowResult& r : windows) {
       if (r.start < del_from || r.start >= del_to) continue;  // outside the widened range
-      RETURN_IF_ERROR(InsertCorrWindow(db, id, ToStoredWindow(r)));
+      stored_windows.push_back(ToStoredWindow(r));
       AddProcesses(r, &hours);
-      ++stored;
     }
+    RETURN_IF_ERROR(ReplaceCorrWindows(db, id, del_from, del_to, stored_windows));
+    stored += static_cast<int64_t>(stored_windows.size());
     for (const auto& [hour, procs] : hours) {
       std::vector<ProcessAggregate> list;
       for (const auto& [name, a] : procs) list.push_back(a);

@@ -1,5 +1,6 @@
 #include "src/report/report_data.h"
 
+#include <charconv>
 #include <cmath>
 #include <string>
 
@@ -98,18 +99,25 @@ void AppendFixed4(std::string* out, const std::optional<double>& v) {
     return;
   }
   int64_t q = std::llround(*v * 10000.0);
+  char b[32];
+  char* p = b;
   if (q < 0) {
-    *out += '-';
+    *p++ = '-';
     q = -q;
   }
-  *out += std::to_string(q / 10000);
+  p = std::to_chars(p, b + sizeof(b), q / 10000).ptr;
   int64_t frac = q % 10000;
-  if (frac == 0) return;
-  char b[6] = {'.', static_cast<char>('0' + frac / 1000), static_cast<char>('0' + frac / 100 % 10),
-               static_cast<char>('0' + frac / 10 % 10), static_cast<char>('0' + frac % 10), 0};
-  int n = 5;
-  while (b[n - 1] == '0') --n;
-  out->append(b, n);
+  if (frac != 0) {
+    *p++ = '.';
+    int digits = 4;
+    while (frac % 10 == 0) {
+      frac /= 10;
+      --digits;
+    }
+    for (int i = digits - 1; i >= 0; --i, frac /= 10) p[i] = static_cast<char>('0' + frac % 10);
+    p += digits;
+  }
+  out->append(b, static_cast<size_t>(p - b));
 }
 std::string OptInt(const std::optional<int>& v) { return v ? std::to_string(*v) : ""; }
 

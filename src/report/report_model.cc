@@ -7,6 +7,7 @@
 
 #include "models/vm_identity.h"
 #include "src/core/text_util.h"
+#include "src/store/window_blocks.h"
 
 namespace vrecon::report {
 namespace {

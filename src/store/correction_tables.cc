@@ -53,27 +53,6 @@ bool Take(std::string_view* in, T* v) {
   return true;
 }
 
-constexpr const char* kWindowColumns =
-    "start_ns, end_ns, vcpus, guest_util, host_util, w, steal, ready, costop, clock_offset_s, guest_cov, host_cov, flags";
-
-StoredWindow ReadWindow(const Statement& q, int c) {
-  StoredWindow w;
-  w.start = q.ColumnInt(c);
-  w.end = q.ColumnInt(c + 1);
-  w.vcpus = OptI(q, c + 2);
-  w.guest_util = OptD(q, c + 3);
-  w.host_util = OptD(q, c + 4);
-  w.w = OptD(q, c + 5);
-  w.steal = OptD(q, c + 6);
-  w.ready = OptD(q, c + 7);
-  w.costop = OptD(q, c + 8);
-  w.clock_offset_s = OptD(q, c + 9);
-  w.guest_cov = q.ColumnDouble(c + 10);
-  w.host_cov = q.ColumnDouble(c + 11);
-  w.flags = DecodeFlags(q.ColumnBlob(c + 12));
-  return w;
-}
-
 }  // namespace
 
 void ProcessAggregate::Add(const ProcessAggregate& o) {
@@ -165,29 +144,10 @@ StatusOr<int64_t> UpsertCorrVm(Database* db, const CorrVm& vm) {
   return id;
 }
 
-Status DeleteCorrRange(Database* db, int64_t vm_id, TimeNs from, TimeNs to) {
-  for (const char* sql : {"DELETE FROM corr_window WHERE vm_id = ?1 AND start_ns >= ?2 AND start_ns < ?3",
-                          "DELETE FROM corr_process_hour WHERE vm_id = ?1 AND hour_ns >= ?2 AND hour_ns < ?3"}) {
-    ASSIGN_OR_RETURN(Statement * s, db->Cached(sql));
-    s->Bind(1, vm_id).Bind(2, static_cast<int64_t>(from)).Bind(3, static_cast<int64_t>(to));
-    RETURN_IF_ERROR(s->Run());
-  }
-  return Status::Ok();
-}
-
-Status InsertCorrWindow(Database* db, int64_t vm_id, const StoredWindow& w) {
-  ASSIGN_OR_RETURN(Statement * s, db->Cached(std::string("INSERT OR REPLACE INTO corr_window(vm_id, ") + kWindowColumns +
-                                             ") VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"));
-  s->Bind(1, vm_id).Bind(2, static_cast<int64_t>(w.start)).Bind(3, static_cast<int64_t>(w.end));
-  BindOpt(s, 4, w.vcpus);
-  BindOpt(s, 5, w.guest_util);
-  BindOpt(s, 6, w.host_util);
-  BindOpt(s, 7, w.w);
-  BindOpt(s, 8, w.steal);
-  BindOpt(s, 9, w.ready);
-  BindOpt(s, 10, w.costop);
-  BindOpt(s, 11, w.clock_offset_s);
-  s->Bind(12, w.guest_cov).Bind(13, w.host_cov).Bind(14, EncodeFlags(w.flags));
+Status DeleteProcessHours(Database* db, int64_t vm_id, TimeNs from, TimeNs to) {
+  ASSIGN_OR_RETURN(Statement * s,
+                   db->Cached("DELETE FROM corr_process_hour WHERE vm_id = ?1 AND hour_ns >= ?2 AND hour_ns < ?3"));
+  s->Bind(1, vm_id).Bind(2, static_cast<int64_t>(from)).Bind(3, static_cast<int64_t>(to));
   return s->Run();
 }
 
@@ -234,43 +194,10 @@ StatusOr<std::vector<CorrVm>> ListCorrVms(Database* db) {
   return out;
 }
 
-StatusOr<int64_t> CountCorrWindows(Database* db) {
-  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT count(*) FROM corr_window"));
-  ASSIGN_OR_RETURN(bool row, q.Step());
-  return row ? q.ColumnInt(0) : 0;
-}
-
 StatusOr<int64_t> CountSeries(Database* db) {
   ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT count(*) FROM series"));
   ASSIGN_OR_RETURN(bool row, q.Step());
   return row ? q.ColumnInt(0) : 0;
-}
-
-Status ForEachCorrWindow(Database* db, int64_t vm_id, TimeNs from, TimeNs to,
-                         const std::function<bool(const StoredWindow&)>& fn) {
-  ASSIGN_OR_RETURN(Statement q, db->Prepare(std::string("SELECT ") + kWindowColumns +
-                                            " FROM corr_window WHERE vm_id = ?1 AND end_ns > ?2 AND start_ns < ?3 "
-                                            "ORDER BY start_ns"));
-  q.Bind(1, vm_id).Bind(2, static_cast<int64_t>(from)).Bind(3, static_cast<int64_t>(to));
-  for (;;) {
-    ASSIGN_OR_RETURN(bool row, q.Step());
-    if (!row || !fn(ReadWindow(q, 0))) break;
-  }
-  return Status::Ok();
-}
-
-Status ForEachCorrWindowAll(Database* db, TimeNs from, TimeNs to,
-                            const std::function<void(int64_t vm_id, const StoredWindow&)>& fn) {
-  ASSIGN_OR_RETURN(Statement q, db->Prepare(std::string("SELECT vm_id, ") + kWindowColumns +
-                                            " FROM corr_window WHERE end_ns > ?1 AND start_ns < ?2 "
-                                            "ORDER BY vm_id, start_ns"));
-  q.Bind(1, static_cast<int64_t>(from)).Bind(2, static_cast<int64_t>(to));
-  for (;;) {
-    ASSIGN_OR_RETURN(bool row, q.Step());
-    if (!row) break;
-    fn(q.ColumnInt(0), ReadWindow(q, 1));
-  }
-  return Status::Ok();
 }
 
 StatusOr<std::vector<ProcessAggregate>> LoadProcessAggregates(Database* db, int64_t vm_id, TimeNs from, TimeNs to) {

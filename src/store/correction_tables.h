@@ -1,7 +1,8 @@
 // Stored corrections (schema migration 3, docs/storage.md "Stored corrections"): what
-// `StoreCorrections` writes and `vrecon report` reads. One row per VM and window with the
-// window's figures and flags; per VM and UTC hour one blob of process aggregates (a row per
-// process and window would be 100 M rows for 1,000 VMs x 7 days); per VM the Ready-Time summary.
+// `StoreCorrections` writes and `vrecon report` reads: each window's figures and flags (per VM
+// and day since migration 5: window_blocks.h); per VM and UTC hour one blob of process
+// aggregates (a row per process and window would be 100 M rows for 1,000 VMs x 7 days); per VM
+// the Ready-Time summary.
 // Plain structs: the store does not depend on models/.
 #ifndef VRECON_SRC_STORE_CORRECTION_TABLES_H_
 #define VRECON_SRC_STORE_CORRECTION_TABLES_H_
@@ -73,24 +74,16 @@ StatusOr<std::vector<ProcessAggregate>> DecodeProcesses(std::string_view blob);
 
 // Writing (callers hold a transaction).
 StatusOr<int64_t> UpsertCorrVm(Database* db, const CorrVm& vm);
-// Deletes the VM's windows and process hours that start in [from, to).
-Status DeleteCorrRange(Database* db, int64_t vm_id, TimeNs from, TimeNs to);
-Status InsertCorrWindow(Database* db, int64_t vm_id, const StoredWindow& w);
+// Deletes the VM's process hours that start in [from, to) (windows: ReplaceCorrWindows in
+// window_blocks.h).
+Status DeleteProcessHours(Database* db, int64_t vm_id, TimeNs from, TimeNs to);
 Status InsertProcessHour(Database* db, int64_t vm_id, TimeNs hour, const std::vector<ProcessAggregate>& procs);
 Status ReplaceReady(Database* db, int64_t vm_id, const std::vector<StoredReady>& ready);
 
 // Reading.
 StatusOr<std::vector<CorrVm>> ListCorrVms(Database* db);
-StatusOr<int64_t> CountCorrWindows(Database* db);
 // Series stored from samples (0: nothing was ingested or collected).
 StatusOr<int64_t> CountSeries(Database* db);
-// Streams the VM's windows overlapping [from, to) in time order; the callback may stop by
-// returning false.
-Status ForEachCorrWindow(Database* db, int64_t vm_id, TimeNs from, TimeNs to,
-                         const std::function<bool(const StoredWindow&)>& fn);
-// Every window of every VM overlapping [from, to), ordered by VM id then time: one query.
-Status ForEachCorrWindowAll(Database* db, TimeNs from, TimeNs to,
-                            const std::function<void(int64_t vm_id, const StoredWindow&)>& fn);
 // Process aggregates of the hours overlapping [from, to), merged per process, largest mean
 // corrected (else guest) first.
 StatusOr<std::vector<ProcessAggregate>> LoadProcessAggregates(Database* db, int64_t vm_id, TimeNs from, TimeNs to);

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "src/store/window_blocks.h"
+
 namespace vrecon {
 namespace {
 
@@ -174,6 +176,19 @@ CREATE TABLE drop_file(
   ingested_at_ns INTEGER NOT NULL
 );
 )sql",
+    // 5: stored correction windows in one row per VM and UTC hour (src/store/window_blocks.h);
+    // MoveCorrWindowsIntoBlocks then moves the version-3 corr_window rows over and drops it.
+    R"sql(
+CREATE TABLE corr_window_block(
+  vm_id INTEGER NOT NULL REFERENCES corr_vm(id),
+  hour_ns INTEGER NOT NULL,
+  first_start_ns INTEGER NOT NULL,
+  last_end_ns INTEGER NOT NULL,
+  windows INTEGER NOT NULL,
+  data BLOB NOT NULL,
+  PRIMARY KEY(vm_id, hour_ns)
+);
+)sql",
 };
 
 constexpr int kMigrationCount = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));
@@ -185,6 +200,7 @@ Status MigrateSchema(Database* db) {
   ASSIGN_OR_RETURN(Statement q, db->Prepare("PRAGMA user_version"));
   ASSIGN_OR_RETURN(bool row, q.Step());
   const int version = row ? static_cast<int>(q.ColumnInt(0)) : 0;
+  q.Reset();  // a statement mid-result would block migration 5's DROP TABLE
   if (version > kSchemaVersion) {
     return Status::NotSupported("database " + db->path() + " has schema version " + std::to_string(version) +
                                 ", newer than this vrecon understands (" + std::to_string(kSchemaVersion) + ")");
@@ -192,6 +208,7 @@ Status MigrateSchema(Database* db) {
   for (int v = version; v < kSchemaVersion; ++v) {
     ASSIGN_OR_RETURN(Transaction tx, Transaction::Begin(db));
     RETURN_IF_ERROR(db->Exec(kMigrations[v]));
+    if (v + 1 == 5) RETURN_IF_ERROR(MoveCorrWindowsIntoBlocks(db));
     RETURN_IF_ERROR(db->Exec("PRAGMA user_version = " + std::to_string(v + 1)));
     RETURN_IF_ERROR(tx.Commit());
   }

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "src/ingest/ingest_file.h"
+#include "src/store/window_blocks.h"
 #include "tests/support/cli_runner.h"
 
 namespace vrecon {

@@ -1,0 +1,263 @@
+#include "src/store/window_blocks.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <map>
+
+namespace vrecon {
+namespace {
+
+constexpr TimeNs kHour = 3600 * kNsPerSec;
+constexpr uint8_t kFormat = 1;
+constexpr TimeNs kMin = std::numeric_limits<TimeNs>::min();
+
+// UTC hour start of a window start (floor, also before 1970).
+TimeNs HourOf(TimeNs t) {
+  TimeNs q = t / kHour;
+  if (t % kHour < 0) --q;
+  return q * kHour;
+}
+
+template <typename T>
+void Put(std::string* out, T v) {
+  char b[sizeof(T)];
+  std::memcpy(b, &v, sizeof(T));  // little-endian hosts only (x86-64, arm64)
+  out->append(b, sizeof(T));
+}
+
+class Reader {
+ public:
+  explicit Reader(std::string_view in) : p_(in.data()), end_(in.data() + in.size()) {}
+  template <typename T>
+  bool Take(T* v) {
+    if (end_ - p_ < static_cast<ptrdiff_t>(sizeof(T))) return false;
+    std::memcpy(v, p_, sizeof(T));
+    p_ += sizeof(T);
+    return true;
+  }
+  bool Bytes(size_t n, std::string_view* out) {
+    if (static_cast<size_t>(end_ - p_) < n) return false;
+    *out = std::string_view(p_, n);
+    p_ += n;
+    return true;
+  }
+  bool done() const { return p_ == end_; }
+
+ private:
+  const char* p_;
+  const char* end_;
+};
+
+using OptField = std::optional<double> StoredWindow::*;
+constexpr OptField kFields[] = {&StoredWindow::guest_util, &StoredWindow::host_util, &StoredWindow::w,
+                                &StoredWindow::steal,      &StoredWindow::ready,     &StoredWindow::costop,
+                                &StoredWindow::clock_offset_s};
+
+Status WriteBlock(Database* db, int64_t vm_id, TimeNs hour, std::span<const StoredWindow> windows) {
+  if (windows.empty()) {
+    ASSIGN_OR_RETURN(Statement * d, db->Cached("DELETE FROM corr_window_block WHERE vm_id = ?1 AND hour_ns = ?2"));
+    d->Bind(1, vm_id).Bind(2, static_cast<int64_t>(hour));
+    return d->Run();
+  }
+  TimeNs last_end = windows.front().end;
+  for (const StoredWindow& w : windows) last_end = std::max(last_end, w.end);
+  const std::string blob = EncodeWindowBlock(windows);
+  ASSIGN_OR_RETURN(Statement * s, db->Cached(
+      "INSERT OR REPLACE INTO corr_window_block(vm_id, hour_ns, first_start_ns, last_end_ns, windows, data) "
+      "VALUES(?1, ?2, ?3, ?4, ?5, ?6)"));
+  s->Bind(1, vm_id).Bind(2, static_cast<int64_t>(hour)).Bind(3, static_cast<int64_t>(windows.front().start));
+  s->Bind(4, static_cast<int64_t>(last_end)).Bind(5, static_cast<int64_t>(windows.size()));
+  s->BindBlob(6, blob.data(), blob.size());
+  return s->Run();
+}
+
+Status Corrupt(Database* db, int64_t vm_id, int64_t hour, const Status& why) {
+  return Status::ParseError("corrupt stored correction windows of VM id " + std::to_string(vm_id) + ", hour " +
+                            FormatIso(hour, false) + ", in " + db->path() + ": " + why.message() +
+                            " (run `vrecon report --recompute` to rebuild them)");
+}
+
+}  // namespace
+
+std::string EncodeWindowBlock(std::span<const StoredWindow> windows) {
+  std::string out;
+  out.reserve(1 + windows.size() * 96);
+  out.push_back(static_cast<char>(kFormat));
+  for (const StoredWindow& w : windows) {
+    Put<int64_t>(&out, w.start);
+    Put<int64_t>(&out, w.end);
+    uint8_t mask = w.vcpus ? 1 : 0;
+    for (size_t i = 0; i < std::size(kFields); ++i) {
+      const std::optional<double>& v = w.*kFields[i];
+      if (v && std::isfinite(*v)) mask |= static_cast<uint8_t>(2u << i);
+    }
+    Put(&out, mask);
+    if (w.vcpus) Put<int32_t>(&out, *w.vcpus);
+    for (size_t i = 0; i < std::size(kFields); ++i)
+      if (mask & (2u << i)) Put<double>(&out, *(w.*kFields[i]));
+    Put<double>(&out, w.guest_cov);
+    Put<double>(&out, w.host_cov);
+    const std::string flags = EncodeFlags(w.flags);
+    Put<uint32_t>(&out, static_cast<uint32_t>(flags.size()));
+    out += flags;
+  }
+  return out;
+}
+
+Status DecodeWindowBlock(std::string_view block, const std::function<bool(const StoredWindow&)>& fn) {
+  Reader in(block);
+  uint8_t format = 0;
+  if (!in.Take(&format)) return Status::ParseError("empty window block");
+  if (format != kFormat) return Status::ParseError("window block format " + std::to_string(format) + " is unknown");
+  StoredWindow w;
+  while (!in.done()) {
+    uint8_t mask = 0;
+    int64_t start = 0, end = 0;
+    if (!in.Take(&start) || !in.Take(&end) || !in.Take(&mask)) return Status::ParseError("truncated window block");
+    w.start = start;
+    w.end = end;
+    w.vcpus.reset();
+    if (mask & 1) {
+      int32_t v = 0;
+      if (!in.Take(&v)) return Status::ParseError("truncated window block");
+      w.vcpus = v;
+    }
+    for (size_t i = 0; i < std::size(kFields); ++i) {
+      std::optional<double>& v = w.*kFields[i];
+      v.reset();
+      if (mask & (2u << i)) {
+        double d = 0;
+        if (!in.Take(&d)) return Status::ParseError("truncated window block");
+        v = d;
+      }
+    }
+    uint32_t n = 0;
+    std::string_view flags;
+    if (!in.Take(&w.guest_cov) || !in.Take(&w.host_cov) || !in.Take(&n) || !in.Bytes(n, &flags))
+      return Status::ParseError("truncated window block");
+    if (flags.empty()) {
+      w.flags.clear();
+    } else {
+      w.flags = DecodeFlags(flags);
+    }
+    if (!fn(w)) break;
+  }
+  return Status::Ok();
+}
+
+Status ReplaceCorrWindows(Database* db, int64_t vm_id, TimeNs from, TimeNs to, std::span<const StoredWindow> windows) {
+  // Hour blocks that may hold a window starting in [from, to), with the windows they keep.
+  std::map<TimeNs, std::vector<StoredWindow>> hours;
+  ASSIGN_OR_RETURN(Statement * q, db->Cached(
+      "SELECT hour_ns, data FROM corr_window_block WHERE vm_id = ?1 AND hour_ns >= ?2 AND hour_ns < ?3"));
+  const TimeNs lo = from < kMin + kHour ? kMin : HourOf(from);
+  q->Bind(1, vm_id).Bind(2, static_cast<int64_t>(lo)).Bind(3, static_cast<int64_t>(to));
+  for (;;) {
+    auto row = q->Step();
+    if (!row.ok()) {
+      q->Reset();
+      return row.status();
+    }
+    if (!*row) break;
+    const int64_t hour = q->ColumnInt(0);
+    std::vector<StoredWindow>& keep = hours[hour];
+    Status st = DecodeWindowBlock(q->ColumnBlob(1), [&](const StoredWindow& w) {
+      if (w.start < from || w.start >= to) keep.push_back(w);
+      return true;
+    });
+    if (!st.ok()) {
+      q->Reset();
+      return Corrupt(db, vm_id, hour, st);
+    }
+  }
+  q->Reset();
+  for (const StoredWindow& w : windows)
+    if (w.start >= from && w.start < to) hours[HourOf(w.start)].push_back(w);
+  for (auto& [hour, list] : hours) {
+    std::stable_sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.start < b.start; });
+    // One window per start, the last given (what a (vm, start) key with INSERT OR REPLACE kept).
+    std::vector<StoredWindow> unique;
+    unique.reserve(list.size());
+    for (StoredWindow& w : list) {
+      if (!unique.empty() && unique.back().start == w.start) {
+        unique.back() = std::move(w);
+      } else {
+        unique.push_back(std::move(w));
+      }
+    }
+    RETURN_IF_ERROR(WriteBlock(db, vm_id, hour, unique));
+  }
+  return Status::Ok();
+}
+
+Status ForEachCorrWindow(Database* db, int64_t vm_id, TimeNs from, TimeNs to,
+                         const std::function<bool(const StoredWindow&)>& fn) {
+  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT hour_ns, data FROM corr_window_block WHERE vm_id = ?1 AND "
+                                            "last_end_ns > ?2 AND first_start_ns < ?3 ORDER BY hour_ns"));
+  q.Bind(1, vm_id).Bind(2, static_cast<int64_t>(from)).Bind(3, static_cast<int64_t>(to));
+  bool more = true;
+  while (more) {
+    ASSIGN_OR_RETURN(bool row, q.Step());
+    if (!row) break;
+    Status st = DecodeWindowBlock(q.ColumnBlob(1), [&](const StoredWindow& w) {
+      if (w.end > from && w.start < to) more = fn(w);
+      return more;
+    });
+    if (!st.ok()) return Corrupt(db, vm_id, q.ColumnInt(0), st);
+  }
+  return Status::Ok();
+}
+
+StatusOr<int64_t> CountCorrWindows(Database* db) {
+  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT coalesce(sum(windows), 0) FROM corr_window_block"));
+  ASSIGN_OR_RETURN(bool row, q.Step());
+  return row ? q.ColumnInt(0) : 0;
+}
+
+namespace {
+
+Status CopyCorrWindowRows(Database* db) {
+  ASSIGN_OR_RETURN(Statement q, db->Prepare(
+      "SELECT vm_id, start_ns, end_ns, vcpus, guest_util, host_util, w, steal, ready, costop, clock_offset_s, "
+      "guest_cov, host_cov, flags FROM corr_window ORDER BY vm_id, start_ns"));
+  auto opt = [&](int i) { return q.ColumnIsNull(i) ? std::nullopt : std::optional<double>(q.ColumnDouble(i)); };
+  int64_t vm = 0;
+  TimeNs hour = 0;
+  std::vector<StoredWindow> block;
+  auto flush = [&]() -> Status {
+    if (block.empty()) return Status::Ok();
+    Status st = WriteBlock(db, vm, hour, block);
+    block.clear();
+    return st;
+  };
+  for (;;) {
+    ASSIGN_OR_RETURN(bool row, q.Step());
+    if (!row) break;
+    StoredWindow w;
+    w.start = q.ColumnInt(1);
+    w.end = q.ColumnInt(2);
+    if (!q.ColumnIsNull(3)) w.vcpus = static_cast<int>(q.ColumnInt(3));
+    for (size_t i = 0; i < std::size(kFields); ++i) w.*kFields[i] = opt(4 + static_cast<int>(i));
+    w.guest_cov = q.ColumnDouble(11);
+    w.host_cov = q.ColumnDouble(12);
+    w.flags = DecodeFlags(q.ColumnBlob(13));
+    if (q.ColumnInt(0) != vm || HourOf(w.start) != hour) {
+      RETURN_IF_ERROR(flush());
+      vm = q.ColumnInt(0);
+      hour = HourOf(w.start);
+    }
+    block.push_back(std::move(w));
+  }
+  return flush();
+}
+
+}  // namespace
+
+Status MoveCorrWindowsIntoBlocks(Database* db) {
+  RETURN_IF_ERROR(CopyCorrWindowRows(db));  // its statement is finalized before the table goes
+  return db->Exec("DROP TABLE corr_window");
+}
+
+}  // namespace vrecon
