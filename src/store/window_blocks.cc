@@ -163,6 +163,7 @@ Status ReplaceCorrWindows(Database* db, int64_t vm_id, TimeNs from, TimeNs to, s
     if (!*row) break;
     const int64_t hour = q->ColumnInt(0);
     std::vector<StoredWindow>& keep = hours[hour];
+    if (hour >= from && to >= kMin + kHour && hour <= to - kHour) continue;  // wholly inside: nothing kept
     Status st = DecodeWindowBlock(q->ColumnBlob(1), [&](const StoredWindow& w) {
       if (w.start < from || w.start >= to) keep.push_back(w);
       return true;
