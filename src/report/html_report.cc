@@ -1,6 +1,7 @@
 #include "src/report/html_report.h"
 
 #include <cmath>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -155,13 +156,17 @@ StatusOr<FleetReport> WriteHtmlReport(std::ostream& os, Database* db, const Repo
     s << "; asked for " << (r.from ? H(Iso(*r.from)) : std::string("the start")) << " to "
       << (r.to ? H(Iso(*r.to)) : std::string("the end"));
   s << ". All times are UTC";
-  std::set<std::string> zones;
-  for (const auto& [guest, zone] : opt.guest_zones) zones.insert(zone);
+  // Zone name as the log gave it -> the guests that wrote in it (two logs may name UTC differently).
+  std::map<std::string, std::vector<std::string>> zones;
+  for (const auto& [guest, zone] : opt.guest_zones) zones[zone].push_back(guest);
   if (!zones.empty()) {
     s << "; guest logs were written in local time ";
     bool first = true;
-    for (const auto& z : zones) {
-      s << (first ? "" : ", ") << H(z);
+    for (const auto& [zone, guests] : zones) {
+      s << (first ? "" : "; ") << H(zone) << " (";
+      for (size_t i = 0; i < guests.size() && i < 3; ++i) s << (i ? ", " : "") << H(guests[i]);
+      if (guests.size() > 3) s << " and " << std::to_string(guests.size() - 3) << " more";
+      s << ")";
       first = false;
     }
   }

@@ -158,6 +158,8 @@ TEST(ReportEdgeTest, OneSideOnlySaysWhatIsMissing) {
   EXPECT_NE(html.find("no data for this chart"), std::string::npos);  // a labelled empty chart, not a blank one
   EXPECT_NE(html.find("href=\"#flag-missing-host\""), std::string::npos);
   EXPECT_NE(html.find("id=\"flag-missing-host\""), std::string::npos);
+  // The log's own time zone, with the guest that wrote in it, beside "All times are UTC".
+  EXPECT_NE(html.find("written in local time Eastern Standard Time (UTC-05:00) (WEB01)"), std::string::npos);
   const std::string csv = Report(guest_db, {"--format", "csv"});
   EXPECT_NE(csv.find("no host-side data"), std::string::npos);
 
