@@ -5,9 +5,35 @@
 
 #include "src/cli/commands.h"
 #include "src/cli/ingest_runner.h"
+#include "src/engine/stored_corrections.h"
 #include "src/store/store.h"
+#include "src/store/window_blocks.h"
 
 namespace vrecon::cli {
+namespace {
+
+// A store that holds stored corrections (a fleet store, or one a report was made from) gets
+// them recomputed over the span of the new rows, so the next `vrecon report` includes them. The
+// window length is the one they were stored with.
+Status RefreshStoredCorrections(Store* store, const IngestRunResult& r) {
+  if (!store || !r.first_new_end || !r.last_new_end) return Status::Ok();
+  ASSIGN_OR_RETURN(std::optional<TimeNs> length, NewestCorrWindowLength(store->db()));
+  if (!length || *length <= 0) return Status::Ok();
+  CorrectionRequest req;
+  req.window = *length;
+  // One window more on each side: a sample's interval starts before its end, and a sample near a
+  // window's edge weighs on the neighbour through its span.
+  auto floor_to = [&](TimeNs t) { return t / *length * *length - (t % *length < 0 ? *length : 0); };
+  req.from = floor_to(*r.first_new_end) - 2 * *length;
+  req.to = floor_to(*r.last_new_end) + 2 * *length;
+  auto n = StoreCorrections(store, req);
+  if (!n.ok()) return n.status().IsNotFound() ? Status::Ok() : n.status();
+  std::cerr << "vrecon: note: updated the stored corrections from " << FormatIso(*req.from, false) << " to "
+            << FormatIso(*req.to, false) << " (" << *n << " windows) for the next `vrecon report`\n";
+  return Status::Ok();
+}
+
+}  // namespace
 
 RunFn AddIngestCommand(CLI::App& app) {
   struct Opts {
@@ -77,6 +103,12 @@ RunFn AddIngestCommand(CLI::App& app) {
       // Nothing was read into a store this command created: leave nothing behind.
       store->reset();
       for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(o->db + suffix, ec);
+    }
+    Status refreshed = RefreshStoredCorrections(store->get(), r);
+    if (!refreshed.ok()) {
+      PrintError("the files were read, but updating the store's stored corrections failed: " + refreshed.message() +
+                 " (`vrecon report --recompute --db " + o->db + "` rebuilds them)");
+      return kExitFailure;
     }
     return r.failed == 0 ? kExitOk : kExitFailure;
   };

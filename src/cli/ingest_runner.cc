@@ -114,6 +114,12 @@ IngestRunResult IngestAll(Store* store, const std::vector<std::string>& files, c
       continue;
     }
     ++result.succeeded;
+    const perfmon::ParseSummary& sum = r->summary;
+    if (sum.rows > 0 && sum.first_end && sum.last_end) {
+      result.new_rows += sum.rows;
+      if (!result.first_new_end || *sum.first_end < *result.first_new_end) result.first_new_end = sum.first_end;
+      if (!result.last_new_end || *sum.last_end > *result.last_new_end) result.last_new_end = sum.last_end;
+    }
     done.push_back(std::move(r).value());
   }
   if (!options.print) return result;

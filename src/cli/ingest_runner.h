@@ -22,6 +22,8 @@ struct IngestRunOptions {
 struct IngestRunResult {
   int succeeded = 0;
   int failed = 0;
+  int64_t new_rows = 0;
+  std::optional<TimeNs> first_new_end, last_new_end;  // UTC span of the rows stored by this run
 };
 
 // Each file in its own transaction; a file that fails prints one error line on stderr and

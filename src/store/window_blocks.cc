@@ -217,6 +217,19 @@ StatusOr<int64_t> CountCorrWindows(Database* db) {
   return row ? q.ColumnInt(0) : 0;
 }
 
+StatusOr<std::optional<TimeNs>> NewestCorrWindowLength(Database* db) {
+  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT data FROM corr_window_block ORDER BY rowid DESC LIMIT 1"));
+  ASSIGN_OR_RETURN(bool row, q.Step());
+  if (!row) return std::optional<TimeNs>();
+  std::optional<TimeNs> length;
+  Status st = DecodeWindowBlock(q.ColumnBlob(0), [&](const StoredWindow& w) {
+    length = w.end - w.start;
+    return true;  // the block's last window
+  });
+  if (!st.ok()) return Status::ParseError("corrupt stored correction windows in " + db->path() + ": " + st.message());
+  return length;
+}
+
 namespace {
 
 Status CopyCorrWindowRows(Database* db) {

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -39,6 +40,9 @@ Status ReplaceCorrWindows(Database* db, int64_t vm_id, TimeNs from, TimeNs to, s
 Status ForEachCorrWindow(Database* db, int64_t vm_id, TimeNs from, TimeNs to,
                          const std::function<bool(const StoredWindow&)>& fn);
 StatusOr<int64_t> CountCorrWindows(Database* db);
+// The length of a window in the block written last (what the stored corrections were last
+// computed with: a new row takes the largest rowid); nullopt when none is stored.
+StatusOr<std::optional<TimeNs>> NewestCorrWindowLength(Database* db);
 
 // Migration 5: moves the rows of the version-3 `corr_window` table into hour blocks and drops it.
 Status MoveCorrWindowsIntoBlocks(Database* db);

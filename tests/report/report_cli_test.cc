@@ -91,6 +91,23 @@ TEST(ReportGoldenTest, MultiVmFleetCsvJsonPdhCsv) {
   EXPECT_EQ(one.find("window,DB02,,,,2026-11-02T10:20:00Z"), std::string::npos);
 }
 
+// A log ingested after a report stored its corrections is in the next report: the ingest
+// updates the stored corrections over the new rows' span, giving what a fresh store gives.
+TEST(ReportGoldenTest, IngestAfterAReportUpdatesTheStoredCorrections) {
+  TempDir dir;
+  const std::string db = IngestAll(dir, {Fixture("seed003/hyperv-hv01.csv")});
+  const std::string host_only = Report(db, {"--format", "csv"});
+  EXPECT_NE(host_only.find("no guest data"), std::string::npos) << host_only;
+  CliResult r = Ingest(db, Fixture("seed003/guest-web01.csv"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("updated the stored corrections from 2026-11-02T14:"), std::string::npos) << r.err;
+  ExpectGolden("seed003.expected.csv", Report(db, {"--format", "csv"}));
+  // Ingesting the same file again adds no rows and recomputes nothing.
+  r = Ingest(db, Fixture("seed003/guest-web01.csv"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.find("updated the stored corrections"), std::string::npos) << r.err;
+}
+
 TEST(ReportPdhCsvTest, ReadsBackThroughIngestUnchanged) {
   TempDir dir;
   const std::string db = IngestAll(dir, Paths(kFleet));
