@@ -3,7 +3,7 @@
 # Usage: scripts/install-deps.sh [extra-package ...]
 set -euo pipefail
 pkgs=(cmake g++ make pkg-config libsqlite3-dev libcurl4-openssl-dev libpugixml-dev libeigen3-dev
-      libcli11-dev libtomlplusplus-dev libgtest-dev libgmock-dev golang-go golang-github-vmware-govmomi-dev curl chromium "$@")
+      libcli11-dev libtomlplusplus-dev libgtest-dev libgmock-dev zlib1g-dev golang-go golang-github-vmware-govmomi-dev curl chromium "$@")
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

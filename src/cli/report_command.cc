@@ -28,7 +28,8 @@ std::map<std::string, std::string> GuestZones(Store* store) {
   auto files = store->Files();
   if (!files.ok()) return zones;
   for (const FileRecord& f : *files) {
-    if (f.time_zone.empty()) continue;
+    // Guest logs only: a host-side log (esxtop, Hyper-V) names the host, in the host's zone.
+    if (f.time_zone.empty() || f.kinds.find("guest") == std::string::npos) continue;
     const int off = -f.bias_minutes;
     char buf[16];
     std::snprintf(buf, sizeof buf, "UTC%c%02d:%02d", off < 0 ? '-' : '+', std::abs(off) / 60, std::abs(off) % 60);

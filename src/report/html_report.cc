@@ -19,8 +19,7 @@ table{border-collapse:collapse;margin:6px 0 12px;font-size:13px}th,td{border:1px
 th{background:#f3f3f3}td.n{text-align:right;font-variant-numeric:tabular-nums}
 .meta,.note{color:#555}.missing{color:#a33;font-weight:600}.sev-error{color:#c62828}.sev-warning{color:#b26a00}.sev-info{color:#1565c0}
 details.vm{border:1px solid #ccc;border-radius:4px;margin:8px 0;padding:4px 10px}details.vm>summary{cursor:pointer;padding:4px 0}
-svg.chart{width:100%;max-width:760px;height:auto;display:block}svg .grid{stroke:#e6e6e6;fill:none}svg .frame{fill:none;stroke:#999}
-svg .tick,svg .legend{font-size:10px;fill:#444}svg .axis{font-size:11px;fill:#333}svg .empty{font-size:13px;fill:#a33}
+svg.chart{width:100%;max-width:760px;height:auto;display:block}svg .empty{font-size:13px;fill:#a33}
 svg .line{fill:none;stroke-width:1.6}svg .dash{stroke-dasharray:5 3}svg .env{opacity:.18}svg .thr{stroke:#555;stroke-dasharray:4 3}
 .grid2{display:flex;flex-wrap:wrap;gap:18px}.grid2>div{flex:1 1 320px}
 .flagdoc{border-left:3px solid #ccc;padding:2px 10px;margin:8px 0}
@@ -139,10 +138,11 @@ StatusOr<FleetReport> WriteHtmlReport(std::ostream& os, Database* db, const Repo
     opt.top_processes = std::min(opt.top_processes, opt.large_fleet_processes);
   }
   std::ostringstream sections_text;
+  SvgDefs defs;
   StatusOr<FleetReport> fleet = [&]() {
     Sink sections(sections_text);
     return BuildFleetReport(db, req, [&](size_t i, const VmReport& v, const std::vector<StoredWindow>& windows) {
-      WriteVmSection(sections, i, v, windows, opt);
+      WriteVmSection(sections, i, v, windows, opt, &defs);
       return Status::Ok();
     });
   }();
@@ -179,7 +179,7 @@ StatusOr<FleetReport> WriteHtmlReport(std::ostream& os, Database* db, const Repo
   if (r.vms.size() > opt.open_sections)
     s << "<p class=\"note\">The first " << std::to_string(opt.open_sections)
       << " sections are open; click a VM's line to open the others.</p>";
-  s << sections_text.view();
+  s << defs.Block() << sections_text.view();
   s << "</section>\n";
   FlagExplanations(s, r);
   s << "</body></html>\n";

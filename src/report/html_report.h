@@ -10,6 +10,7 @@
 
 #include "src/report/report_data.h"
 #include "src/report/report_model.h"
+#include "src/report/svg_defs.h"
 
 namespace vrecon::report {
 
@@ -34,7 +35,7 @@ StatusOr<FleetReport> WriteHtmlReport(std::ostream& os, Database* db, const Repo
 
 // One VM's section (html_vm_section.cc).
 void WriteVmSection(Sink& s, size_t index, const VmReport& v, const std::vector<StoredWindow>& windows,
-                    const HtmlOptions& opt);
+                    const HtmlOptions& opt, SvgDefs* defs = nullptr);
 
 // Helpers shared by the two files.
 std::string H(std::string_view text);  // HTML-escaped

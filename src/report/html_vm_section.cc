@@ -16,7 +16,7 @@ int SeverityRow(const std::string& s) { return s == "error" ? 0 : s == "warning"
 }  // namespace
 
 void WriteVmSection(Sink& s, size_t index, const VmReport& v, const std::vector<StoredWindow>& windows,
-                    const HtmlOptions& opt) {
+                    const HtmlOptions& opt, SvgDefs* defs) {
   const VmStats& st = v.stats;
   size_t flagged = 0;
   for (const auto& [code, f] : st.flags) flagged += static_cast<size_t>(f.windows);
@@ -70,7 +70,7 @@ void WriteVmSection(Sink& s, size_t index, const VmReport& v, const std::vector<
   util.series = {{"guest-reported %", "#1f77b4", &guest, false, false, false},
                  {"host-measured (real) %", "#d62728", &host, false, true, false},
                  {"w (right axis)", "#2e7d32", &w, true, false, true}};
-  s << "<h4>Guest-reported vs real CPU</h4>" << RenderChart(util, t0, t1) << "\n";
+  s << "<h4>Guest-reported vs real CPU</h4>" << RenderChart(util, t0, t1, defs) << "\n";
   ChartSpec rc;
   rc.title = "Ready and co-stop per vCPU of " + v.vm.vm;
   rc.y_label = "% of time, per vCPU";
@@ -78,7 +78,7 @@ void WriteVmSection(Sink& s, size_t index, const VmReport& v, const std::vector<
   rc.series = {{"ready %/vCPU", "#e65100", &ready, false, true, false}, {"co-stop %/vCPU", "#6a1b9a", &costop, false, false, false}};
   rc.bands = {{5, 10, "#fff3c4", "ready 5-10% (warn)"}, {10, 1e18, "#fde0dc", "ready > 10% (critical)"}};
   rc.lines = {{3, "co-stop 3% threshold"}};
-  s << "<h4>Ready / co-stop per vCPU</h4>" << RenderChart(rc, t0, t1) << "\n";
+  s << "<h4>Ready / co-stop per vCPU</h4>" << RenderChart(rc, t0, t1, defs) << "\n";
   std::vector<FlagMark> fm;
   for (const auto& [b, rows] : marks)
     for (int sev = 0; sev < 3; ++sev)
@@ -87,7 +87,7 @@ void WriteVmSection(Sink& s, size_t index, const VmReport& v, const std::vector<
         for (const auto& c : rows[sev]) codes += (codes.empty() ? "" : ", ") + c;
         fm.push_back({b, sev, codes});
       }
-  s << "<h4>Flags over time</h4>" << RenderFlagStrip(fm, n, t0, t1) << "\n";
+  s << "<h4>Flags over time</h4>" << RenderFlagStrip(fm, n, t0, t1, defs) << "\n";
   if (!st.flags.empty()) {
     s << "<table><tr><th>flag</th><th>severity</th><th>windows</th><th>first (UTC)</th><th>last (UTC)</th></tr>";
     for (const auto& [code, f] : st.flags)

@@ -93,6 +93,8 @@ struct Frame {
   }
 };
 
+// Grids, frames, tick and axis labels and legends are styled by presentation attributes, not by
+// the page's CSS: drawn through <use> (svg_defs.h), they are clones the style sheet does not reach.
 void TimeAxis(std::string* o, TimeNs t0, TimeNs t1, int top, int height) {
   const TimeNs span = std::max<TimeNs>(t1 - t0, 1);
   const TimeNs step = TimeTickStep(span, 8);
@@ -104,7 +106,24 @@ void TimeAxis(std::string* o, TimeNs t0, TimeNs t1, int top, int height) {
     grid += "M" + x + " " + std::to_string(top) + "v" + std::to_string(height);
     labels += "<text x=\"" + x + "\" y=\"" + std::to_string(top + height + 14) + "\">" + TimeLabel(t, step) + "</text>";
   }
-  *o += "<path class=\"grid\" d=\"" + grid + "\"/><g class=\"tick\" text-anchor=\"middle\">" + labels + "</g>";
+  *o += "<path class=\"grid\" stroke=\"#e6e6e6\" fill=\"none\" d=\"" + grid + "\"/><g class=\"tick\" font-size=\"10\" fill=\"#444\" text-anchor=\"middle\">" + labels + "</g>";
+}
+
+// Legend along the top.
+std::string Legend(const ChartSpec& spec) {
+  int x = kLeft;
+  std::string o = "<g class=\"legend\" font-size=\"10\" fill=\"#444\">";
+  auto legend = [&](const std::string& color, const std::string& label, bool box) {
+    o += box ? "<rect x=\"" + std::to_string(x) + "\" y=\"8\" width=\"14\" height=\"10\" fill=\"" + color + "\"/>"
+             : "<line x1=\"" + std::to_string(x) + "\" y1=\"13\" x2=\"" + std::to_string(x + 14) + "\" y2=\"13\" stroke=\"" +
+                   color + "\" stroke-width=\"3\"/>";
+    o += "<text x=\"" + std::to_string(x + 18) + "\" y=\"17\">" + XmlEscape(label) + "</text>";
+    x += 26 + static_cast<int>(label.size()) * 6;
+  };
+  for (const ChartSeries& s : spec.series) legend(s.color, s.label, false);
+  for (const ChartBand& b : spec.bands) legend(b.color, b.label, true);
+  for (const auto& [v, label] : spec.lines) legend("#555", label, false);
+  return o + "</g>";
 }
 
 }  // namespace
@@ -168,7 +187,7 @@ std::string XmlEscape(std::string_view s) {
   return o;
 }
 
-std::string RenderChart(const ChartSpec& spec, TimeNs t0, TimeNs t1) {
+std::string RenderChart(const ChartSpec& spec, TimeNs t0, TimeNs t1, SvgDefs* defs) {
   Frame f{t0, std::max(t1, t0 + 1), spec.y_min_max, spec.y2_min_max};
   bool any = false, right = false;
   for (const ChartSeries& s : spec.series) {
@@ -195,8 +214,10 @@ std::string RenderChart(const ChartSpec& spec, TimeNs t0, TimeNs t1) {
     o += "<rect x=\"" + std::to_string(kLeft) + "\" y=\"" + N(y_hi) + "\" width=\"" + std::to_string(kPlotW) +
          "\" height=\"" + N(y_lo - y_hi) + "\" fill=\"" + b.color + "\"/>";
   }
-  // Left axis (and right, with a second series axis): 5 ticks.
-  std::string grid, left, right_labels;
+  // Left axis (and right, with a second series axis): 5 ticks. The grid, time axis, frame, axis
+  // titles and legend are the same for every chart of its kind and period (`fixed`, shared
+  // through `defs`); the tick labels follow the data.
+  std::string grid, left, right_labels, fixed;
   for (int k = 0; k <= 4; ++k) {
     const double v = f.y_max * k / 4, y = f.Y(v, false);
     grid += "M" + std::to_string(kLeft) + " " + I(y) + "h" + std::to_string(kPlotW);
@@ -205,19 +226,22 @@ std::string RenderChart(const ChartSpec& spec, TimeNs t0, TimeNs t1) {
       right_labels += "<text x=\"" + std::to_string(kLeft + kPlotW + 4) + "\" y=\"" + I(y + 4) + "\">" +
                       TickLabel(f.y2_max * k / 4) + "</text>";
   }
-  o += "<path class=\"grid\" d=\"" + grid + "\"/><g class=\"tick\" text-anchor=\"end\">" + left + "</g>";
-  if (right) o += "<g class=\"tick\">" + right_labels + "</g>";
-  TimeAxis(&o, t0, f.t1, kTop, kPlotH);
-  o += "<rect class=\"frame\" x=\"" + std::to_string(kLeft) + "\" y=\"" + std::to_string(kTop) + "\" width=\"" +
-       std::to_string(kPlotW) + "\" height=\"" + std::to_string(kPlotH) + "\"/>";
-  o += "<text class=\"axis\" x=\"12\" y=\"" + std::to_string(kTop + kPlotH / 2) + "\" transform=\"rotate(-90 12 " +
-       std::to_string(kTop + kPlotH / 2) + ")\" text-anchor=\"middle\">" + XmlEscape(spec.y_label) + "</text>";
+  fixed += "<path class=\"grid\" stroke=\"#e6e6e6\" fill=\"none\" d=\"" + grid + "\"/>";
+  TimeAxis(&fixed, t0, f.t1, kTop, kPlotH);
+  fixed += "<rect class=\"frame\" fill=\"none\" stroke=\"#999\" x=\"" + std::to_string(kLeft) + "\" y=\"" + std::to_string(kTop) + "\" width=\"" +
+           std::to_string(kPlotW) + "\" height=\"" + std::to_string(kPlotH) + "\"/>";
+  fixed += "<text class=\"axis\" font-size=\"11\" fill=\"#333\" x=\"12\" y=\"" + std::to_string(kTop + kPlotH / 2) + "\" transform=\"rotate(-90 12 " +
+           std::to_string(kTop + kPlotH / 2) + ")\" text-anchor=\"middle\">" + XmlEscape(spec.y_label) + "</text>";
   if (right)
-    o += "<text class=\"axis\" x=\"" + std::to_string(kWidth - 8) + "\" y=\"" + std::to_string(kTop + kPlotH / 2) +
-         "\" transform=\"rotate(90 " + std::to_string(kWidth - 8) + " " + std::to_string(kTop + kPlotH / 2) +
-         ")\" text-anchor=\"middle\">" + XmlEscape(spec.y2_label) + "</text>";
-  o += "<text class=\"axis\" x=\"" + std::to_string(kLeft + kPlotW / 2) + "\" y=\"" + std::to_string(kHeight - 4) +
-       "\" text-anchor=\"middle\">time (UTC)</text>";
+    fixed += "<text class=\"axis\" font-size=\"11\" fill=\"#333\" x=\"" + std::to_string(kWidth - 8) + "\" y=\"" + std::to_string(kTop + kPlotH / 2) +
+             "\" transform=\"rotate(90 " + std::to_string(kWidth - 8) + " " + std::to_string(kTop + kPlotH / 2) +
+             ")\" text-anchor=\"middle\">" + XmlEscape(spec.y2_label) + "</text>";
+  fixed += "<text class=\"axis\" font-size=\"11\" fill=\"#333\" x=\"" + std::to_string(kLeft + kPlotW / 2) + "\" y=\"" + std::to_string(kHeight - 4) +
+           "\" text-anchor=\"middle\">time (UTC)</text>";
+  fixed += Legend(spec);
+  o += defs ? defs->Use(fixed) : fixed;
+  o += "<g class=\"tick\" font-size=\"10\" fill=\"#444\" text-anchor=\"end\">" + left + "</g>";
+  if (right) o += "<g class=\"tick\" font-size=\"10\" fill=\"#444\">" + right_labels + "</g>";
   for (const auto& [v, label] : spec.lines) {
     const double y = f.Y(v, false);
     o += "<line class=\"thr\" x1=\"" + std::to_string(kLeft) + "\" y1=\"" + N(y) + "\" x2=\"" +
@@ -271,36 +295,25 @@ std::string RenderChart(const ChartSpec& spec, TimeNs t0, TimeNs t1) {
     o += "<text class=\"empty\" x=\"" + std::to_string(kLeft + kPlotW / 2) + "\" y=\"" +
          std::to_string(kTop + kPlotH / 2) + "\" text-anchor=\"middle\">no data for this chart in this period</text>";
 
-  // Legend along the top.
-  int x = kLeft;
-  o += "<g class=\"legend\">";
-  auto legend = [&](const std::string& color, const std::string& label, bool box) {
-    o += box ? "<rect x=\"" + std::to_string(x) + "\" y=\"8\" width=\"14\" height=\"10\" fill=\"" + color + "\"/>"
-             : "<line x1=\"" + std::to_string(x) + "\" y1=\"13\" x2=\"" + std::to_string(x + 14) + "\" y2=\"13\" stroke=\"" +
-                   color + "\" stroke-width=\"3\"/>";
-    o += "<text x=\"" + std::to_string(x + 18) + "\" y=\"17\">" + XmlEscape(label) + "</text>";
-    x += 26 + static_cast<int>(label.size()) * 6;
-  };
-  for (const ChartSeries& s : spec.series) legend(s.color, s.label, false);
-  for (const ChartBand& b : spec.bands) legend(b.color, b.label, true);
-  for (const auto& [v, label] : spec.lines) legend("#555", label, false);
-  o += "</g></svg>";
+  o += "</svg>";
   return o;
 }
 
-std::string RenderFlagStrip(const std::vector<FlagMark>& marks, int buckets, TimeNs t0, TimeNs t1) {
+std::string RenderFlagStrip(const std::vector<FlagMark>& marks, int buckets, TimeNs t0, TimeNs t1, SvgDefs* defs) {
   constexpr int kRow = 14, kStripTop = 6;
   const int height = kStripTop + 3 * kRow + 24;
   std::string o = "<svg class=\"chart strip\" viewBox=\"0 0 " + std::to_string(kWidth) + " " + std::to_string(height) +
                   "\" role=\"img\"><title>flags over time</title>";
   const char* names[] = {"error", "warning", "info"};
   const char* colors[] = {"#c62828", "#ef8f00", "#1e88e5"};
+  std::string fixed;
   for (int r = 0; r < 3; ++r)
-    o += "<text class=\"tick\" x=\"" + std::to_string(kLeft - 4) + "\" y=\"" + std::to_string(kStripTop + r * kRow + 11) +
-         "\" text-anchor=\"end\">" + names[r] + "</text>";
-  o += "<rect class=\"frame\" x=\"" + std::to_string(kLeft) + "\" y=\"" + std::to_string(kStripTop) + "\" width=\"" +
-       std::to_string(kPlotW) + "\" height=\"" + std::to_string(3 * kRow) + "\"/>";
-  TimeAxis(&o, t0, std::max(t1, t0 + 1), kStripTop, 3 * kRow);
+    fixed += "<text class=\"tick\" font-size=\"10\" fill=\"#444\" x=\"" + std::to_string(kLeft - 4) + "\" y=\"" +
+             std::to_string(kStripTop + r * kRow + 11) + "\" text-anchor=\"end\">" + names[r] + "</text>";
+  fixed += "<rect class=\"frame\" fill=\"none\" stroke=\"#999\" x=\"" + std::to_string(kLeft) + "\" y=\"" + std::to_string(kStripTop) + "\" width=\"" +
+           std::to_string(kPlotW) + "\" height=\"" + std::to_string(3 * kRow) + "\"/>";
+  TimeAxis(&fixed, t0, std::max(t1, t0 + 1), kStripTop, 3 * kRow);
+  o += defs ? defs->Use(fixed) : fixed;
   // One path per severity; neighbouring buckets merge into one bar. The row's <title> names the
   // codes (the table under the strip dates each one).
   const double bw = static_cast<double>(kPlotW) / std::max(buckets, 1);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "src/core/time_util.h"
+#include "src/report/svg_defs.h"
 
 namespace vrecon::report {
 
@@ -56,8 +57,9 @@ struct ChartSpec {
 };
 
 // A complete <svg> element. When no series has a value it still draws the axes, with a message
-// saying the data is missing (never a blank chart).
-std::string RenderChart(const ChartSpec& spec, TimeNs t0, TimeNs t1);
+// saying the data is missing (never a blank chart). With `defs`, the parts shared with other
+// charts (grid, time axis, frame, axis titles, legend) are drawn with <use>.
+std::string RenderChart(const ChartSpec& spec, TimeNs t0, TimeNs t1, SvgDefs* defs = nullptr);
 
 // One row per severity (error, warning, info): a mark in every bucket where a window raised a
 // flag of that severity; each mark's <title> lists the codes.
@@ -66,7 +68,8 @@ struct FlagMark {
   int severity = 0;  // 0 error, 1 warning, 2 info
   std::string codes;
 };
-std::string RenderFlagStrip(const std::vector<FlagMark>& marks, int buckets, TimeNs t0, TimeNs t1);
+std::string RenderFlagStrip(const std::vector<FlagMark>& marks, int buckets, TimeNs t0, TimeNs t1,
+                            SvgDefs* defs = nullptr);
 
 // Axis ticks: a round step (5 min .. 7 days) giving at most `max_ticks` labels.
 TimeNs TimeTickStep(TimeNs span, int max_ticks);

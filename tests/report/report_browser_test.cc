@@ -12,6 +12,7 @@
 
 #include "tests/support/cli_runner.h"
 #include "tests/support/golden.h"
+#include "tests/support/png_pixels.h"
 
 namespace vrecon {
 namespace {
@@ -72,6 +73,12 @@ TEST(ReportBrowserTest, HtmlReportRendersInHeadlessChromium) {
   EXPECT_EQ(page.find("<script"), std::string::npos);  // self-contained, nothing to run
   EXPECT_EQ(page.find("http://"), std::string::npos);
   EXPECT_EQ(page.find("https://"), std::string::npos);
+  // Guest logs' time zone, not the esxtop log's (a host-side file).
+  EXPECT_NE(page.find("written in local time Coordinated Universal Time (UTC+00:00) (DB02, LONE03, WEB02)."),
+            std::string::npos);
+  // Axes and legends repeated by every VM are drawn from one definition.
+  EXPECT_NE(page.find("<svg class=\"defs\""), std::string::npos);
+  EXPECT_NE(page.find("<use href=\"#c0\"/>"), std::string::npos);
 
   // A probe page measures the report's height from an iframe (the report itself has no script).
   WriteText(dir.File("probe.html"),
@@ -131,6 +138,21 @@ TEST(ReportBrowserTest, HtmlReportRendersInHeadlessChromium) {
   EXPECT_EQ(w, 1280);
   EXPECT_EQ(h, 2400);
   EXPECT_GT(std::filesystem::file_size(shot), 50000u) << "a screenshot of a rendered page, not a blank one";
+  // What was drawn: the page is text and thin lines on white. A shape that lost its style (an
+  // unstyled SVG <rect> or path fills black) shows as a block of black pixels.
+  std::string error;
+  const testing::Pixels px = testing::DecodePng(ReadText(shot), &error);
+  ASSERT_TRUE(error.empty()) << error;
+  size_t black = 0, white = 0;
+  for (int y = 0; y < px.height; ++y)
+    for (int x = 0; x < px.width; ++x) {
+      const uint8_t* p = px.at(x, y);
+      if (p[0] < 24 && p[1] < 24 && p[2] < 24) ++black;
+      if (p[0] > 240 && p[1] > 240 && p[2] > 240) ++white;
+    }
+  const double total = static_cast<double>(px.width) * px.height;
+  EXPECT_LT(black / total, 0.002) << black << " near-black pixels of " << total;
+  EXPECT_GT(white / total, 0.6) << "mostly white page";
 }
 
 }  // namespace

@@ -65,6 +65,37 @@ TEST(SvgChartTest, ChartDrawsLinesOrSaysDataIsMissing) {
   EXPECT_NE(none.find("time (UTC)"), std::string::npos);  // axes still drawn
 }
 
+TEST(SvgChartTest, SharedPartsAreDefinedOnceAndUsed) {
+  Buckets a(0, 20 * kMin, 4), b(0, 20 * kMin, 4);
+  a.Add(0, 5 * kMin, 50.0);
+  b.Add(0, 5 * kMin, 90.0);
+  ChartSpec spec;
+  spec.title = "one";
+  spec.y_label = "CPU (%)";
+  spec.series = {{"guest", "#123456", &a, false, false, false}};
+  SvgDefs defs;
+  const std::string first = RenderChart(spec, 0, 20 * kMin, &defs);
+  spec.title = "two";
+  spec.series[0].data = &b;
+  const std::string second = RenderChart(spec, 0, 20 * kMin, &defs);
+  const std::string later = RenderChart(spec, 0, 40 * kMin, &defs);  // another period: another time axis
+  EXPECT_NE(first.find("<use href=\"#c0\"/>"), std::string::npos);
+  EXPECT_NE(second.find("<use href=\"#c0\"/>"), std::string::npos);
+  EXPECT_NE(later.find("<use href=\"#c1\"/>"), std::string::npos);
+  // The data and its tick labels stay in each chart; axis titles and legend are in the block, once.
+  EXPECT_EQ(first.find("time (UTC)"), std::string::npos);
+  EXPECT_NE(second.find(">100</text>"), std::string::npos);
+  const std::string block = defs.Block();
+  EXPECT_EQ(block.find("<svg class=\"defs\""), 0u);
+  EXPECT_NE(block.find("<g id=\"c0\">"), std::string::npos);
+  EXPECT_NE(block.find("<g id=\"c1\">"), std::string::npos);
+  EXPECT_EQ(block.find("<g id=\"c2\">"), std::string::npos);
+  EXPECT_NE(block.find("time (UTC)"), std::string::npos);
+  // Styled by attributes: <use> clones do not get the page's CSS.
+  EXPECT_NE(block.find("<rect class=\"frame\" fill=\"none\""), std::string::npos);
+  EXPECT_EQ(SvgDefs().Block(), "");
+}
+
 TEST(FlagsDocTest, EveryFlagOfTheDocIsEmbedded) {
   const std::vector<FlagDoc> docs = ParseFlagDocs(FlagsMarkdown());
   ASSERT_GE(docs.size(), 8u);
