@@ -23,7 +23,7 @@ svg.chart{width:100%;max-width:760px;height:auto;display:block}svg .empty{font-s
 svg .line{fill:none;stroke-width:1.6}svg .dash{stroke-dasharray:5 3}svg .env{opacity:.18}svg .thr{stroke:#555;stroke-dasharray:4 3}
 .grid2{display:flex;flex-wrap:wrap;gap:18px}.grid2>div{flex:1 1 320px}
 .flagdoc{border-left:3px solid #ccc;padding:2px 10px;margin:8px 0}
-@media print{body{max-width:none;font-size:11px}details.vm{break-inside:avoid}nav{display:none}}
+@media print{details::details-content{content-visibility:visible}body{max-width:none;font-size:11px}details.vm{break-inside:avoid}nav{display:none}}
 )css";
 
 std::string Pct(int64_t a, int64_t b) {
