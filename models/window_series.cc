@@ -72,8 +72,11 @@ void WindowSeries::AddAll(std::span<const TimeNs> starts, std::span<const TimeNs
     }
     if (w >= 0) stats_[w] = cur;
     Add(a, b, v);
-    if (grid_.count > 0 && a >= grid_.origin && a < grid_.End(grid_.count - 1)) {
-      w = static_cast<int>((a - grid_.origin) / grid_.width);
+    // The next samples start where this one ends: keep the window holding b. (With a's window, a
+    // sample straddling a boundary, every window's first when guest times are shifted, would
+    // send the next one through Add too.)
+    if (grid_.count > 0 && b >= grid_.origin && b < grid_.End(grid_.count - 1)) {
+      w = static_cast<int>((b - grid_.origin) / grid_.width);
       w_start = grid_.Start(w);
       w_end = grid_.End(w);
       cur = stats_[w];

@@ -140,13 +140,20 @@ std::vector<std::string> HostVmNames(const std::vector<StoredSeries>& all) {
   return out;
 }
 
+// The clock as a constant guest -> host shift (ns) when it is one: no clock is no shift, and one
+// segment without drift (the usual model) shifts every time alike.
+std::optional<TimeNs> ConstantShift(const models::ClockModel* clock) {
+  if (!clock) return 0;
+  if (clock->segments.size() == 1 && (!clock->segments[0].estimated || clock->segments[0].drift_ppm == 0))
+    return clock->ToHost(0);
+  return std::nullopt;
+}
+
 // Streams one series into `w`; guest series go through `clock` (guest -> host time) when set.
 Status Fill(BlockReader* reader, const StoredSeries* s, const TimeRange& range, models::WindowSeries* w,
             const models::ClockModel* clock = nullptr) {
-  // One segment without drift (the usual model) is a constant shift; no clock is no shift.
-  if (!clock || (clock->segments.size() == 1 && (!clock->segments[0].estimated || clock->segments[0].drift_ppm == 0))) {
-    const TimeNs shift = clock ? clock->ToHost(0) : 0;
-    return reader->ForEach(s->id, range, [w, shift](const SampleBlock& b) {
+  if (const std::optional<TimeNs> shift = ConstantShift(clock)) {
+    return reader->ForEach(s->id, range, [w, shift = *shift](const SampleBlock& b) {
       w->AddAll(b.starts, b.ends, b.values, shift);
     });
   }
@@ -314,8 +321,11 @@ Status ForEachVmCorrection(Store* store, const CorrectionRequest& req, const VmW
     };
     if (plan.guest_total) {
       models::WindowSeries w(grid);
-      for (const models::TimedValue& x : guest_ref)
-        w.Add(clock ? clock->ToHost(x.start) : x.start, clock ? clock->ToHost(x.end) : x.end, x.value);
+      if (const std::optional<TimeNs> shift = ConstantShift(clock)) {
+        for (const models::TimedValue& x : guest_ref) w.Add(x.start + *shift, x.end + *shift, x.value);
+      } else {
+        for (const models::TimedValue& x : guest_ref) w.Add(clock->ToHost(x.start), clock->ToHost(x.end), x.value);
+      }
       vm.guest_total = std::move(w);
     }
     if (plan.guest_steal) {

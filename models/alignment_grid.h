@@ -1,0 +1,39 @@
+// The clock alignment's common grid (models/clock_alignment.cc): a series as the overlap-weighted
+// mean on cells [t0 + k*g, t0 + (k+1)*g), k < n, held as runs of equal cells. A 15 s guest
+// sample on a 1 s grid is one run of 15 cells, so an hour is about 240 runs instead of 3,600
+// cells, and everything after the grid is built costs per run.
+#ifndef VRECON_MODELS_ALIGNMENT_GRID_H_
+#define VRECON_MODELS_ALIGNMENT_GRID_H_
+
+#include <span>
+#include <vector>
+
+#include "models/clock_alignment.h"
+
+namespace vrecon::models {
+
+// Cells [start, end) all hold `value`; NaN: no value there. Runs of a grid are in order and
+// cover every cell [0, n) once.
+struct CellRun {
+  int start = 0, end = 0;
+  double value = 0;
+};
+
+// True when no two samples of positive length overlap (one series per time: a guest total, a
+// vSphere VM). Several Hyper-V VPs overlap, and OnGridRuns then takes the cell-by-cell path.
+bool Disjoint(std::span<const TimedValue> samples);
+
+// The overlap-weighted mean of `samples` (sorted by start) on n cells of g ns from t0, as runs;
+// a cell with less than half its length covered has no value. Overlapping samples are averaged.
+// `disjoint` is Disjoint(samples): then the runs are built sample by sample.
+std::vector<CellRun> OnGridRuns(std::span<const TimedValue> samples, bool disjoint, TimeNs t0, TimeNs g, int n);
+
+// Groups of f cells averaged (a group needs more than half its cells with a value): n / f cells.
+std::vector<CellRun> CoarsenRuns(const std::vector<CellRun>& runs, int f, int n);
+
+// Sample standard deviation of the cells with a value (0 under two such cells).
+double RunsStdDev(const std::vector<CellRun>& runs);
+
+}  // namespace vrecon::models
+
+#endif  // VRECON_MODELS_ALIGNMENT_GRID_H_
