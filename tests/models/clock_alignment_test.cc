@@ -84,6 +84,31 @@ TEST(ClockAlignmentTest, NegativeOffsetIsRecovered) {
   EXPECT_NEAR(*m.OffsetAt(kT0 + 5000 * kS), -73.0, 1.0);
 }
 
+// A smooth load (an hourly and a 10-minute wave, as in bench/fleet_correct_bench) has a
+// correlation top wider than +-10 s: each one-hour range must still land near the true offset
+// (it used to stick to the 5 s coarse step, 10 or 15 s for 11.3 s here, and the ranges 5 s apart
+// read as elapsed-time disagreement).
+TEST(ClockAlignmentTest, SmoothLoadRangesFindTheOffsetBetweenCoarseSteps) {
+  std::vector<double> u(12 * 3600);
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> noise(-2, 2);
+  for (size_t t = 0; t < u.size(); ++t)
+    u[t] = 50 + 20 * std::sin(6.283 * t / 3600 + 1.1) + 10 * std::sin(6.283 * t / 600 + 0.4) + noise(rng);
+  const std::vector<TimedValue> g = Guest(u, [](double) { return 11.3; }), h = Host(u);
+  const std::vector<RangeEstimate> ranges = RangeOffsets(g, h, g.front().start, g.back().end, AlignmentConfig{});
+  ASSERT_GE(ranges.size(), 10u);
+  int estimated = 0;
+  for (const RangeEstimate& r : ranges) {
+    if (!r.offset_s) continue;
+    ++estimated;
+    EXPECT_NEAR(*r.offset_s, 11.3, 1.5) << "range at " << (r.from - kT0) / kS << " s";
+  }
+  EXPECT_GE(estimated, 10);
+  const ClockModel m = EstimateClock(g, h, {}, AlignmentConfig{});
+  ASSERT_TRUE(m.OffsetAt(kT0 + 6 * 3600 * kS).has_value());
+  EXPECT_NEAR(*m.OffsetAt(kT0 + 6 * 3600 * kS), 11.3, 0.75);
+}
+
 TEST(ClockAlignmentTest, FlatSeriesLeaveTheOffsetUnknown) {
   std::vector<double> u(4 * 3600, 42.0);
   const ClockModel m = EstimateClock(Guest(u, [](double) { return 40.0; }), Host(u), {}, AlignmentConfig{});
