@@ -58,46 +58,51 @@ double RangeOffset(std::span<const TimedValue> guest, std::span<const TimedValue
   // Fine search around the coarse peak. A 15 s guest average against a 20 s host average gives
   // a correlation with a flat top about 5 s wide, symmetric about the true lag: the lag is the
   // middle of where the correlation crosses a level just under its top. A smooth load widens the
-  // top past +-10 s; the crossings are then looked for over +-40 s before settling for the top.
+  // top: the crossings are looked for up to 40 s from the coarse peak, and only when they are not
+  // there is the lag the top itself. Lags are correlated eight at a time as the search reaches
+  // them (usually 16-40 of the 81).
   const int centre = best_lag * kCoarse;
+  constexpr int kSpan = 8 * kCoarse, kChunk = 8, kFirst = -kSpan - (kChunk - 1) / 2;
   const LagCorrelator fine_corr(gv, hv);
-  double result = kNaN;
-  for (const int span : {2 * kCoarse, 8 * kCoarse}) {
-    std::vector<double> fine(2 * span + 1), rs(2 * span + 1);  // rs[i]: shift lag_cells - centre - span + i
-    fine_corr.AtConsecutive(lag_cells - centre - span, 2 * span + 1, rs.data());
-    for (int d = -span; d <= span; ++d) {
-      const int lag = centre + d;
-      fine[d + span] = lag < -lag_cells || lag > lag_cells ? kNaN : rs[span - d];
+  double fine[2 * kSpan + kChunk];
+  bool known[(2 * kSpan + kChunk) / kChunk + 1] = {};
+  auto at = [&](int d) {  // r at lag centre + d, |d| <= kSpan
+    const int i = d - kFirst, c = i / kChunk;
+    if (!known[c]) {
+      double rs[kChunk];  // rs[j]: shift lag_cells - centre - (kFirst + c * kChunk) - (kChunk - 1) + j
+      const int d0 = kFirst + c * kChunk;
+      fine_corr.AtConsecutive(lag_cells - centre - d0 - (kChunk - 1), kChunk, rs);
+      for (int j = 0; j < kChunk; ++j) {
+        const int lag = centre + d0 + j;
+        fine[c * kChunk + j] = lag < -lag_cells || lag > lag_cells ? kNaN : rs[kChunk - 1 - j];
+      }
+      known[c] = true;
     }
-    auto at = [&](int d) { return fine[d + span]; };
-    int top = 0;
-    best = at(0);
-    for (bool moved = true; moved && !std::isnan(best);) {  // climb to the nearest maximum
-      moved = false;
-      for (int step : {-1, 1}) {
-        const int d = top + step;
-        if (std::abs(d) <= span && !std::isnan(at(d)) && at(d) > best) {
-          best = at(d), top = d, moved = true;
-          break;
-        }
+    return fine[i];
+  };
+  int top = 0;
+  best = at(0);
+  for (bool moved = true; moved && !std::isnan(best);) {  // climb to the nearest maximum
+    moved = false;
+    for (int step : {-1, 1}) {
+      const int d = top + step;
+      if (std::abs(d) <= kSpan && !std::isnan(at(d)) && at(d) > best) {
+        best = at(d), top = d, moved = true;
+        break;
       }
     }
-    const int peak = centre + top;
-    // A peak at the edge of the searched lags is not a peak: the true lag may lie beyond.
-    if (std::isnan(best) || best < cfg.min_correlation || peak <= -lag_cells || peak >= lag_cells) return kNaN;
-    const double level = best - 0.01 * best;
-    int l = top, r = top;
-    while (l > -span && !std::isnan(at(l - 1)) && at(l - 1) >= level) --l;
-    while (r < span && !std::isnan(at(r + 1)) && at(r + 1) >= level) ++r;
-    if (l == -span || r == span || std::isnan(at(l - 1)) || std::isnan(at(r + 1))) {
-      result = peak * cfg.grid_s;
-      continue;
-    }
-    const double xl = (l - 1) + (level - at(l - 1)) / (at(l) - at(l - 1));
-    const double xr = r + (at(r) - level) / (at(r) - at(r + 1));
-    return (centre + 0.5 * (xl + xr)) * cfg.grid_s;
   }
-  return result;
+  const int peak = centre + top;
+  // A peak at the edge of the searched lags is not a peak: the true lag may lie beyond.
+  if (std::isnan(best) || best < cfg.min_correlation || peak <= -lag_cells || peak >= lag_cells) return kNaN;
+  const double level = best - 0.01 * best;
+  int l = top, r = top;
+  while (l > -kSpan && !std::isnan(at(l - 1)) && at(l - 1) >= level) --l;
+  while (r < kSpan && !std::isnan(at(r + 1)) && at(r + 1) >= level) ++r;
+  if (l == -kSpan || r == kSpan || std::isnan(at(l - 1)) || std::isnan(at(r + 1))) return peak * cfg.grid_s;
+  const double xl = (l - 1) + (level - at(l - 1)) / (at(l) - at(l - 1));
+  const double xr = r + (at(r) - level) / (at(r) - at(r + 1));
+  return (centre + 0.5 * (xl + xr)) * cfg.grid_s;
 }
 
 struct Point {
@@ -163,7 +168,15 @@ TimeNs ClockModel::ToHost(TimeNs guest) const {
   const ClockSegment* s = segments.size() == 1 ? &segments[0] : FindSegment(*this, guest);
   if (!s || !s->estimated) return guest;
   const double off = s->offset_s + s->drift_ppm * 1e-6 * Seconds(guest - s->guest_from);
-  return guest - static_cast<TimeNs>(std::llround(off * kNsPerSec));
+  // std::llround (half away from zero) without its libm call: x - trunc(x) is exact here.
+  const double x = off * kNsPerSec;
+  TimeNs r = static_cast<TimeNs>(x);
+  if (const double f = x - static_cast<double>(r); f >= 0.5) {
+    ++r;
+  } else if (f <= -0.5) {
+    --r;
+  }
+  return guest - r;
 }
 
 std::optional<double> ClockModel::OffsetAt(TimeNs guest) const {
