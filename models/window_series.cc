@@ -88,4 +88,50 @@ void WindowSeries::AddAll(std::span<const TimeNs> starts, std::span<const TimeNs
   if (w >= 0) stats_[w] = cur;
 }
 
+BlockPlan WindowSeries::Plan(std::span<const TimeNs> starts, std::span<const TimeNs> ends, TimeNs shift) const {
+  BlockPlan p;
+  p.secs.resize(starts.size());
+  const TimeNs grid_end = grid_.count > 0 ? grid_.End(grid_.count - 1) : grid_.origin;
+  for (size_t i = 0; i < starts.size(); ++i) {
+    const TimeNs a = starts[i] + shift, b = ends[i] + shift;
+    p.secs[i] = static_cast<double>(b - a) / kNsPerSec;  // what Add and AddAll compute
+    int w = -1;
+    if (a < b && a >= grid_.origin && b <= grid_end) {
+      w = static_cast<int>((a - grid_.origin) / grid_.width);
+      if (b > grid_.End(w)) w = -1;  // crosses into the next window
+    }
+    if (!p.runs.empty() && p.runs.back().window == w) {
+      ++p.runs.back().end;
+    } else {
+      p.runs.push_back({w, static_cast<uint32_t>(i), static_cast<uint32_t>(i + 1)});
+    }
+  }
+  return p;
+}
+
+void WindowSeries::AddPlanned(const BlockPlan& plan, std::span<const TimeNs> starts, std::span<const TimeNs> ends,
+                              std::span<const double> values, TimeNs shift) {
+  if (values.empty()) return;  // a block without values
+  for (const BlockPlan::Run& r : plan.runs) {
+    if (r.window < 0) {
+      for (uint32_t i = r.begin; i < r.end; ++i)
+        if (!std::isnan(values[i])) Add(starts[i] + shift, ends[i] + shift, values[i]);
+      continue;
+    }
+    // Add's one-window case, the window's sums kept in registers over the run.
+    WindowStats cur = stats_[r.window];
+    for (uint32_t i = r.begin; i < r.end; ++i) {
+      const double v = values[i];
+      if (std::isnan(v)) continue;
+      const double secs = plan.secs[i];
+      cur.weighted_sum += v * secs;
+      cur.covered_s += secs;
+      cur.max = std::max(cur.max, v);
+      cur.min = std::min(cur.min, v);
+      ++cur.samples;
+    }
+    stats_[r.window] = cur;
+  }
+}
+
 }  // namespace vrecon::models

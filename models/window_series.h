@@ -34,6 +34,19 @@ struct WindowStats {
   int samples = 0;          // samples touching the window (instantaneous ones included)
 };
 
+// Where the samples of one block of times fall on a grid after a shift: runs of consecutive
+// samples that each lie inside one window, and runs of samples that do not (they cross an edge,
+// leave the grid, or have no length: Add handles them one by one). The guest series of one file
+// share their time blocks, so a block is planned once and every series then only adds values.
+struct BlockPlan {
+  struct Run {
+    int window;  // < 0: through Add
+    uint32_t begin, end;
+  };
+  std::vector<Run> runs;
+  std::vector<double> secs;  // each sample's length in seconds
+};
+
 class WindowSeries {
  public:
   explicit WindowSeries(const WindowGrid& grid) : grid_(grid), stats_(grid.count) {}
@@ -44,6 +57,11 @@ class WindowSeries {
   // (missing): a block of stored samples in one call.
   void AddAll(std::span<const TimeNs> starts, std::span<const TimeNs> ends, std::span<const double> values,
               TimeNs shift = 0);
+  // The plan of a block for this series' grid; AddPlanned(plan, ...) then adds exactly what
+  // AddAll(starts, ends, values, shift) would, in the same order.
+  BlockPlan Plan(std::span<const TimeNs> starts, std::span<const TimeNs> ends, TimeNs shift) const;
+  void AddPlanned(const BlockPlan& plan, std::span<const TimeNs> starts, std::span<const TimeNs> ends,
+                  std::span<const double> values, TimeNs shift);
   const WindowStats& at(int i) const { return stats_[i]; }
   std::optional<double> Mean(int i) const {  // inline: called per window and process
     const WindowStats& s = stats_[i];

@@ -149,12 +149,22 @@ std::optional<TimeNs> ConstantShift(const models::ClockModel* clock) {
   return std::nullopt;
 }
 
+// Block plans of one VM's guest file(s) by time block id, for one grid and one constant shift.
+using BlockPlans = std::unordered_map<int64_t, models::BlockPlan>;
+
 // Streams one series into `w`; guest series go through `clock` (guest -> host time) when set.
+// With `plans`, whole time blocks are planned once and shared by the series that read them.
 Status Fill(BlockReader* reader, const StoredSeries* s, const TimeRange& range, models::WindowSeries* w,
-            const models::ClockModel* clock = nullptr) {
+            const models::ClockModel* clock = nullptr, BlockPlans* plans = nullptr) {
   if (const std::optional<TimeNs> shift = ConstantShift(clock)) {
-    return reader->ForEach(s->id, range, [w, shift = *shift](const SampleBlock& b) {
-      w->AddAll(b.starts, b.ends, b.values, shift);
+    return reader->ForEach(s->id, range, [w, plans, shift = *shift](const SampleBlock& b) {
+      if (!plans || b.time_block < 0) {
+        w->AddAll(b.starts, b.ends, b.values, shift);
+        return;
+      }
+      auto it = plans->find(b.time_block);
+      if (it == plans->end()) it = plans->emplace(b.time_block, w->Plan(b.starts, b.ends, shift)).first;
+      w->AddPlanned(it->second, b.starts, b.ends, b.values, shift);
     });
   }
   // A drifting clock: the block's times mapped one by one, then the block added as one (AddAll
@@ -322,9 +332,10 @@ Status ForEachVmCorrection(Store* store, const CorrectionRequest& req, const VmW
     vm.interval_flags = models::IntervalFlags(timeline, clock ? *clock : models::ClockModel{}, ranges, grid, aligned,
                                               req.timeline);
 
+    BlockPlans plans;  // this VM's grid and clock, its reader's time blocks
     auto make = [&](const StoredSeries* s) -> StatusOr<models::WindowSeries> {
       models::WindowSeries w(grid);
-      RETURN_IF_ERROR(Fill(&reader, s, guest_range, &w, clock));
+      RETURN_IF_ERROR(Fill(&reader, s, guest_range, &w, clock, &plans));
       return w;
     };
     if (plan.guest_total) {

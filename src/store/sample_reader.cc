@@ -78,7 +78,7 @@ Status BlockReader::ForEach(int64_t series_id, const TimeRange& range,
   if (!std::is_sorted(entries_.begin(), entries_.end(), before)) std::stable_sort(entries_.begin(), entries_.end(), before);
 
   for (const Entry& e : entries_) {
-    ASSIGN_OR_RETURN(const Times* t, TimesOf(e.block_id, e.n));
+    ASSIGN_OR_RETURN(Times * t, TimesOf(e.block_id, e.n));
     if (!t) return damaged();
     const size_t n = static_cast<size_t>(e.n);
     const TimeNs* s = t->starts.data();
@@ -87,10 +87,16 @@ Status BlockReader::ForEach(int64_t series_id, const TimeRange& range,
     auto overlaps = [&](size_t i) {
       return s[i] == en[i] ? (en[i] >= range.from && en[i] <= range.to) : (en[i] > range.from && s[i] < range.to);
     };
-    size_t i = 0;
-    while (i < n && overlaps(i)) ++i;
+    if (t->tested.from != range.from || t->tested.to != range.to) {
+      size_t first_out = 0;
+      while (first_out < n && overlaps(first_out)) ++first_out;
+      t->tested = range;
+      t->first_out = first_out;
+    }
+    size_t i = t->first_out;
     if (i == n) {  // the usual case: the whole block lies in the range
-      if (n > 0) visit(SampleBlock{{s, n}, {en, n}, v ? std::span<const double>(v, n) : std::span<const double>()});
+      if (n > 0)
+        visit(SampleBlock{{s, n}, {en, n}, v ? std::span<const double>(v, n) : std::span<const double>(), e.block_id});
       continue;
     }
     part_values_.clear();
@@ -108,12 +114,12 @@ Status BlockReader::ForEach(int64_t series_id, const TimeRange& range,
   return Status::Ok();
 }
 
-StatusOr<const BlockReader::Times*> BlockReader::TimesOf(int64_t block_id, int64_t n) {
+StatusOr<BlockReader::Times*> BlockReader::TimesOf(int64_t block_id, int64_t n) {
   if (auto it = times_.find(block_id); it != times_.end()) return &it->second;
   ASSIGN_OR_RETURN(Statement* q, db_->Cached("SELECT starts, ends FROM time_block WHERE id = ?"));
   q->Bind(1, block_id);
   ASSIGN_OR_RETURN(bool row, q->Step());
-  const Times* out = nullptr;
+  Times* out = nullptr;
   if (row) {
     const std::string_view starts = q->ColumnBlob(0), ends = q->ColumnBlob(1);
     if (starts.size() == static_cast<size_t>(n) * 8 && ends.size() == starts.size()) {

@@ -43,6 +43,9 @@ Status ForEachSample(Database* db, int64_t series_id, const TimeRange& range,
 struct SampleBlock {
   std::span<const TimeNs> starts, ends;
   std::span<const double> values;
+  // The time block's id when starts and ends are the whole block (the same for every series of
+  // its file, until Forget()); -1 for a part of one cut to the range.
+  int64_t time_block = -1;
 };
 
 // Reads series block by block, with the samples and order of ForEachSample. The series of one
@@ -58,12 +61,16 @@ class BlockReader {
  private:
   struct Times {
     std::vector<TimeNs> starts, ends;
+    // The range last tested and the first sample outside it (n: none): the file's series share
+    // the block, so the test runs once per block and range, not once per series.
+    TimeRange tested{1, 0};
+    size_t first_out = 0;
   };
   struct Entry {  // one value block of the series, in the reader's buffer
     int64_t file_id, first_start, block_id, n;
     size_t offset;  // into values_, or npos when the block has no value
   };
-  StatusOr<const Times*> TimesOf(int64_t block_id, int64_t n);  // nullptr when damaged
+  StatusOr<Times*> TimesOf(int64_t block_id, int64_t n);  // nullptr when damaged
 
   Database* db_;
   std::unordered_map<int64_t, Times> times_;

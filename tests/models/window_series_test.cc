@@ -39,19 +39,49 @@ TEST(WindowSeriesTest, AddAllEqualsAddPerSampleBitForBit) {
   sample(880, 910, 3);
   sample(920, 935, 4);
   const WindowGrid grid{0, 300 * kS, 3};
-  for (TimeNs shift : {TimeNs{0}, 7 * kS}) {
-    WindowSeries one(grid), all(grid);
+  sample(950, 940, 5);  // ends before it starts: ignored
+  for (TimeNs shift : {TimeNs{0}, 7 * kS, -3 * kS}) {
+    WindowSeries one(grid), all(grid), planned(grid);
     for (size_t i = 0; i < values.size(); ++i)
       if (!std::isnan(values[i])) one.Add(starts[i] + shift, ends[i] + shift, values[i]);
     all.AddAll(starts, ends, values, shift);
+    // A plan made once serves another series of the same times (here: the same values twice,
+    // on a series that already holds them once).
+    const BlockPlan plan = planned.Plan(starts, ends, shift);
+    planned.AddPlanned(plan, starts, ends, values, shift);
     for (int w = 0; w < grid.count; ++w) {
-      EXPECT_EQ(all.at(w).weighted_sum, one.at(w).weighted_sum) << w;
-      EXPECT_EQ(all.at(w).covered_s, one.at(w).covered_s) << w;
-      EXPECT_EQ(all.at(w).max, one.at(w).max) << w;
-      EXPECT_EQ(all.at(w).min, one.at(w).min) << w;
-      EXPECT_EQ(all.at(w).samples, one.at(w).samples) << w;
+      for (const WindowSeries* x : {&all, &planned}) {
+        EXPECT_EQ(x->at(w).weighted_sum, one.at(w).weighted_sum) << w;
+        EXPECT_EQ(x->at(w).covered_s, one.at(w).covered_s) << w;
+        EXPECT_EQ(x->at(w).max, one.at(w).max) << w;
+        EXPECT_EQ(x->at(w).min, one.at(w).min) << w;
+        EXPECT_EQ(x->at(w).samples, one.at(w).samples) << w;
+      }
+    }
+    WindowSeries twice(grid);
+    twice.AddAll(starts, ends, values, shift);
+    twice.AddAll(starts, ends, values, shift);
+    planned.AddPlanned(plan, starts, ends, values, shift);
+    for (int w = 0; w < grid.count; ++w) {
+      EXPECT_EQ(planned.at(w).weighted_sum, twice.at(w).weighted_sum) << w;
+      EXPECT_EQ(planned.at(w).samples, twice.at(w).samples) << w;
     }
   }
+}
+
+TEST(WindowSeriesTest, PlanGroupsSamplesByWindow) {
+  // Four 100 s samples on 300 s windows, shifted by 50 s: [50,150) [150,250) in window 0,
+  // [250,350) crosses into window 1, [350,450) in window 1.
+  const std::vector<TimeNs> starts = {0, 100 * kS, 200 * kS, 300 * kS};
+  const std::vector<TimeNs> ends = {100 * kS, 200 * kS, 300 * kS, 400 * kS};
+  const WindowSeries s(WindowGrid{0, 300 * kS, 2});
+  const BlockPlan p = s.Plan(starts, ends, 50 * kS);
+  ASSERT_EQ(p.runs.size(), 3u);
+  EXPECT_EQ(p.runs[0].window, 0);
+  EXPECT_EQ(p.runs[0].end - p.runs[0].begin, 2u);
+  EXPECT_EQ(p.runs[1].window, -1);
+  EXPECT_EQ(p.runs[2].window, 1);
+  EXPECT_DOUBLE_EQ(p.secs[3], 100.0);
 }
 
 TEST(WindowSeriesTest, InstantaneousReadingsCountForMinMaxOnly) {
