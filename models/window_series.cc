@@ -95,16 +95,33 @@ BlockPlan WindowSeries::Plan(std::span<const TimeNs> starts, std::span<const Tim
   for (size_t i = 0; i < starts.size(); ++i) {
     const TimeNs a = starts[i] + shift, b = ends[i] + shift;
     p.secs[i] = static_cast<double>(b - a) / kNsPerSec;  // what Add and AddAll compute
-    int w = -1;
-    if (a < b && a >= grid_.origin && b <= grid_end) {
-      w = static_cast<int>((a - grid_.origin) / grid_.width);
-      if (b > grid_.End(w)) w = -1;  // crosses into the next window
+    const uint32_t n = static_cast<uint32_t>(i);
+    if (grid_.count == 0 || a >= b) {  // instantaneous (or reversed): Add's own handling
+      if (!p.runs.empty() && p.runs.back().window == BlockPlan::kThroughAdd) {
+        ++p.runs.back().end;
+      } else {
+        p.runs.push_back({BlockPlan::kThroughAdd, n, n + 1});
+      }
+      continue;
     }
-    if (!p.runs.empty() && p.runs.back().window == w) {
-      ++p.runs.back().end;
-    } else {
-      p.runs.push_back({w, static_cast<uint32_t>(i), static_cast<uint32_t>(i + 1)});
+    // Add's pieces: the part of [a, b) on the grid, window by window.
+    const TimeNs lo = std::max(a, grid_.origin), hi = std::min(b, grid_end);
+    int w = hi > lo ? static_cast<int>((lo - grid_.origin) / grid_.width) : -1;
+    if (w >= 0 && lo == a && hi == b && hi <= grid_.End(w)) {  // wholly inside one window
+      if (!p.runs.empty() && p.runs.back().window == w) {
+        ++p.runs.back().end;
+      } else {
+        p.runs.push_back({w, n, n + 1});
+      }
+      continue;
     }
+    BlockPlan::Run r{BlockPlan::kSplit, n, n + 1, static_cast<uint32_t>(p.pieces.size()), 0};
+    for (; w >= 0 && w < grid_.count && grid_.Start(w) < hi; ++w) {
+      const TimeNs x = std::max(lo, grid_.Start(w)), y = std::min(hi, grid_.End(w));
+      if (y > x) p.pieces.push_back({w, static_cast<double>(y - x) / kNsPerSec});
+    }
+    r.p1 = static_cast<uint32_t>(p.pieces.size());
+    p.runs.push_back(r);
   }
   return p;
 }
@@ -113,9 +130,22 @@ void WindowSeries::AddPlanned(const BlockPlan& plan, std::span<const TimeNs> sta
                               std::span<const double> values, TimeNs shift) {
   if (values.empty()) return;  // a block without values
   for (const BlockPlan::Run& r : plan.runs) {
-    if (r.window < 0) {
+    if (r.window == BlockPlan::kThroughAdd) {
       for (uint32_t i = r.begin; i < r.end; ++i)
         if (!std::isnan(values[i])) Add(starts[i] + shift, ends[i] + shift, values[i]);
+      continue;
+    }
+    if (r.window == BlockPlan::kSplit) {
+      const double v = values[r.begin];
+      if (std::isnan(v)) continue;
+      for (uint32_t k = r.p0; k < r.p1; ++k) {
+        WindowStats& st = stats_[plan.pieces[k].window];
+        st.weighted_sum += v * plan.pieces[k].secs;
+        st.covered_s += plan.pieces[k].secs;
+        st.max = std::max(st.max, v);
+        st.min = std::min(st.min, v);
+        ++st.samples;
+      }
       continue;
     }
     // Add's one-window case, the window's sums kept in registers over the run.

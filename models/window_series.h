@@ -35,16 +35,23 @@ struct WindowStats {
 };
 
 // Where the samples of one block of times fall on a grid after a shift: runs of consecutive
-// samples that each lie inside one window, and runs of samples that do not (they cross an edge,
-// leave the grid, or have no length: Add handles them one by one). The guest series of one file
-// share their time blocks, so a block is planned once and every series then only adds values.
+// samples that each lie inside one window, samples split across windows (their pieces), and
+// samples without length (Add handles those). The guest series of one file share their time
+// blocks, so a block is planned once and every series then only adds values.
 struct BlockPlan {
+  static constexpr int kSplit = -2, kThroughAdd = -1;
   struct Run {
-    int window;  // < 0: through Add
-    uint32_t begin, end;
+    int window;            // >= 0, kSplit (one sample, pieces [p0, p1)) or kThroughAdd
+    uint32_t begin, end;   // samples
+    uint32_t p0 = 0, p1 = 0;
+  };
+  struct Piece {
+    int window;
+    double secs;
   };
   std::vector<Run> runs;
   std::vector<double> secs;  // each sample's length in seconds
+  std::vector<Piece> pieces;
 };
 
 class WindowSeries {

@@ -149,34 +149,58 @@ std::optional<TimeNs> ConstantShift(const models::ClockModel* clock) {
   return std::nullopt;
 }
 
-// Block plans of one VM's guest file(s) by time block id, for one grid and one constant shift.
-using BlockPlans = std::unordered_map<int64_t, models::BlockPlan>;
+// One VM's guest time blocks as its series share them, by time block id: the block's times on
+// the host clock when the clock drifts (else the stored ones plus a constant shift), and where
+// they fall on the VM's grid.
+struct SharedBlock {
+  std::vector<TimeNs> starts, ends;  // empty: the stored times, shifted
+  models::BlockPlan plan;
+};
+using BlockPlans = std::unordered_map<int64_t, SharedBlock>;
 
 // Streams one series into `w`; guest series go through `clock` (guest -> host time) when set.
-// With `plans`, whole time blocks are planned once and shared by the series that read them.
+// With `plans`, whole time blocks are mapped and planned once and shared by the series that
+// read them (a guest log's 53 series); parts of blocks cut to the range are added directly.
 Status Fill(BlockReader* reader, const StoredSeries* s, const TimeRange& range, models::WindowSeries* w,
             const models::ClockModel* clock = nullptr, BlockPlans* plans = nullptr) {
-  if (const std::optional<TimeNs> shift = ConstantShift(clock)) {
-    return reader->ForEach(s->id, range, [w, plans, shift = *shift](const SampleBlock& b) {
-      if (!plans || b.time_block < 0) {
-        w->AddAll(b.starts, b.ends, b.values, shift);
-        return;
-      }
-      auto it = plans->find(b.time_block);
-      if (it == plans->end()) it = plans->emplace(b.time_block, w->Plan(b.starts, b.ends, shift)).first;
-      w->AddPlanned(it->second, b.starts, b.ends, b.values, shift);
-    });
-  }
-  // A drifting clock: the block's times mapped one by one, then the block added as one (AddAll
-  // skips missing values and keeps its one-window fast path).
-  std::vector<TimeNs> starts, ends;
-  return reader->ForEach(s->id, range, [&](const SampleBlock& b) {
-    starts.resize(b.starts.size());
-    ends.resize(b.ends.size());
+  const std::optional<TimeNs> shift = ConstantShift(clock);
+  std::vector<TimeNs> starts, ends;  // a drifting clock's mapped times for a part of a block
+  auto map = [&](const SampleBlock& b, std::vector<TimeNs>* ms, std::vector<TimeNs>* me) {
+    ms->resize(b.starts.size());
+    me->resize(b.ends.size());
     for (size_t i = 0; i < b.starts.size(); ++i) {
-      starts[i] = clock->ToHost(b.starts[i]);
-      ends[i] = clock->ToHost(b.ends[i]);
+      (*ms)[i] = clock->ToHost(b.starts[i]);
+      (*me)[i] = clock->ToHost(b.ends[i]);
     }
+  };
+  return reader->ForEach(s->id, range, [&](const SampleBlock& b) {
+    if (plans && b.time_block >= 0) {
+      auto it = plans->find(b.time_block);
+      if (it == plans->end()) {
+        SharedBlock sb;
+        if (shift) {
+          sb.plan = w->Plan(b.starts, b.ends, *shift);
+        } else {
+          map(b, &sb.starts, &sb.ends);
+          sb.plan = w->Plan(sb.starts, sb.ends, 0);
+        }
+        it = plans->emplace(b.time_block, std::move(sb)).first;
+      }
+      const SharedBlock& sb = it->second;
+      if (shift) {
+        w->AddPlanned(sb.plan, b.starts, b.ends, b.values, *shift);
+      } else {
+        w->AddPlanned(sb.plan, sb.starts, sb.ends, b.values, 0);
+      }
+      return;
+    }
+    if (shift) {
+      w->AddAll(b.starts, b.ends, b.values, *shift);
+      return;
+    }
+    // A drifting clock: the times mapped one by one, then added as one block (AddAll skips
+    // missing values and keeps its one-window fast path).
+    map(b, &starts, &ends);
     w->AddAll(starts, ends, b.values);
   });
 }

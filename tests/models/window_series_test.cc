@@ -79,7 +79,11 @@ TEST(WindowSeriesTest, PlanGroupsSamplesByWindow) {
   ASSERT_EQ(p.runs.size(), 3u);
   EXPECT_EQ(p.runs[0].window, 0);
   EXPECT_EQ(p.runs[0].end - p.runs[0].begin, 2u);
-  EXPECT_EQ(p.runs[1].window, -1);
+  EXPECT_EQ(p.runs[1].window, BlockPlan::kSplit);
+  ASSERT_EQ(p.runs[1].p1 - p.runs[1].p0, 2u);  // 50 s in each window
+  EXPECT_EQ(p.pieces[p.runs[1].p0].window, 0);
+  EXPECT_DOUBLE_EQ(p.pieces[p.runs[1].p0].secs, 50.0);
+  EXPECT_EQ(p.pieces[p.runs[1].p0 + 1].window, 1);
   EXPECT_EQ(p.runs[2].window, 1);
   EXPECT_DOUBLE_EQ(p.secs[3], 100.0);
 }
