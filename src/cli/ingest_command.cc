@@ -1,5 +1,6 @@
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -21,11 +22,13 @@ Status RefreshStoredCorrections(Store* store, const IngestRunResult& r) {
   if (!length || *length <= 0) return Status::Ok();
   CorrectionRequest req;
   req.window = *length;
-  // One window more on each side: a sample's interval starts before its end, and a sample near a
-  // window's edge weighs on the neighbour through its span.
+  // A margin on each side: a sample's interval starts before its end, a sample near a window's
+  // edge weighs on the neighbour through its span, and the clock alignment may move guest
+  // samples by up to its largest lag.
+  const TimeNs margin = std::max<TimeNs>(2 * *length, static_cast<TimeNs>(req.alignment.max_lag_s * kNsPerSec) + *length);
   auto floor_to = [&](TimeNs t) { return t / *length * *length - (t % *length < 0 ? *length : 0); };
-  req.from = floor_to(*r.first_new_end) - 2 * *length;
-  req.to = floor_to(*r.last_new_end) + 2 * *length;
+  req.from = floor_to(*r.first_new_end - margin);
+  req.to = floor_to(*r.last_new_end + margin) + *length;
   auto n = StoreCorrections(store, req);
   if (!n.ok()) return n.status().IsNotFound() ? Status::Ok() : n.status();
   std::cerr << "vrecon: note: updated the stored corrections from " << FormatIso(*req.from, false) << " to "
