@@ -10,6 +10,7 @@
 
 #include "src/core/time_util.h"
 #include "tests/support/cli_runner.h"
+#include "tests/support/step_load.h"
 
 namespace vrecon {
 namespace {
@@ -29,18 +30,8 @@ std::string Stamp(TimeNs utc, int bias_minutes) {
   return b;
 }
 
-// True utilization of the VM (host-measured %), one value per second from t0; levels held 20..120 s.
-std::vector<double> Truth(int seconds, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> level(20, 95);
-  std::uniform_int_distribution<int> hold(20, 120);
-  std::vector<double> u(seconds);
-  for (int t = 0; t < seconds;) {
-    const double v = level(rng);
-    for (int e = std::min(seconds, t + hold(rng)); t < e; ++t) u[t] = v;
-  }
-  return u;
-}
+// True utilization of the VM (host-measured %), one value per second from t0.
+std::vector<double> Truth(int seconds, unsigned seed) { return vrecon::testing::StepLoad(seconds, seed, 20, 95); }
 
 double Mean(const std::vector<double>& u, int a, int b) {
   double s = 0;

@@ -8,6 +8,8 @@
 #include <functional>
 #include <random>
 
+#include "tests/support/step_load.h"
+
 namespace vrecon::models {
 namespace {
 
@@ -15,17 +17,7 @@ constexpr TimeNs kS = kNsPerSec;
 constexpr TimeNs kT0 = 1'790'000'000 * kS;  // 2026-09-21, a multiple of 300 s
 
 // A utilization that changes level every 20..120 s (seconds since kT0, true time).
-std::vector<double> Levels(int seconds, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> level(10, 90);
-  std::uniform_int_distribution<int> hold(20, 120);
-  std::vector<double> u(seconds);
-  for (int t = 0; t < seconds;) {
-    const double v = level(rng);
-    for (int e = std::min(seconds, t + hold(rng)); t < e; ++t) u[t] = v;
-  }
-  return u;
-}
+std::vector<double> Levels(int seconds, unsigned seed) { return vrecon::testing::StepLoad(seconds, seed, 10, 90); }
 
 double MeanOver(const std::vector<double>& u, double a, double b) {
   double s = 0;
