@@ -2,9 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <map>
+
+#include "src/store/blob_codec.h"
 
 namespace vrecon {
 namespace {
@@ -39,19 +40,8 @@ std::string Clean(std::string_view s) {
   return o;
 }
 
-template <typename T>
-void Put(std::string* out, T v) {
-  char b[sizeof(T)];
-  std::memcpy(b, &v, sizeof(T));  // little-endian hosts only (x86-64, arm64)
-  out->append(b, sizeof(T));
-}
-template <typename T>
-bool Take(std::string_view* in, T* v) {
-  if (in->size() < sizeof(T)) return false;
-  std::memcpy(v, in->data(), sizeof(T));
-  in->remove_prefix(sizeof(T));
-  return true;
-}
+using blob::Put;
+using blob::Take;
 
 }  // namespace
 

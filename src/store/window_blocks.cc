@@ -2,9 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <map>
+
+#include "src/store/blob_codec.h"
 
 namespace vrecon {
 namespace {
@@ -20,35 +21,8 @@ TimeNs HourOf(TimeNs t) {
   return q * kHour;
 }
 
-template <typename T>
-void Put(std::string* out, T v) {
-  char b[sizeof(T)];
-  std::memcpy(b, &v, sizeof(T));  // little-endian hosts only (x86-64, arm64)
-  out->append(b, sizeof(T));
-}
-
-class Reader {
- public:
-  explicit Reader(std::string_view in) : p_(in.data()), end_(in.data() + in.size()) {}
-  template <typename T>
-  bool Take(T* v) {
-    if (end_ - p_ < static_cast<ptrdiff_t>(sizeof(T))) return false;
-    std::memcpy(v, p_, sizeof(T));
-    p_ += sizeof(T);
-    return true;
-  }
-  bool Bytes(size_t n, std::string_view* out) {
-    if (static_cast<size_t>(end_ - p_) < n) return false;
-    *out = std::string_view(p_, n);
-    p_ += n;
-    return true;
-  }
-  bool done() const { return p_ == end_; }
-
- private:
-  const char* p_;
-  const char* end_;
-};
+using blob::Put;
+using blob::Take;
 
 using OptField = std::optional<double> StoredWindow::*;
 constexpr OptField kFields[] = {&StoredWindow::guest_util, &StoredWindow::host_util, &StoredWindow::w,
@@ -107,21 +81,21 @@ std::string EncodeWindowBlock(std::span<const StoredWindow> windows) {
 }
 
 Status DecodeWindowBlock(std::string_view block, const std::function<bool(const StoredWindow&)>& fn) {
-  Reader in(block);
+  std::string_view in = block;
   uint8_t format = 0;
-  if (!in.Take(&format)) return Status::ParseError("empty window block");
+  if (!Take(&in, &format)) return Status::ParseError("empty window block");
   if (format != kFormat) return Status::ParseError("window block format " + std::to_string(format) + " is unknown");
   StoredWindow w;
-  while (!in.done()) {
+  while (!in.empty()) {
     uint8_t mask = 0;
     int64_t start = 0, end = 0;
-    if (!in.Take(&start) || !in.Take(&end) || !in.Take(&mask)) return Status::ParseError("truncated window block");
+    if (!Take(&in, &start) || !Take(&in, &end) || !Take(&in, &mask)) return Status::ParseError("truncated window block");
     w.start = start;
     w.end = end;
     w.vcpus.reset();
     if (mask & 1) {
       int32_t v = 0;
-      if (!in.Take(&v)) return Status::ParseError("truncated window block");
+      if (!Take(&in, &v)) return Status::ParseError("truncated window block");
       w.vcpus = v;
     }
     for (size_t i = 0; i < std::size(kFields); ++i) {
@@ -129,13 +103,13 @@ Status DecodeWindowBlock(std::string_view block, const std::function<bool(const 
       v.reset();
       if (mask & (2u << i)) {
         double d = 0;
-        if (!in.Take(&d)) return Status::ParseError("truncated window block");
+        if (!Take(&in, &d)) return Status::ParseError("truncated window block");
         v = d;
       }
     }
     uint32_t n = 0;
     std::string_view flags;
-    if (!in.Take(&w.guest_cov) || !in.Take(&w.host_cov) || !in.Take(&n) || !in.Bytes(n, &flags))
+    if (!Take(&in, &w.guest_cov) || !Take(&in, &w.host_cov) || !Take(&in, &n) || !blob::TakeBytes(&in, n, &flags))
       return Status::ParseError("truncated window block");
     if (flags.empty()) {
       w.flags.clear();
