@@ -4,6 +4,19 @@
 #include <cmath>
 
 namespace vrecon::models {
+namespace {
+
+// One sample's share of a window: `secs` of it at `value`. Every path into a window adds
+// through here, in sample order, so they all give the same sums bit for bit.
+inline void Accumulate(WindowStats& s, double value, double secs) {
+  s.weighted_sum += value * secs;
+  s.covered_s += secs;
+  s.max = std::max(s.max, value);
+  s.min = std::min(s.min, value);
+  ++s.samples;
+}
+
+}  // namespace
 
 WindowGrid WindowGrid::Covering(TimeNs from, TimeNs to, TimeNs width) {
   WindowGrid g;
@@ -29,12 +42,7 @@ void WindowSeries::Add(TimeNs start, TimeNs end, double value) {
   }
   if (hi <= lo) return;
   auto add = [value](WindowStats& s, TimeNs a, TimeNs b) {
-    const double secs = static_cast<double>(b - a) / kNsPerSec;
-    s.weighted_sum += value * secs;
-    s.covered_s += secs;
-    s.max = std::max(s.max, value);
-    s.min = std::min(s.min, value);
-    ++s.samples;
+    Accumulate(s, value, static_cast<double>(b - a) / kNsPerSec);
   };
   int i = static_cast<int>((lo - grid_.origin) / grid_.width);
   if (hi <= grid_.End(i)) {  // the common case: the sample lies inside one window
@@ -63,11 +71,7 @@ void WindowSeries::AddAll(std::span<const TimeNs> starts, std::span<const TimeNs
     const TimeNs a = starts[i] + shift, b = ends[i] + shift;
     if (a < b && a >= w_start && b <= w_end) {  // Add's one-window case
       if (b - a != last_len) last_len = b - a, last_secs = static_cast<double>(last_len) / kNsPerSec;
-      cur.weighted_sum += v * last_secs;
-      cur.covered_s += last_secs;
-      cur.max = std::max(cur.max, v);
-      cur.min = std::min(cur.min, v);
-      ++cur.samples;
+      Accumulate(cur, v, last_secs);
       continue;
     }
     if (w >= 0) stats_[w] = cur;
@@ -138,27 +142,14 @@ void WindowSeries::AddPlanned(const BlockPlan& plan, std::span<const TimeNs> sta
     if (r.window == BlockPlan::kSplit) {
       const double v = values[r.begin];
       if (std::isnan(v)) continue;
-      for (uint32_t k = r.p0; k < r.p1; ++k) {
-        WindowStats& st = stats_[plan.pieces[k].window];
-        st.weighted_sum += v * plan.pieces[k].secs;
-        st.covered_s += plan.pieces[k].secs;
-        st.max = std::max(st.max, v);
-        st.min = std::min(st.min, v);
-        ++st.samples;
-      }
+      for (uint32_t k = r.p0; k < r.p1; ++k) Accumulate(stats_[plan.pieces[k].window], v, plan.pieces[k].secs);
       continue;
     }
     // Add's one-window case, the window's sums kept in registers over the run.
     WindowStats cur = stats_[r.window];
     for (uint32_t i = r.begin; i < r.end; ++i) {
       const double v = values[i];
-      if (std::isnan(v)) continue;
-      const double secs = plan.secs[i];
-      cur.weighted_sum += v * secs;
-      cur.covered_s += secs;
-      cur.max = std::max(cur.max, v);
-      cur.min = std::min(cur.min, v);
-      ++cur.samples;
+      if (!std::isnan(v)) Accumulate(cur, v, plan.secs[i]);
     }
     stats_[r.window] = cur;
   }
