@@ -21,9 +21,8 @@ inline void Accumulate(WindowStats& s, double value, double secs) {
 WindowGrid WindowGrid::Covering(TimeNs from, TimeNs to, TimeNs width) {
   WindowGrid g;
   g.width = width;
-  auto floor_div = [](TimeNs a, TimeNs b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); };
-  g.origin = floor_div(from, width) * width;
-  const TimeNs end = floor_div(to - 1, width) * width + width;
+  g.origin = FloorTo(from, width);
+  const TimeNs end = FloorTo(to - 1, width) + width;
   g.count = to <= from ? 0 : static_cast<int>((end - g.origin) / width);
   return g;
 }

@@ -26,9 +26,8 @@ Status RefreshStoredCorrections(Store* store, const IngestRunResult& r) {
   // edge weighs on the neighbour through its span, and the clock alignment may move guest
   // samples by up to its largest lag.
   const TimeNs margin = std::max<TimeNs>(2 * *length, static_cast<TimeNs>(req.alignment.max_lag_s * kNsPerSec) + *length);
-  auto floor_to = [&](TimeNs t) { return t / *length * *length - (t % *length < 0 ? *length : 0); };
-  req.from = floor_to(*r.first_new_end - margin);
-  req.to = floor_to(*r.last_new_end + margin) + *length;
+  req.from = FloorTo(*r.first_new_end - margin, *length);
+  req.to = FloorTo(*r.last_new_end + margin, *length) + *length;
   auto n = StoreCorrections(store, req);
   if (!n.ok()) return n.status().IsNotFound() ? Status::Ok() : n.status();
   std::cerr << "vrecon: note: updated the stored corrections from " << FormatIso(*req.from, false) << " to "

@@ -14,6 +14,10 @@ using TimeNs = int64_t;
 inline constexpr TimeNs kNsPerMs = 1'000'000;
 inline constexpr TimeNs kNsPerSec = 1'000'000'000;
 
+// The multiple of `unit` (> 0) at or below t, and at or above it; also before 1970.
+inline TimeNs FloorTo(TimeNs t, TimeNs unit) { return (t / unit - (t % unit < 0 ? 1 : 0)) * unit; }
+inline TimeNs CeilTo(TimeNs t, TimeNs unit) { return -FloorTo(-t, unit); }
+
 struct CivilTime {
   int year = 1970, month = 1, day = 1, hour = 0, minute = 0, second = 0, millis = 0;
 };

@@ -13,12 +13,6 @@ namespace {
 
 constexpr TimeNs kHour = 3600 * kNsPerSec;
 
-TimeNs FloorTo(TimeNs t, TimeNs unit) {
-  TimeNs q = t / unit;
-  if (t % unit != 0 && t < 0) --q;
-  return q * unit;
-}
-TimeNs CeilTo(TimeNs t, TimeNs unit) { return -FloorTo(-t, unit); }
 
 std::optional<double> Share(const models::Summary& s, size_t i) {
   if (s.samples == 0 || i >= s.share_above.size()) return std::nullopt;

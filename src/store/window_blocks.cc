@@ -14,12 +14,8 @@ constexpr TimeNs kHour = 3600 * kNsPerSec;
 constexpr uint8_t kFormat = 1;
 constexpr TimeNs kMin = std::numeric_limits<TimeNs>::min();
 
-// UTC hour start of a window start (floor, also before 1970).
-TimeNs HourOf(TimeNs t) {
-  TimeNs q = t / kHour;
-  if (t % kHour < 0) --q;
-  return q * kHour;
-}
+// UTC hour start of a window start.
+TimeNs HourOf(TimeNs t) { return FloorTo(t, kHour); }
 
 using blob::Put;
 using blob::Take;
