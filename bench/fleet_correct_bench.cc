@@ -8,7 +8,7 @@
 //
 //   vrecon_bench_fleet generate --db F [--vms 1000] [--hours 24] [--processes 50] [--vcpus 2] [--noise]
 //   vrecon_bench_fleet scan --db F
-//   vrecon_bench_fleet correct --db F [--no-align]
+//   vrecon_bench_fleet correct --db F [--no-align] [--digest]
 #include <sys/resource.h>
 
 #include <cmath>
@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,30 @@ struct Options {
   // nothing correlates, every range runs the full search); by default both follow one load
   // curve, host = 1.15 x guest, the guest clock 5-40 s ahead, as in real pairs.
   bool noise = false;
+  // correct --digest: a hash of every result's bits (figures, names, flags), to check that a
+  // speed change left the results exactly as they were. Off in timed runs: it costs time.
+  bool digest = false;
+};
+
+// FNV-1a over the bytes of everything a window result holds.
+struct Digest {
+  uint64_t h = 1469598103934665603ull;
+  void Bytes(const void* p, size_t n) {
+    for (size_t i = 0; i < n; ++i) h = (h ^ static_cast<const unsigned char*>(p)[i]) * 1099511628211ull;
+  }
+  void Str(const std::string& s) { Bytes(s.data(), s.size() + 1); }
+  void Num(double v) { Bytes(&v, sizeof v); }
+  void Opt(const std::optional<double>& v) { v ? Num(*v) : Str("-"); }
+  void Add(const models::WindowResult& w) {
+    Str(w.vm), Str(w.guest_machine), Bytes(&w.start, sizeof w.start), Bytes(&w.end, sizeof w.end);
+    Num(w.vcpus.value_or(-1));
+    for (const auto* v : {&w.guest_util_pct, &w.host_util_pct, &w.w, &w.steal_pct, &w.ready_pct_per_vcpu,
+                          &w.costop_pct, &w.clock_offset_s})
+      Opt(*v);
+    Num(w.guest_coverage), Num(w.host_coverage), Num(static_cast<double>(w.host));
+    for (const auto& p : w.processes) Str(p.name), Opt(p.guest_pct), Opt(p.corrected_pct), Opt(p.ci_lo), Opt(p.ci_hi);
+    for (const auto& f : w.flags) Str(f.code), Str(f.severity), Str(f.message);
+  }
 };
 
 // A cheap deterministic stream of loads in [0, 1).
@@ -148,7 +173,7 @@ Status Scan(Database* db) {
 int Main(int argc, char** argv) {
   Options o;
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s generate|scan|correct --db F [--vms N] [--hours H] [--processes P] [--vcpus K] [--noise] [--no-align]\n",
+    std::fprintf(stderr, "usage: %s generate|scan|correct --db F [--vms N] [--hours H] [--processes P] [--vcpus K] [--noise] [--no-align] [--digest]\n",
                  argv[0]);
     return 2;
   }
@@ -157,6 +182,11 @@ int Main(int argc, char** argv) {
     const std::string a = argv[i];
     if (a == "--noise") {
       o.noise = true;
+      --i;
+      continue;
+    }
+    if (a == "--digest") {
+      o.digest = true;
       --i;
       continue;
     }
@@ -201,12 +231,17 @@ int Main(int argc, char** argv) {
       // One VM at a time, as StoreCorrections and the fleet round use it: results are counted
       // and dropped, so memory is one VM's whatever the fleet's size.
       size_t windows = 0, processes = 0;
+      Digest digest;
       s = ForEachVmCorrection(store->get(), req, [&](std::vector<models::WindowResult>&& r) {
         windows += r.size();
-        for (const auto& w : r) processes += w.processes.size();
+        for (const auto& w : r) {
+          processes += w.processes.size();
+          if (o.digest) digest.Add(w);
+        }
         return Status::Ok();
       });
       if (s.ok()) std::printf("correct: windows=%zu process_rows=%zu\n", windows, processes);
+      if (s.ok() && o.digest) std::printf("correct: digest=%016llx\n", static_cast<unsigned long long>(digest.h));
     }
   } else {
     std::fprintf(stderr, "unknown mode %s\n", o.mode.c_str());

@@ -62,7 +62,16 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
       vm.guest_cpus.empty() ? std::nullopt : std::optional<int>(static_cast<int>(vm.guest_cpus.size()));
   const std::optional<int> vcpus = guest_vcpus ? guest_vcpus : vm.host_vcpus;
   const double window_s = static_cast<double>(grid.width) / kNsPerSec;
-  std::vector<std::pair<double, size_t>> order;  // reused across windows
+  // The process series in name order, indexable (the map's nodes are walked once, not per window).
+  std::vector<std::pair<const std::string*, const WindowSeries*>> procs;
+  procs.reserve(vm.processes.size());
+  for (const auto& [name, s] : vm.processes) procs.emplace_back(&name, &s);
+  // Per window: the processes with data as (sort key, index into procs), reused across windows.
+  struct Keyed {
+    double key;  // guest % (-1 without a mean: only samples without length)
+    uint32_t index;
+  };
+  std::vector<Keyed> order;
 
   for (int w = 0; w < grid.count; ++w) {
     WindowResult r;
@@ -104,27 +113,26 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
       }
     }
 
-    // Process means for this window.
+    // Process means for this window, in name order; the results are built once w is known, by
+    // guest % descending with ties in name order (what a stable sort by guest % gives).
     double process_sum = 0;
-    r.processes.reserve(vm.processes.size());
-    for (const auto& [name, s] : vm.processes) {
+    order.clear();
+    for (uint32_t i = 0; i < procs.size(); ++i) {
+      const WindowSeries& s = *procs[i].second;
       // The next window of each process series: its stats are a cache line apiece, one per
       // series, too many streams for the hardware prefetcher.
       if (w + 1 < grid.count) __builtin_prefetch(&s.at(w + 1));
       auto m = s.Mean(w);
       if (!m && s.at(w).samples == 0) continue;
-      ProcessResult p;
-      p.name = name;
-      p.guest_pct = m;
+      order.push_back(Keyed{m && !std::isnan(*m) ? *m : -1, i});  // NaN would break the sort's order
       if (m) process_sum += *m;
       if (vcpus && s.at(w).max > 100.0 * *vcpus * (1 + cfg.processor_tolerance_pct / 100)) {
         AddFlag(&r, "impossible-value", "error",
-                "Process(" + name + ") reads " + Pct(s.at(w).max) + " of one CPU, more than " +
+                "Process(" + *procs[i].first + ") reads " + Pct(s.at(w).max) + " of one CPU, more than " +
                     std::to_string(*vcpus) + " vCPUs can give; that sample is bad");
       }
-      r.processes.push_back(std::move(p));
     }
-    const bool any_guest = r.guest_util_pct.has_value() || !r.processes.empty();
+    const bool any_guest = r.guest_util_pct.has_value() || !order.empty();
     const bool any_host = r.host_util_pct.has_value() || (vm.host_group && vm.host_group->at(w).samples > 0);
     if (!any_guest && !any_host) continue;
 
@@ -177,7 +185,11 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
                   " in this window): its kernel already leaves steal out of process CPU, so processes are not "
                   "rescaled by w");
     }
-    for (ProcessResult& p : r.processes) {
+    std::sort(order.begin(), order.end(),
+              [](const Keyed& a, const Keyed& b) { return a.key > b.key || (a.key == b.key && a.index < b.index); });
+    r.processes.reserve(order.size());
+    for (const Keyed& o : order) {
+      ProcessResult& p = r.processes.emplace_back(ProcessResult{*procs[o.index].first, procs[o.index].second->Mean(w)});
       if (!scale || !p.guest_pct) continue;
       p.corrected_pct = *scale * *p.guest_pct;
       const double share = std::clamp(*p.guest_pct / (100.0 * k), 0.0, 1.0);
@@ -186,7 +198,7 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
       p.ci_hi = *scale * (*p.guest_pct + cfg.z95 * se);
     }
 
-    if (r.guest_util_pct && !r.processes.empty()) {
+    if (r.guest_util_pct && !order.empty()) {
       const double total = *r.guest_util_pct * k;
       const double share = std::clamp(*r.guest_util_pct / 100.0, 0.0, 1.0);
       const double se = 100.0 * k * std::sqrt(share * (1 - share) / n_ticks);
@@ -232,16 +244,6 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
         if (!(still && f.code == "alignment-unknown")) r.flags.push_back(f);
     }
 
-    // By guest % descending, ties in name order: the stable sort runs on (key, index) pairs (the
-    // same comparisons, so the same order), then the results are moved once, instead of the sort
-    // moving whole results with their strings.
-    order.clear();
-    for (size_t i = 0; i < r.processes.size(); ++i) order.emplace_back(r.processes[i].guest_pct.value_or(-1), i);
-    std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-    std::vector<ProcessResult> sorted;
-    sorted.reserve(order.size());
-    for (const auto& [key, i] : order) sorted.push_back(std::move(r.processes[i]));
-    r.processes = std::move(sorted);
     out.push_back(std::move(r));
   }
   return out;

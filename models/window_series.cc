@@ -144,13 +144,23 @@ void WindowSeries::AddPlanned(const BlockPlan& plan, std::span<const TimeNs> sta
       for (uint32_t k = r.p0; k < r.p1; ++k) Accumulate(stats_[plan.pieces[k].window], v, plan.pieces[k].secs);
       continue;
     }
-    // Add's one-window case, the window's sums kept in registers over the run.
-    WindowStats cur = stats_[r.window];
+    // Add's one-window case, the window's sums kept in registers over the run: Accumulate's
+    // operations on separate locals (as a struct, GCC packs max and min into one vector register
+    // and the shuffles lengthen the loop's dependency chain).
+    WindowStats& s = stats_[r.window];
+    double sum = s.weighted_sum, covered = s.covered_s, hi = s.max, lo = s.min;
+    int n = s.samples;
+    const double* secs = plan.secs.data();
     for (uint32_t i = r.begin; i < r.end; ++i) {
       const double v = values[i];
-      if (!std::isnan(v)) Accumulate(cur, v, plan.secs[i]);
+      if (std::isnan(v)) continue;
+      sum += v * secs[i];
+      covered += secs[i];
+      hi = std::max(hi, v);
+      lo = std::min(lo, v);
+      ++n;
     }
-    stats_[r.window] = cur;
+    s = WindowStats{sum, covered, hi, lo, n};
   }
 }
 

@@ -342,7 +342,7 @@ Status ForEachVmCorrection(Store* store, const CorrectionRequest& req, const VmW
     std::vector<TimeNs> ends;
     ends.reserve(guest_ref.size());
     for (const models::TimedValue& x : guest_ref) ends.push_back(x.end);
-    std::sort(ends.begin(), ends.end());
+    if (!std::is_sorted(ends.begin(), ends.end())) std::sort(ends.begin(), ends.end());  // usually sorted
     std::span<const models::ClockEvent> events;
     if (auto it = recorded.find(NormalizeVmName(vm.guest_machine)); m.guest && it != recorded.end()) events = it->second;
     models::GuestTimeline timeline = models::AnalyzeGuestTimes(ends, events, req.timeline);
