@@ -136,19 +136,33 @@ StatusOr<BlockReader::Times*> BlockReader::TimesOf(int64_t block_id, int64_t n) 
 }
 
 StatusOr<std::optional<TimeRange>> SeriesSpan(Database* db, const std::vector<int64_t>& ids) {
-  ASSIGN_OR_RETURN(Statement* q, db->Cached("SELECT min(t.first_start_ns), max(t.last_end_ns) FROM value_block v "
-                                            "JOIN time_block t ON t.id = v.block_id WHERE v.series_id = ?"));
-  std::optional<TimeRange> span;
+  // The series of one file share its time blocks: their ids come from the covering index, and
+  // each distinct block's span is read once (a join would look the time block up per series).
+  ASSIGN_OR_RETURN(Statement* q, db->Cached("SELECT block_id FROM value_block WHERE series_id = ?"));
+  std::vector<int64_t> blocks;
   for (int64_t id : ids) {
     q->Bind(1, id);
-    ASSIGN_OR_RETURN(bool row, q->Step());
-    if (row && !q->ColumnIsNull(0)) {
-      const TimeNs a = q->ColumnInt(0), b = q->ColumnInt(1);
-      if (!span) span = TimeRange{a, b};
-      span->from = std::min(span->from, a);
-      span->to = std::max(span->to, b);
+    while (true) {
+      ASSIGN_OR_RETURN(bool row, q->Step());
+      if (!row) break;
+      blocks.push_back(q->ColumnInt(0));
     }
     q->Reset();
+  }
+  std::sort(blocks.begin(), blocks.end());
+  blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
+  ASSIGN_OR_RETURN(Statement* t, db->Cached("SELECT first_start_ns, last_end_ns FROM time_block WHERE id = ?"));
+  std::optional<TimeRange> span;
+  for (int64_t b : blocks) {
+    t->Bind(1, b);
+    ASSIGN_OR_RETURN(bool row, t->Step());
+    if (row) {
+      const TimeNs from = t->ColumnInt(0), to = t->ColumnInt(1);
+      if (!span) span = TimeRange{from, to};
+      span->from = std::min(span->from, from);
+      span->to = std::max(span->to, to);
+    }
+    t->Reset();
   }
   return span;
 }
