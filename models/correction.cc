@@ -189,7 +189,7 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
               [](const Keyed& a, const Keyed& b) { return a.key > b.key || (a.key == b.key && a.index < b.index); });
     r.processes.reserve(order.size());
     for (const Keyed& o : order) {
-      ProcessResult& p = r.processes.emplace_back(ProcessResult{*procs[o.index].first, procs[o.index].second->Mean(w)});
+      ProcessResult& p = r.processes.emplace_back(ProcessResult{*procs[o.index].first, procs[o.index].second->Mean(w), {}, {}, {}});
       if (!scale || !p.guest_pct) continue;
       p.corrected_pct = *scale * *p.guest_pct;
       const double share = std::clamp(*p.guest_pct / (100.0 * k), 0.0, 1.0);

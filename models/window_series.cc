@@ -145,8 +145,8 @@ void WindowSeries::AddPlanned(const BlockPlan& plan, std::span<const TimeNs> sta
       continue;
     }
     // Add's one-window case, the window's sums kept in registers over the run: Accumulate's
-    // operations on separate locals (as a struct, GCC packs max and min into one vector register
-    // and the shuffles lengthen the loop's dependency chain).
+    // operations, on locals (GCC then keeps the secs pointer out of the loop; the file is built
+    // without the SLP vectorizer, models/CMakeLists.txt).
     WindowStats& s = stats_[r.window];
     double sum = s.weighted_sum, covered = s.covered_s, hi = s.max, lo = s.min;
     int n = s.samples;
