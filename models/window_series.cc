@@ -112,7 +112,9 @@ BlockPlan WindowSeries::Plan(std::span<const TimeNs> starts, std::span<const Tim
     int w = hi > lo ? static_cast<int>((lo - grid_.origin) / grid_.width) : -1;
     if (w >= 0 && lo == a && hi == b && hi <= grid_.End(w)) {  // wholly inside one window
       if (!p.runs.empty() && p.runs.back().window == w) {
-        ++p.runs.back().end;
+        BlockPlan::Run& r = p.runs.back();
+        r.same_secs = r.same_secs && p.secs[i] == p.secs[r.begin];
+        ++r.end;
       } else {
         p.runs.push_back({w, n, n + 1});
       }
@@ -130,7 +132,7 @@ BlockPlan WindowSeries::Plan(std::span<const TimeNs> starts, std::span<const Tim
 }
 
 void WindowSeries::AddPlanned(const BlockPlan& plan, std::span<const TimeNs> starts, std::span<const TimeNs> ends,
-                              std::span<const double> values, TimeNs shift) {
+                              std::span<const double> values, TimeNs shift, bool complete) {
   if (values.empty()) return;  // a block without values
   for (const BlockPlan::Run& r : plan.runs) {
     if (r.window == BlockPlan::kThroughAdd) {
@@ -151,6 +153,23 @@ void WindowSeries::AddPlanned(const BlockPlan& plan, std::span<const TimeNs> sta
     double sum = s.weighted_sum, covered = s.covered_s, hi = s.max, lo = s.min;
     int n = s.samples;
     const double* secs = plan.secs.data();
+    if (complete && r.same_secs) {  // the usual run: one length, every value present
+      const double t = secs[r.begin];
+      for (uint32_t i = r.begin; i < r.end; ++i) {
+        const double v = values[i];
+        sum += v * t;
+        covered += t;
+        hi = std::max(hi, v);
+        lo = std::min(lo, v);
+      }
+      n += static_cast<int>(r.end - r.begin);
+      // A NaN the count missed (a damaged block) made the sum NaN: redo the run with the test.
+      if (!std::isnan(sum)) {
+        s = WindowStats{sum, covered, hi, lo, n};
+        continue;
+      }
+      sum = s.weighted_sum, covered = s.covered_s, hi = s.max, lo = s.min, n = s.samples;
+    }
     for (uint32_t i = r.begin; i < r.end; ++i) {
       const double v = values[i];
       if (std::isnan(v)) continue;

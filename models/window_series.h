@@ -44,6 +44,7 @@ struct BlockPlan {
     int window;            // >= 0, kSplit (one sample, pieces [p0, p1)) or kThroughAdd
     uint32_t begin, end;   // samples
     uint32_t p0 = 0, p1 = 0;
+    bool same_secs = true;  // window >= 0: every sample of the run has the same length
   };
   struct Piece {
     int window;
@@ -65,10 +66,11 @@ class WindowSeries {
   void AddAll(std::span<const TimeNs> starts, std::span<const TimeNs> ends, std::span<const double> values,
               TimeNs shift = 0);
   // The plan of a block for this series' grid; AddPlanned(plan, ...) then adds exactly what
-  // AddAll(starts, ends, values, shift) would, in the same order.
+  // AddAll(starts, ends, values, shift) would, in the same order. `complete`: no value is missing
+  // (the store's count), which lets the runs skip the test per sample.
   BlockPlan Plan(std::span<const TimeNs> starts, std::span<const TimeNs> ends, TimeNs shift) const;
   void AddPlanned(const BlockPlan& plan, std::span<const TimeNs> starts, std::span<const TimeNs> ends,
-                  std::span<const double> values, TimeNs shift);
+                  std::span<const double> values, TimeNs shift, bool complete = false);
   const WindowStats& at(int i) const { return stats_[i]; }
   std::optional<double> Mean(int i) const {  // inline: called per window and process
     const WindowStats& s = stats_[i];

@@ -188,9 +188,9 @@ Status Fill(BlockReader* reader, const StoredSeries* s, const TimeRange& range, 
       }
       const SharedBlock& sb = it->second;
       if (shift) {
-        w->AddPlanned(sb.plan, b.starts, b.ends, b.values, *shift);
+        w->AddPlanned(sb.plan, b.starts, b.ends, b.values, *shift, b.complete);
       } else {
-        w->AddPlanned(sb.plan, sb.starts, sb.ends, b.values, 0);
+        w->AddPlanned(sb.plan, sb.starts, sb.ends, b.values, 0, b.complete);
       }
       return;
     }

@@ -45,7 +45,7 @@ Status BlockReader::ForEach(int64_t series_id, const TimeRange& range,
   // No ORDER BY: SQLite would sort rows holding the value blobs. Rows come in block id order
   // (the index), which is the time order within a file whenever rows were written in order;
   // the stable sort below handles the rest exactly as the ORDER BY did.
-  ASSIGN_OR_RETURN(Statement* q, db_->Cached("SELECT t.file_id, t.first_start_ns, t.id, t.n, v.vals FROM value_block v "
+  ASSIGN_OR_RETURN(Statement* q, db_->Cached("SELECT t.file_id, t.first_start_ns, t.id, t.n, v.vals, v.present FROM value_block v "
                                              "JOIN time_block t ON t.id = v.block_id WHERE v.series_id = ? "
                                              "AND t.last_end_ns >= ? AND t.first_start_ns <= ?"));
   q->Bind(1, series_id).Bind(2, range.from).Bind(3, range.to);
@@ -58,7 +58,8 @@ Status BlockReader::ForEach(int64_t series_id, const TimeRange& range,
   while (true) {
     ASSIGN_OR_RETURN(bool row, q->Step());
     if (!row) break;
-    Entry e{q->ColumnInt(0), q->ColumnInt(1), q->ColumnInt(2), q->ColumnInt(3), std::string::npos};
+    Entry e{q->ColumnInt(0), q->ColumnInt(1), q->ColumnInt(2), q->ColumnInt(3), std::string::npos,
+            q->ColumnInt(5) == q->ColumnInt(3)};
     const std::string_view vals = q->ColumnBlob(4);
     if (e.n < 0 || (!vals.empty() && vals.size() != static_cast<size_t>(e.n) * 8)) {
       q->Reset();
@@ -96,7 +97,8 @@ Status BlockReader::ForEach(int64_t series_id, const TimeRange& range,
     size_t i = t->first_out;
     if (i == n) {  // the usual case: the whole block lies in the range
       if (n > 0)
-        visit(SampleBlock{{s, n}, {en, n}, v ? std::span<const double>(v, n) : std::span<const double>(), e.block_id});
+        visit(SampleBlock{{s, n}, {en, n}, v ? std::span<const double>(v, n) : std::span<const double>(), e.block_id,
+                          e.complete});
       continue;
     }
     part_values_.clear();
@@ -109,7 +111,7 @@ Status BlockReader::ForEach(int64_t series_id, const TimeRange& range,
       part_ends_.push_back(en[i]);
       if (v) part_values_.push_back(v[i]);
     }
-    if (!part_starts_.empty()) visit(SampleBlock{part_starts_, part_ends_, part_values_});
+    if (!part_starts_.empty()) visit(SampleBlock{part_starts_, part_ends_, part_values_, -1, e.complete});
   }
   return Status::Ok();
 }

@@ -46,6 +46,7 @@ struct SampleBlock {
   // The time block's id when starts and ends are the whole block (the same for every series of
   // its file, until Forget()); -1 for a part of one cut to the range.
   int64_t time_block = -1;
+  bool complete = false;  // no value is missing (the store counted them)
 };
 
 // Reads series block by block, with the samples and order of ForEachSample. The series of one
@@ -69,6 +70,7 @@ class BlockReader {
   struct Entry {  // one value block of the series, in the reader's buffer
     int64_t file_id, first_start, block_id, n;
     size_t offset;  // into values_, or npos when the block has no value
+    bool complete;  // every value present
   };
   StatusOr<Times*> TimesOf(int64_t block_id, int64_t n);  // nullptr when damaged
 
