@@ -70,6 +70,7 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
   struct Keyed {
     double key;  // guest % (-1 without a mean: only samples without length)
     uint32_t index;
+    std::optional<double> mean;
   };
   std::vector<Keyed> order;
 
@@ -124,7 +125,7 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
       if (w + 1 < grid.count) __builtin_prefetch(&s.at(w + 1));
       auto m = s.Mean(w);
       if (!m && s.at(w).samples == 0) continue;
-      order.push_back(Keyed{m && !std::isnan(*m) ? *m : -1, i});  // NaN would break the sort's order
+      order.push_back(Keyed{m && !std::isnan(*m) ? *m : -1, i, m});  // NaN would break the sort's order
       if (m) process_sum += *m;
       if (vcpus && s.at(w).max > 100.0 * *vcpus * (1 + cfg.processor_tolerance_pct / 100)) {
         AddFlag(&r, "impossible-value", "error",
@@ -189,7 +190,7 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
               [](const Keyed& a, const Keyed& b) { return a.key > b.key || (a.key == b.key && a.index < b.index); });
     r.processes.reserve(order.size());
     for (const Keyed& o : order) {
-      ProcessResult& p = r.processes.emplace_back(ProcessResult{*procs[o.index].first, procs[o.index].second->Mean(w), {}, {}, {}});
+      ProcessResult& p = r.processes.emplace_back(ProcessResult{*procs[o.index].first, o.mean, {}, {}, {}});
       if (!scale || !p.guest_pct) continue;
       p.corrected_pct = *scale * *p.guest_pct;
       const double share = std::clamp(*p.guest_pct / (100.0 * k), 0.0, 1.0);
