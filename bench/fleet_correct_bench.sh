@@ -6,7 +6,7 @@
 #   (b) the correction of every VM, one VM at a time, in process, with and without the clock
 #       alignment,
 #   (c) `vrecon correct --format csv > /dev/null` end to end.
-# Target: (b) <= 2x (a). Prints CPU seconds (best of REPEAT) and the ratios.
+# Target: (b) <= 2x (a). Prints each loop's CPU seconds and ratios, then the medians.
 #
 # Guest and host follow one load curve (guest clock 5-40 s ahead) unless --noise: independent
 # noise on both sides, the clock alignment's worst case.
@@ -46,29 +46,35 @@ if [ ! -f "$DB" ]; then
   echo "generated $DB ($(du -m "$DB" | cut -f1) MB) in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}') s"
 fi
 
-# Best CPU seconds of REPEAT runs of "$@" (the line "<mode>: cpu_seconds=X").
-best() {
-  local b=""
-  for _ in $(seq "$REPEAT"); do
-    local s
-    s=$(taskset -c "$CORE" "$@" | sed -n 's/.*cpu_seconds=//p')
-    b=$(awk -v b="$b" -v s="$s" 'BEGIN{print (b=="" || s<b) ? s : b}')
-  done
-  echo "$b"
-}
+# CPU seconds of one run of "$@" (the line "<mode>: cpu_seconds=X").
+cpu() { taskset -c "$CORE" "$@" | sed -n 's/.*cpu_seconds=//p'; }
+# The median of the arguments.
+median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END{print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 cat "$DB" >/dev/null  # every run reads from the page cache
-scan=$(best "$BENCH" scan --db "$DB")
-correct=$(best "$BENCH" correct --db "$DB")
-noalign=$(best "$BENCH" correct --db "$DB" --no-align)
+# Interleaved loops of (scan, aligned, --no-align): this machine's speed drifts by 20-30% over
+# minutes, so each loop's ratios compare runs made within seconds of each other.
+ratios=(); noalign_ratios=(); scans=(); corrects=(); noaligns=()
+echo "VMs $VMS ($SHAPE), CPU seconds on core $CORE, $REPEAT interleaved loops"
+for i in $(seq "$REPEAT"); do
+  a=$(cpu "$BENCH" scan --db "$DB")
+  b=$(cpu "$BENCH" correct --db "$DB")
+  n=$(cpu "$BENCH" correct --db "$DB" --no-align)
+  scans+=("$a"); corrects+=("$b"); noaligns+=("$n")
+  ratios+=("$(awk -v a="$a" -v b="$b" 'BEGIN{printf "%.2f", b/a}')")
+  noalign_ratios+=("$(awk -v a="$a" -v n="$n" 'BEGIN{printf "%.2f", n/a}')")
+  printf '  loop %d: (a) scan %5.2f  (b) aligned %5.2f = %sx  --no-align %5.2f = %sx\n' \
+    "$i" "$a" "$b" "${ratios[-1]}" "$n" "${noalign_ratios[-1]}"
+done
 cli_best=""
 for _ in $(seq "$REPEAT"); do
   s=$( { /usr/bin/time -f '%U %S' taskset -c "$CORE" "$CLI" correct --db "$DB" --format csv >/dev/null; } 2>&1 | tail -1 |
        awk '{print $1+$2}')
   cli_best=$(awk -v b="$cli_best" -v s="$s" 'BEGIN{print (b=="" || s<b) ? s : b}')
 done
-awk -v vms="$VMS" -v a="$scan" -v b="$correct" -v n="$noalign" -v c="$cli_best" 'BEGIN{
-  printf "VMs %d, CPU seconds on one core (best of runs)\n", vms
+awk -v a="$(median "${scans[@]}")" -v b="$(median "${corrects[@]}")" -v n="$(median "${noaligns[@]}")" \
+    -v rb="$(median "${ratios[@]}")" -v rn="$(median "${noalign_ratios[@]}")" -v c="$cli_best" 'BEGIN{
+  printf "medians:\n"
   printf "  (a) SQLite scan of all samples          %8.2f\n", a
-  printf "  (b) correction, aligned                 %8.2f  = %.1fx (a)   target <= 2x\n", b, b/a
-  printf "      correction, --no-align              %8.2f  = %.1fx (a)\n", n, n/a
-  printf "  (c) vrecon correct --format csv >/dev/null %5.2f  = %.1fx (a)\n", c, c/a }'
+  printf "  (b) correction, aligned                 %8.2f  per-loop ratio %.2fx (a)   target <= 2x\n", b, rb
+  printf "      correction, --no-align              %8.2f  per-loop ratio %.2fx (a)\n", n, rn
+  printf "  (c) vrecon correct --format csv >/dev/null %5.2f (best)  = %.1fx (a)\n", c, c/a }'
