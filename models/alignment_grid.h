@@ -25,11 +25,25 @@ bool Disjoint(std::span<const TimedValue> samples);
 
 // The overlap-weighted mean of `samples` (sorted by start) on n cells of g ns from t0, as runs;
 // a cell with less than half its length covered has no value. Overlapping samples are averaged.
-// `disjoint` is Disjoint(samples): then the runs are built sample by sample.
+// `disjoint` is Disjoint(samples): then the runs are built sample by sample. The second form
+// writes into *runs, reusing its capacity (the clock alignment builds two grids per range).
 std::vector<CellRun> OnGridRuns(std::span<const TimedValue> samples, bool disjoint, TimeNs t0, TimeNs g, int n);
+void OnGridRuns(std::span<const TimedValue> samples, bool disjoint, TimeNs t0, TimeNs g, int n,
+                std::vector<CellRun>* runs);
 
 // Groups of f cells averaged (a group needs more than half its cells with a value): n / f cells.
 std::vector<CellRun> CoarsenRuns(const std::vector<CellRun>& runs, int f, int n);
+void CoarsenRuns(const std::vector<CellRun>& runs, int f, int n, std::vector<CellRun>* out);
+
+// Sums over the cells with a value, in run order: the standard deviation's and the mean's, which
+// the clock alignment needs both of for the same grid.
+struct RunStats {
+  double sum = 0, squares = 0, cells = 0;
+  bool complete = true;  // every cell has a value
+  double Mean() const { return cells > 0 ? sum / cells : 0; }
+  double StdDev() const;  // sample standard deviation; 0 under two cells
+};
+RunStats Stats(const std::vector<CellRun>& runs);
 
 // Sample standard deviation of the cells with a value (0 under two such cells).
 double RunsStdDev(const std::vector<CellRun>& runs);

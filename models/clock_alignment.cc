@@ -17,29 +17,45 @@ constexpr int kCoarse = 5;  // coarse search cells per fine cell group
 
 double Seconds(TimeNs t) { return static_cast<double>(t) / kNsPerSec; }
 
+// The memory of RangeOffset, kept across the ranges of a segment: the grids and correlators of
+// one range are the size of the next one's.
+struct RangeBuffers {
+  std::vector<CellRun> guest, host, guest_coarse, host_coarse;
+  LagCorrelator coarse, fine;
+  std::vector<double> r;
+};
+
 // The guest-minus-host offset (seconds) that best matches the range [r0, r0 + len) of guest
 // time, or NaN when the series are too flat, too sparse or do not correlate.
 double RangeOffset(std::span<const TimedValue> guest, std::span<const TimedValue> host, bool guest_disjoint,
-                   bool host_disjoint, TimeNs r0, TimeNs len, const AlignmentConfig& cfg, std::optional<double> hint_s) {
+                   bool host_disjoint, TimeNs r0, TimeNs len, const AlignmentConfig& cfg, std::optional<double> hint_s,
+                   RangeBuffers* buf) {
   const TimeNs g = std::max<TimeNs>(1, static_cast<TimeNs>(cfg.grid_s * kNsPerSec));
   const int lag_cells = static_cast<int>(std::ceil(cfg.max_lag_s / cfg.grid_s / kCoarse)) * kCoarse;
   const int n = static_cast<int>(len / g) / kCoarse * kCoarse;
   if (n < 8 * kCoarse) return kNaN;
-  const std::vector<CellRun> gv = OnGridRuns(guest, guest_disjoint, r0, g, n);
+  OnGridRuns(guest, guest_disjoint, r0, g, n, &buf->guest);
   // Host cell j is host time r0 - lag + j*g; guest cell k at guest time t matches host time
   // t - offset, i.e. host cell k + lag_cells - offset/g.
-  const std::vector<CellRun> hv = OnGridRuns(host, host_disjoint, r0 - g * lag_cells, g, n + 2 * lag_cells);
-  if (RunsStdDev(gv) < cfg.min_stddev_pct || RunsStdDev(hv) < cfg.min_stddev_pct) return kNaN;
+  OnGridRuns(host, host_disjoint, r0 - g * lag_cells, g, n + 2 * lag_cells, &buf->host);
+  const std::vector<CellRun>& gv = buf->guest;
+  const std::vector<CellRun>& hv = buf->host;
+  const RunStats gs = Stats(gv), hs = Stats(hv);  // also the fine correlator's means
+  if (gs.StdDev() < cfg.min_stddev_pct || hs.StdDev() < cfg.min_stddev_pct) return kNaN;
 
   // Coarse search: near the previous range's lag when there is one (the offset moves slowly),
   // over every lag when that finds no inner peak.
   const int coarse_lags = lag_cells / kCoarse;
-  const LagCorrelator coarse(CoarsenRuns(gv, kCoarse, n), CoarsenRuns(hv, kCoarse, n + 2 * lag_cells));
+  CoarsenRuns(gv, kCoarse, n, &buf->guest_coarse);
+  CoarsenRuns(hv, kCoarse, n + 2 * lag_cells, &buf->host_coarse);
+  LagCorrelator& coarse = buf->coarse;
+  coarse.Reset(buf->guest_coarse, Stats(buf->guest_coarse), buf->host_coarse, Stats(buf->host_coarse));
   auto search = [&](int lo, int hi, int* best_lag) {
     double best = -2;
     const int from = std::max(lo, -coarse_lags), to = std::min(hi, coarse_lags);
     if (to < from) return best;
-    std::vector<double> r(to - from + 1);  // r[i]: shift coarse_lags - to + i, i.e. lag to - i
+    std::vector<double>& r = buf->r;  // r[i]: shift coarse_lags - to + i, i.e. lag to - i
+    r.resize(to - from + 1);
     coarse.AtConsecutive(coarse_lags - to, to - from + 1, r.data());
     for (int lag = from; lag <= to; ++lag)
       if (!std::isnan(r[to - lag]) && r[to - lag] > best) best = r[to - lag], *best_lag = lag;
@@ -63,7 +79,8 @@ double RangeOffset(std::span<const TimedValue> guest, std::span<const TimedValue
   // them (usually 16-40 of the 81).
   const int centre = best_lag * kCoarse;
   constexpr int kSpan = 8 * kCoarse, kChunk = 8, kFirst = -kSpan - (kChunk - 1) / 2;
-  const LagCorrelator fine_corr(gv, hv);
+  LagCorrelator& fine_corr = buf->fine;
+  fine_corr.Reset(gv, gs, hv, hs);
   double fine[2 * kSpan + kChunk];
   bool known[(2 * kSpan + kChunk) / kChunk + 1] = {};
   auto at = [&](int d) {  // r at lag centre + d, |d| <= kSpan
@@ -194,8 +211,9 @@ std::vector<RangeEstimate> RangeOffsets(std::span<const TimedValue> guest, std::
   if (to - from < min_len) return out;
   std::optional<double> hint;  // the last range's lag
   const bool guest_disjoint = Disjoint(guest), host_disjoint = Disjoint(host);
+  RangeBuffers buf;
   auto add = [&](TimeNs r0, TimeNs r1) {
-    const double off = RangeOffset(guest, host, guest_disjoint, host_disjoint, r0, r1 - r0, cfg, hint);
+    const double off = RangeOffset(guest, host, guest_disjoint, host_disjoint, r0, r1 - r0, cfg, hint, &buf);
     if (!std::isnan(off)) hint = off;
     out.push_back(RangeEstimate{r0, r1, std::isnan(off) ? std::nullopt : std::optional<double>(off)});
   };

@@ -79,6 +79,28 @@ TEST(AlignmentGridTest, SampleBySampleRunsEqualTheCellByCellGrid) {
   EXPECT_GT(empty, 0);  // the missing samples left cells without a value
 }
 
+TEST(AlignmentGridTest, SamplesOfWholeCellsOffTheGridEqualTheCellByCellGrid) {
+  // Equal lengths of whole cells starting 0.3 s into a cell (the cell of each end is carried
+  // over from the sample before), then one a little longer and a gap.
+  std::vector<TimedValue> s;
+  TimeNs t = kT0 + kS * 3 / 10;
+  for (int i = 0; i < 40; ++i, t += 15 * kS) s.push_back({t, t + 15 * kS, 10.0 + i % 7});
+  s.push_back({t, t + 15 * kS + kS / 4, 50});
+  t += 40 * kS;
+  for (int i = 0; i < 20; ++i, t += 20 * kS) s.push_back({t, t + 20 * kS, 30.0 + i % 5});
+  ASSERT_TRUE(Disjoint(s));
+  const std::vector<double> fast = Cells(OnGridRuns(s, true, kT0, kS, 1100));
+  const std::vector<double> dense = Cells(OnGridRuns(s, false, kT0, kS, 1100));
+  ASSERT_EQ(fast.size(), dense.size());
+  for (size_t k = 0; k < fast.size(); ++k) {
+    if (std::isnan(dense[k])) {
+      EXPECT_TRUE(std::isnan(fast[k])) << k;
+    } else {
+      EXPECT_EQ(fast[k], dense[k]) << k;
+    }
+  }
+}
+
 TEST(AlignmentGridTest, PartlyCoveredCellNeedsHalfItsLength) {
   const std::vector<TimedValue> s = {{kT0, kT0 + 10 * kS + kS * 4 / 10, 20}, {kT0 + 12 * kS + kS / 2, kT0 + 20 * kS, 40}};
   const std::vector<double> c = Cells(OnGridRuns(s, Disjoint(s), kT0, kS, 20));
@@ -142,6 +164,36 @@ TEST(LagCorrelationTest, EveryShiftMatchesThePearsonDefinition) {
       const double want = NaivePearson(gc, hc, shift);
       EXPECT_NEAR(corr.At(shift), want, 1e-9) << seed << " " << shift;
       EXPECT_NEAR(batch[shift + 20], want, 1e-9) << seed << " " << shift;
+    }
+  }
+}
+
+TEST(LagCorrelationTest, ResetGivesTheValuesOfANewCorrelator) {
+  // One correlator reset on grids of other sizes, with and without empty cells, in the memory
+  // of the last: the same values to the bit as a correlator made for each, however many lags a
+  // call asks for (each lag's sums are the same whatever the lags beside it).
+  LagCorrelator reused;
+  for (unsigned seed : {3u, 1u, 4u, 2u}) {
+    const int n = seed % 2 == 0 ? 1200 : 2000;
+    const std::vector<CellRun> g = OnGridRuns(JitteredSamples(seed, seed >= 3), true, kT0, kS, n);
+    std::vector<TimedValue> hs;
+    std::mt19937 rng(seed + 10);
+    std::uniform_real_distribution<double> u(0, 100);
+    for (TimeNs t = kT0 - 180 * kS; t < kT0 + (n + 200) * kS; t += 20 * kS) hs.push_back({t, t + 20 * kS, u(rng)});
+    const std::vector<CellRun> h = OnGridRuns(hs, true, kT0 - 180 * kS, kS, n + 360);
+    reused.Reset(g, Stats(g), h, Stats(h));
+    std::vector<double> b(400);
+    LagCorrelator(g, h).AtConsecutive(-5, 400, b.data());
+    for (int count : {1, 3, 7, 8, 13, 16, 17, 40, 400}) {
+      std::vector<double> a(count);
+      reused.AtConsecutive(-5, count, a.data());
+      for (int i = 0; i < count; ++i) {
+        if (std::isnan(b[i])) {
+          EXPECT_TRUE(std::isnan(a[i])) << seed << " " << count << " " << i;
+        } else {
+          EXPECT_EQ(a[i], b[i]) << seed << " " << count << " " << i;
+        }
+      }
     }
   }
 }
