@@ -296,7 +296,7 @@ Status ForEachVmCorrection(Store* store, const CorrectionRequest& req, const VmW
     if (m.guest) PlanGuest(by_owner[NormalizeVmName(*m.guest)], *m.guest, &plan);
     PlanHost(by_owner[NormalizeVmName(m.vm)], m.vm, req.hyperv_guest_run_time, &plan);
     const std::vector<int64_t> ids = plan.AllIds();
-    ASSIGN_OR_RETURN(std::optional<TimeRange> span, SeriesSpan(db, ids));
+    ASSIGN_OR_RETURN(std::optional<TimeRange> span, reader.Span(ids));
     if (!span) continue;
     TimeRange range = *span;
     if (req.from) range.from = std::max(range.from, *req.from);

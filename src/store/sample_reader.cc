@@ -40,8 +40,14 @@ Status ForEachSample(Database* db, int64_t series_id, const TimeRange& range,
   });
 }
 
+Status BlockReader::Damaged(int64_t series_id) const {
+  return Status::ParseError("database " + db_->path() + ": a sample block of series " + std::to_string(series_id) +
+                            " is damaged");
+}
+
 Status BlockReader::ForEach(int64_t series_id, const TimeRange& range,
                             const std::function<void(const SampleBlock&)>& visit) {
+  if (Streamable(series_id, range)) return Stream(series_id, range, visit);
   // No ORDER BY: SQLite would sort rows holding the value blobs. Rows come in block id order
   // (the index), which is the time order within a file whenever rows were written in order;
   // the stable sort below handles the rest exactly as the ORDER BY did.
@@ -49,10 +55,6 @@ Status BlockReader::ForEach(int64_t series_id, const TimeRange& range,
                                              "JOIN time_block t ON t.id = v.block_id WHERE v.series_id = ? "
                                              "AND t.last_end_ns >= ? AND t.first_start_ns <= ?"));
   q->Bind(1, series_id).Bind(2, range.from).Bind(3, range.to);
-  auto damaged = [&] {
-    return Status::ParseError("database " + db_->path() + ": a sample block of series " + std::to_string(series_id) +
-                              " is damaged");
-  };
   entries_.clear();
   values_.clear();
   while (true) {
@@ -63,7 +65,7 @@ Status BlockReader::ForEach(int64_t series_id, const TimeRange& range,
     const std::string_view vals = q->ColumnBlob(4);
     if (e.n < 0 || (!vals.empty() && vals.size() != static_cast<size_t>(e.n) * 8)) {
       q->Reset();
-      return damaged();
+      return Damaged(series_id);
     }
     if (!vals.empty()) {
       e.offset = values_.size();
@@ -77,43 +79,134 @@ Status BlockReader::ForEach(int64_t series_id, const TimeRange& range,
     return a.file_id != b.file_id ? a.file_id < b.file_id : a.first_start < b.first_start;
   };
   if (!std::is_sorted(entries_.begin(), entries_.end(), before)) std::stable_sort(entries_.begin(), entries_.end(), before);
-
   for (const Entry& e : entries_) {
-    ASSIGN_OR_RETURN(Times * t, TimesOf(e.block_id, e.n));
-    if (!t) return damaged();
-    const size_t n = static_cast<size_t>(e.n);
-    const TimeNs* s = t->starts.data();
-    const TimeNs* en = t->ends.data();
     const double* v = e.offset == std::string::npos ? nullptr : values_.data() + e.offset;
-    auto overlaps = [&](size_t i) {
-      return s[i] == en[i] ? (en[i] >= range.from && en[i] <= range.to) : (en[i] > range.from && s[i] < range.to);
-    };
-    if (t->tested.from != range.from || t->tested.to != range.to) {
-      size_t first_out = 0;
-      while (first_out < n && overlaps(first_out)) ++first_out;
-      t->tested = range;
-      t->first_out = first_out;
-    }
-    size_t i = t->first_out;
-    if (i == n) {  // the usual case: the whole block lies in the range
-      if (n > 0)
-        visit(SampleBlock{{s, n}, {en, n}, v ? std::span<const double>(v, n) : std::span<const double>(), e.block_id,
-                          e.complete});
-      continue;
-    }
-    part_values_.clear();
-    part_starts_.assign(s, s + i);  // the samples before the first one outside the range
-    part_ends_.assign(en, en + i);
-    if (v) part_values_.assign(v, v + i);
-    for (; i < n; ++i) {
-      if (!overlaps(i)) continue;
-      part_starts_.push_back(s[i]);
-      part_ends_.push_back(en[i]);
-      if (v) part_values_.push_back(v[i]);
-    }
-    if (!part_starts_.empty()) visit(SampleBlock{part_starts_, part_ends_, part_values_, -1, e.complete});
+    RETURN_IF_ERROR(VisitBlock(series_id, e.block_id, e.n, v, e.complete, range, visit));
   }
   return Status::Ok();
+}
+
+bool BlockReader::Streamable(int64_t series_id, const TimeRange& range) const {
+  const auto it = series_blocks_.find(series_id);
+  if (it == series_blocks_.end()) return false;
+  const BlockMeta* last = nullptr;
+  for (int64_t id : it->second) {
+    const auto m = meta_.find(id);
+    if (m == meta_.end() || m->second.last_end < range.from || m->second.first_start > range.to) return false;
+    const BlockMeta& b = m->second;
+    if (last && (b.file_id != last->file_id ? b.file_id < last->file_id : b.first_start < last->first_start)) return false;
+    last = &b;
+  }
+  return true;
+}
+
+Status BlockReader::Stream(int64_t series_id, const TimeRange& range,
+                           const std::function<void(const SampleBlock&)>& visit) {
+  // Span() saw every block of the series: in range, in time order by id, their times known. The
+  // rows are visited as they come, without the time_block join and without buffering the series.
+  ASSIGN_OR_RETURN(Statement* q, db_->Cached("SELECT block_id, vals, present FROM value_block WHERE series_id = ?"));
+  q->Bind(1, series_id);
+  const std::vector<int64_t>& blocks = series_blocks_.at(series_id);
+  size_t k = 0;
+  Status status = Status::Ok();
+  while (status.ok()) {
+    auto row = q->Step();
+    if (!row.ok()) status = row.status();
+    if (!status.ok() || !*row) break;
+    const int64_t id = q->ColumnInt(0);
+    if (k >= blocks.size() || blocks[k] != id) {  // only if the store changed since Span()
+      status = Status::Unavailable("database " + db_->path() + " changed while series " + std::to_string(series_id) +
+                                " was read; run again");
+      break;
+    }
+    ++k;
+    const BlockMeta& m = meta_.at(id);
+    const std::string_view vals = q->ColumnBlob(1);
+    if (!vals.empty() && vals.size() != static_cast<size_t>(m.n) * 8) {
+      status = Damaged(series_id);
+      break;
+    }
+    if (!vals.empty()) {
+      row_values_.resize(m.n);
+      std::memcpy(row_values_.data(), vals.data(), vals.size());
+    }
+    status = VisitBlock(series_id, id, m.n, vals.empty() ? nullptr : row_values_.data(), q->ColumnInt(2) == m.n, range,
+                        visit);
+  }
+  q->Reset();
+  return status;
+}
+
+Status BlockReader::VisitBlock(int64_t series_id, int64_t block_id, int64_t n_rows, const double* v, bool complete,
+                               const TimeRange& range, const std::function<void(const SampleBlock&)>& visit) {
+  ASSIGN_OR_RETURN(Times * t, TimesOf(block_id, n_rows));
+  if (!t) return Damaged(series_id);
+  const size_t n = static_cast<size_t>(n_rows);
+  const TimeNs* s = t->starts.data();
+  const TimeNs* en = t->ends.data();
+  auto overlaps = [&](size_t i) {
+    return s[i] == en[i] ? (en[i] >= range.from && en[i] <= range.to) : (en[i] > range.from && s[i] < range.to);
+  };
+  if (t->tested.from != range.from || t->tested.to != range.to) {
+    size_t first_out = 0;
+    while (first_out < n && overlaps(first_out)) ++first_out;
+    t->tested = range;
+    t->first_out = first_out;
+  }
+  size_t i = t->first_out;
+  if (i == n) {  // the usual case: the whole block lies in the range
+    if (n > 0)
+      visit(SampleBlock{{s, n}, {en, n}, v ? std::span<const double>(v, n) : std::span<const double>(), block_id,
+                        complete});
+    return Status::Ok();
+  }
+  part_values_.clear();
+  part_starts_.assign(s, s + i);  // the samples before the first one outside the range
+  part_ends_.assign(en, en + i);
+  if (v) part_values_.assign(v, v + i);
+  for (; i < n; ++i) {
+    if (!overlaps(i)) continue;
+    part_starts_.push_back(s[i]);
+    part_ends_.push_back(en[i]);
+    if (v) part_values_.push_back(v[i]);
+  }
+  if (!part_starts_.empty()) visit(SampleBlock{part_starts_, part_ends_, part_values_, -1, complete});
+  return Status::Ok();
+}
+
+StatusOr<std::optional<TimeRange>> BlockReader::Span(const std::vector<int64_t>& series_ids) {
+  // The series of one file share its time blocks: their ids come from the covering index, and
+  // each distinct block's span is read once (a join would look the time block up per series).
+  ASSIGN_OR_RETURN(Statement* q, db_->Cached("SELECT block_id FROM value_block WHERE series_id = ?"));
+  ASSIGN_OR_RETURN(Statement* t,
+                   db_->Cached("SELECT file_id, n, first_start_ns, last_end_ns FROM time_block WHERE id = ?"));
+  std::optional<TimeRange> span;
+  for (int64_t id : series_ids) {
+    std::vector<int64_t>& blocks = series_blocks_[id];
+    blocks.clear();
+    q->Bind(1, id);
+    while (true) {
+      ASSIGN_OR_RETURN(bool row, q->Step());
+      if (!row) break;
+      blocks.push_back(q->ColumnInt(0));
+    }
+    q->Reset();
+    for (int64_t b : blocks) {
+      auto it = meta_.find(b);
+      if (it == meta_.end()) {
+        t->Bind(1, b);
+        ASSIGN_OR_RETURN(bool row, t->Step());
+        if (row) it = meta_.emplace(b, BlockMeta{t->ColumnInt(0), t->ColumnInt(1), t->ColumnInt(2), t->ColumnInt(3)}).first;
+        t->Reset();
+        if (!row) return Damaged(id);  // a value block without its time block
+      }
+      const BlockMeta& m = it->second;
+      if (!span) span = TimeRange{m.first_start, m.last_end};
+      span->from = std::min(span->from, m.first_start);
+      span->to = std::max(span->to, m.last_end);
+    }
+  }
+  return span;
 }
 
 StatusOr<BlockReader::Times*> BlockReader::TimesOf(int64_t block_id, int64_t n) {
@@ -135,38 +228,6 @@ StatusOr<BlockReader::Times*> BlockReader::TimesOf(int64_t block_id, int64_t n) 
   }
   q->Reset();
   return out;  // nullptr: the block is damaged
-}
-
-StatusOr<std::optional<TimeRange>> SeriesSpan(Database* db, const std::vector<int64_t>& ids) {
-  // The series of one file share its time blocks: their ids come from the covering index, and
-  // each distinct block's span is read once (a join would look the time block up per series).
-  ASSIGN_OR_RETURN(Statement* q, db->Cached("SELECT block_id FROM value_block WHERE series_id = ?"));
-  std::vector<int64_t> blocks;
-  for (int64_t id : ids) {
-    q->Bind(1, id);
-    while (true) {
-      ASSIGN_OR_RETURN(bool row, q->Step());
-      if (!row) break;
-      blocks.push_back(q->ColumnInt(0));
-    }
-    q->Reset();
-  }
-  std::sort(blocks.begin(), blocks.end());
-  blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
-  ASSIGN_OR_RETURN(Statement* t, db->Cached("SELECT first_start_ns, last_end_ns FROM time_block WHERE id = ?"));
-  std::optional<TimeRange> span;
-  for (int64_t b : blocks) {
-    t->Bind(1, b);
-    ASSIGN_OR_RETURN(bool row, t->Step());
-    if (row) {
-      const TimeNs from = t->ColumnInt(0), to = t->ColumnInt(1);
-      if (!span) span = TimeRange{from, to};
-      span->from = std::min(span->from, from);
-      span->to = std::max(span->to, to);
-    }
-    t->Reset();
-  }
-  return span;
 }
 
 }  // namespace vrecon

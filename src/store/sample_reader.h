@@ -57,7 +57,16 @@ class BlockReader {
  public:
   explicit BlockReader(Database* db) : db_(db) {}
   Status ForEach(int64_t series_id, const TimeRange& range, const std::function<void(const SampleBlock&)>& visit);
-  void Forget() { times_.clear(); }
+  // Earliest start and latest end stored for any of the series (nullopt when none has data).
+  // It also notes each series' blocks and their times: ForEach then streams a noted series whose
+  // blocks all overlap the range and are in time order (no time_block join, no buffering of the
+  // series), until Forget(). Call both in one read transaction.
+  StatusOr<std::optional<TimeRange>> Span(const std::vector<int64_t>& series_ids);
+  void Forget() {
+    times_.clear();
+    meta_.clear();
+    series_blocks_.clear();
+  }
 
  private:
   struct Times {
@@ -72,7 +81,16 @@ class BlockReader {
     size_t offset;  // into values_, or npos when the block has no value
     bool complete;  // every value present
   };
+  struct BlockMeta {  // a time block's row, without its times
+    int64_t file_id, n, first_start, last_end;
+  };
   StatusOr<Times*> TimesOf(int64_t block_id, int64_t n);  // nullptr when damaged
+  bool Streamable(int64_t series_id, const TimeRange& range) const;
+  Status Stream(int64_t series_id, const TimeRange& range, const std::function<void(const SampleBlock&)>& visit);
+  // One block's samples in the range: the whole block, or its part in the range.
+  Status VisitBlock(int64_t series_id, int64_t block_id, int64_t n, const double* values, bool complete,
+                    const TimeRange& range, const std::function<void(const SampleBlock&)>& visit);
+  Status Damaged(int64_t series_id) const;
 
   Database* db_;
   std::unordered_map<int64_t, Times> times_;
@@ -80,10 +98,10 @@ class BlockReader {
   std::vector<double> values_;
   std::vector<TimeNs> part_starts_, part_ends_;
   std::vector<double> part_values_;
+  std::unordered_map<int64_t, BlockMeta> meta_;                   // by time block id (Span)
+  std::unordered_map<int64_t, std::vector<int64_t>> series_blocks_;  // block ids by series (Span)
+  std::vector<double> row_values_;                                 // one streamed row's values
 };
-
-// Earliest start and latest end stored for any of the series; nullopt when none has data.
-StatusOr<std::optional<TimeRange>> SeriesSpan(Database* db, const std::vector<int64_t>& series_ids);
 
 }  // namespace vrecon
 
