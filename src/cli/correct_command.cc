@@ -68,28 +68,42 @@ RunFn AddCorrectCommand(CLI::App& app) {
       files.insert(files.end(), o->host.begin(), o->host.end());
       if (IngestAll(store->get(), files, ro, std::cerr).failed > 0) return kExitFailure;
     }
+    const OutputFormat fmt = ToFormat(o->format);
+    const int top = o->top < 0 ? 10 : o->top;
+    if (!o->counters) {  // printed VM by VM: memory holds one VM's windows, not the fleet's
+      CorrectionWriter out(std::cout, fmt, top);
+      const Status s = ForEachVmCorrection(store->get(), req, [&out](std::vector<models::WindowResult>&& vm) {
+        out.Add(vm);
+        return Status::Ok();
+      });
+      if (!s.ok()) {
+        std::cout.flush();
+        PrintError(s.message());
+        return kExitFailure;
+      }
+      out.Finish();
+      if (out.windows() == 0) std::cerr << "vrecon: no windows with guest or host CPU data in the selected range\n";
+      return kExitOk;
+    }
     std::map<std::string, models::ClockModel> clocks;
     auto windows = RunCorrection(store->get(), req, &clocks);
     if (!windows.ok()) {
       PrintError(windows.status().message());
       return kExitFailure;
     }
-    StatusOr<std::vector<std::vector<models::CounterValue>>> counters = std::vector<std::vector<models::CounterValue>>{};
-    if (o->counters) {
-      CounterRequest creq;
-      creq.window = req.window;
-      if (!o->host_disk.empty()) creq.host_disk = o->host_disk;
-      UseClocks(clocks, &creq);
-      counters = RunCounters(store->get(), *windows, creq);
-      if (!counters.ok()) {
-        PrintError(counters.status().message());
-        return kExitFailure;
-      }
+    // --counters: the typed counters are matched against every window at once.
+    CounterRequest creq;
+    creq.window = req.window;
+    if (!o->host_disk.empty()) creq.host_disk = o->host_disk;
+    UseClocks(clocks, &creq);
+    StatusOr<std::vector<std::vector<models::CounterValue>>> counters = RunCounters(store->get(), *windows, creq);
+    if (!counters.ok()) {
+      PrintError(counters.status().message());
+      return kExitFailure;
     }
     if (windows->empty()) std::cerr << "vrecon: no windows with guest or host CPU data in the selected range\n";
-    const OutputFormat fmt = ToFormat(o->format);
-    WriteCorrection(std::cout, *windows, fmt, o->top < 0 ? 10 : o->top, o->counters ? &*counters : nullptr);
-    if (o->counters && fmt == OutputFormat::kTable) {
+    WriteCorrection(std::cout, *windows, fmt, top, &*counters);
+    if (fmt == OutputFormat::kTable) {
       std::cout << "\nTyped counters\n";
       WriteCounters(std::cout, *windows, *counters, fmt);
     }

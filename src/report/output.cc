@@ -1,6 +1,7 @@
 #include "src/report/output.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -44,19 +45,36 @@ std::string JsonNumber(const std::optional<double>& v) {
   return FormatDouble(*v);
 }
 
-std::string CsvCell(std::string_view s) {
-  if (s.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(s);
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
+void AppendCsvCell(std::string* out, std::string_view s) {
+  if (s.find_first_of(",\"\n\r") == std::string_view::npos) {
+    out->append(s);
+    return;
   }
-  return out + "\"";
+  out->push_back('"');
+  for (char c : s) {
+    if (c == '"') out->push_back('"');
+    out->push_back(c);
+  }
+  out->push_back('"');
+}
+
+void AppendCsvNumber(std::string* out, const std::optional<double>& v) {
+  if (!v || !std::isfinite(*v)) return;
+  char buf[32];  // to_chars' shortest form of a double is at most 24 characters
+  const auto r = std::to_chars(buf, buf + sizeof buf, *v);
+  out->append(buf, r.ptr);
+}
+
+std::string CsvCell(std::string_view s) {
+  std::string out;
+  AppendCsvCell(&out, s);
+  return out;
 }
 
 std::string CsvNumber(const std::optional<double>& v) {
-  if (!v || !std::isfinite(*v)) return "";
-  return FormatDouble(*v);
+  std::string out;
+  AppendCsvNumber(&out, v);
+  return out;
 }
 
 // Display width of UTF-8 text: one column per code point.

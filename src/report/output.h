@@ -18,6 +18,9 @@ std::string JsonString(std::string_view s);
 std::string JsonNumber(const std::optional<double>& v);
 std::string CsvCell(std::string_view s);
 std::string CsvNumber(const std::optional<double>& v);  // "" when missing
+// The same, appended to *out: for writers of millions of rows, without a string per cell.
+void AppendCsvCell(std::string* out, std::string_view s);
+void AppendCsvNumber(std::string* out, const std::optional<double>& v);
 
 // Collects rows, then prints them with columns padded to their widest cell.
 class TextTable {
