@@ -146,40 +146,24 @@ void WindowSeries::AddPlanned(const BlockPlan& plan, std::span<const TimeNs> sta
       for (uint32_t k = r.p0; k < r.p1; ++k) Accumulate(stats_[plan.pieces[k].window], v, plan.pieces[k].secs);
       continue;
     }
-    // Add's one-window case, the window's sums kept in registers over the run: Accumulate's
-    // operations, on locals (GCC then keeps the secs pointer out of the loop; the file is built
+    // Add's one-window case, the window's sums kept in registers over the run (the file is built
     // without the SLP vectorizer, models/CMakeLists.txt).
-    WindowStats& s = stats_[r.window];
-    double sum = s.weighted_sum, covered = s.covered_s, hi = s.max, lo = s.min;
-    int n = s.samples;
+    WindowStats cur = stats_[r.window];
     const double* secs = plan.secs.data();
     if (complete && r.same_secs) {  // the usual run: one length, every value present
+      const WindowStats before = cur;
       const double t = secs[r.begin];
-      for (uint32_t i = r.begin; i < r.end; ++i) {
-        const double v = values[i];
-        sum += v * t;
-        covered += t;
-        hi = std::max(hi, v);
-        lo = std::min(lo, v);
-      }
-      n += static_cast<int>(r.end - r.begin);
+      for (uint32_t i = r.begin; i < r.end; ++i) Accumulate(cur, values[i], t);
       // A NaN the count missed (a damaged block) made the sum NaN: redo the run with the test.
-      if (!std::isnan(sum)) {
-        s = WindowStats{sum, covered, hi, lo, n};
+      if (!std::isnan(cur.weighted_sum)) {
+        stats_[r.window] = cur;
         continue;
       }
-      sum = s.weighted_sum, covered = s.covered_s, hi = s.max, lo = s.min, n = s.samples;
+      cur = before;
     }
-    for (uint32_t i = r.begin; i < r.end; ++i) {
-      const double v = values[i];
-      if (std::isnan(v)) continue;
-      sum += v * secs[i];
-      covered += secs[i];
-      hi = std::max(hi, v);
-      lo = std::min(lo, v);
-      ++n;
-    }
-    s = WindowStats{sum, covered, hi, lo, n};
+    for (uint32_t i = r.begin; i < r.end; ++i)
+      if (!std::isnan(values[i])) Accumulate(cur, values[i], secs[i]);
+    stats_[r.window] = cur;
   }
 }
 
