@@ -211,6 +211,4 @@ double RunStats::StdDev() const {
   return std::sqrt(std::max(0.0, (squares - sum * sum / cells) / (cells - 1)));
 }
 
-double RunsStdDev(const std::vector<CellRun>& runs) { return Stats(runs).StdDev(); }
-
 }  // namespace vrecon::models

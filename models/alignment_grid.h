@@ -41,12 +41,9 @@ struct RunStats {
   double sum = 0, squares = 0, cells = 0;
   bool complete = true;  // every cell has a value
   double Mean() const { return cells > 0 ? sum / cells : 0; }
-  double StdDev() const;  // sample standard deviation; 0 under two cells
+  double StdDev() const;  // sample standard deviation of the cells with a value; 0 under two
 };
 RunStats Stats(const std::vector<CellRun>& runs);
-
-// Sample standard deviation of the cells with a value (0 under two such cells).
-double RunsStdDev(const std::vector<CellRun>& runs);
 
 }  // namespace vrecon::models
 

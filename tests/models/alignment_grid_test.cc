@@ -141,8 +141,8 @@ TEST(AlignmentGridTest, CoarseCellsAverageTheirCellsWithMoreThanHalfValid) {
 
 TEST(AlignmentGridTest, StdDevOfRunsIsThatOfTheirCells) {
   const std::vector<CellRun> runs = {{0, 3, 10}, {3, 5, NAN}, {5, 6, 16}};
-  EXPECT_NEAR(RunsStdDev(runs), std::sqrt(((10 - 11.5) * (10 - 11.5) * 3 + 4.5 * 4.5) / 3), 1e-12);
-  EXPECT_EQ(RunsStdDev({{0, 1, 5}}), 0);
+  EXPECT_NEAR(Stats(runs).StdDev(), std::sqrt(((10 - 11.5) * (10 - 11.5) * 3 + 4.5 * 4.5) / 3), 1e-12);
+  EXPECT_EQ(Stats({{0, 1, 5}}).StdDev(), 0);
 }
 
 TEST(LagCorrelationTest, EveryShiftMatchesThePearsonDefinition) {
