@@ -18,8 +18,10 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "src/core/text_util.h"
 #include "src/engine/correction_job.h"
 #include "src/store/block_writer.h"
 #include "src/store/store.h"
@@ -46,12 +48,10 @@ struct Options {
   bool digest = false;
 };
 
-// FNV-1a over the bytes of everything a window result holds.
+// FNV-1a (src/core/text_util.h) over the bytes of everything a window result holds.
 struct Digest {
-  uint64_t h = 1469598103934665603ull;
-  void Bytes(const void* p, size_t n) {
-    for (size_t i = 0; i < n; ++i) h = (h ^ static_cast<const unsigned char*>(p)[i]) * 1099511628211ull;
-  }
+  uint64_t h = Fnv1a64("");
+  void Bytes(const void* p, size_t n) { h = Fnv1a64(std::string_view(static_cast<const char*>(p), n), h); }
   void Str(const std::string& s) { Bytes(s.data(), s.size() + 1); }
   void Num(double v) { Bytes(&v, sizeof v); }
   void Opt(const std::optional<double>& v) { v ? Num(*v) : Str("-"); }
