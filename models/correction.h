@@ -71,6 +71,10 @@ struct ProcessResult {
 struct WindowResult {
   std::string vm;
   std::string guest_machine;
+  // The VM's identity (src/engine/vm_directory.h): unique and stable, where `vm` is a name two
+  // VMs may share; vm_source tells them apart for people ("vc01.example", "hv01 -> hv02").
+  std::string vm_key, vm_source;
+  bool vm_name_shared = false;
   TimeNs start = 0, end = 0;
   std::optional<int> vcpus;
   std::optional<double> guest_util_pct, host_util_pct, w;

@@ -73,6 +73,8 @@ struct Hint {
 
 struct VmReadySummary {
   std::string vm, source, host;
+  std::string vm_key, vm_source;  // the VM's identity (src/engine/vm_directory.h); set by the caller
+  bool vm_name_shared = false;
   std::optional<int> vcpus;
   int samples = 0;
   Summary ready, costop;             // % per vCPU; thresholds {warn, crit} and {costop}

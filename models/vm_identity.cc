@@ -1,7 +1,9 @@
 #include "models/vm_identity.h"
 
+#include <algorithm>
 #include <charconv>
-#include <set>
+#include <limits>
+#include <numeric>
 
 #include "src/core/text_util.h"
 
@@ -15,6 +17,8 @@ std::string NormalizeVmName(std::string_view name) {
   if (dot != std::string_view::npos && !numeric) name = name.substr(0, dot);
   return FoldCase(name);
 }
+
+std::string FoldVmName(std::string_view name) { return FoldCase(Trim(name)); }
 
 std::optional<HyperVVp> ParseHyperVVpInstance(std::string_view inst) {
   const size_t pos = inst.rfind(":Hv VP ");
@@ -33,37 +37,78 @@ std::optional<std::string> ParseEsxtopGroupInstance(std::string_view inst) {
   return std::string(inst.substr(colon + 1));
 }
 
-std::vector<VmMatch> MatchVms(const std::vector<std::string>& guests, const std::vector<std::string>& host_vms,
-                              const std::map<std::string, std::string>& mappings) {
-  std::map<std::string, std::string> mapped;  // normalized guest -> normalized vm
-  for (const auto& [g, v] : mappings) mapped[NormalizeVmName(g)] = NormalizeVmName(v);
-  std::vector<VmMatch> out;
-  std::set<std::string> used_hosts;
-  for (const std::string& g : guests) {
-    const std::string ng = NormalizeVmName(g);
-    auto it = mapped.find(ng);
-    const std::string target = it != mapped.end() ? it->second : ng;
-    VmMatch m;
-    m.guest = g;
-    m.vm = g;
-    for (const std::string& h : host_vms) {
-      if (NormalizeVmName(h) == target) {
-        m.vm = h;
-        m.host_seen = true;
-        used_hosts.insert(h);
-        break;
-      }
+void AddSpan(std::vector<Span>* spans, TimeNs from, TimeNs to) {
+  if (to < from) std::swap(from, to);
+  if (!spans->empty() && from <= spans->back().to) {
+    spans->back().to = std::max(spans->back().to, to);
+    spans->back().from = std::min(spans->back().from, from);
+    return;
+  }
+  spans->push_back(Span{from, to});
+}
+
+TimeNs OverlapNs(const std::vector<Span>& a, const std::vector<Span>& b) {
+  TimeNs total = 0;
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    const TimeNs lo = std::max(a[i].from, b[j].from), hi = std::min(a[i].to, b[j].to);
+    if (hi > lo) total += hi - lo;
+    (a[i].to < b[j].to) ? ++i : ++j;
+  }
+  return total;
+}
+
+std::vector<std::vector<size_t>> GroupSightings(const std::vector<HostSighting>& s, TimeNs max_overlap) {
+  std::vector<size_t> order(s.size());
+  std::iota(order.begin(), order.end(), 0);
+  auto first = [&](size_t i) { return s[i].present.empty() ? std::numeric_limits<TimeNs>::max() : s[i].present.front().from; };
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return first(a) < first(b); });
+  std::vector<std::vector<size_t>> groups;
+  for (size_t i : order) {
+    std::vector<size_t> fits;
+    for (size_t g = 0; g < groups.size(); ++g) {
+      const bool apart = std::all_of(groups[g].begin(), groups[g].end(), [&](size_t m) {
+        return OverlapNs(s[i].present, s[m].present) <= max_overlap;
+      });
+      if (apart) fits.push_back(g);
     }
-    out.push_back(std::move(m));
+    if (fits.size() == 1) {
+      groups[fits[0]].push_back(i);
+    } else {
+      groups.push_back({i});
+    }
   }
-  for (const std::string& h : host_vms) {
-    if (used_hosts.count(h)) continue;
-    VmMatch m;
-    m.vm = h;
-    m.host_seen = true;
-    out.push_back(std::move(m));
+  return groups;
+}
+
+GuestMatch MatchGuest(std::string_view guest, bool strip_suffix, const std::vector<VmCandidate>& vms,
+                      const std::optional<std::string>& mapped_to) {
+  auto collect = [&](auto&& pred) {
+    std::vector<size_t> r;
+    for (size_t i = 0; i < vms.size(); ++i)
+      if (pred(vms[i])) r.push_back(i);
+    return r;
+  };
+  if (mapped_to) {
+    std::vector<size_t> r = collect([&](const VmCandidate& v) { return v.key == Trim(*mapped_to); });
+    if (r.empty()) r = collect([&](const VmCandidate& v) { return FoldVmName(v.name) == FoldVmName(*mapped_to); });
+    return GuestMatch{r, r.empty() ? "" : "map"};
   }
-  return out;
+  const std::string full = FoldVmName(guest), short_name = NormalizeVmName(guest);
+  const bool try_short = strip_suffix && short_name != full;
+  std::vector<size_t> r = collect([&](const VmCandidate& v) {
+    return !v.guest_hostname.empty() && FoldVmName(v.guest_hostname) == full;
+  });
+  // guest.hostName is a guest's name too: its suffix may go as the guest's may.
+  if (r.empty() && strip_suffix) {
+    r = collect([&](const VmCandidate& v) {
+      return !v.guest_hostname.empty() && NormalizeVmName(v.guest_hostname) == short_name;
+    });
+  }
+  if (!r.empty()) return GuestMatch{r, "inventory"};
+  r = collect([&](const VmCandidate& v) { return FoldVmName(v.name) == full; });
+  if (r.empty() && try_short) r = collect([&](const VmCandidate& v) { return FoldVmName(v.name) == short_name; });
+  return GuestMatch{r, r.empty() ? "" : "name"};
 }
 
 }  // namespace vrecon::models

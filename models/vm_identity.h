@@ -1,20 +1,30 @@
-// Which guest log belongs to which VM. A guest names itself by its computer name; Hyper-V
-// names the VM in its virtual-processor instances ("WEB01:Hv VP 0"), esxtop in its group
-// instances ("12345:WEB01"). They match case-insensitively with any domain suffix stripped;
-// an explicit mapping wins.
+// Which VM is which, and which guest log belongs to which VM (docs/storage.md, "VM identity").
+//
+// A VM is known by the source that knows it plus a stable id. vSphere gives one: the vCenter and
+// the VM's managed object id. Host logs (Hyper-V, esxtop) name VMs only ("WEB01:Hv VP 3",
+// "12345:WEB01"): one name seen on several hosts is one VM that moved when the hosts' data follow
+// each other in time, and several VMs when they run at the same time. Host-side names are compared
+// whole (case-insensitive): "db01.prod.local" and "db01.dev.local" are two VMs.
+//
+// A guest names itself by its computer name. It matches a VM by an explicit mapping, else by the
+// vSphere inventory's guest.hostName, else by name; its domain suffix is ignored when no other
+// guest shares the short name. A guest that matches several VMs is matched to none of them.
 #ifndef VRECON_MODELS_VM_IDENTITY_H_
 #define VRECON_MODELS_VM_IDENTITY_H_
 
-#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "src/core/time_util.h"
+
 namespace vrecon::models {
 
-// "web01.corp.example" -> "web01"; case folded.
+// "web01.corp.example" -> "web01"; case folded. For guest computer names only.
 std::string NormalizeVmName(std::string_view name);
+// A host-side VM name as compared: trimmed, case folded, whole.
+std::string FoldVmName(std::string_view name);
 
 // "WEB01:Hv VP 3" -> {"WEB01", 3}; nullopt for "_Total" and other shapes.
 struct HyperVVp {
@@ -25,17 +35,52 @@ std::optional<HyperVVp> ParseHyperVVpInstance(std::string_view instance);
 // "12345:WEB01" -> "WEB01".
 std::optional<std::string> ParseEsxtopGroupInstance(std::string_view instance);
 
-struct VmMatch {
-  std::string vm;                    // host-side name (the guest name when no host side)
-  std::optional<std::string> guest;  // guest computer name
-  bool host_seen = false;
+// ---- Host logs: one name on several hosts ----
+
+struct Span {
+  TimeNs from = 0, to = 0;
+};
+// Adds [from, to] to time-ordered, disjoint spans, merging it with the last when they touch.
+void AddSpan(std::vector<Span>* spans, TimeNs from, TimeNs to);
+// Total time both span lists cover.
+TimeNs OverlapNs(const std::vector<Span>& a, const std::vector<Span>& b);
+
+// One VM name as one host's log shows it: when it had data there.
+struct HostSighting {
+  std::string host;
+  std::vector<Span> present;  // time-ordered, disjoint
 };
 
-// Pairs guest machines with host-side VM names. `mappings` maps guest names to VM names
-// (keys compared after NormalizeVmName). Unmatched names on either side appear alone.
-std::vector<VmMatch> MatchVms(const std::vector<std::string>& guest_machines,
-                              const std::vector<std::string>& host_vms,
-                              const std::map<std::string, std::string>& mappings);
+// Two sightings that overlap by more than this run at the same time: two VMs. Less is a
+// migration seen from both ends (the destination shows the VM while memory is copied).
+inline constexpr TimeNs kConcurrentOverlap = 10 * 60 * kNsPerSec;
+
+// Groups one name's sightings into VMs, each a list of sighting indices in time order. Sightings
+// are taken in order of their first data; each joins the one earlier group it does not overlap.
+// When it overlaps every group it starts a new VM; when it could join several, it starts a new VM
+// too (which of them moved there cannot be told).
+std::vector<std::vector<size_t>> GroupSightings(const std::vector<HostSighting>& sightings,
+                                                TimeNs max_overlap = kConcurrentOverlap);
+
+// ---- Guests ----
+
+// A VM as guest matching sees it.
+struct VmCandidate {
+  std::string key;             // vm_key
+  std::string name;            // the hypervisor's name
+  std::string guest_hostname;  // vSphere inventory guest.hostName, "" when unknown
+};
+
+struct GuestMatch {
+  std::vector<size_t> vms;  // indices into the candidates: one = matched, several = ambiguous, none
+  std::string how;          // "map", "inventory", "name" or "" when unmatched
+};
+
+// Matches one guest computer name. `mapped_to` (from --map, [[map]] or the store) is a vm_key or
+// a VM name. `strip_suffix`: the guest's domain suffix may be ignored (no other guest shares the
+// short name with another domain).
+GuestMatch MatchGuest(std::string_view guest, bool strip_suffix, const std::vector<VmCandidate>& vms,
+                      const std::optional<std::string>& mapped_to);
 
 }  // namespace vrecon::models
 

@@ -92,6 +92,7 @@ StatusOr<ServiceContent> ParseServiceContent(std::string_view body) {
   sc.perf_manager = ReadMoRef(Child(rv, "perfManager"));
   sc.setting = ReadMoRef(Child(rv, "setting"));
   sc.full_name = Child(Child(rv, "about"), "fullName").text().get();
+  sc.instance_uuid = Trim(Child(Child(rv, "about"), "instanceUuid").text().get());
   if (sc.session_manager.value.empty() || sc.perf_manager.value.empty() || sc.property_collector.value.empty())
     return Status::ParseError("the server's ServiceContent lacks a session, performance or property manager");
   return sc;

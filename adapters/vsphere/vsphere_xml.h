@@ -23,6 +23,7 @@ struct MoRef {
 struct ServiceContent {
   MoRef root_folder, property_collector, view_manager, session_manager, perf_manager, setting;
   std::string full_name;  // "VMware vCenter Server 9.0.1 build-24957454"
+  std::string instance_uuid;  // about.instanceUuid: the server's own id, whatever URL reaches it ("" when absent)
 };
 
 // A SOAP fault: code is the fault's detail type without "Fault" ("NotAuthenticated",

@@ -46,7 +46,7 @@ void WriteJson(std::ostream& os, const std::vector<VmReadySummary>& vms) {
       os << (j ? ", " : "") << "{\"code\": " << JsonString(h.code) << ", \"severity\": " << JsonString(h.severity)
          << ", \"message\": " << JsonString(h.message) << "}";
     }
-    os << "]}";
+    os << "], \"vm_key\": " << JsonString(v.vm_key) << ", \"vm_source\": " << JsonString(v.vm_source) << "}";
   }
   os << (vms.empty() ? "]}\n" : "\n]}\n");
 }
@@ -54,7 +54,7 @@ void WriteJson(std::ostream& os, const std::vector<VmReadySummary>& vms) {
 void WriteCsv(std::ostream& os, const std::vector<VmReadySummary>& vms) {
   os << "vm,source,host,vcpus,samples,ready_mean,ready_p95,ready_share_above_5,ready_share_above_10,costop_mean,"
         "costop_p95,costop_share_above_3,run_mean,wait_mean,usage_mean,wait_per_dispatch_us_mean,"
-        "wait_per_dispatch_us_p95,host_load_p95,hints\n";
+        "wait_per_dispatch_us_p95,host_load_p95,hints,vm_key\n";
   for (const VmReadySummary& v : vms) {
     std::string hints;
     for (const auto& h : v.hints) hints += (hints.empty() ? "" : ";") + h.code;
@@ -66,7 +66,7 @@ void WriteCsv(std::ostream& os, const std::vector<VmReadySummary>& vms) {
        << CsvNumber(Share(v.costop, 0)) << "," << CsvNumber(v.run_mean) << "," << CsvNumber(v.wait_mean) << ","
        << CsvNumber(v.usage_mean) << "," << CsvNumber(wpd ? wpd->mean : std::nullopt) << ","
        << CsvNumber(wpd ? wpd->p95 : std::nullopt) << "," << CsvNumber(v.host_load ? v.host_load->p95 : std::nullopt)
-       << "," << CsvCell(hints) << "\n";
+       << "," << CsvCell(hints) << "," << CsvCell(v.vm_key) << "\n";
   }
 }
 
@@ -75,14 +75,14 @@ void WriteTable(std::ostream& os, const std::vector<VmReadySummary>& vms) {
                ">3%", "wait/dispatch us", "host load p95"});
   for (const VmReadySummary& v : vms) {
     const auto& wpd = v.wait_per_dispatch_us;
-    t.AddRow({v.vm, v.source, v.vcpus ? std::to_string(*v.vcpus) : "?", std::to_string(v.samples), Fx(v.ready.mean, 2),
+    t.AddRow({VmLabel(v.vm, v.vm_source, v.vm_name_shared), v.source, v.vcpus ? std::to_string(*v.vcpus) : "?", std::to_string(v.samples), Fx(v.ready.mean, 2),
               Fx(v.ready.p95, 2), Pc(Share(v.ready, 0)), Pc(Share(v.ready, 1)), Fx(v.costop.mean, 2),
               Fx(v.costop.p95, 2), Pc(Share(v.costop, 0)), wpd ? Fx(wpd->mean, 1) : "-",
               v.host_load ? Fx(v.host_load->p95, 1) : "-"});
   }
   t.Print(os);
   for (const VmReadySummary& v : vms)
-    for (const auto& h : v.hints) os << "hint " << v.vm << " " << h.code << " (" << h.severity << "): " << h.message << "\n";
+    for (const auto& h : v.hints) os << "hint " << VmLabel(v.vm, v.vm_source, v.vm_name_shared) << " " << h.code << " (" << h.severity << "): " << h.message << "\n";
 }
 
 }  // namespace
@@ -96,7 +96,7 @@ RunFn AddReadyCommand(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "ready", "Ready-Time analysis per VM (ready, co-stop, wait per dispatch, host load) and right-sizing hints");
   cmd->add_option("--db", o->db, "Store to read")->capture_default_str();
-  cmd->add_option("--vm", o->vm, "Only this VM (name or glob; domain suffix ignored)");
+  cmd->add_option("--vm", o->vm, "Only this VM: its vm_key, or a name or glob (every VM of that name; domain suffix ignored)");
   cmd->add_option("--from", o->from, "Start of the range, ISO 8601 (UTC unless an offset is given)");
   cmd->add_option("--to", o->to, "End of the range, ISO 8601");
   AddFormatOption(cmd, &o->format);

@@ -3,10 +3,25 @@
 
 #include "src/cli/commands.h"
 #include "src/core/text_util.h"
+#include "src/engine/vm_directory.h"
 #include "src/store/sample_reader.h"
 #include "src/store/store.h"
 
 namespace vrecon::cli {
+namespace {
+
+// vm_key of each host-side series (src/engine/vm_directory.h), by series id.
+StatusOr<std::map<int64_t, std::string>> HostVmKeys(Store* store) {
+  ASSIGN_OR_RETURN(std::vector<StoredSeries> all, FindSeries(store->db(), SeriesFilter{}));
+  ASSIGN_OR_RETURN(auto mappings, store->Mappings());
+  ASSIGN_OR_RETURN(VmDirectory dir, VmDirectory::Build(store->db(), all, mappings));
+  std::map<int64_t, std::string> keys;
+  for (const StoredSeries& s : all)
+    if (const int e = dir.HostEntryOf(s.key); e >= 0) keys[s.id] = dir.entry(e).key;
+  return keys;
+}
+
+}  // namespace
 
 RunFn AddSamplesCommand(CLI::App& app) {
   struct Opts {
@@ -56,6 +71,11 @@ RunFn AddSamplesCommand(CLI::App& app) {
       PrintError(series.status().message());
       return kExitFailure;
     }
+    auto vm_keys = HostVmKeys(store->get());
+    if (!vm_keys.ok()) {
+      PrintError(vm_keys.status().message());
+      return kExitFailure;
+    }
     const OutputFormat fmt = ToFormat(o->format);
     std::ostream& out = std::cout;
     std::optional<StreamingTable> table;
@@ -74,11 +94,13 @@ RunFn AddSamplesCommand(CLI::App& app) {
                     w);
     }
     if (fmt == OutputFormat::kJson) out << "{\"samples\": [";
-    if (fmt == OutputFormat::kCsv) out << "source,machine,object,instance,counter,start,end,value,unit,original\n";
+    if (fmt == OutputFormat::kCsv) out << "source,machine,object,instance,counter,start,end,value,unit,original,vm_key\n";
     bool first = true;
     for (const StoredSeries& s : *series) {
       const SeriesKey& k = s.key;
       const std::string src(SourceKindName(k.source));
+      const auto key_it = vm_keys->find(s.id);
+      const std::string vm_key = key_it == vm_keys->end() ? "" : key_it->second;
       Status st = ForEachSample((*store)->db(), s.id, range, [&](TimeNs a, TimeNs b, double v) {
         const std::optional<double> value = IsMissing(v) ? std::nullopt : std::optional<double>(v);
         switch (fmt) {
@@ -88,12 +110,14 @@ RunFn AddSamplesCommand(CLI::App& app) {
                 << JsonString(k.instance) << ", \"counter\": " << JsonString(k.counter) << ", \"start\": "
                 << JsonString(FormatIso(a, true)) << ", \"end\": " << JsonString(FormatIso(b, true))
                 << ", \"value\": " << JsonNumber(value) << ", \"unit\": " << JsonString(k.unit)
-                << ", \"original\": " << JsonString(k.original) << "}";
+                << ", \"original\": " << JsonString(k.original)
+                << (vm_key.empty() ? "" : ", \"vm_key\": " + JsonString(vm_key)) << "}";
             break;
           case OutputFormat::kCsv:
             out << src << "," << CsvCell(k.machine) << "," << CsvCell(k.object) << "," << CsvCell(k.instance) << ","
                 << CsvCell(k.counter) << "," << FormatIso(a, true) << "," << FormatIso(b, true) << ","
-                << CsvNumber(value) << "," << CsvCell(k.unit) << "," << CsvCell(k.original) << "\n";
+                << CsvNumber(value) << "," << CsvCell(k.unit) << "," << CsvCell(k.original) << "," << CsvCell(vm_key)
+                << "\n";
             break;
           case OutputFormat::kTable:
             table->Row({src, k.machine, k.object, k.instance, k.counter, FormatIso(a, true), FormatIso(b, true),

@@ -17,9 +17,17 @@ namespace vrecon {
 
 class VsphereBatchWriter {
  public:
-  VsphereBatchWriter(Store* store, std::string vcenter, const std::map<int, vsphere::CounterInfo>& counters,
-                     const std::map<std::string, vsphere::VmInfo>& vms, std::map<MarkKey, TimeNs>* marks)
-      : store_(store), vcenter_(std::move(vcenter)), counters_(counters), vms_(vms), marks_(marks) {}
+  // `vcenter` is the URL (files, marks, messages); `vcenter_id` names the server in each series'
+  // entity (adapters/vsphere/vsphere_identity.h).
+  VsphereBatchWriter(Store* store, std::string vcenter, std::string vcenter_id,
+                     const std::map<int, vsphere::CounterInfo>& counters, const std::map<std::string, vsphere::VmInfo>& vms,
+                     std::map<MarkKey, TimeNs>* marks)
+      : store_(store),
+        vcenter_(std::move(vcenter)),
+        vcenter_id_(std::move(vcenter_id)),
+        counters_(counters),
+        vms_(vms),
+        marks_(marks) {}
 
   // Samples at or before a (VM, counter, interval) mark are skipped: servers repeat the sample
   // at startTime. Adds to result's samples, issues and first/last new sample ends.
@@ -31,7 +39,7 @@ class VsphereBatchWriter {
                      std::vector<ImportIssue>* issues);
 
   Store* store_;
-  std::string vcenter_;
+  std::string vcenter_, vcenter_id_;
   const std::map<int, vsphere::CounterInfo>& counters_;
   const std::map<std::string, vsphere::VmInfo>& vms_;
   std::map<MarkKey, TimeNs>* marks_;

@@ -9,6 +9,7 @@
 #include <set>
 #include <thread>
 
+#include "adapters/vsphere/vsphere_identity.h"
 #include "adapters/vsphere/vsphere_units.h"
 #include "src/core/text_util.h"
 #include "src/collect/vsphere_batch_writer.h"
@@ -51,6 +52,8 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
   const std::string vcenter = opt.client.transport.url;
   ASSIGN_OR_RETURN(std::unique_ptr<vsphere::VsphereClient> client, vsphere::VsphereClient::Connect(opt.client));
   result.server = client->service_content().full_name;
+  const std::string vcenter_id = vsphere::VcenterId(client->service_content().instance_uuid, vcenter);
+  RETURN_IF_ERROR(RecordVcenter(store->db(), vcenter, vcenter_id));
   ASSIGN_OR_RETURN(const TimeNs now, client->CurrentTime());
 
   ASSIGN_OR_RETURN(std::vector<CounterInfo> all_counters, client->PerfCounters());
@@ -76,7 +79,8 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
     for (const auto& h : hosts) RETURN_IF_ERROR(SaveVsphereHost(store->db(), StoredHost{vcenter, h.moid, h.name, h.cores, h.mhz}));
     for (const auto& v : vm_list)
       RETURN_IF_ERROR(SaveVsphereVm(store->db(), StoredVm{vcenter, v.moid, v.name, v.host_moid, v.power_state,
-                                                          v.guest_hostname, v.num_cpu}));
+                                                          v.guest_hostname, v.num_cpu,
+                                                          vsphere::VsphereEntity(vcenter_id, v.moid)}));
     RETURN_IF_ERROR(tx.Commit());
   }
 
@@ -232,7 +236,7 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
       cv.notify_all();
     });
   }
-  VsphereBatchWriter writer(store, vcenter, wanted, vms, &marks);
+  VsphereBatchWriter writer(store, vcenter, vcenter_id, wanted, vms, &marks);
   std::set<std::string> failed_vms;
   int done = 0;
   while (true) {

@@ -31,6 +31,10 @@ struct SeriesKey {
   std::string counter;
   std::string unit;      // percent, per_second, bytes, MB, MHz, ns, count, or "" when unknown
   std::string original;
+  // A stable id of the machine the series is about, where the source has one: for the vSphere API
+  // "<vCenter instanceUuid or URL host>/<VM moid>". Empty for logs that name machines only.
+  // Part of the identity: two VMs of one name on two vCenters are two series.
+  std::string entity;
 };
 
 // In packed rows a missing value (a " " cell, an empty cell, an unreadable number) is a quiet

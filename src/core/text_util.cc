@@ -6,6 +6,15 @@
 
 namespace vrecon {
 
+std::string UrlHost(std::string_view url) {
+  url = Trim(url);
+  if (const size_t scheme = url.find("://"); scheme != std::string_view::npos) url.remove_prefix(scheme + 3);
+  url = url.substr(0, url.find_first_of("/?#"));
+  if (const size_t at = url.rfind('@'); at != std::string_view::npos) url.remove_prefix(at + 1);
+  if (url.ends_with(":443")) url.remove_suffix(4);
+  return FoldCase(url);
+}
+
 std::string FoldCase(std::string_view s) {
   std::string out(s);
   for (size_t i = 0; i < out.size(); ++i) {

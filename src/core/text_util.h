@@ -16,6 +16,10 @@ std::string FoldCase(std::string_view s);
 bool EqualsFolded(std::string_view a, std::string_view b);
 
 std::string_view Trim(std::string_view s);
+
+// The host of a URL, case folded, without scheme, user info, path or the default HTTPS port:
+// "https://u@VC01.example:443/sdk" -> "vc01.example"; another port is kept ("127.0.0.1:8989").
+std::string UrlHost(std::string_view url);
 // True when `s` holds only spaces and tabs (or nothing).
 bool IsBlank(std::string_view s);
 

@@ -16,10 +16,10 @@
 namespace vrecon {
 
 struct CorrectionRequest {
-  std::optional<std::string> vm;  // a VM or guest name (glob allowed); all VMs when unset
+  std::optional<std::string> vm;  // a vm_key, or a VM or guest name (glob allowed); all VMs when unset
   TimeNs window = 300 * kNsPerSec;
   std::optional<TimeNs> from, to;
-  std::map<std::string, std::string> mappings;  // guest -> VM, on top of the stored ones
+  std::map<std::string, std::string> mappings;  // guest -> vm_key or VM name, on top of the stored ones
   bool hyperv_guest_run_time = false;           // % Guest Run Time instead of % Total Run Time
   bool align = true;  // estimate the guest clock against the host's and shift guest times (--no-align: off)
   models::AlignmentConfig alignment;
@@ -28,7 +28,7 @@ struct CorrectionRequest {
 };
 
 // Windows in VM order, then time order. NotFound when --vm matches nothing.
-// `clocks`, when given, receives each aligned VM's guest clock model, keyed by NormalizeVmName(vm)
+// `clocks`, when given, receives each aligned VM's guest clock model, keyed by vm_key
 // (the typed counters of src/engine/counter_job.h place the guest's other series with it).
 StatusOr<std::vector<models::WindowResult>> RunCorrection(Store* store, const CorrectionRequest& request,
                                                           std::map<std::string, models::ClockModel>* clocks = nullptr);

@@ -101,7 +101,7 @@ StatusOr<std::vector<std::vector<models::CounterValue>>> RunCounters(
   // Windows come VM by VM; each run of one VM's windows shares one grid.
   for (size_t first = 0; first < windows.size();) {
     size_t last = first;
-    while (last + 1 < windows.size() && windows[last + 1].vm == windows[first].vm &&
+    while (last + 1 < windows.size() && windows[last + 1].vm_key == windows[first].vm_key &&
            windows[last + 1].guest_machine == windows[first].guest_machine)
       ++last;
     const models::WindowResult& head = windows[first];
@@ -114,7 +114,7 @@ StatusOr<std::vector<std::vector<models::CounterValue>>> RunCounters(
     grid.width = req.window;
     grid.origin = head.start;
     grid.count = static_cast<int>((windows[last].end - grid.origin + req.window - 1) / req.window);
-    auto clock_it = req.clocks.find(NormalizeVmName(head.vm));
+    auto clock_it = req.clocks.find(head.vm_key);
     const models::ToTrueTime to_true = clock_it == req.clocks.end() ? models::ToTrueTime{} : clock_it->second;
     // Guest times may sit a clock offset away from the windows (the alignment searches up to a
     // few minutes): read a margin on each side.

@@ -21,7 +21,7 @@ struct CounterRequest {
   // The host LogicalDisk/PhysicalDisk instance that holds the VM's virtual disk (e.g. "D:");
   // unset: the host's only disk instance other than _Total, else none.
   std::optional<std::string> host_disk;
-  // Normalized VM name (models::NormalizeVmName) -> the guest clock's map to host time, from the
+  // vm_key -> the guest clock's map to host time, from the
   // alignment. A VM without one is treated as not aligned (identity).
   std::map<std::string, models::ToTrueTime> clocks;
 };

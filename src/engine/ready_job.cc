@@ -1,128 +1,126 @@
 #include "src/engine/ready_job.h"
 
+#include <algorithm>
 #include <map>
+#include <tuple>
 #include <set>
 
 #include "models/vm_identity.h"
 #include "src/core/text_util.h"
+#include "src/engine/vm_directory.h"
 #include "src/store/sample_reader.h"
-#include "src/store/vsphere_tables.h"
 
 namespace vrecon {
 namespace {
 
 using models::Interval;
-using models::NormalizeVmName;
 
 struct Acc {
-  std::string vm, source, host;
+  std::string source;
   std::set<std::string> vcpu_ids;  // per-vCPU instances / VPs seen
   std::vector<std::pair<const StoredSeries*, std::vector<Interval> models::ReadyInput::*>> series;
 };
+
+using In = models::ReadyInput;
+
+// Which input a host-side series feeds, and where its per-vCPU instances count; nullptr for none.
+std::vector<Interval> In::*FieldOf(const SeriesKey& k, Acc* a) {
+  if (k.source == SourceKind::kVsphere && (k.object == "cpu" || k.counter.starts_with("cpu."))) {
+    if (!k.instance.empty()) {
+      if (k.counter == "cpu.ready.summation") a->vcpu_ids.insert(k.instance);
+      return nullptr;
+    }
+    if (k.counter == "cpu.ready.summation") return &In::ready;
+    if (k.counter == "cpu.costop.summation") return &In::costop;
+    if (k.counter == "cpu.run.summation") return &In::run;
+    if (k.counter == "cpu.wait.summation") return &In::wait;
+    if (k.counter == "cpu.usage.average") return &In::usage;
+  } else if (k.source == SourceKind::kEsxtop) {
+    if (k.counter == "% Ready") return &In::ready;
+    if (k.counter == "% CoStop") return &In::costop;
+    if (k.counter == "% Run") return &In::run;
+    if (k.counter == "% Wait") return &In::wait;
+    if (k.counter == "% Used") return &In::used;
+  } else if (k.source == SourceKind::kHyperV && k.counter == "CPU Wait Time Per Dispatch") {
+    if (auto vp = models::ParseHyperVVpInstance(k.instance)) a->vcpu_ids.insert(std::to_string(vp->vp));
+    return &In::wait_per_dispatch_ns;
+  }
+  return nullptr;
+}
+
+Status ReadInto(Database* db, const StoredSeries* s, const TimeRange& range, std::vector<Interval>* dst) {
+  return ForEachSample(db, s->id, range, [dst](TimeNs b, TimeNs e, double v) {
+    if (!IsMissing(v)) dst->push_back({b, e, v});
+  });
+}
 
 }  // namespace
 
 StatusOr<std::vector<models::VmReadySummary>> RunReadyAnalysis(Store* store, const ReadyRequest& req) {
   Database* db = store->db();
   ASSIGN_OR_RETURN(std::vector<StoredSeries> all, FindSeries(db, SeriesFilter{}));
-  ASSIGN_OR_RETURN(std::vector<StoredVm> inventory, VsphereVms(db));
-  std::map<std::string, int> inventory_vcpus;
-  for (const StoredVm& v : inventory)
-    if (v.num_cpu > 0) inventory_vcpus[NormalizeVmName(v.name)] = v.num_cpu;
+  ASSIGN_OR_RETURN(auto mappings, store->Mappings());
+  ASSIGN_OR_RETURN(VmDirectory dir, VmDirectory::Build(db, all, mappings));
   // Guests' Processor(n) instances, a vCPU count for esxtop VMs the inventory does not know.
-  std::map<std::string, std::set<std::string>> guest_cpus;
+  std::map<std::string, std::set<std::string>> guest_cpus;  // by GuestId
   // Host load series by host machine: Hyper-V LP _Total % Total Run Time, esxtop Physical Cpu _Total.
   std::map<std::string, std::vector<const StoredSeries*>> host_load;
+  // (entry, source) -> its series
+  std::map<std::pair<size_t, std::string>, Acc> vms;
   for (const StoredSeries& s : all) {
     const SeriesKey& k = s.key;
     if (k.source == SourceKind::kGuest && k.object == "Processor" && k.counter == "% Processor Time" &&
         !k.instance.empty() && k.instance.find("_Total") == std::string::npos)
-      guest_cpus[NormalizeVmName(k.machine)].insert(k.instance);
+      guest_cpus[dir.GuestId(k.machine)].insert(k.instance);
     if ((k.source == SourceKind::kHyperV && k.object == "Hyper-V Hypervisor Logical Processor" &&
          k.instance == "_Total" && k.counter == "% Total Run Time") ||
         (k.source == SourceKind::kEsxtop && k.object == "Physical Cpu" && k.instance == "_Total" &&
          k.counter == "% Util Time"))
-      host_load[k.machine].push_back(&s);
-  }
-
-  using In = models::ReadyInput;
-  std::map<std::pair<std::string, std::string>, Acc> vms;  // (normalized VM, source) -> series
-  auto acc = [&](const std::string& vm, const char* source) -> Acc& {
-    Acc& a = vms[{NormalizeVmName(vm), source}];
-    if (a.vm.empty()) a.vm = vm, a.source = source;
-    return a;
-  };
-  for (const StoredSeries& s : all) {
-    const SeriesKey& k = s.key;
-    if (k.source == SourceKind::kVsphere && (k.object == "cpu" || k.counter.starts_with("cpu."))) {
-      std::vector<Interval> In::*field = nullptr;
-      if (k.counter == "cpu.ready.summation") field = &In::ready;
-      else if (k.counter == "cpu.costop.summation") field = &In::costop;
-      else if (k.counter == "cpu.run.summation") field = &In::run;
-      else if (k.counter == "cpu.wait.summation") field = &In::wait;
-      else if (k.counter == "cpu.usage.average") field = &In::usage;
-      if (!field) continue;
-      Acc& a = acc(k.machine, "vsphere");
-      if (k.instance.empty()) a.series.push_back({&s, field});
-      else if (k.counter == "cpu.ready.summation") a.vcpu_ids.insert(k.instance);
-    } else if (k.source == SourceKind::kEsxtop && k.object == "Group Cpu") {
-      std::vector<Interval> In::*field = nullptr;
-      if (k.counter == "% Ready") field = &In::ready;
-      else if (k.counter == "% CoStop") field = &In::costop;
-      else if (k.counter == "% Run") field = &In::run;
-      else if (k.counter == "% Wait") field = &In::wait;
-      else if (k.counter == "% Used") field = &In::used;
-      auto g = models::ParseEsxtopGroupInstance(k.instance);
-      if (!field || !g) continue;
-      Acc& a = acc(*g, "esxtop");
-      a.host = k.machine;
-      a.series.push_back({&s, field});
-    } else if (k.source == SourceKind::kHyperV && k.object == "Hyper-V Hypervisor Virtual Processor") {
-      auto vp = models::ParseHyperVVpInstance(k.instance);
-      if (!vp) continue;
-      if (k.counter == "CPU Wait Time Per Dispatch") {
-        Acc& a = acc(vp->vm, "hyperv");
-        a.host = k.machine;
-        a.series.push_back({&s, &In::wait_per_dispatch_ns});
-        a.vcpu_ids.insert(std::to_string(vp->vp));
-      }
-    }
+      host_load[models::FoldVmName(k.machine)].push_back(&s);
+    const int e = dir.HostEntryOf(k);
+    if (e < 0) continue;
+    Acc& a = vms[{static_cast<size_t>(e), std::string(SourceKindName(k.source))}];
+    a.source = SourceKindName(k.source);
+    if (auto field = FieldOf(k, &a)) a.series.push_back({&s, field});
   }
 
   std::vector<models::VmReadySummary> out;
   TimeRange range;
   if (req.from) range.from = *req.from;
   if (req.to) range.to = *req.to;
+  const std::vector<size_t> selected = dir.Select(req.vm);
+  std::set<size_t> wanted(selected.begin(), selected.end());
   for (auto& [key, a] : vms) {
-    if (req.vm && !(GlobMatch(*req.vm, a.vm) || NormalizeVmName(a.vm) == NormalizeVmName(*req.vm))) continue;
+    if (!wanted.count(key.first) || a.series.empty()) continue;
+    const VmEntry& e = dir.entry(key.first);
     models::ReadyInput in;
-    in.vm = a.vm;
+    in.vm = e.name;
     in.source = a.source;
-    in.host = a.host;
-    if (auto it = inventory_vcpus.find(key.first); it != inventory_vcpus.end()) {
-      in.vcpus = it->second;
+    for (const std::string& h : e.hosts) in.host += (in.host.empty() ? "" : ", ") + h;
+    if (e.num_cpu > 0) {
+      in.vcpus = e.num_cpu;
     } else if (!a.vcpu_ids.empty()) {
       in.vcpus = static_cast<int>(a.vcpu_ids.size());
-    } else if (auto g = guest_cpus.find(key.first); g != guest_cpus.end()) {
-      in.vcpus = static_cast<int>(g->second.size());
+    } else if (!e.guests.empty()) {
+      if (auto g = guest_cpus.find(dir.GuestId(e.guests.front())); g != guest_cpus.end())
+        in.vcpus = static_cast<int>(g->second.size());
     }
-    for (auto& [s, field] : a.series) {
-      std::vector<Interval>* dst = &(in.*field);
-      RETURN_IF_ERROR(ForEachSample(db, s->id, range, [dst](TimeNs b, TimeNs e, double v) {
-        if (!IsMissing(v)) dst->push_back({b, e, v});
-      }));
+    for (auto& [s, field] : a.series) RETURN_IF_ERROR(ReadInto(db, s, range, &(in.*field)));
+    for (const std::string& h : e.hosts) {
+      auto it = host_load.find(models::FoldVmName(h));
+      if (it == host_load.end()) continue;
+      for (const StoredSeries* s : it->second) RETURN_IF_ERROR(ReadInto(db, s, range, &in.host_load));
     }
-    if (!a.host.empty()) {
-      if (auto it = host_load.find(a.host); it != host_load.end()) {
-        for (const StoredSeries* s : it->second) {
-          RETURN_IF_ERROR(ForEachSample(db, s->id, range, [&in](TimeNs b, TimeNs e, double v) {
-            if (!IsMissing(v)) in.host_load.push_back({b, e, v});
-          }));
-        }
-      }
-    }
-    out.push_back(models::AnalyzeVm(in, req.thresholds));
+    models::VmReadySummary summary = models::AnalyzeVm(in, req.thresholds);
+    summary.vm_key = e.key;
+    summary.vm_source = e.source;
+    summary.vm_name_shared = e.name_shared;
+    out.push_back(std::move(summary));
   }
+  std::stable_sort(out.begin(), out.end(), [](const models::VmReadySummary& a, const models::VmReadySummary& b) {
+    return std::make_tuple(models::NormalizeVmName(a.vm), a.vm_key, a.source) <
+           std::make_tuple(models::NormalizeVmName(b.vm), b.vm_key, b.source);
+  });
   if (req.vm && out.empty()) {
     return Status::NotFound("no VM named \"" + *req.vm + "\" with ready-time data in " + db->path() +
                             " (vrecon samples --counter '*Ready*' lists what the store holds)");

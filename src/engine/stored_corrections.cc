@@ -109,20 +109,22 @@ StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
   // never sit in memory together.
   ASSIGN_OR_RETURN(Transaction tx, Transaction::Begin(db));
   ASSIGN_OR_RETURN(std::vector<CorrVm> known, ListCorrVms(db));
-  std::map<std::string, int64_t> ids;  // normalized VM name -> corr_vm id
-  for (const CorrVm& v : known) ids[models::NormalizeVmName(v.vm)] = v.id;
+  std::map<std::string, int64_t> ids;  // vm_key -> corr_vm id
+  for (const CorrVm& v : known) ids[v.vm_key] = v.id;
 
   int64_t stored = 0;
   auto store_vm = [&](std::vector<models::WindowResult>&& windows) -> Status {
     if (windows.empty()) return Status::Ok();
     CorrVm vm;
     vm.vm = windows.front().vm;
+    vm.vm_key = windows.front().vm_key;
+    vm.vm_source = windows.front().vm_source;
     vm.guest_machine = windows.front().guest_machine;
     vm.host_source = models::HostSourceName(windows.front().host);
     for (const models::WindowResult& r : windows)
       if (r.vcpus) vm.vcpus = r.vcpus;
     ASSIGN_OR_RETURN(const int64_t id, UpsertCorrVm(db, vm));
-    ids[models::NormalizeVmName(vm.vm)] = id;
+    ids[vm.vm_key] = id;
     RETURN_IF_ERROR(DeleteProcessHours(db, id, del_from, del_to));
     HourAggregates hours;
     std::vector<StoredWindow> stored_windows;
@@ -146,11 +148,13 @@ StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
   if (ready.ok()) {
     std::map<int64_t, std::vector<StoredReady>> by_vm;
     for (const models::VmReadySummary& s : *ready) {
-      const std::string key = models::NormalizeVmName(s.vm);
+      const std::string& key = s.vm_key;
       auto it = ids.find(key);
       if (it == ids.end()) {
         CorrVm vm;
         vm.vm = s.vm;
+        vm.vm_key = s.vm_key;
+        vm.vm_source = s.vm_source;
         vm.host_source = s.source;
         vm.vcpus = s.vcpus;
         ASSIGN_OR_RETURN(const int64_t id, UpsertCorrVm(db, vm));

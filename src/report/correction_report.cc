@@ -46,12 +46,12 @@ void WriteJsonWindow(std::ostream& os, const WindowResult& r, const std::vector<
     os << ", \"counters\": ";
     WriteCounterJsonArray(os, *counters);
   }
-  os << "}";
+  os << ", \"vm_key\": " << JsonString(r.vm_key) << ", \"vm_source\": " << JsonString(r.vm_source) << "}";
 }
 
 constexpr const char* kCsvHeader =
     "vm,start,end,vcpus,guest_util_pct,host_util_pct,w,name,guest_pct,corrected_pct,ci95_lo,ci95_hi,flags,"
-    "host_source,guest_machine,steal_pct,ready_pct_per_vcpu,costop_pct,clock_offset_s\n";
+    "host_source,guest_machine,steal_pct,ready_pct_per_vcpu,costop_pct,clock_offset_s,vm_key\n";
 
 // One window's CSV rows (one per process), composed in *rows and written at once: a fleet day is
 // 14 million rows, where a stream insertion and a string per cell cost more than the correction.
@@ -64,7 +64,7 @@ void WriteCsvWindow(std::ostream& os, const WindowResult& r, std::string* rows) 
   const std::string tail = std::string(",") + CsvCell(flags) + "," + models::HostSourceName(r.host) + "," +
                            CsvCell(r.guest_machine) + "," + CsvNumber(r.steal_pct) + "," +
                            CsvNumber(r.ready_pct_per_vcpu) + "," + CsvNumber(r.costop_pct) + "," +
-                           CsvNumber(r.clock_offset_s) + "\n";
+                           CsvNumber(r.clock_offset_s) + "," + CsvCell(r.vm_key) + "\n";
   rows->clear();
   if (r.processes.empty()) rows->append(head).append(",,,,").append(tail);
   for (const auto& p : r.processes) {
@@ -81,7 +81,7 @@ void WriteCsvWindow(std::ostream& os, const WindowResult& r, std::string* rows) 
 
 // One window's block of the table (blocks are separated by an empty line).
 void WriteTableWindow(std::ostream& os, const WindowResult& r, int top) {
-  os << "VM " << r.vm;
+  os << "VM " << VmLabel(r.vm, r.vm_source, r.vm_name_shared);
   if (!r.guest_machine.empty() && r.guest_machine != r.vm) os << " (guest " << r.guest_machine << ")";
   os << "  " << FormatIso(r.start, false) << " .. " << FormatIso(r.end, false) << "  vCPUs "
      << (r.vcpus ? std::to_string(*r.vcpus) : "?") << "\n";

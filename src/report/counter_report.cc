@@ -27,21 +27,21 @@ void WriteJson(std::ostream& os, const std::vector<WindowResult>& windows,
        << ", \"start\": " << JsonString(FormatIso(r.start, false)) << ", \"end\": " << JsonString(FormatIso(r.end, false))
        << ", \"w\": " << JsonNumber(r.w) << ", \"counters\": ";
     WriteCounterJsonArray(os, counters[i]);
-    os << "}";
+    os << ", \"vm_key\": " << JsonString(r.vm_key) << "}";
   }
   os << (windows.empty() ? "]}\n" : "\n]}\n");
 }
 
 void WriteCsv(std::ostream& os, const std::vector<WindowResult>& windows,
               const std::vector<std::vector<CounterValue>>& counters) {
-  os << "vm,guest_machine,start,end,w,path,type,guest_value,value,unit,count,note\n";
+  os << "vm,guest_machine,start,end,w,path,type,guest_value,value,unit,count,note,vm_key\n";
   for (size_t i = 0; i < windows.size(); ++i) {
     const WindowResult& r = windows[i];
     for (const CounterValue& c : counters[i]) {
       os << CsvCell(r.vm) << "," << CsvCell(r.guest_machine) << "," << FormatIso(r.start, false) << ","
          << FormatIso(r.end, false) << "," << CsvNumber(r.w) << "," << CsvCell(c.path) << ","
          << models::CounterTypeName(c.type) << "," << CsvNumber(c.guest_value) << "," << CsvNumber(c.value) << ","
-         << CsvCell(c.unit) << "," << CsvNumber(c.count) << "," << CsvCell(c.note) << "\n";
+         << CsvCell(c.unit) << "," << CsvNumber(c.count) << "," << CsvCell(c.note) << "," << CsvCell(r.vm_key) << "\n";
     }
   }
 }
@@ -54,7 +54,7 @@ void WriteTable(std::ostream& os, const std::vector<WindowResult>& windows,
     if (counters[i].empty()) continue;
     if (any) os << '\n';
     any = true;
-    os << "VM " << r.vm;
+    os << "VM " << VmLabel(r.vm, r.vm_source, r.vm_name_shared);
     if (r.guest_machine != r.vm) os << " (guest " << r.guest_machine << ")";
     os << "  " << FormatIso(r.start, false) << " .. " << FormatIso(r.end, false) << "  w "
        << (r.w ? FormatFixed(*r.w, 3) : "-") << "\n";

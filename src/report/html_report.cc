@@ -40,7 +40,7 @@ void RankTable(Sink& s, const FleetReport& r, const std::vector<size_t>& idx, si
   s << "<table><tr><th>#</th><th>VM</th><th>" << value_head << "</th></tr>";
   for (size_t k = 0; k < idx.size() && k < rows; ++k)
     s << "<tr><td class=\"n\">" << std::to_string(k + 1) << "</td><td><a href=\"#" << VmAnchor(idx[k]) << "\">"
-      << H(r.vms[idx[k]].vm.vm) << "</a></td><td class=\"n\">" << value(r.vms[idx[k]]) << "</td></tr>";
+      << H(r.vms[idx[k]].label) << "</a></td><td class=\"n\">" << value(r.vms[idx[k]]) << "</td></tr>";
   s << "</table>";
   if (idx.size() > rows) s << "<p class=\"note\">" << std::to_string(idx.size() - rows) << " more in the VM sections below.</p>";
   s << "</div>";
@@ -92,7 +92,7 @@ void FleetPage(Sink& s, const FleetReport& r, const HtmlOptions& opt) {
     for (const StoredReady& rd : r.vms[i].ready)
       for (const StoredFlag& h : rd.hints) {
         if (hints++ == 0) s << "<table><tr><th>VM</th><th>hint</th><th>severity</th><th>what to change</th></tr>";
-        s << "<tr><td><a href=\"#" << VmAnchor(i) << "\">" << H(r.vms[i].vm.vm) << "</a></td><td><code>" << H(h.code)
+        s << "<tr><td><a href=\"#" << VmAnchor(i) << "\">" << H(r.vms[i].label) << "</a></td><td><code>" << H(h.code)
           << "</code></td><td class=\"sev-" << H(h.severity) << "\">" << H(h.severity) << "</td><td>" << H(h.message)
           << "</td></tr>";
       }

@@ -21,13 +21,14 @@ void WriteVmSection(Sink& s, size_t index, const VmReport& v, const std::vector<
   size_t flagged = 0;
   for (const auto& [code, f] : st.flags) flagged += static_cast<size_t>(f.windows);
   s << "<details class=\"vm\" id=\"" << VmAnchor(index) << "\"" << (index < opt.open_sections ? " open" : "")
-    << "><summary><b>" << H(v.vm.vm) << "</b>";
+    << "><summary><b>" << H(v.label) << "</b>";
   if (!v.vm.guest_machine.empty() && v.vm.guest_machine != v.vm.vm) s << " (guest " << H(v.vm.guest_machine) << ")";
   s << " &middot; guest " << Num(st.guest.value(), 1, "%") << " vs real " << Num(st.host.value(), 1, "%")
     << " &middot; w " << Num(st.w.value(), 2) << " &middot; ready " << Num(st.ready.value(), 2, "%/vCPU")
     << " &middot; " << std::to_string(st.windows) << " windows</summary>\n";
   if (!v.missing.empty()) s << "<p class=\"missing\">Missing: " << H(v.missing) << ".</p>\n";
-  s << "<p class=\"meta\">Host-side source: " << H(v.vm.host_source) << "; vCPUs: "
+  s << "<p class=\"meta\">VM key: <code>" << H(v.vm.vm_key) << "</code>; host-side source: " << H(v.vm.host_source)
+    << "; vCPUs: "
     << (v.vm.vcpus ? std::to_string(*v.vm.vcpus) : std::string("unknown"));
   if (st.windows)
     s << "; period " << H(Iso(st.first)) << " to " << H(Iso(st.last)) << " UTC";
@@ -63,7 +64,7 @@ void WriteVmSection(Sink& s, size_t index, const VmReport& v, const std::vector<
     }
   }
   ChartSpec util;
-  util.title = "CPU utilization of " + v.vm.vm + ": guest-reported vs host-measured, and w";
+  util.title = "CPU utilization of " + v.label + ": guest-reported vs host-measured, and w";
   util.y_label = "CPU utilization (% of the VM)";
   util.y2_label = "w (host / guest)";
   util.y_min_max = 10;
@@ -72,7 +73,7 @@ void WriteVmSection(Sink& s, size_t index, const VmReport& v, const std::vector<
                  {"w (right axis)", "#2e7d32", &w, true, false, true}};
   s << "<h4>Guest-reported vs real CPU</h4>" << RenderChart(util, t0, t1, defs) << "\n";
   ChartSpec rc;
-  rc.title = "Ready and co-stop per vCPU of " + v.vm.vm;
+  rc.title = "Ready and co-stop per vCPU of " + v.label;
   rc.y_label = "% of time, per vCPU";
   rc.y_min_max = 12;
   rc.series = {{"ready %/vCPU", "#e65100", &ready, false, true, false}, {"co-stop %/vCPU", "#6a1b9a", &costop, false, false, false}};

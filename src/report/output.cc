@@ -65,6 +65,12 @@ void AppendCsvNumber(std::string* out, const std::optional<double>& v) {
   out->append(buf, r.ptr);
 }
 
+std::string VmLabel(std::string_view name, std::string_view source, bool name_shared) {
+  std::string out(name);
+  if (name_shared && !source.empty()) out.append(" [").append(source).append("]");
+  return out;
+}
+
 std::string CsvCell(std::string_view s) {
   std::string out;
   AppendCsvCell(&out, s);

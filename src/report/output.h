@@ -17,6 +17,9 @@ std::string JsonString(std::string_view s);
 // A JSON number, or null for a missing value (and for NaN/inf, which JSON cannot hold).
 std::string JsonNumber(const std::optional<double>& v);
 std::string CsvCell(std::string_view s);
+// A VM's name for people: with what tells it apart ("WEB01 [vc-dr.example]") when another VM
+// shares the name, else the name alone.
+std::string VmLabel(std::string_view name, std::string_view source, bool name_shared);
 std::string CsvNumber(const std::optional<double>& v);  // "" when missing
 // The same, appended to *out: for writers of millions of rows, without a string per cell.
 void AppendCsvCell(std::string* out, std::string_view s);

@@ -15,11 +15,11 @@ using D = std::optional<double>;
 constexpr const char* kCsvHeader =
     "record,vm,item,source,severity,start,end,count,vcpus,guest_util_pct,host_util_pct,w,steal_pct,"
     "ready_pct_per_vcpu,costop_pct_per_vcpu,clock_offset_s,guest_coverage,host_coverage,guest_pct,corrected_pct,"
-    "ci_lo,ci_hi,host_load_pct,flags,message\n";
+    "ci_lo,ci_hi,host_load_pct,flags,message,vm_key\n";
 
 // One CSV row by column name; unset columns stay empty.
 struct Row {
-  std::string record, vm, item, source, severity, start, end, count, vcpus, flags, message;
+  std::string record, vm, item, source, severity, start, end, count, vcpus, flags, message, vm_key;
   D guest, host, w, steal, ready, costop, clock, gcov, hcov, gpct, cpct, lo, hi, load;
   void Write(Sink& s) const {
     s << record << ',' << CsvCell(vm) << ',' << CsvCell(item) << ',' << source << ',' << severity << ',' << start
@@ -30,7 +30,7 @@ struct Row {
       AppendFixed4(&nums, *d);
     }
     s << nums;
-    s << ',' << CsvCell(flags) << ',' << CsvCell(message) << '\n';
+    s << ',' << CsvCell(flags) << ',' << CsvCell(message) << ',' << CsvCell(vm_key) << '\n';
   }
 };
 
@@ -48,11 +48,12 @@ std::string Join(const std::vector<std::string>& v, const char* sep) {
   return o;
 }
 
-void FlagRows(Sink& s, const std::string& vm, const std::map<std::string, FlagStat>& flags) {
+void FlagRows(Sink& s, const CorrVm& vm, const std::map<std::string, FlagStat>& flags) {
   for (const auto& [code, f] : flags) {
     Row r;
     r.record = "flag";
-    r.vm = vm;
+    r.vm = vm.vm;
+    r.vm_key = vm.vm_key;
     r.item = code;
     r.severity = f.severity;
     r.start = Iso(f.first);
@@ -125,11 +126,12 @@ StatusOr<FleetReport> WriteReportCsv(std::ostream& os, Database* db, const Repor
   Sink s(os);
   s << kCsvHeader;
   // The hot path (2 M rows for 1,000 VMs x 7 days): one reused buffer, no Row.
-  std::string line, vm_cell;
+  std::string line, vm_cell, key_cell;
   size_t vm_of_cell = static_cast<size_t>(-1);
   auto window_row = [&](size_t index, const VmReport& v, const StoredWindow& w) {
     if (index != vm_of_cell) {
       vm_cell = CsvCell(v.vm.vm);
+      key_cell = CsvCell(v.vm.vm_key);
       vm_of_cell = index;
     }
     line.assign("window,");
@@ -150,7 +152,9 @@ StatusOr<FleetReport> WriteReportCsv(std::ostream& os, Database* db, const Repor
     AppendFixed4(&line, w.host_cov);
     line += ",,,,,,";
     line += CsvCell(Codes(w.flags));
-    line += ",\n";
+    line += ",,";
+    line += key_cell;
+    line += '\n';
     s << line;
   };
   auto visit = [&](size_t, const VmReport& v, const std::vector<StoredWindow>&) -> Status {
@@ -158,6 +162,7 @@ StatusOr<FleetReport> WriteReportCsv(std::ostream& os, Database* db, const Repor
     Row vm;
     vm.record = "vm";
     vm.vm = v.vm.vm;
+    vm.vm_key = v.vm.vm_key;
     vm.item = v.vm.guest_machine;
     vm.source = v.vm.host_source;
     if (st.windows) {
@@ -183,6 +188,7 @@ StatusOr<FleetReport> WriteReportCsv(std::ostream& os, Database* db, const Repor
       Row row;
       row.record = "process";
       row.vm = v.vm.vm;
+      row.vm_key = v.vm.vm_key;
       row.item = p.name;
       row.count = std::to_string(p.n_corr);
       row.gpct = p.MeanGuest();
@@ -193,12 +199,13 @@ StatusOr<FleetReport> WriteReportCsv(std::ostream& os, Database* db, const Repor
       }
       row.Write(s);
     }
-    FlagRows(s, v.vm.vm, st.flags);
+    FlagRows(s, v.vm, st.flags);
     for (const StoredReady& rd : v.ready) {
       for (const StoredFlag& h : rd.hints) {
         Row row;
         row.record = "hint";
         row.vm = v.vm.vm;
+        row.vm_key = v.vm.vm_key;
         row.item = h.code;
         row.source = rd.source;
         row.severity = h.severity;
@@ -221,7 +228,7 @@ StatusOr<FleetReport> WriteReportCsv(std::ostream& os, Database* db, const Repor
   fleet.hcov = Ratio(r.with_host, r.windows);
   fleet.message = Join(r.notes, "; ");
   fleet.Write(s);
-  FlagRows(s, "", r.flags);
+  FlagRows(s, CorrVm{}, r.flags);
   for (const HostLoad& h : r.hosts) {
     Row row;
     row.record = "host";
@@ -248,7 +255,7 @@ void WriteReportMarkdown(std::ostream& os, const FleetReport& r) {
   auto top = [&](const char* title, const std::vector<size_t>& idx, const std::function<std::string(const VmReport&)>& f) {
     if (idx.empty()) return;
     os << "\n**" << title << "**\n\n";
-    for (size_t k = 0; k < idx.size() && k < 5; ++k) os << k + 1 << ". " << r.vms[idx[k]].vm.vm << ": " << f(r.vms[idx[k]]) << "\n";
+    for (size_t k = 0; k < idx.size() && k < 5; ++k) os << k + 1 << ". " << r.vms[idx[k]].label << ": " << f(r.vms[idx[k]]) << "\n";
   };
   top("Largest gap between guest-reported and real CPU", RankByGap(r), [&](const VmReport& v) {
     return "guest " + fx(v.stats.guest.value(), 1) + "%, real " + fx(v.stats.host.value(), 1) + "%, w " +

@@ -82,7 +82,7 @@ StatusOr<FleetReport> WriteReportJson(std::ostream& os, Database* db, const Repo
       s << "]}";
       first = false;
     }
-    s << "]}";
+    s << "],\n   \"vm_key\": " << J(v.vm.vm_key) << ", \"vm_source\": " << J(v.vm.vm_source) << "}";
     return Status::Ok();
   };
   ASSIGN_OR_RETURN(FleetReport r, BuildFleetReport(db, req, visit));

@@ -4,9 +4,11 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <map>
 
 #include "models/vm_identity.h"
 #include "src/core/text_util.h"
+#include "src/report/output.h"
 #include "src/store/window_blocks.h"
 
 namespace vrecon::report {
@@ -78,13 +80,18 @@ StatusOr<FleetReport> BuildFleetReport(Database* db, const ReportRequest& req, c
   r.from = req.from;
   r.to = req.to;
   ASSIGN_OR_RETURN(std::vector<CorrVm> all, ListCorrVms(db));
+  std::map<std::string, int> names;
+  for (const CorrVm& v : all) ++names[models::FoldVmName(v.vm)];
   const std::string want = req.vm ? models::NormalizeVmName(*req.vm) : "";
+  const bool by_key = req.vm && std::any_of(all.begin(), all.end(), [&](const CorrVm& v) { return v.vm_key == *req.vm; });
   for (CorrVm& v : all) {
-    if (req.vm) {
+    if (by_key && v.vm_key != *req.vm) continue;
+    if (req.vm && !by_key) {
       auto hit = [&](const std::string& n) { return !n.empty() && (GlobMatch(*req.vm, n) || models::NormalizeVmName(n) == want); };
       if (!hit(v.vm) && !hit(v.guest_machine)) continue;
     }
-    r.vms.push_back(VmReport{std::move(v), {}, {}, {}, ""});
+    const std::string label = VmLabel(v.vm, v.vm_source, names[models::FoldVmName(v.vm)] > 1);
+    r.vms.push_back(VmReport{std::move(v), {}, {}, {}, "", label});
   }
   if (req.vm && r.vms.empty())
     return Status::NotFound("no VM or guest named \"" + *req.vm + "\" in the stored corrections of " + db->path());

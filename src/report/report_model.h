@@ -51,6 +51,8 @@ struct VmReport {
   std::vector<ProcessAggregate> processes;  // largest mean corrected first
   // What is missing for this VM, in words ("" when both sides are there).
   std::string missing;
+  // The name people see: with vm.vm_source beside it when another stored VM has the same name.
+  std::string label;
 };
 
 struct HostLoad {

@@ -11,9 +11,9 @@ Status BlockWriter::DeclareColumns(const std::vector<SeriesKey>& columns) {
   Database* db = store_->db();
   if (!prepared_) {
     ASSIGN_OR_RETURN(find_series_, db->Cached("SELECT id FROM series WHERE source=? AND machine=? AND object=? "
-                                               "AND instance=? AND counter=?"));
+                                               "AND instance=? AND counter=? AND entity=?"));
     ASSIGN_OR_RETURN(add_series_, db->Cached("INSERT INTO series(source, machine, object, instance, counter, unit, "
-                                              "original) VALUES(?,?,?,?,?,?,?)"));
+                                              "original, entity) VALUES(?,?,?,?,?,?,?,?)"));
     ASSIGN_OR_RETURN(insert_time_, db->Cached("INSERT INTO time_block(file_id, n, first_start_ns, last_end_ns, "
                                                "starts, ends) VALUES(?,?,?,?,?,?)"));
     ASSIGN_OR_RETURN(insert_values_,
@@ -28,6 +28,7 @@ Status BlockWriter::DeclareColumns(const std::vector<SeriesKey>& columns) {
   series_ids_.clear();
   for (const SeriesKey& k : columns) {
     find.Bind(1, SourceKindName(k.source)).Bind(2, k.machine).Bind(3, k.object).Bind(4, k.instance).Bind(5, k.counter);
+    find.Bind(6, k.entity);
     ASSIGN_OR_RETURN(bool row, find.Step());
     if (row) {
       series_ids_.push_back(find.ColumnInt(0));
@@ -36,7 +37,7 @@ Status BlockWriter::DeclareColumns(const std::vector<SeriesKey>& columns) {
     }
     find.Reset();
     add.Bind(1, SourceKindName(k.source)).Bind(2, k.machine).Bind(3, k.object).Bind(4, k.instance).Bind(5, k.counter);
-    add.Bind(6, k.unit).Bind(7, k.original);
+    add.Bind(6, k.unit).Bind(7, k.original).Bind(8, k.entity);
     RETURN_IF_ERROR(add.Run());
     series_ids_.push_back(db->LastInsertId());
   }

@@ -8,8 +8,8 @@
 namespace vrecon {
 
 StatusOr<std::vector<StoredSeries>> FindSeries(Database* db, const SeriesFilter& f) {
-  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT id, source, machine, object, instance, counter, unit, original "
-                                            "FROM series ORDER BY machine, object, instance, counter, source"));
+  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT id, source, machine, object, instance, counter, unit, original, "
+                                            "entity FROM series ORDER BY machine, object, instance, counter, source, entity"));
   std::vector<StoredSeries> out;
   auto match = [](const std::optional<std::string>& pat, const std::string& v) { return !pat || GlobMatch(*pat, v); };
   while (true) {
@@ -25,6 +25,7 @@ StatusOr<std::vector<StoredSeries>> FindSeries(Database* db, const SeriesFilter&
     s.key.counter = q.ColumnText(5);
     s.key.unit = q.ColumnText(6);
     s.key.original = q.ColumnText(7);
+    s.key.entity = q.ColumnText(8);
     if (match(f.source, source) && match(f.machine, s.key.machine) && match(f.object, s.key.object) &&
         match(f.instance, s.key.instance) && match(f.counter, s.key.counter))
       out.push_back(std::move(s));

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "src/store/identity_migration.h"
 #include "src/store/window_blocks.h"
 
 namespace vrecon {
@@ -189,6 +190,79 @@ CREATE TABLE corr_window_block(
   PRIMARY KEY(vm_id, hour_ns)
 );
 )sql",
+    // 6: VM identity (issue 13). A series gains `entity` (the vSphere VM "<vCenter id>/<moid>"),
+    // part of its identity, so that two vCenters' VMs of one name are two series;
+    // AssignVsphereEntities then sets it from each block's file and splits series that earlier
+    // versions had merged. The inventory learns each VM's entity and each vCenter's id. Stored
+    // corrections were keyed by VM name (which merged VMs): they are dropped and rebuilt keyed
+    // by vm_key on the next `report` or fleet round.
+    R"sql(
+CREATE TABLE series_v6(
+  id INTEGER PRIMARY KEY,
+  source TEXT NOT NULL,
+  machine TEXT NOT NULL,
+  object TEXT NOT NULL,
+  instance TEXT NOT NULL,
+  counter TEXT NOT NULL,
+  unit TEXT NOT NULL,
+  original TEXT NOT NULL,
+  entity TEXT NOT NULL DEFAULT '',
+  UNIQUE(source, machine, object, instance, counter, entity)
+);
+INSERT INTO series_v6(id, source, machine, object, instance, counter, unit, original)
+  SELECT id, source, machine, object, instance, counter, unit, original FROM series;
+DROP TABLE series;
+ALTER TABLE series_v6 RENAME TO series;
+ALTER TABLE vsphere_vm ADD COLUMN entity TEXT NOT NULL DEFAULT '';
+CREATE TABLE vsphere_server(
+  url TEXT NOT NULL PRIMARY KEY,
+  vcenter_id TEXT NOT NULL,
+  seen_at TEXT NOT NULL
+);
+DROP TABLE corr_window_block;
+DROP TABLE corr_process_hour;
+DROP TABLE corr_ready;
+DROP TABLE corr_vm;
+CREATE TABLE corr_vm(
+  id INTEGER PRIMARY KEY,
+  vm_key TEXT NOT NULL UNIQUE,
+  vm TEXT NOT NULL,
+  vm_source TEXT NOT NULL,
+  guest_machine TEXT NOT NULL,
+  host_source TEXT NOT NULL,
+  vcpus INTEGER,
+  stored_at TEXT NOT NULL
+);
+CREATE TABLE corr_window_block(
+  vm_id INTEGER NOT NULL REFERENCES corr_vm(id),
+  hour_ns INTEGER NOT NULL,
+  first_start_ns INTEGER NOT NULL,
+  last_end_ns INTEGER NOT NULL,
+  windows INTEGER NOT NULL,
+  data BLOB NOT NULL,
+  PRIMARY KEY(vm_id, hour_ns)
+);
+CREATE TABLE corr_process_hour(
+  vm_id INTEGER NOT NULL REFERENCES corr_vm(id),
+  hour_ns INTEGER NOT NULL,
+  procs BLOB NOT NULL,
+  PRIMARY KEY(vm_id, hour_ns)
+) WITHOUT ROWID;
+CREATE TABLE corr_ready(
+  vm_id INTEGER NOT NULL REFERENCES corr_vm(id),
+  source TEXT NOT NULL,
+  host TEXT NOT NULL,
+  vcpus INTEGER,
+  samples INTEGER NOT NULL,
+  ready_mean REAL, ready_p95 REAL, ready_above_5 REAL, ready_above_10 REAL,
+  costop_mean REAL, costop_p95 REAL, costop_above_3 REAL,
+  run_mean REAL, wait_mean REAL, usage_mean REAL,
+  wait_dispatch_us_mean REAL, wait_dispatch_us_p95 REAL,
+  host_load_mean REAL, host_load_p95 REAL,
+  hints TEXT NOT NULL,
+  PRIMARY KEY(vm_id, source)
+) WITHOUT ROWID;
+)sql",
 };
 
 constexpr int kMigrationCount = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));
@@ -205,13 +279,21 @@ Status MigrateSchema(Database* db) {
     return Status::NotSupported("database " + db->path() + " has schema version " + std::to_string(version) +
                                 ", newer than this vrecon understands (" + std::to_string(kSchemaVersion) + ")");
   }
+  // Migration 6 rebuilds `series`, which value_block references: SQLite's procedure for that
+  // turns foreign keys off outside the transaction and checks them before the commit.
+  if (version < 6) RETURN_IF_ERROR(db->Exec("PRAGMA foreign_keys=OFF"));
   for (int v = version; v < kSchemaVersion; ++v) {
     ASSIGN_OR_RETURN(Transaction tx, Transaction::Begin(db));
     RETURN_IF_ERROR(db->Exec(kMigrations[v]));
     if (v + 1 == 5) RETURN_IF_ERROR(MoveCorrWindowsIntoBlocks(db));
+    if (v + 1 == 6) {
+      RETURN_IF_ERROR(AssignVsphereEntities(db));
+      RETURN_IF_ERROR(CheckForeignKeys(db));
+    }
     RETURN_IF_ERROR(db->Exec("PRAGMA user_version = " + std::to_string(v + 1)));
     RETURN_IF_ERROR(tx.Commit());
   }
+  if (version < 6) RETURN_IF_ERROR(db->Exec("PRAGMA foreign_keys=ON"));
   return Status::Ok();
 }
 

@@ -1,6 +1,9 @@
 #include "src/store/vsphere_tables.h"
 
 #include <chrono>
+#include <vector>
+
+#include "src/core/text_util.h"
 
 namespace vrecon {
 namespace {
@@ -12,13 +15,70 @@ std::string Now() {
                    false);
 }
 
+// Moves every vSphere series stored under entity prefix `from` + "/" to `to` + "/"; a series
+// that exists under both keeps the existing row and takes the other's blocks.
+Status RekeySeries(Database* db, const std::string& from, const std::string& to) {
+  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT id, machine, object, instance, counter, entity FROM series "
+                                            "WHERE source = 'vsphere' AND substr(entity, 1, ?2) = ?1"));
+  q.Bind(1, from + "/").Bind(2, static_cast<int64_t>(from.size() + 1));
+  struct Row {
+    int64_t id;
+    std::string machine, object, instance, counter, entity;
+  };
+  std::vector<Row> rows;
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, q.Step());
+    if (!row) break;
+    rows.push_back({q.ColumnInt(0), q.ColumnText(1), q.ColumnText(2), q.ColumnText(3), q.ColumnText(4),
+                    to + q.ColumnText(5).substr(from.size())});
+  }
+  ASSIGN_OR_RETURN(Statement find, db->Prepare("SELECT id FROM series WHERE source = 'vsphere' AND machine = ?1 AND "
+                                               "object = ?2 AND instance = ?3 AND counter = ?4 AND entity = ?5"));
+  ASSIGN_OR_RETURN(Statement rename, db->Prepare("UPDATE series SET entity = ?1 WHERE id = ?2"));
+  ASSIGN_OR_RETURN(Statement move, db->Prepare("UPDATE value_block SET series_id = ?1 WHERE series_id = ?2"));
+  ASSIGN_OR_RETURN(Statement drop, db->Prepare("DELETE FROM series WHERE id = ?1"));
+  for (const Row& r : rows) {
+    find.Bind(1, r.machine).Bind(2, r.object).Bind(3, r.instance).Bind(4, r.counter).Bind(5, r.entity);
+    ASSIGN_OR_RETURN(bool exists, find.Step());
+    const int64_t existing = exists ? find.ColumnInt(0) : 0;
+    find.Reset();
+    if (!exists) {
+      RETURN_IF_ERROR(rename.Bind(1, r.entity).Bind(2, r.id).Run());
+      continue;
+    }
+    RETURN_IF_ERROR(move.Bind(1, existing).Bind(2, r.id).Run());
+    RETURN_IF_ERROR(drop.Bind(1, r.id).Run());
+  }
+  return Status::Ok();
+}
+
 }  // namespace
+
+Status RecordVcenter(Database* db, const std::string& url, const std::string& vcenter_id) {
+  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT vcenter_id FROM vsphere_server WHERE url = ?1"));
+  q.Bind(1, url);
+  ASSIGN_OR_RETURN(bool known, q.Step());
+  const std::string before = known ? q.ColumnText(0) : UrlHost(url);
+  q.Reset();
+  ASSIGN_OR_RETURN(Transaction tx, Transaction::Begin(db));
+  // Only data keyed by the URL's host moves: a vCenter whose instanceUuid changed is another
+  // server, whose moids name other VMs.
+  if (before == UrlHost(url) && before != vcenter_id) {
+    RETURN_IF_ERROR(RekeySeries(db, before, vcenter_id));
+    ASSIGN_OR_RETURN(Statement inv, db->Prepare("UPDATE vsphere_vm SET entity = ?1 || '/' || moid WHERE vcenter = ?2"));
+    RETURN_IF_ERROR(inv.Bind(1, vcenter_id).Bind(2, url).Run());
+  }
+  ASSIGN_OR_RETURN(Statement save, db->Prepare("INSERT OR REPLACE INTO vsphere_server(url, vcenter_id, seen_at) "
+                                               "VALUES(?1, ?2, ?3)"));
+  RETURN_IF_ERROR(save.Bind(1, url).Bind(2, vcenter_id).Bind(3, Now()).Run());
+  return tx.Commit();
+}
 
 Status SaveVsphereVm(Database* db, const StoredVm& v) {
   ASSIGN_OR_RETURN(Statement* q, db->Cached("INSERT OR REPLACE INTO vsphere_vm(vcenter, moid, name, num_cpu, host_moid, "
-                                            "power_state, guest_hostname, seen_at) VALUES(?,?,?,?,?,?,?,?)"));
+                                            "power_state, guest_hostname, seen_at, entity) VALUES(?,?,?,?,?,?,?,?,?)"));
   q->Bind(1, v.vcenter).Bind(2, v.moid).Bind(3, v.name).Bind(4, static_cast<int64_t>(v.num_cpu)).Bind(5, v.host_moid);
-  q->Bind(6, v.power_state).Bind(7, v.guest_hostname).Bind(8, Now());
+  q->Bind(6, v.power_state).Bind(7, v.guest_hostname).Bind(8, Now()).Bind(9, v.entity);
   return q->Run();
 }
 
@@ -31,8 +91,8 @@ Status SaveVsphereHost(Database* db, const StoredHost& h) {
 }
 
 StatusOr<std::vector<StoredVm>> VsphereVms(Database* db) {
-  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT vcenter, moid, name, num_cpu, host_moid, power_state, guest_hostname "
-                                            "FROM vsphere_vm ORDER BY name"));
+  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT vcenter, moid, name, num_cpu, host_moid, power_state, guest_hostname, "
+                                            "entity FROM vsphere_vm ORDER BY name, entity"));
   std::vector<StoredVm> out;
   while (true) {
     ASSIGN_OR_RETURN(bool row, q.Step());
@@ -45,6 +105,7 @@ StatusOr<std::vector<StoredVm>> VsphereVms(Database* db) {
     v.host_moid = q.ColumnText(4);
     v.power_state = q.ColumnText(5);
     v.guest_hostname = q.ColumnText(6);
+    v.entity = q.ColumnText(7);
     out.push_back(std::move(v));
   }
   return out;

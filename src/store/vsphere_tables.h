@@ -16,6 +16,7 @@ namespace vrecon {
 struct StoredVm {
   std::string vcenter, moid, name, host_moid, power_state, guest_hostname;
   int num_cpu = 0;
+  std::string entity;  // "<vCenter id>/<moid>" (adapters/vsphere/vsphere_identity.h), as its series carry it
 };
 struct StoredHost {
   std::string vcenter, moid, name;
@@ -26,6 +27,12 @@ Status SaveVsphereVm(Database* db, const StoredVm& vm);
 Status SaveVsphereHost(Database* db, const StoredHost& host);
 // Every VM of every vCenter, for matching guests (guest_hostname) and vCPU counts.
 StatusOr<std::vector<StoredVm>> VsphereVms(Database* db);
+
+// Records which vCenter id (its instanceUuid, else the URL's host) `url` reaches. The first time
+// a URL gives an instanceUuid, the series and inventory stored under its URL host (by a vrecon
+// before schema 6, or while the server gave none) move to the new id, merging with any stored
+// under it already, so that one VM keeps one identity.
+Status RecordVcenter(Database* db, const std::string& url, const std::string& vcenter_id);
 
 // (moid, counter, interval_s) -> last stored sample end.
 using MarkKey = std::tuple<std::string, std::string, int>;

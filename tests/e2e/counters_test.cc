@@ -121,7 +121,7 @@ TEST_F(CountersCliTest, EachCounterTypedAndTreated) {
 
   CliResult csv = RunVrecon({"counters", "--db", db, "--format", "csv"});
   ASSERT_EQ(csv.exit_code, 0) << csv.err;
-  EXPECT_EQ(csv.out.substr(0, csv.out.find('\n')), "vm,guest_machine,start,end,w,path,type,guest_value,value,unit,count,note");
+  EXPECT_EQ(csv.out.substr(0, csv.out.find('\n')), "vm,guest_machine,start,end,w,path,type,guest_value,value,unit,count,note,vm_key");
   EXPECT_NE(csv.out.find(",rate,100,100,per_second,30000,"), std::string::npos) << csv.out;
   CliResult table = RunVrecon({"counters", "--db", db});
   ASSERT_EQ(table.exit_code, 0) << table.err;

@@ -58,7 +58,7 @@ TEST(CounterJobTest, RatesUseTheTrueIntervalOfTheClockMap) {
   // The guest clock runs 2% slow from 15:00: 300 apparent s are 306 true ones.
   const TimeNs t0 = (*windows)[0].start;
   CounterRequest creq;
-  creq.clocks["g1"] = [t0](TimeNs t) { return t0 + static_cast<TimeNs>((t - t0) * 1.02); };
+  creq.clocks[(*windows)[0].vm_key] = [t0](TimeNs t) { return t0 + static_cast<TimeNs>((t - t0) * 1.02); };
   auto counters = RunCounters(store.get(), *windows, creq);
   ASSERT_TRUE(counters.ok()) << counters.status().message();
   ASSERT_EQ(counters->size(), 2u);

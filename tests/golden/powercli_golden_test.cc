@@ -89,7 +89,7 @@ TEST(PowerCliGoldenTest, GrownFileAddsOnlyItsNewRows) {
   EXPECT_EQ(JsonInt(second.out, "rows_already_stored"), 7) << second.out;
   EXPECT_EQ(JsonInt(second.out, "issues"), 0) << "the no-bias warning was recorded by the first ingest:\n"
                                               << second.out;
-  EXPECT_EQ(SamplesCsv(db), ReadText(FixturePath("enus-type.expected.csv")));
+  EXPECT_EQ(SamplesCsv(db), ReadText(FixturePath("enus-type.expected.csv")));  // the golden of the whole file
 }
 
 TEST(PowerCliGoldenTest, NoReadableRowFailsWithOneLineAndLeavesNoStore) {

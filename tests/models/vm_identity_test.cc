@@ -5,10 +5,13 @@
 namespace vrecon::models {
 namespace {
 
+constexpr TimeNs kMin = 60 * kNsPerSec;
+
 TEST(VmIdentityTest, NormalizeStripsDomainAndCase) {
   EXPECT_EQ(NormalizeVmName("WEB01.corp.example.com"), "web01");
   EXPECT_EQ(NormalizeVmName("Web01"), "web01");
   EXPECT_EQ(NormalizeVmName("10.0.0.5"), "10.0.0.5");
+  EXPECT_EQ(FoldVmName(" App v1.2 "), "app v1.2");  // host-side names are compared whole
 }
 
 TEST(VmIdentityTest, ParsesHostInstances) {
@@ -21,22 +24,84 @@ TEST(VmIdentityTest, ParsesHostInstances) {
   EXPECT_FALSE(ParseEsxtopGroupInstance("12345"));
 }
 
-TEST(VmIdentityTest, MatchesCaseInsensitivelyWithoutDomain) {
-  auto m = MatchVms({"web01.corp.example", "DB02"}, {"WEB01", "APP03"}, {});
-  ASSERT_EQ(m.size(), 3u);
-  EXPECT_EQ(m[0].vm, "WEB01");
-  EXPECT_TRUE(m[0].host_seen);
-  EXPECT_EQ(m[1].vm, "DB02");
-  EXPECT_FALSE(m[1].host_seen);
-  EXPECT_EQ(m[2].vm, "APP03");
-  EXPECT_FALSE(m[2].guest);
+TEST(VmIdentityTest, SpansMergeAndOverlap) {
+  std::vector<Span> a;
+  AddSpan(&a, 0, 10);
+  AddSpan(&a, 10, 20);  // touching: one span
+  AddSpan(&a, 30, 40);
+  ASSERT_EQ(a.size(), 2u);
+  EXPECT_EQ(a[0].to, 20);
+  EXPECT_EQ(OverlapNs(a, {{15, 35}}), 5 + 5);
+  EXPECT_EQ(OverlapNs(a, {{20, 30}}), 0);
 }
 
-TEST(VmIdentityTest, ExplicitMappingWins) {
-  auto m = MatchVms({"WEB01", "srv-7"}, {"WEB01", "Billing VM"}, {{"SRV-7", "billing vm"}});
-  ASSERT_EQ(m.size(), 2u);
-  EXPECT_EQ(m[1].vm, "Billing VM");
-  EXPECT_EQ(m[1].guest.value_or(""), "srv-7");
+HostSighting Seen(std::string host, TimeNs from_min, TimeNs to_min) {
+  return HostSighting{std::move(host), {{from_min * kMin, to_min * kMin}}};
+}
+
+TEST(VmIdentityTest, SameNameOneHostAfterAnotherIsOneVmThatMoved) {
+  const auto groups = GroupSightings({Seen("esx-b", 60, 120), Seen("esx-a", 0, 61)});
+  ASSERT_EQ(groups.size(), 1u);
+  EXPECT_EQ(groups[0], (std::vector<size_t>{1, 0}));  // time order: esx-a, then esx-b
+}
+
+TEST(VmIdentityTest, SameNameAtTheSameTimeOnTwoHostsIsTwoVms) {
+  const auto groups = GroupSightings({Seen("esx-a", 0, 120), Seen("esx-b", 30, 150)});
+  ASSERT_EQ(groups.size(), 2u);
+  EXPECT_EQ(groups[0], std::vector<size_t>{0});
+  EXPECT_EQ(groups[1], std::vector<size_t>{1});
+}
+
+TEST(VmIdentityTest, AHostThatCouldContinueEitherOfTwoVmsStartsItsOwn) {
+  const auto groups = GroupSightings({Seen("a", 0, 100), Seen("b", 0, 100), Seen("c", 200, 300)});
+  EXPECT_EQ(groups.size(), 3u);
+}
+
+TEST(VmIdentityTest, MovedThereAndBackIsOneVm) {
+  HostSighting a{"a", {{0, 60 * kMin}, {120 * kMin, 180 * kMin}}};
+  const auto groups = GroupSightings({a, Seen("b", 60, 120)});
+  EXPECT_EQ(groups.size(), 1u);
+}
+
+TEST(VmIdentityTest, GuestMatchesByNameWithoutItsDomain) {
+  const std::vector<VmCandidate> vms = {{"hyperv:hv1/web01", "WEB01", ""}, {"hyperv:hv1/app03", "APP03", ""}};
+  GuestMatch m = MatchGuest("web01.corp.example", true, vms, std::nullopt);
+  EXPECT_EQ(m.vms, std::vector<size_t>{0});
+  EXPECT_EQ(m.how, "name");
+  EXPECT_TRUE(MatchGuest("DB02", true, vms, std::nullopt).vms.empty());
+  // The suffix is not ignored when another guest spells the short name with another domain.
+  EXPECT_TRUE(MatchGuest("web01.corp.example", false, vms, std::nullopt).vms.empty());
+}
+
+TEST(VmIdentityTest, HostNamesThatDifferAfterADotAreNotOneVm) {
+  const std::vector<VmCandidate> vms = {{"k1", "db01.prod.local", ""}, {"k2", "db01.dev.local", ""},
+                                        {"k3", "App v1.2", ""}, {"k4", "App v1.3", ""}};
+  EXPECT_EQ(MatchGuest("db01.prod.local", true, vms, std::nullopt).vms, std::vector<size_t>{0});
+  EXPECT_EQ(MatchGuest("App v1.3", true, vms, std::nullopt).vms, std::vector<size_t>{3});
+  EXPECT_TRUE(MatchGuest("DB01", true, vms, std::nullopt).vms.empty());  // the suffix goes on guests only
+}
+
+TEST(VmIdentityTest, TwoVmsOfTheGuestsNameAreAmbiguous) {
+  const std::vector<VmCandidate> vms = {{"vsphere:vc-a/vm-1", "WEB01", ""}, {"vsphere:vc-b/vm-1", "WEB01", ""}};
+  const GuestMatch m = MatchGuest("WEB01", true, vms, std::nullopt);
+  EXPECT_EQ(m.vms.size(), 2u);
+}
+
+TEST(VmIdentityTest, InventoryHostNameDisambiguates) {
+  const std::vector<VmCandidate> vms = {{"vsphere:vc-a/vm-1", "WEB01", "web01.prod.example"},
+                                        {"vsphere:vc-b/vm-1", "WEB01", "web01-dr.example"}};
+  const GuestMatch m = MatchGuest("WEB01", true, vms, std::nullopt);
+  EXPECT_EQ(m.vms, std::vector<size_t>{0});
+  EXPECT_EQ(m.how, "inventory");
+}
+
+TEST(VmIdentityTest, ExplicitMappingWinsByKeyOrName) {
+  const std::vector<VmCandidate> vms = {{"vsphere:vc-a/vm-1", "WEB01", ""}, {"vsphere:vc-b/vm-1", "WEB01", ""},
+                                        {"hyperv:hv1/billing vm", "Billing VM", ""}};
+  EXPECT_EQ(MatchGuest("WEB01", true, vms, std::string("vsphere:vc-b/vm-1")).vms, std::vector<size_t>{1});
+  const GuestMatch m = MatchGuest("srv-7", true, vms, std::string("billing vm"));
+  EXPECT_EQ(m.vms, std::vector<size_t>{2});
+  EXPECT_EQ(m.how, "map");
 }
 
 }  // namespace

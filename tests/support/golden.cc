@@ -1,5 +1,7 @@
 #include "tests/support/golden.h"
 
+#include <cstdlib>
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -103,8 +105,11 @@ GoldenIngest ExpectGoldenIngest(const std::string& dir, const std::string& name,
     if (!l.empty()) want_issues.push_back(l);
   EXPECT_EQ(IssuesFromJson(g.ingest.out), want_issues)
       << "import issues (line:code) differ; ingest said:\n" << g.ingest.out;
-  const std::string expected = ReadText(base + ".expected.csv");
   const std::string actual = SamplesCsv(db);
+  // VRECON_UPDATE_GOLDEN=1 rewrites the file (as tests/report does); review the diff before committing it.
+  if (const char* u = std::getenv("VRECON_UPDATE_GOLDEN"); u && std::string(u) == "1")
+    WriteText(base + ".expected.csv", actual);
+  const std::string expected = ReadText(base + ".expected.csv");
   EXPECT_TRUE(actual == expected) << "samples of " << input << " differ from " << name << ".expected.csv:\n"
                                   << LineDiff(expected, actual);
   return g;

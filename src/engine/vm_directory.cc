@@ -1,0 +1,253 @@
+#include "src/engine/vm_directory.h"
+
+#include <algorithm>
+#include <set>
+
+#include "models/vm_identity.h"
+#include "src/core/text_util.h"
+#include "src/store/vsphere_tables.h"
+
+namespace vrecon {
+namespace {
+
+using models::FoldVmName;
+using models::NormalizeVmName;
+
+// What a host-side series says about the VM it measures.
+struct HostRef {
+  std::string kind;    // vsphere | hyperv | esxtop
+  std::string host;    // the host machine (host logs)
+  std::string vm;      // the VM's name
+  std::string entity;  // vSphere
+};
+
+std::optional<HostRef> HostRefOf(const SeriesKey& k) {
+  if (k.source == SourceKind::kVsphere) return HostRef{"vsphere", "", k.machine, k.entity};
+  if (k.source == SourceKind::kHyperV && k.object == "Hyper-V Hypervisor Virtual Processor") {
+    if (auto vp = models::ParseHyperVVpInstance(k.instance)) return HostRef{"hyperv", k.machine, vp->vm, ""};
+  } else if (k.source == SourceKind::kEsxtop && k.object == "Group Cpu") {
+    if (auto g = models::ParseEsxtopGroupInstance(k.instance)) return HostRef{"esxtop", k.machine, *g, ""};
+  }
+  return std::nullopt;
+}
+
+std::string IndexKey(const HostRef& r) {
+  if (r.kind == "vsphere") return "vsphere\x1f" + (r.entity.empty() ? "name:" + FoldVmName(r.vm) : r.entity);
+  return r.kind + "\x1f" + FoldVmName(r.host) + "\x1f" + FoldVmName(r.vm);
+}
+
+// The counter whose presence stands for the VM's on a host.
+bool IsPresenceCounter(const SeriesKey& k) { return k.counter == "% Total Run Time" || k.counter == "% Used"; }
+
+// One VM name on one host as the host logs show it.
+struct Sighting {
+  std::string host;  // as spelled
+  int64_t series = -1;  // the series read for its presence
+};
+struct NamedVm {
+  std::string kind, name;  // name as first spelled
+  std::vector<Sighting> hosts;
+};
+
+StatusOr<std::vector<models::Span>> Presence(Database* db, int64_t series) {
+  std::vector<models::Span> spans;
+  RETURN_IF_ERROR(ForEachSample(db, series, TimeRange{}, [&](TimeNs b, TimeNs e, double v) {
+    if (!IsMissing(v)) models::AddSpan(&spans, b, e);
+  }));
+  std::sort(spans.begin(), spans.end(), [](const models::Span& a, const models::Span& b) { return a.from < b.from; });
+  std::vector<models::Span> merged;  // several files of one host may interleave
+  for (const models::Span& s : spans) models::AddSpan(&merged, s.from, s.to);
+  return merged;
+}
+
+// vCenter id -> the host of a URL that reaches it, for people to read.
+StatusOr<std::map<std::string, std::string>> VcenterLabels(Database* db) {
+  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT url, vcenter_id FROM vsphere_server ORDER BY url"));
+  std::map<std::string, std::string> out;
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, q.Step());
+    if (!row) break;
+    out.emplace(q.ColumnText(1), UrlHost(q.ColumnText(0)));
+  }
+  return out;
+}
+
+std::string Join(const std::vector<std::string>& parts, std::string_view sep) {
+  std::string out;
+  for (const std::string& p : parts) out += (out.empty() ? "" : std::string(sep)) + p;
+  return out;
+}
+
+}  // namespace
+
+std::string VmDirectory::GuestId(const std::string& machine) const {
+  const std::string short_name = NormalizeVmName(machine);
+  auto it = guest_short_.find(short_name);
+  return it != guest_short_.end() && it->second == "\x1f" ? FoldVmName(machine) : short_name;
+}
+
+bool VmDirectory::SameGuest(const std::string& machine, const std::string& guest) const {
+  return GuestId(machine) == GuestId(guest);
+}
+
+int VmDirectory::HostEntryOf(const SeriesKey& k) const {
+  const std::optional<HostRef> r = HostRefOf(k);
+  if (!r) return -1;
+  auto it = host_index_.find(IndexKey(*r));
+  return it == host_index_.end() ? -1 : it->second;
+}
+
+Status VmDirectory::AddHostEntries(Database* db, const std::vector<StoredSeries>& all) {
+  ASSIGN_OR_RETURN(std::vector<StoredVm> inventory, VsphereVms(db));
+  std::map<std::string, const StoredVm*> by_entity;
+  for (const StoredVm& v : inventory) by_entity[v.entity] = &v;
+  ASSIGN_OR_RETURN(auto vcenter_labels, VcenterLabels(db));
+
+  std::vector<NamedVm> named;  // in order of first appearance
+  std::map<std::string, size_t> named_index;
+  for (const StoredSeries& s : all) {
+    const std::optional<HostRef> r = HostRefOf(s.key);
+    if (!r) continue;
+    const std::string group = r->kind == "vsphere" ? IndexKey(*r) : r->kind + "\x1f" + FoldVmName(r->vm);
+    auto [it, added] = named_index.emplace(group, named.size());
+    if (added) named.push_back(NamedVm{r->kind, r->vm, {}});
+    NamedVm& n = named[it->second];
+    if (r->kind == "vsphere") {
+      if (n.hosts.empty()) n.hosts.push_back(Sighting{r->entity, s.id});
+      continue;
+    }
+    auto h = std::find_if(n.hosts.begin(), n.hosts.end(),
+                          [&](const Sighting& x) { return FoldVmName(x.host) == FoldVmName(r->host); });
+    if (h == n.hosts.end()) h = n.hosts.insert(n.hosts.end(), Sighting{r->host, -1});
+    if (h->series < 0 && IsPresenceCounter(s.key)) h->series = s.id;
+  }
+
+  std::set<std::string> with_data;
+  for (const NamedVm& n : named)
+    if (n.kind == "vsphere") with_data.insert(n.hosts.front().host);
+  // The inventory of a VM whose data came from elsewhere (esxtop, a host log) still names its guest.
+  for (const StoredVm& v : inventory)
+    if (!v.guest_hostname.empty() && !with_data.count(v.entity)) inventory_only_.emplace_back(v.guest_hostname, v.name);
+
+  for (const NamedVm& n : named) {
+    if (n.kind == "vsphere") {
+      const std::string& entity = n.hosts.front().host;
+      VmEntry e{.key = "vsphere:" + (entity.empty() ? FoldVmName(n.name) : entity), .name = n.name, .kind = "vsphere"};
+      const std::string vcenter = entity.substr(0, entity.rfind('/'));
+      auto label = vcenter_labels.find(vcenter);
+      e.source = entity.empty() ? "PowerCLI export" : label != vcenter_labels.end() ? label->second : vcenter;
+      if (auto inv = by_entity.find(entity); !entity.empty() && inv != by_entity.end()) {
+        e.num_cpu = inv->second->num_cpu;
+        e.guest_hostname = inv->second->guest_hostname;
+      }
+      host_index_[IndexKey(HostRef{"vsphere", "", n.name, entity})] = static_cast<int>(entries_.size());
+      entries_.push_back(std::move(e));
+      continue;
+    }
+    std::vector<models::HostSighting> sightings;
+    for (const Sighting& h : n.hosts) {
+      models::HostSighting hs{h.host, {}};
+      if (n.hosts.size() > 1 && h.series >= 0) {
+        ASSIGN_OR_RETURN(hs.present, Presence(db, h.series));
+      }
+      sightings.push_back(std::move(hs));
+    }
+    for (const std::vector<size_t>& group : models::GroupSightings(sightings)) {
+      VmEntry e{.name = n.name, .kind = n.kind};
+      for (size_t i : group) {
+        e.hosts.push_back(n.hosts[i].host);
+        host_index_[IndexKey(HostRef{n.kind, n.hosts[i].host, n.name, ""})] = static_cast<int>(entries_.size());
+      }
+      e.key = n.kind + ":" + FoldVmName(e.hosts.front()) + "/" + FoldVmName(n.name);
+      e.source = Join(e.hosts, " -> ");
+      entries_.push_back(std::move(e));
+    }
+  }
+  return Status::Ok();
+}
+
+StatusOr<VmDirectory> VmDirectory::Build(Database* db, const std::vector<StoredSeries>& all,
+                                         const std::map<std::string, std::string>& mappings) {
+  VmDirectory d;
+  std::vector<std::string> guests;
+  std::set<std::string> seen;
+  for (const StoredSeries& s : all) {
+    const SeriesKey& k = s.key;
+    if (k.source == SourceKind::kGuest && (k.object == "Processor" || k.object == "Processor Information" ||
+                                           k.object == "Process" || k.object == "Process V2")) {
+      if (seen.insert(FoldVmName(k.machine)).second) guests.push_back(k.machine);
+    }
+  }
+  // A short name stands for one guest unless two guests spell it with different domains.
+  for (const std::string& g : guests) {
+    if (FoldVmName(g) == NormalizeVmName(g)) continue;
+    auto [it, added] = d.guest_short_.emplace(NormalizeVmName(g), FoldVmName(g));
+    if (!added && it->second != FoldVmName(g)) it->second = "\x1f";
+  }
+  std::vector<std::string> distinct;  // one spelling per guest
+  for (const std::string& g : guests) {
+    if (std::none_of(distinct.begin(), distinct.end(), [&](const std::string& o) { return d.SameGuest(o, g); }))
+      distinct.push_back(g);
+  }
+  RETURN_IF_ERROR(d.AddHostEntries(db, all));
+  d.MatchGuests(distinct, mappings);
+  return d;
+}
+
+std::optional<std::string> VmDirectory::MappedTo(const std::string& guest,
+                                                 const std::map<std::string, std::string>& mappings) const {
+  for (const auto& [g, vm] : mappings)
+    if (FoldVmName(g) == FoldVmName(guest)) return vm;
+  for (const auto& [g, vm] : mappings)
+    if (SameGuest(g, guest)) return vm;
+  return std::nullopt;
+}
+
+void VmDirectory::MatchGuests(const std::vector<std::string>& guests,
+                              const std::map<std::string, std::string>& mappings) {
+  std::vector<models::VmCandidate> candidates;
+  for (const VmEntry& e : entries_) candidates.push_back(models::VmCandidate{e.key, e.name, e.guest_hostname});
+  std::vector<bool> placed(entries_.size(), false);
+  for (const std::string& g : guests) {
+    const bool strip = GuestId(g) == NormalizeVmName(g);
+    std::optional<std::string> mapped = MappedTo(g, mappings);
+    for (const auto& [hostname, name] : inventory_only_) {
+      if (mapped) break;
+      if (models::FoldVmName(hostname) == models::FoldVmName(g) || (strip && NormalizeVmName(hostname) == NormalizeVmName(g)))
+        mapped = name;
+    }
+    const models::GuestMatch m = models::MatchGuest(g, strip, candidates, mapped);
+    if (m.vms.size() == 1) {
+      entries_[m.vms[0]].guests.push_back(g);
+      if (!placed[m.vms[0]]) order_.push_back(m.vms[0]);
+      placed[m.vms[0]] = true;
+      continue;
+    }
+    VmEntry e{.key = "guest:" + GuestId(g), .name = g, .kind = "guest", .source = "guest", .guests = {g}};
+    for (size_t i : m.vms) e.ambiguous.push_back(entries_[i].key);
+    order_.push_back(entries_.size());
+    entries_.push_back(std::move(e));
+  }
+  for (size_t i = 0; i < placed.size(); ++i)
+    if (!placed[i]) order_.push_back(i);
+  std::map<std::string, int> names;
+  for (const VmEntry& e : entries_) ++names[FoldVmName(e.name)];
+  for (VmEntry& e : entries_) e.name_shared = names[FoldVmName(e.name)] > 1;
+}
+
+std::vector<size_t> VmDirectory::Select(const std::optional<std::string>& vm) const {
+  if (!vm) return order_;
+  std::vector<size_t> out;
+  for (size_t i : order_)
+    if (entries_[i].key == Trim(*vm)) out.push_back(i);
+  if (!out.empty()) return out;
+  const std::string want = NormalizeVmName(*vm);
+  auto hit = [&](const std::string& n) { return GlobMatch(*vm, n) || NormalizeVmName(n) == want; };
+  for (size_t i : order_) {
+    const VmEntry& e = entries_[i];
+    if (hit(e.name) || std::any_of(e.guests.begin(), e.guests.end(), hit)) out.push_back(i);
+  }
+  return out;
+}
+
+}  // namespace vrecon

@@ -1,0 +1,68 @@
+// Every VM the store knows, with its identity (vm_key), the host-side series that are its own
+// and the guest logs that form its guest timeline (models/vm_identity.h for the rules). The
+// correction, the Ready-Time analysis and `samples` all ask this one directory, so that they
+// agree on which VM is which.
+#ifndef VRECON_SRC_ENGINE_VM_DIRECTORY_H_
+#define VRECON_SRC_ENGINE_VM_DIRECTORY_H_
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/store/sample_reader.h"
+#include "src/store/store.h"
+
+namespace vrecon {
+
+struct VmEntry {
+  // Unique per VM and stable across runs: "vsphere:<vCenter id>/<moid>", "vsphere:<name>" (a
+  // PowerCLI export, which names no vCenter), "hyperv:<first host>/<name>",
+  // "esxtop:<first host>/<name>", or "guest:<name>" for a guest log matched to no VM.
+  std::string key;
+  std::string name;    // the hypervisor's name for it, else the guest's
+  std::string kind;    // vsphere | hyperv | esxtop | guest
+  std::string source;  // what tells it from another VM of its name: the vCenter, "hv01 -> hv02", "guest"
+  bool name_shared = false;  // another VM has the same name (outputs then show `source` beside it)
+  int num_cpu = 0;           // the vSphere inventory's numCPU, 0 when unknown
+  std::string guest_hostname;  // the vSphere inventory's guest.hostName, "" when unknown
+  std::vector<std::string> hosts;   // hosts it ran on, in time order (host logs; vSphere: none)
+  std::vector<std::string> guests;  // guest machine names (as stored) of its guest timeline
+  std::vector<std::string> ambiguous;  // a guest entry: the keys of the VMs its name matched
+};
+
+class VmDirectory {
+ public:
+  // `mappings`: guest name -> vm_key or VM name (--map, [[map]], the store's vm_map), on top of
+  // the vSphere inventory's guest.hostName.
+  static StatusOr<VmDirectory> Build(Database* db, const std::vector<StoredSeries>& all,
+                                     const std::map<std::string, std::string>& mappings);
+
+  const std::vector<VmEntry>& entries() const { return entries_; }
+  const VmEntry& entry(size_t i) const { return entries_[i]; }
+  // The VM a host-side series (vSphere, Hyper-V VP, esxtop group) belongs to; -1 for others.
+  int HostEntryOf(const SeriesKey& k) const;
+  // Whether a guest series' machine is `guest` (one of an entry's guests): case-insensitive,
+  // domain suffix ignored where no other guest shares the short name.
+  bool SameGuest(const std::string& machine, const std::string& guest) const;
+  // The guest a guest series' machine name stands for (SameGuest compares these).
+  std::string GuestId(const std::string& machine) const;
+  // Indices of the entries `vm` selects: its vm_key, or its name or a guest's (glob, case and
+  // domain suffix ignored), all of them when unset.
+  std::vector<size_t> Select(const std::optional<std::string>& vm) const;
+
+ private:
+  Status AddHostEntries(Database* db, const std::vector<StoredSeries>& all);
+  void MatchGuests(const std::vector<std::string>& guests, const std::map<std::string, std::string>& mappings);
+  std::optional<std::string> MappedTo(const std::string& guest, const std::map<std::string, std::string>& mappings) const;
+
+  std::vector<VmEntry> entries_;
+  std::vector<size_t> order_;  // guests' VMs in the guests' order, then VMs without a guest
+  std::map<std::string, int> host_index_;  // HostSeriesId(...) -> entry
+  std::map<std::string, std::string> guest_short_;
+  std::vector<std::pair<std::string, std::string>> inventory_only_;  // (guest.hostName, VM name) without vSphere data  // NormalizeVmName -> "" or the one full name it stands for
+};
+
+}  // namespace vrecon
+
+#endif  // VRECON_SRC_ENGINE_VM_DIRECTORY_H_

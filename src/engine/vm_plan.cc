@@ -1,0 +1,93 @@
+#include "src/engine/vm_plan.h"
+
+#include "models/vm_identity.h"
+
+namespace vrecon {
+namespace {
+
+using models::HostSource;
+
+bool IsPerCpuInstance(const SeriesKey& k) {
+  return !k.instance.empty() && k.instance.find("_Total") == std::string::npos;
+}
+
+}  // namespace
+
+std::vector<int64_t> VmPlan::AllIds() const {
+  std::vector<int64_t> ids;
+  auto add = [&](const StoredSeries* s) { ids.push_back(s->id); };
+  if (guest_total) add(guest_total);
+  for (auto* s : guest_cpus) add(s);
+  for (auto& [n, s] : processes) add(s);
+  for (auto& [vp, v] : host_vps)
+    for (auto* s : v) add(s);
+  for (auto* s : host_group) add(s);
+  return ids;
+}
+
+void PlanGuest(const std::vector<const StoredSeries*>& all, VmPlan* p) {
+  // Processor(n) when the log has it, else Processor Information (NUMA-style "0,1" names).
+  bool have_processor = false;
+  for (const StoredSeries* s : all)
+    if (s->key.source == SourceKind::kGuest && s->key.object == "Processor") have_processor = true;
+  const std::string cpu_object = have_processor ? "Processor" : "Processor Information";
+  for (const StoredSeries* s : all) {
+    const SeriesKey& k = s->key;
+    if (k.source == SourceKind::kGuest && k.object == cpu_object && k.counter == "% Steal Time" &&
+        k.instance == "_Total") {
+      p->guest_steal = s;
+    } else if (k.source == SourceKind::kGuest && k.object == cpu_object && k.counter == "% Processor Time") {
+      if (k.instance == "_Total") {
+        p->guest_total = s;
+      } else if (IsPerCpuInstance(k)) {
+        p->guest_cpus.push_back(s);
+      }
+    } else if (k.source == SourceKind::kGuest && k.object == "System" && k.counter == "Processor Queue Length") {
+      p->guest_queue = s;
+    } else if (k.source == SourceKind::kGuest && (k.object == "Process" || k.object == "Process V2")) {
+      if (k.instance == "_Total" || k.instance == "Idle" || k.instance.starts_with("Idle:")) continue;
+      if (k.counter == "% Processor Time") p->processes[k.instance] = s;
+      if (k.counter == "ID Process") p->process_ids[k.instance] = s;
+    } else if (k.source == SourceKind::kVmTools && k.object == "VM Processor" && k.instance == "_Total" &&
+               k.counter == "% Processor Time" && p->host == HostSource::kNone) {
+      p->host_group.push_back(s);
+    }
+  }
+  if (!p->host_group.empty()) p->host = HostSource::kVmTools;
+}
+
+void PlanHost(const std::vector<const StoredSeries*>& all, bool guest_run_time, VmPlan* p) {
+  const std::string vp_counter = guest_run_time ? "% Guest Run Time" : "% Total Run Time";
+  std::map<int, std::vector<const StoredSeries*>> vps;
+  std::vector<const StoredSeries*> groups, vsphere_usage;
+  std::vector<const StoredSeries*> vs_ready, vs_costop, esx_ready, esx_costop;
+  for (const StoredSeries* s : all) {
+    const SeriesKey& k = s->key;
+    if (k.source == SourceKind::kHyperV && k.counter == vp_counter) {
+      if (auto vp = models::ParseHyperVVpInstance(k.instance)) vps[vp->vp].push_back(s);
+    } else if (k.source == SourceKind::kVsphere && k.instance.empty()) {
+      if (k.counter == "cpu.usage.average") vsphere_usage.push_back(s);
+      if (k.counter == "cpu.ready.summation") vs_ready.push_back(s);
+      if (k.counter == "cpu.costop.summation") vs_costop.push_back(s);
+    } else if (k.source == SourceKind::kEsxtop) {
+      if (k.counter == "% Used") groups.push_back(s);
+      if (k.counter == "% Ready") esx_ready.push_back(s);
+      if (k.counter == "% CoStop") esx_costop.push_back(s);
+    }
+  }
+  p->host_ready = !vs_ready.empty() ? std::move(vs_ready) : std::move(esx_ready);
+  p->host_costop = !vs_costop.empty() ? std::move(vs_costop) : std::move(esx_costop);
+  if (!vps.empty()) {
+    p->host = HostSource::kHyperV;
+    p->host_vps = std::move(vps);
+    p->host_group.clear();
+  } else if (!vsphere_usage.empty()) {
+    p->host = HostSource::kVsphere;
+    p->host_group = std::move(vsphere_usage);
+  } else if (!groups.empty()) {
+    p->host = HostSource::kEsxtop;
+    p->host_group = std::move(groups);
+  }
+}
+
+}  // namespace vrecon

@@ -1,0 +1,36 @@
+// The stored series one VM's correction reads, by role: picked from the guest logs of one of its
+// guests and from the host-side series the directory (src/engine/vm_directory.h) says are its own.
+#ifndef VRECON_SRC_ENGINE_VM_PLAN_H_
+#define VRECON_SRC_ENGINE_VM_PLAN_H_
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "models/correction.h"
+#include "src/store/sample_reader.h"
+
+namespace vrecon {
+
+struct VmPlan {
+  const StoredSeries* guest_total = nullptr;
+  const StoredSeries* guest_steal = nullptr;  // Processor(_Total) % Steal Time (Linux guests)
+  const StoredSeries* guest_queue = nullptr;  // System\Processor Queue Length (queue-on-idle flag)
+  std::vector<const StoredSeries*> guest_cpus;
+  std::map<std::string, const StoredSeries*> processes, process_ids;
+  models::HostSource host = models::HostSource::kNone;
+  std::map<int, std::vector<const StoredSeries*>> host_vps;  // VP number -> series (one per host log)
+  std::vector<const StoredSeries*> host_group;
+  std::vector<const StoredSeries*> host_ready, host_costop;  // vSphere or esxtop, summed over vCPUs
+
+  std::vector<int64_t> AllIds() const;
+};
+
+// `guest_series`: every series of one guest machine.
+void PlanGuest(const std::vector<const StoredSeries*>& guest_series, VmPlan* plan);
+// `host_series`: every host-side series of one VM.
+void PlanHost(const std::vector<const StoredSeries*>& host_series, bool guest_run_time, VmPlan* plan);
+
+}  // namespace vrecon
+
+#endif  // VRECON_SRC_ENGINE_VM_PLAN_H_
