@@ -11,7 +11,10 @@ void AddCorrectionOptions(CLI::App* cmd, CorrectionOptions* o) {
   cmd->add_option("--window", o->window, "Window length in seconds")->check(CLI::Range(15, 86400))->capture_default_str();
   cmd->add_option("--from", o->from, "Start of the range, ISO 8601 (UTC unless an offset is given)");
   cmd->add_option("--to", o->to, "End of the range, ISO 8601");
-  cmd->add_option("--map", o->maps, "Guest computer name to VM name (GUEST=VM); wins over name matching");
+  // One value per --map (repeat it for more), as for `vrecon ingest`, where a list option would
+  // take the log files after it.
+  cmd->add_option("--map", o->maps, "Guest computer name to VM name (GUEST=VM; repeatable); wins over name matching")
+      ->allow_extra_args(false);
   cmd->add_option("--hyperv-counter", o->hyperv_counter,
                   "Hyper-V VP counter for host utilization: total = % Total Run Time, guest = % Guest Run Time")
       ->check(CLI::IsMember({"total", "guest"}))

@@ -58,7 +58,9 @@ RunFn AddIngestCommand(CLI::App& app) {
   cmd->add_option("--encoding", o->encoding, "Force the text encoding instead of detecting it")
       ->check(CLI::IsMember({"utf-8", "utf-16le", "windows-1251", "windows-1252"}));
   cmd->add_option("--date", o->date, "YYYY-MM-DD of the first row, for sar text without its header line");
-  cmd->add_option("--map", o->maps, "Store a mapping from a guest computer name to its VM name (GUEST=VM)");
+  // One value per --map (repeat it for more): a list option would take the log files after it.
+  cmd->add_option("--map", o->maps, "Store a mapping from a guest computer name to its VM name (GUEST=VM; repeatable)")
+      ->allow_extra_args(false);
   AddFormatOption(cmd, &o->format);
   cmd->add_option("files", o->files, "Log files to read")->required()->check(CLI::ExistingFile);
   return [o]() {

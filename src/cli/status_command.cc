@@ -1,6 +1,8 @@
 // `vrecon status --db PATH`: per collection source, when it last succeeded, how far behind its
-// newest data is, the rows its last round added and its last error. Exit 1 when a source is
-// stale (no success within --stale-after), for monitoring. See docs/fleet.md.
+// newest data is, the rows its last round added and its last error. For monitoring: exit 1 when
+// a source's last attempt failed or it is stale (no success within --stale-after), with one line
+// per such source on stderr. See docs/fleet.md.
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 
@@ -14,6 +16,15 @@ namespace {
 
 constexpr TimeNs kDefaultStale = 15 * 60 * kNsPerSec;  // for a --once collector (interval unknown)
 
+enum class State { kOk, kFailing, kStale };
+
+struct Line {
+  const fleet::SourceStatus* s;
+  State state;
+  bool last_failed;  // also true for a stale source whose last attempt failed
+  TimeNs threshold;
+};
+
 std::string Iso(const std::optional<TimeNs>& t) { return t ? FormatIso(*t, false) : ""; }
 
 std::optional<double> Seconds(const std::optional<TimeNs>& since, TimeNs now) {
@@ -23,6 +34,95 @@ std::optional<double> Seconds(const std::optional<TimeNs>& since, TimeNs now) {
 
 std::string Whole(const std::optional<double>& v) { return v ? FormatFixed(*v, 0) : ""; }
 
+// "the last attempt did not succeed". A success sets last_success to that attempt's time and
+// zeroes the consecutive-failure count in one statement (RecordAttempt); a failure moves
+// last_attempt only and adds one. last_error and its time are kept after a recovery, so they
+// only say the source failed at some point: they must not make it failing.
+bool LastAttemptFailed(const fleet::SourceStatus& s) {
+  return s.failures > 0 || s.last_success != s.last_attempt;
+}
+
+// 47m, 1h5m, 2d3h, 30s: the largest unit and the next one, for the stderr lines.
+std::string Span(TimeNs d) {
+  static constexpr std::pair<int64_t, const char*> kUnits[] = {{86400, "d"}, {3600, "h"}, {60, "m"}, {1, "s"}};
+  const int64_t total = std::max<TimeNs>(d, 0) / kNsPerSec;
+  size_t i = 0;
+  while (kUnits[i].first > 1 && total < kUnits[i].first) ++i;
+  std::string out = std::to_string(total / kUnits[i].first) + kUnits[i].second;
+  if (kUnits[i].first > 1) {
+    const int64_t rest = total % kUnits[i].first / kUnits[i + 1].first;
+    if (rest) out += std::to_string(rest) + kUnits[i + 1].second;
+  }
+  return out;
+}
+
+const char* StateName(State st) { return st == State::kStale ? "stale" : st == State::kFailing ? "failing" : "ok"; }
+
+Line Classify(const fleet::SourceStatus& s, const std::optional<TimeNs>& stale_after, TimeNs now) {
+  const TimeNs threshold =
+      stale_after ? *stale_after : s.round_interval_s ? 3 * *s.round_interval_s * kNsPerSec : kDefaultStale;
+  const bool stale = !s.last_success || now - *s.last_success > threshold;
+  const bool failed = LastAttemptFailed(s);
+  return {&s, stale ? State::kStale : failed ? State::kFailing : State::kOk, failed, threshold};
+}
+
+// One line per source that is not ok, naming it and why; a monitoring check shows it as is, so
+// an error that spans lines (a server's answer) is folded onto one.
+std::string Problem(const Line& l, TimeNs now) {
+  const fleet::SourceStatus& s = *l.s;
+  std::string error = s.last_error.empty() ? "the last attempt failed (no error recorded)" : s.last_error;
+  std::replace_if(error.begin(), error.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+  if (l.state == State::kFailing) return "source " + s.source + " failing: " + error;
+  std::string why = s.last_success ? "no success for " + Span(now - *s.last_success) : "no success recorded";
+  why += " (threshold " + Span(l.threshold) + ")";
+  if (l.last_failed) why += "; last attempt failed: " + error;
+  return "source " + s.source + " stale: " + why;
+}
+
+void WriteJson(const std::string& db, const std::vector<Line>& lines, TimeNs now, int stale, int failing) {
+  std::cout << "{\"db\": " << JsonString(db) << ", \"now\": " << JsonString(FormatIso(now, false))
+            << ", \"stale\": " << stale << ", \"failing\": " << failing << ", \"sources\": [";
+  auto opt_str = [](const std::string& v) { return v.empty() ? std::string("null") : JsonString(v); };
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const auto& s = *lines[i].s;
+    std::cout << (i ? ", " : "") << "{\"source\": " << JsonString(s.source) << ", \"kind\": " << JsonString(s.kind)
+              << ", \"state\": " << JsonString(StateName(lines[i].state))
+              << ", \"last_attempt\": " << opt_str(Iso(s.last_attempt))
+              << ", \"last_success\": " << opt_str(Iso(s.last_success))
+              << ", \"newest_data\": " << opt_str(Iso(s.newest_data))
+              << ", \"lag_s\": " << JsonNumber(Seconds(s.newest_data, now)) << ", \"rows_added\": " << s.rows_added
+              << ", \"rows_total\": " << s.rows_total << ", \"failures\": " << s.failures
+              << ", \"stale_after_s\": " << lines[i].threshold / kNsPerSec
+              << ", \"last_error\": " << opt_str(s.last_error) << ", \"last_error_at\": " << opt_str(Iso(s.last_error_at))
+              << "}";
+  }
+  std::cout << "]}\n";
+}
+
+void WriteCsv(const std::vector<Line>& lines, TimeNs now) {
+  std::cout << "source,kind,state,last_attempt,last_success,newest_data,lag_s,rows_added,rows_total,failures,"
+               "stale_after_s,last_error,last_error_at\n";
+  for (const Line& l : lines) {
+    const auto& s = *l.s;
+    std::cout << CsvCell(s.source) << "," << s.kind << "," << StateName(l.state) << "," << Iso(s.last_attempt) << ","
+              << Iso(s.last_success) << "," << Iso(s.newest_data) << "," << Whole(Seconds(s.newest_data, now)) << ","
+              << s.rows_added << "," << s.rows_total << "," << s.failures << "," << l.threshold / kNsPerSec << ","
+              << CsvCell(s.last_error) << "," << Iso(s.last_error_at) << "\n";
+  }
+}
+
+void WriteTable(const std::string& db, const std::vector<Line>& lines, TimeNs now) {
+  TextTable t({"source", "kind", "state", "last success", "lag s", "rows added", "failures", "last error"});
+  for (const Line& l : lines) {
+    const auto& s = *l.s;
+    t.AddRow({s.source, s.kind, l.state == State::kStale ? "STALE" : StateName(l.state), Iso(s.last_success),
+              Whole(Seconds(s.newest_data, now)), std::to_string(s.rows_added), std::to_string(s.failures),
+              s.last_error.empty() ? "" : Iso(s.last_error_at) + " " + s.last_error});
+  }
+  if (t.empty()) std::cout << "no collection source recorded in " << db << " (run vrecon collect --config)\n";
+  else t.Print(std::cout);
+}
+
 }  // namespace
 
 RunFn AddStatusCommand(CLI::App& app) {
@@ -31,7 +131,13 @@ RunFn AddStatusCommand(CLI::App& app) {
   };
   auto o = std::make_shared<Opts>();
   CLI::App* cmd = app.add_subcommand(
-      "status", "Per collection source: last success, lag, rows added, last error; exits 1 when a source is stale");
+      "status",
+      "Per collection source: last success, lag, rows added, last error; exits 1 when a source's last attempt "
+      "failed or it is stale, with one line per such source on stderr");
+  cmd->footer(
+      "Exit status: 0 when every source's last attempt succeeded and none is stale; 1 when a source is failing "
+      "or stale (stderr: \"vrecon: error: source NAME failing: ERROR\" or \"... stale: no success for 47m "
+      "(threshold 15m)\"), or the store cannot be read; 2 for a usage error.");
   cmd->add_option("--db", o->db, "Store file")->capture_default_str();
   cmd->add_option("--stale-after", o->stale_after,
                   "A source without a success for this long is stale (30s, 15m, 1h; default 3 x the collector's "
@@ -58,66 +164,21 @@ RunFn AddStatusCommand(CLI::App& app) {
     }
     const TimeNs now = std::chrono::duration_cast<std::chrono::nanoseconds>(
                            std::chrono::system_clock::now().time_since_epoch()).count();
-    int stale_count = 0;
-    struct Line {
-      const fleet::SourceStatus* s;
-      bool stale;
-      TimeNs threshold;
-    };
     std::vector<Line> lines;
+    int stale = 0, failing = 0;
     for (const auto& s : *rows) {
-      const TimeNs threshold =
-          stale_after ? *stale_after : s.round_interval_s ? 3 * *s.round_interval_s * kNsPerSec : kDefaultStale;
-      const bool stale = !s.last_success || now - *s.last_success > threshold;
-      stale_count += stale;
-      lines.push_back({&s, stale, threshold});
+      lines.push_back(Classify(s, stale_after, now));
+      stale += lines.back().state == State::kStale;
+      failing += lines.back().state == State::kFailing;
     }
     const OutputFormat fmt = ToFormat(o->format);
-    if (fmt == OutputFormat::kJson) {
-      std::cout << "{\"db\": " << JsonString(o->db) << ", \"now\": " << JsonString(FormatIso(now, false))
-                << ", \"stale\": " << stale_count << ", \"sources\": [";
-      for (size_t i = 0; i < lines.size(); ++i) {
-        const auto& s = *lines[i].s;
-        auto opt_str = [](const std::string& v) { return v.empty() ? std::string("null") : JsonString(v); };
-        std::cout << (i ? ", " : "") << "{\"source\": " << JsonString(s.source) << ", \"kind\": " << JsonString(s.kind)
-                  << ", \"state\": " << JsonString(lines[i].stale ? "stale" : s.failures ? "failing" : "ok")
-                  << ", \"last_attempt\": " << opt_str(Iso(s.last_attempt))
-                  << ", \"last_success\": " << opt_str(Iso(s.last_success))
-                  << ", \"newest_data\": " << opt_str(Iso(s.newest_data))
-                  << ", \"lag_s\": " << JsonNumber(Seconds(s.newest_data, now))
-                  << ", \"rows_added\": " << s.rows_added << ", \"rows_total\": " << s.rows_total
-                  << ", \"failures\": " << s.failures << ", \"stale_after_s\": " << lines[i].threshold / kNsPerSec
-                  << ", \"last_error\": " << opt_str(s.last_error)
-                  << ", \"last_error_at\": " << opt_str(Iso(s.last_error_at)) << "}";
-      }
-      std::cout << "]}\n";
-    } else if (fmt == OutputFormat::kCsv) {
-      std::cout << "source,kind,state,last_attempt,last_success,newest_data,lag_s,rows_added,rows_total,failures,"
-                   "stale_after_s,last_error,last_error_at\n";
-      for (const Line& l : lines) {
-        const auto& s = *l.s;
-        std::cout << CsvCell(s.source) << "," << s.kind << "," << (l.stale ? "stale" : s.failures ? "failing" : "ok")
-                  << "," << Iso(s.last_attempt) << "," << Iso(s.last_success) << "," << Iso(s.newest_data) << ","
-                  << Whole(Seconds(s.newest_data, now)) << "," << s.rows_added << "," << s.rows_total << ","
-                  << s.failures << "," << l.threshold / kNsPerSec << "," << CsvCell(s.last_error) << ","
-                  << Iso(s.last_error_at) << "\n";
-      }
-    } else {
-      TextTable t({"source", "kind", "state", "last success", "lag s", "rows added", "failures", "last error"});
-      for (const Line& l : lines) {
-        const auto& s = *l.s;
-        t.AddRow({s.source, s.kind, l.stale ? "STALE" : s.failures ? "failing" : "ok", Iso(s.last_success),
-                  Whole(Seconds(s.newest_data, now)), std::to_string(s.rows_added), std::to_string(s.failures),
-                  s.last_error.empty() ? "" : Iso(s.last_error_at) + " " + s.last_error});
-      }
-      if (t.empty()) std::cout << "no collection source recorded in " << o->db << " (run vrecon collect --config)\n";
-      else t.Print(std::cout);
-    }
-    if (stale_count) {
-      PrintError(std::to_string(stale_count) + " source(s) in " + o->db + " are stale (no success within the threshold)");
-      return kExitFailure;
-    }
-    return kExitOk;
+    if (fmt == OutputFormat::kJson) WriteJson(o->db, lines, now, stale, failing);
+    else if (fmt == OutputFormat::kCsv) WriteCsv(lines, now);
+    else WriteTable(o->db, lines, now);
+    std::cout.flush();
+    for (const Line& l : lines)
+      if (l.state != State::kOk) PrintError(Problem(l, now));
+    return stale + failing ? kExitFailure : kExitOk;
   };
 }
 

@@ -155,7 +155,10 @@ TEST_F(FleetConfigTest, StatusExitsOneForAStaleSource) {
   EXPECT_EQ(st.exit_code, 1) << "a source that never succeeded is stale";
   EXPECT_NE(st.out.find("\"state\": \"stale\""), std::string::npos) << st.out;
   EXPECT_NE(st.out.find("\"state\": \"ok\""), std::string::npos) << "the other folder went on: " << st.out;
-  EXPECT_NE(st.err.find("1 source(s)"), std::string::npos) << st.err;
+  // One line per source that is not ok (issue 13), naming it and why.
+  EXPECT_EQ(st.err, "vrecon: error: source " + dir_.File("gone") +
+                        " stale: no success recorded (threshold 15m); last attempt failed: drop folder " +
+                        dir_.File("gone") + " is not a readable directory\n");
   CliResult none = RunVrecon({"status", "--db", dir_.File("nothing.db")});
   EXPECT_EQ(none.exit_code, 1);
 }
