@@ -52,8 +52,14 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
   const std::string vcenter = opt.client.transport.url;
   ASSIGN_OR_RETURN(std::unique_ptr<vsphere::VsphereClient> client, vsphere::VsphereClient::Connect(opt.client));
   result.server = client->service_content().full_name;
-  const std::string vcenter_id = vsphere::VcenterId(client->service_content().instance_uuid, vcenter);
-  RETURN_IF_ERROR(RecordVcenter(store->db(), vcenter, vcenter_id));
+  const std::string reported_id = vsphere::VcenterId(client->service_content().instance_uuid, vcenter);
+  ASSIGN_OR_RETURN(const std::string vcenter_id, RecordVcenter(store->db(), vcenter, reported_id));
+  if (vcenter_id != reported_id) {
+    result.issues.push_back(ImportIssue{
+        vcenter, 0, Severity::kWarning, "vcenter-uuid-shared",
+        vcenter + " reports instanceUuid " + reported_id + ", as another vCenter in this store does; its VMs are "
+        "kept apart as vsphere:" + vcenter_id + "/<moid>. If both URLs reach one server, collect it by one URL"});
+  }
   ASSIGN_OR_RETURN(const TimeNs now, client->CurrentTime());
 
   ASSIGN_OR_RETURN(std::vector<CounterInfo> all_counters, client->PerfCounters());

@@ -132,7 +132,10 @@ Status VmDirectory::AddHostEntries(Database* db, const std::vector<StoredSeries>
   for (const NamedVm& n : named) {
     if (n.kind == "vsphere") {
       const std::string& entity = n.hosts.front().host;
-      VmEntry e{.key = "vsphere:" + (entity.empty() ? FoldVmName(n.name) : entity), .name = n.name, .kind = "vsphere"};
+      VmEntry e;
+      e.key = "vsphere:" + (entity.empty() ? FoldVmName(n.name) : entity);
+      e.name = n.name;
+      e.kind = "vsphere";
       const std::string vcenter = entity.substr(0, entity.rfind('/'));
       auto label = vcenter_labels.find(vcenter);
       e.source = entity.empty() ? "PowerCLI export" : label != vcenter_labels.end() ? label->second : vcenter;
@@ -153,7 +156,9 @@ Status VmDirectory::AddHostEntries(Database* db, const std::vector<StoredSeries>
       sightings.push_back(std::move(hs));
     }
     for (const std::vector<size_t>& group : models::GroupSightings(sightings)) {
-      VmEntry e{.name = n.name, .kind = n.kind};
+      VmEntry e;
+      e.name = n.name;
+      e.kind = n.kind;
       for (size_t i : group) {
         e.hosts.push_back(n.hosts[i].host);
         host_index_[IndexKey(HostRef{n.kind, n.hosts[i].host, n.name, ""})] = static_cast<int>(entries_.size());
@@ -223,7 +228,11 @@ void VmDirectory::MatchGuests(const std::vector<std::string>& guests,
       placed[m.vms[0]] = true;
       continue;
     }
-    VmEntry e{.key = "guest:" + GuestId(g), .name = g, .kind = "guest", .source = "guest", .guests = {g}};
+    VmEntry e;
+    e.key = "guest:" + GuestId(g);
+    e.name = g;
+    e.kind = e.source = "guest";
+    e.guests = {g};
     for (size_t i : m.vms) e.ambiguous.push_back(entries_[i].key);
     order_.push_back(entries_.size());
     entries_.push_back(std::move(e));

@@ -54,24 +54,33 @@ Status RekeySeries(Database* db, const std::string& from, const std::string& to)
 
 }  // namespace
 
-Status RecordVcenter(Database* db, const std::string& url, const std::string& vcenter_id) {
+StatusOr<std::string> RecordVcenter(Database* db, const std::string& url, const std::string& vcenter_id) {
   ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT vcenter_id FROM vsphere_server WHERE url = ?1"));
   q.Bind(1, url);
   ASSIGN_OR_RETURN(bool known, q.Step());
   const std::string before = known ? q.ColumnText(0) : UrlHost(url);
   q.Reset();
+  // Another URL already reported this instanceUuid: a clone (a DR vCenter restored from a backup
+  // of production keeps its uuid, and its moids) or the same server by another name. Merging
+  // would mix two estates' VMs, so the newcomer's VMs are told apart by its URL host.
+  ASSIGN_OR_RETURN(Statement other, db->Prepare("SELECT url FROM vsphere_server WHERE vcenter_id = ?1 AND url != ?2"));
+  other.Bind(1, vcenter_id).Bind(2, url);
+  ASSIGN_OR_RETURN(bool shared, other.Step());
+  const std::string id = shared && vcenter_id != UrlHost(url) ? vcenter_id + "@" + UrlHost(url) : vcenter_id;
+  other.Reset();
   ASSIGN_OR_RETURN(Transaction tx, Transaction::Begin(db));
   // Only data keyed by the URL's host moves: a vCenter whose instanceUuid changed is another
   // server, whose moids name other VMs.
-  if (before == UrlHost(url) && before != vcenter_id) {
-    RETURN_IF_ERROR(RekeySeries(db, before, vcenter_id));
+  if (before == UrlHost(url) && before != id) {
+    RETURN_IF_ERROR(RekeySeries(db, before, id));
     ASSIGN_OR_RETURN(Statement inv, db->Prepare("UPDATE vsphere_vm SET entity = ?1 || '/' || moid WHERE vcenter = ?2"));
-    RETURN_IF_ERROR(inv.Bind(1, vcenter_id).Bind(2, url).Run());
+    RETURN_IF_ERROR(inv.Bind(1, id).Bind(2, url).Run());
   }
   ASSIGN_OR_RETURN(Statement save, db->Prepare("INSERT OR REPLACE INTO vsphere_server(url, vcenter_id, seen_at) "
                                                "VALUES(?1, ?2, ?3)"));
-  RETURN_IF_ERROR(save.Bind(1, url).Bind(2, vcenter_id).Bind(3, Now()).Run());
-  return tx.Commit();
+  RETURN_IF_ERROR(save.Bind(1, url).Bind(2, id).Bind(3, Now()).Run());
+  RETURN_IF_ERROR(tx.Commit());
+  return id;
 }
 
 Status SaveVsphereVm(Database* db, const StoredVm& v) {

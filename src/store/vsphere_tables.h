@@ -28,11 +28,13 @@ Status SaveVsphereHost(Database* db, const StoredHost& host);
 // Every VM of every vCenter, for matching guests (guest_hostname) and vCPU counts.
 StatusOr<std::vector<StoredVm>> VsphereVms(Database* db);
 
-// Records which vCenter id (its instanceUuid, else the URL's host) `url` reaches. The first time
-// a URL gives an instanceUuid, the series and inventory stored under its URL host (by a vrecon
-// before schema 6, or while the server gave none) move to the new id, merging with any stored
-// under it already, so that one VM keeps one identity.
-Status RecordVcenter(Database* db, const std::string& url, const std::string& vcenter_id);
+// Records which vCenter id (its instanceUuid, else the URL's host) `url` reaches and returns the
+// id its VMs' entities use: `vcenter_id`, or "<vcenter_id>@<URL host>" when another URL already
+// reported that instanceUuid (a cloned vCenter; its VMs must not merge with the first's). The
+// first time a URL gives an instanceUuid, the series and inventory stored under its URL host (by
+// a vrecon before schema 6, or while the server gave none) move to the id, merging with any
+// stored under it already, so that one VM keeps one identity.
+StatusOr<std::string> RecordVcenter(Database* db, const std::string& url, const std::string& vcenter_id);
 
 // (moid, counter, interval_s) -> last stored sample end.
 using MarkKey = std::tuple<std::string, std::string, int>;
