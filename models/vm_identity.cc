@@ -58,6 +58,12 @@ TimeNs OverlapNs(const std::vector<Span>& a, const std::vector<Span>& b) {
   return total;
 }
 
+TimeNs PresentNs(const std::vector<Span>& spans) {
+  TimeNs total = 0;
+  for (const Span& s : spans) total += s.to - s.from;
+  return total;
+}
+
 std::vector<std::vector<size_t>> GroupSightings(const std::vector<HostSighting>& s, TimeNs max_overlap) {
   std::vector<size_t> order(s.size());
   std::iota(order.begin(), order.end(), 0);
@@ -68,7 +74,8 @@ std::vector<std::vector<size_t>> GroupSightings(const std::vector<HostSighting>&
     std::vector<size_t> fits;
     for (size_t g = 0; g < groups.size(); ++g) {
       const bool apart = std::all_of(groups[g].begin(), groups[g].end(), [&](size_t m) {
-        return OverlapNs(s[i].present, s[m].present) <= max_overlap;
+        const TimeNs shorter = std::min(PresentNs(s[i].present), PresentNs(s[m].present));
+        return OverlapNs(s[i].present, s[m].present) <= std::min(max_overlap, shorter / 2);
       });
       if (apart) fits.push_back(g);
     }

@@ -44,6 +44,8 @@ struct Span {
 void AddSpan(std::vector<Span>* spans, TimeNs from, TimeNs to);
 // Total time both span lists cover.
 TimeNs OverlapNs(const std::vector<Span>& a, const std::vector<Span>& b);
+// Total time the spans cover.
+TimeNs PresentNs(const std::vector<Span>& spans);
 
 // One VM name as one host's log shows it: when it had data there.
 struct HostSighting {
@@ -51,8 +53,9 @@ struct HostSighting {
   std::vector<Span> present;  // time-ordered, disjoint
 };
 
-// Two sightings that overlap by more than this run at the same time: two VMs. Less is a
-// migration seen from both ends (the destination shows the VM while memory is copied).
+// Two sightings whose data overlap by more than this, or by more than half the shorter one, run
+// at the same time: two VMs (two 10-minute captures of one name at once are two VMs). Less is a
+// migration seen from both ends (the destination shows the VM while its memory is copied).
 inline constexpr TimeNs kConcurrentOverlap = 10 * 60 * kNsPerSec;
 
 // Groups one name's sightings into VMs, each a list of sighting indices in time order. Sightings

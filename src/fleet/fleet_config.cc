@@ -158,6 +158,13 @@ Status ReadVcenter(const Checker& c, const toml::table& t, const std::string& pr
   return c.Int(t, prefix, "timeout", 1, 3600, &v->timeout_s);
 }
 
+// [[map]] guest = "WEB01" vm = "vsphere:<vCenter id>/vm-42" (a vm_key, or a VM name).
+Status ReadMap(const Checker& c, const toml::table& t, const std::string& prefix, std::pair<std::string, std::string>* m) {
+  RETURN_IF_ERROR(c.CheckKeys(t, prefix, {"guest", "vm"}));
+  RETURN_IF_ERROR(c.String(t, prefix, "guest", &m->first, true));
+  return c.String(t, prefix, "vm", &m->second, true);
+}
+
 Status ReadDropFolder(const Checker& c, const toml::table& t, const std::string& prefix, DropFolderConfig* d) {
   RETURN_IF_ERROR(c.CheckKeys(t, prefix, {"path", "recursive", "include", "exclude"}));
   RETURN_IF_ERROR(c.Path(t, prefix, "path", &d->path, true));
@@ -208,7 +215,7 @@ StatusOr<FleetConfig> LoadFleetConfig(const std::string& path) {
   }
   const Checker c(path, std::filesystem::absolute(path).parent_path());
   RETURN_IF_ERROR(c.CheckKeys(root, "", {"db", "window", "since", "parallel_sources", "retries", "retry_backoff", "settle",
-                                         "mappings", "vcenter", "drop_folder"}));
+                                         "mappings", "map", "vcenter", "drop_folder"}));
   RETURN_IF_ERROR(c.Path(root, "", "db", &cfg.db));
   RETURN_IF_ERROR(c.Int(root, "", "window", 20, 86400, &cfg.window_s));
   RETURN_IF_ERROR(c.Duration(root, "", "since", &cfg.since));
@@ -220,10 +227,13 @@ StatusOr<FleetConfig> LoadFleetConfig(const std::string& path) {
     if (!m->is_table()) return c.Bad(m->source(), "mappings", "must be a [mappings] table of \"guest\" = \"VM\"");
     for (auto&& [k, v] : *m->as_table()) {
       if (!v.is_string() || v.as_string()->get().empty())
-        return c.Bad(v.source(), "mappings." + std::string(k.str()), "must be the VM name as a non-empty string");
+        return c.Bad(v.source(), "mappings." + std::string(k.str()), "must be the VM name (or its vm_key) as a non-empty string");
       cfg.mappings[std::string(k.str())] = v.as_string()->get();
     }
   }
+  std::vector<std::pair<std::string, std::string>> maps;
+  RETURN_IF_ERROR(ReadArray(c, root, "map", &maps, ReadMap));
+  for (auto& [guest, vm] : maps) cfg.mappings[guest] = std::move(vm);
   RETURN_IF_ERROR(ReadArray(c, root, "vcenter", &cfg.vcenters, ReadVcenter));
   RETURN_IF_ERROR(ReadArray(c, root, "drop_folder", &cfg.drop_folders, ReadDropFolder));
   std::set<std::string> ids;

@@ -90,8 +90,9 @@ StatusOr<FleetReport> BuildFleetReport(Database* db, const ReportRequest& req, c
       auto hit = [&](const std::string& n) { return !n.empty() && (GlobMatch(*req.vm, n) || models::NormalizeVmName(n) == want); };
       if (!hit(v.vm) && !hit(v.guest_machine)) continue;
     }
-    const std::string label = VmLabel(v.vm, v.vm_source, names[models::FoldVmName(v.vm)] > 1);
-    r.vms.push_back(VmReport{std::move(v), {}, {}, {}, "", label});
+    VmReport& added = r.vms.emplace_back();
+    added.label = VmLabel(v.vm, v.vm_source, names[models::FoldVmName(v.vm)] > 1);
+    added.vm = std::move(v);
   }
   if (req.vm && r.vms.empty())
     return Status::NotFound("no VM or guest named \"" + *req.vm + "\" in the stored corrections of " + db->path());

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <regex>
 
+#include "src/core/text_util.h"
 #include "tests/support/background.h"
 #include "tests/support/cli_runner.h"
 #include "tests/support/golden.h"
@@ -78,6 +79,10 @@ TEST_F(FleetConfigTest, EachBadKeyOrValueIsRefusedWithFileLineAndKey) {
        "3: drop_folder[0].pattern: unknown key"},
       {"mapping not string", "[mappings]\n\"web01\" = 3\n[[drop_folder]]\npath = \"drop\"\n",
        "2: mappings.web01: must be the VM name"},
+      {"map without vm", "[[map]]\nguest = \"web01\"\n[[drop_folder]]\npath = \"drop\"\n", "1: map[0].vm: missing (required)"},
+      {"map unknown key", "[[map]]\nguest = \"a\"\nvm = \"b\"\nhost = \"x\"\n[[drop_folder]]\npath = \"drop\"\n",
+       "4: map[0].host: unknown key"},
+      {"map not array of tables", "map = \"a=b\"\n[[drop_folder]]\npath = \"drop\"\n", "1: map: must be written as [[map]] tables"},
       {"not TOML", "db = \"a.db\"\nwindow = = 3\n", "2: not valid TOML"},
       {"no source", "db = \"a.db\"\n", "1: vcenter: the file names no source"},
   };
@@ -95,6 +100,28 @@ TEST_F(FleetConfigTest, EachBadKeyOrValueIsRefusedWithFileLineAndKey) {
   }
   unsetenv("VRECON_TEST_PW");
   EXPECT_FALSE(Exists(dir_.File("x.db"))) << "a refused configuration must not create the store";
+}
+
+// [[map]] pins a guest to one VM by vm_key where its name matches two (issue 13).
+TEST_F(FleetConfigTest, MapEntryPinsAGuestToAVmKey) {
+  auto esxtop = [](const std::string& host, double used) {
+    std::string out = "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\" + host + "\\Group Cpu(4242:APP01)\\% Used\"\r\n";
+    for (int m = 0; m <= 10; ++m) out += "\"03/02/2026 10:" + std::string(m < 10 ? "0" : "") + std::to_string(m) + ":00\",\"" + FormatDouble(used) + "\"\r\n";
+    return out;
+  };
+  std::string guest = "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\APP01\\Processor(0)\\% Processor Time\",\"\\\\APP01\\Processor(_Total)\\% Processor Time\"\r\n";
+  for (int m = 0; m <= 10; ++m) guest += "\"03/02/2026 10:" + std::string(m < 10 ? "0" : "") + std::to_string(m) + ":00\",\"50\",\"50\"\r\n";
+  WriteText(dir_.File("drop/a.csv"), esxtop("esx-a", 40));
+  WriteText(dir_.File("drop/b.csv"), esxtop("esx-b", 80));
+  WriteText(dir_.File("drop/g.csv"), guest);
+  const std::string db = dir_.File("s.db");
+  CliResult r = Once(Write("db = \"s.db\"\nsettle = \"1s\"\n[[map]]\nguest = \"APP01\"\nvm = \"esxtop:esx-b/app01\"\n"
+                           "[[drop_folder]]\npath = \"drop\"\n"));
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  CliResult c = RunVrecon({"correct", "--db", db, "--vm", "esxtop:esx-b/app01", "--format", "csv"});
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_NE(c.out.find(",80,1.6,"), std::string::npos) << c.out;  // w = 80 / 50 against esx-b's figure
+  EXPECT_EQ(c.out.find("ambiguous-vm"), std::string::npos) << c.out;
 }
 
 TEST_F(FleetConfigTest, UsageErrorsExitTwo) {

@@ -52,6 +52,11 @@ TEST(VmIdentityTest, SameNameAtTheSameTimeOnTwoHostsIsTwoVms) {
   EXPECT_EQ(groups[1], std::vector<size_t>{1});
 }
 
+TEST(VmIdentityTest, TwoShortCapturesAtOnceAreTwoVmsAndABriefOverlapIsAMigration) {
+  EXPECT_EQ(GroupSightings({Seen("a", 0, 10), Seen("b", 0, 10)}).size(), 2u);
+  EXPECT_EQ(GroupSightings({Seen("a", 0, 60), Seen("b", 58, 120)}).size(), 1u);  // 2 min seen from both ends
+}
+
 TEST(VmIdentityTest, AHostThatCouldContinueEitherOfTwoVmsStartsItsOwn) {
   const auto groups = GroupSightings({Seen("a", 0, 100), Seen("b", 0, 100), Seen("c", 200, 300)});
   EXPECT_EQ(groups.size(), 3u);
