@@ -88,34 +88,43 @@ std::vector<std::vector<size_t>> GroupSightings(const std::vector<HostSighting>&
   return groups;
 }
 
-GuestMatch MatchGuest(std::string_view guest, bool strip_suffix, const std::vector<VmCandidate>& vms,
-                      const std::optional<std::string>& mapped_to) {
-  auto collect = [&](auto&& pred) {
-    std::vector<size_t> r;
-    for (size_t i = 0; i < vms.size(); ++i)
-      if (pred(vms[i])) r.push_back(i);
-    return r;
-  };
+VmNameIndex::VmNameIndex(const std::vector<VmCandidate>& vms) {
+  for (size_t i = 0; i < vms.size(); ++i) {
+    by_key_.emplace(vms[i].key, i);
+    by_name_.emplace(FoldVmName(vms[i].name), i);
+    if (vms[i].guest_hostname.empty()) continue;
+    by_hostname_.emplace(FoldVmName(vms[i].guest_hostname), i);
+    // guest.hostName is a guest's name: its suffix may go as the guest's may.
+    by_short_hostname_.emplace(NormalizeVmName(vms[i].guest_hostname), i);
+  }
+}
+
+std::vector<size_t> VmNameIndex::Find(const std::multimap<std::string, size_t>& by, const std::string& key) const {
+  std::vector<size_t> out;
+  for (auto [it, end] = by.equal_range(key); it != end; ++it) out.push_back(it->second);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+GuestMatch VmNameIndex::Match(std::string_view guest, bool strip_suffix,
+                              const std::optional<std::string>& mapped_to) const {
   if (mapped_to) {
-    std::vector<size_t> r = collect([&](const VmCandidate& v) { return v.key == Trim(*mapped_to); });
-    if (r.empty()) r = collect([&](const VmCandidate& v) { return FoldVmName(v.name) == FoldVmName(*mapped_to); });
+    std::vector<size_t> r = Find(by_key_, std::string(Trim(*mapped_to)));
+    if (r.empty()) r = Find(by_name_, FoldVmName(*mapped_to));
     return GuestMatch{r, r.empty() ? "" : "map"};
   }
   const std::string full = FoldVmName(guest), short_name = NormalizeVmName(guest);
-  const bool try_short = strip_suffix && short_name != full;
-  std::vector<size_t> r = collect([&](const VmCandidate& v) {
-    return !v.guest_hostname.empty() && FoldVmName(v.guest_hostname) == full;
-  });
-  // guest.hostName is a guest's name too: its suffix may go as the guest's may.
-  if (r.empty() && strip_suffix) {
-    r = collect([&](const VmCandidate& v) {
-      return !v.guest_hostname.empty() && NormalizeVmName(v.guest_hostname) == short_name;
-    });
-  }
+  std::vector<size_t> r = Find(by_hostname_, full);
+  if (r.empty() && strip_suffix) r = Find(by_short_hostname_, short_name);
   if (!r.empty()) return GuestMatch{r, "inventory"};
-  r = collect([&](const VmCandidate& v) { return FoldVmName(v.name) == full; });
-  if (r.empty() && try_short) r = collect([&](const VmCandidate& v) { return FoldVmName(v.name) == short_name; });
+  r = Find(by_name_, full);
+  if (r.empty() && strip_suffix && short_name != full) r = Find(by_name_, short_name);
   return GuestMatch{r, r.empty() ? "" : "name"};
+}
+
+GuestMatch MatchGuest(std::string_view guest, bool strip_suffix, const std::vector<VmCandidate>& vms,
+                      const std::optional<std::string>& mapped_to) {
+  return VmNameIndex(vms).Match(guest, strip_suffix, mapped_to);
 }
 
 }  // namespace vrecon::models

@@ -12,6 +12,7 @@
 #ifndef VRECON_MODELS_VM_IDENTITY_H_
 #define VRECON_MODELS_VM_IDENTITY_H_
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -79,9 +80,22 @@ struct GuestMatch {
   std::string how;          // "map", "inventory", "name" or "" when unmatched
 };
 
-// Matches one guest computer name. `mapped_to` (from --map, [[map]] or the store) is a vm_key or
-// a VM name. `strip_suffix`: the guest's domain suffix may be ignored (no other guest shares the
-// short name with another domain).
+// The candidates by key, folded name and guest.hostName, so that matching a fleet's guests is a
+// few lookups each rather than a pass over every VM.
+class VmNameIndex {
+ public:
+  explicit VmNameIndex(const std::vector<VmCandidate>& vms);
+  // Matches one guest computer name. `mapped_to` (from --map, [[map]] or the store) is a vm_key
+  // or a VM name. `strip_suffix`: the guest's domain suffix may be ignored (no other guest shares
+  // the short name with another domain).
+  GuestMatch Match(std::string_view guest, bool strip_suffix, const std::optional<std::string>& mapped_to) const;
+
+ private:
+  std::vector<size_t> Find(const std::multimap<std::string, size_t>& by, const std::string& key) const;
+  std::multimap<std::string, size_t> by_key_, by_name_, by_hostname_, by_short_hostname_;
+};
+
+// One-off form of VmNameIndex::Match.
 GuestMatch MatchGuest(std::string_view guest, bool strip_suffix, const std::vector<VmCandidate>& vms,
                       const std::optional<std::string>& mapped_to);
 

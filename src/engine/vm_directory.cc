@@ -125,7 +125,6 @@ Status VmDirectory::AddHostEntries(Database* db, const std::vector<StoredSeries>
   std::set<std::string> with_data;
   for (const NamedVm& n : named)
     if (n.kind == "vsphere") with_data.insert(n.hosts.front().host);
-  // The inventory of a VM whose data came from elsewhere (esxtop, a host log) still names its guest.
   for (const StoredVm& v : inventory)
     if (!v.guest_hostname.empty() && !with_data.count(v.entity)) inventory_only_.emplace_back(v.guest_hostname, v.name);
 
@@ -199,29 +198,36 @@ StatusOr<VmDirectory> VmDirectory::Build(Database* db, const std::vector<StoredS
   return d;
 }
 
-std::optional<std::string> VmDirectory::MappedTo(const std::string& guest,
-                                                 const std::map<std::string, std::string>& mappings) const {
-  for (const auto& [g, vm] : mappings)
-    if (FoldVmName(g) == FoldVmName(guest)) return vm;
-  for (const auto& [g, vm] : mappings)
-    if (SameGuest(g, guest)) return vm;
-  return std::nullopt;
-}
-
 void VmDirectory::MatchGuests(const std::vector<std::string>& guests,
                               const std::map<std::string, std::string>& mappings) {
   std::vector<models::VmCandidate> candidates;
   for (const VmEntry& e : entries_) candidates.push_back(models::VmCandidate{e.key, e.name, e.guest_hostname});
+  const models::VmNameIndex index(candidates);
+  std::map<std::string, std::string> mapped_full, mapped_id, inventory_only;
+  for (const auto& [g, vm] : mappings) {
+    mapped_full.emplace(FoldVmName(g), vm);
+    mapped_id.emplace(GuestId(g), vm);
+  }
+  // The inventory of a VM whose data came from elsewhere (esxtop, a host log) still names its guest.
+  for (const auto& [hostname, name] : inventory_only_) {
+    inventory_only.emplace(FoldVmName(hostname), name);
+    inventory_only.emplace(NormalizeVmName(hostname), name);
+  }
   std::vector<bool> placed(entries_.size(), false);
   for (const std::string& g : guests) {
     const bool strip = GuestId(g) == NormalizeVmName(g);
-    std::optional<std::string> mapped = MappedTo(g, mappings);
-    for (const auto& [hostname, name] : inventory_only_) {
-      if (mapped) break;
-      if (models::FoldVmName(hostname) == models::FoldVmName(g) || (strip && NormalizeVmName(hostname) == NormalizeVmName(g)))
-        mapped = name;
+    std::optional<std::string> mapped;
+    // A mapping names the guest by its full name, else by any spelling of the same guest.
+    if (auto it = mapped_full.find(FoldVmName(g)); it != mapped_full.end()) {
+      mapped = it->second;
+    } else if (auto id = mapped_id.find(GuestId(g)); id != mapped_id.end()) {
+      mapped = id->second;
+    } else if (auto inv = inventory_only.find(FoldVmName(g)); inv != inventory_only.end()) {
+      mapped = inv->second;
+    } else if (auto short_inv = inventory_only.find(NormalizeVmName(g)); strip && short_inv != inventory_only.end()) {
+      mapped = short_inv->second;
     }
-    const models::GuestMatch m = models::MatchGuest(g, strip, candidates, mapped);
+    const models::GuestMatch m = index.Match(g, strip, mapped);
     if (m.vms.size() == 1) {
       entries_[m.vms[0]].guests.push_back(g);
       if (!placed[m.vms[0]]) order_.push_back(m.vms[0]);

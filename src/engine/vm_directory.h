@@ -54,7 +54,6 @@ class VmDirectory {
  private:
   Status AddHostEntries(Database* db, const std::vector<StoredSeries>& all);
   void MatchGuests(const std::vector<std::string>& guests, const std::map<std::string, std::string>& mappings);
-  std::optional<std::string> MappedTo(const std::string& guest, const std::map<std::string, std::string>& mappings) const;
 
   std::vector<VmEntry> entries_;
   std::vector<size_t> order_;  // guests' VMs in the guests' order, then VMs without a guest
