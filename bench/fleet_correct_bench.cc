@@ -106,13 +106,13 @@ Status Generate(const Options& o) {
     std::snprintf(name, sizeof name, "VM%04d", v);
     std::vector<SeriesKey> guest;
     auto key = [&](const std::string& object, const std::string& instance) {
-      guest.push_back(SeriesKey{SourceKind::kGuest, name, object, instance, "% Processor Time", "percent", ""});
+      guest.push_back(SeriesKey{SourceKind::kGuest, name, object, instance, "% Processor Time", "percent", "", ""});
     };
     for (int c = 0; c < o.vcpus; ++c) key("Processor", std::to_string(c));
     key("Processor", "_Total");
     for (int p = 0; p < o.processes; ++p) key("Process", "proc" + std::to_string(p));
     const std::vector<SeriesKey> host = {
-        SeriesKey{SourceKind::kVsphere, name, "cpu", "", "cpu.usage.average", "percent", ""}};
+        SeriesKey{SourceKind::kVsphere, name, "cpu", "", "cpu.usage.average", "percent", "", ""}};
     ASSIGN_OR_RETURN(Transaction tx, Transaction::Begin(store->db()));
     const int vcpus = o.vcpus, processes = o.processes;
     const bool noise = o.noise;

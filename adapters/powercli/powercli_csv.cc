@@ -223,7 +223,7 @@ Status PowerCliParser::ReadRow(std::string_view line, bool quiet, bool* good) {
       summary_.columns.push_back(SeriesKey{SourceKind::kVsphere, last_entity_, vsphere::CounterGroup(metric),
                                            last_instance_, last_metric_,
                                            vsphere::Convert(metric, 0, unit, secs).value_or(vsphere::StoredValue{}).unit,
-                                           "powercli:" + last_metric_});
+                                           "powercli:" + last_metric_, ""});
     }
   }
   if (quiet) return Status::Ok();
@@ -273,7 +273,7 @@ Status PowerCliParser::EmitGroup() {
   for (const int inst : order) {
     const std::vector<SeriesKey> columns{SeriesKey{SourceKind::kVsphere, group_entity_,
                                                    vsphere::CounterGroup(group_metric_), group_instances_[inst],
-                                                   group_metric_, group_units_[inst], "powercli:" + group_metric_}};
+                                                   group_metric_, group_units_[inst], "powercli:" + group_metric_, ""}};
     RETURN_IF_ERROR(sink_->DeclareColumns(columns));
     const Sample* prev = nullptr;
     for (size_t j = first[inst]; j < group_.size() && group_[j].instance == inst; ++j) {
