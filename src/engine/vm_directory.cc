@@ -189,10 +189,9 @@ StatusOr<VmDirectory> VmDirectory::Build(Database* db, const std::vector<StoredS
     if (!added && it->second != FoldVmName(g)) it->second = "\x1f";
   }
   std::vector<std::string> distinct;  // one spelling per guest
-  for (const std::string& g : guests) {
-    if (std::none_of(distinct.begin(), distinct.end(), [&](const std::string& o) { return d.SameGuest(o, g); }))
-      distinct.push_back(g);
-  }
+  std::set<std::string> ids;
+  for (const std::string& g : guests)
+    if (ids.insert(d.GuestId(g)).second) distinct.push_back(g);
   RETURN_IF_ERROR(d.AddHostEntries(db, all));
   d.MatchGuests(distinct, mappings);
   return d;
