@@ -111,6 +111,30 @@ TEST_F(VmIdentityCliTest, SameNameAtTheSameTimeOnTwoEsxtopHostsIsTwoVms) {
   EXPECT_NE(s.out.find("\"vm_key\": \"esxtop:esx-b/app01\""), std::string::npos) << s.out.substr(0, 400);
 }
 
+TEST_F(VmIdentityCliTest, TheReportKeepsTwoVmsOfOneNameApart) {
+  In("a.csv", Esxtop("esx-a", "APP01", 0, 3600, 40));
+  In("b.csv", Esxtop("esx-b", "APP01", 0, 3600, 80));
+  In("ga.csv", Guest("GA", 0, 3600, 50), {"--map", "GA=esxtop:esx-a/app01", "--map", "GB=esxtop:esx-b/app01"});
+  In("gb.csv", Guest("GB", 0, 3600, 50));
+  CliResult json = Run({"report", "--format", "json", "--out", "-"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_EQ(Keys(json.out), (std::set<std::string>{"esxtop:esx-a/app01", "esxtop:esx-b/app01"}));
+  CliResult csv = Run({"report", "--format", "csv", "--out", "-"});
+  EXPECT_EQ(Count(csv.out, "\nvm,APP01,"), 2u) << csv.out.substr(0, 600);  // one vm row each
+  // vm, window, process (and flag) rows of each VM carry its key.
+  EXPECT_GE(Count(csv.out, ",esxtop:esx-a/app01\n"), 1u + 12u + 1u);
+  EXPECT_GE(Count(csv.out, ",esxtop:esx-b/app01\n"), 1u + 12u + 1u);
+  CliResult html = Run({"report", "--out", dir_.File("r.html")});
+  ASSERT_EQ(html.exit_code, 0) << html.err;
+  const std::string page = ReadText(dir_.File("r.html"));
+  EXPECT_NE(page.find("APP01 [esx-a]"), std::string::npos);
+  EXPECT_NE(page.find("APP01 [esx-b]"), std::string::npos);
+  EXPECT_NE(page.find("VM key: <code>esxtop:esx-b/app01</code>"), std::string::npos);
+  // --vm by key selects one VM of the report.
+  EXPECT_EQ(Keys(Run({"report", "--format", "json", "--vm", "esxtop:esx-a/app01", "--out", "-"}).out),
+            std::set<std::string>{"esxtop:esx-a/app01"});
+}
+
 TEST_F(VmIdentityCliTest, SameNameOnOneHostAfterAnotherIsOneVmThatMoved) {
   In("a.csv", Esxtop("esx-a", "APP01", 0, 1800, 40));
   In("b.csv", Esxtop("esx-b", "APP01", 1800, 3600, 80));
