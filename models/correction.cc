@@ -68,9 +68,10 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
   for (const auto& [name, s] : vm.processes) procs.emplace_back(&name, &s);
   // Per window: the processes with data as (sort key, index into procs), reused across windows.
   struct Keyed {
-    double key;  // guest % (-1 without a mean: only samples without length)
+    double key;  // guest % (-1 without a value: only samples without length)
     uint32_t index;
-    std::optional<double> mean;
+    std::optional<double> mean;  // over the guest's covered seconds (ProcessResult::guest_pct)
+    double present_s;
   };
   std::vector<Keyed> order;
 
@@ -85,10 +86,12 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
 
     // Guest side: _Total when present, else the mean of the per-CPU series.
     double guest_max_cpu = -INFINITY;
+    double guest_covered_s = 0;  // seconds of the window the guest has data for
     if (vm.guest_total && vm.guest_total->Mean(w)) {
       r.guest_util_pct = vm.guest_total->Mean(w);
       r.guest_coverage = vm.guest_total->Coverage(w);
       guest_max_cpu = vm.guest_total->at(w).max;
+      guest_covered_s = vm.guest_total->at(w).covered_s;
     }
     if (!vm.guest_cpus.empty()) {
       Combined g = MeanOver(vm.guest_cpus, w);
@@ -96,6 +99,7 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
       if (!r.guest_util_pct && g.mean) {
         r.guest_util_pct = g.mean;
         r.guest_coverage = g.coverage;
+        guest_covered_s = g.coverage * window_s;
       }
     }
 
@@ -123,9 +127,13 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
       // The next window of each process series: its stats are a cache line apiece, one per
       // series, too many streams for the hardware prefetcher.
       if (w + 1 < grid.count) __builtin_prefetch(&s.at(w + 1));
-      auto m = s.Mean(w);
-      if (!m && s.at(w).samples == 0) continue;
-      order.push_back(Keyed{m && !std::isnan(*m) ? *m : -1, i, m});  // NaN would break the sort's order
+      const WindowStats& st = s.at(w);
+      if (st.covered_s <= 0 && st.samples == 0) continue;
+      // Its CPU over the seconds the guest has data for: absent = 0. Where the guest has none
+      // (or the process outlasts it) the process's own span is the window.
+      const double span = std::max(guest_covered_s, st.covered_s);
+      const std::optional<double> m = st.covered_s > 0 ? std::optional<double>(st.weighted_sum / span) : std::nullopt;
+      order.push_back(Keyed{m && !std::isnan(*m) ? *m : -1, i, m, st.covered_s});  // NaN would break the sort's order
       if (m) process_sum += *m;
       if (vcpus && s.at(w).max > 100.0 * *vcpus * (1 + cfg.processor_tolerance_pct / 100)) {
         AddFlag(&r, "impossible-value", "error",
@@ -190,13 +198,21 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
               [](const Keyed& a, const Keyed& b) { return a.key > b.key || (a.key == b.key && a.index < b.index); });
     r.processes.reserve(order.size());
     for (const Keyed& o : order) {
-      ProcessResult& p = r.processes.emplace_back(ProcessResult{*procs[o.index].first, o.mean, {}, {}, {}});
+      // A sample's worth of slack: sample edges and the clock shift do not make a process partial.
+      const bool partial = o.present_s + std::max(1.0, 0.02 * window_s) < guest_covered_s;
+      ProcessResult& p =
+          r.processes.emplace_back(ProcessResult{*procs[o.index].first, o.mean, {}, {}, {}, o.present_s, partial});
       if (!scale || !p.guest_pct) continue;
       p.corrected_pct = *scale * *p.guest_pct;
       const double share = std::clamp(*p.guest_pct / (100.0 * k), 0.0, 1.0);
       const double se = 100.0 * k * std::sqrt(share * (1 - share) / n_ticks);
       p.ci_lo = std::max(0.0, *scale * (*p.guest_pct - cfg.z95 * se));
       p.ci_hi = *scale * (*p.guest_pct + cfg.z95 * se);
+      if (vcpus && *p.corrected_pct > 100.0 * *vcpus * (1 + cfg.processor_tolerance_pct / 100)) {
+        AddFlag(&r, "impossible-value", "error",
+                "Process(" + p.name + ") corrects to " + Pct(*p.corrected_pct) + " of one CPU, more than " +
+                    std::to_string(*vcpus) + " vCPUs can give: w or the guest's figures are wrong in this window");
+      }
     }
 
     if (r.guest_util_pct && !order.empty()) {

@@ -63,9 +63,16 @@ struct VmSeries {
 
 struct ProcessResult {
   std::string name;
-  std::optional<double> guest_pct;      // % of one CPU, as the guest reported it
+  // % of one CPU over the window, as the guest reported it: the process's CPU seconds over the
+  // seconds the guest has data for, so the time it did not exist counts as 0 (a process alive
+  // for 60 s of 300 at 50% is 10%).
+  std::optional<double> guest_pct;
   std::optional<double> corrected_pct;  // % of one CPU, real
   std::optional<double> ci_lo, ci_hi;   // 95% interval of corrected_pct
+  // Seconds of the window in which the process had data (existed); under the guest's covered
+  // seconds for a process that started or ended inside the window.
+  double present_s = 0;
+  bool partial = false;  // started or ended inside the window (present_s short of the guest's data)
 };
 
 struct WindowResult {

@@ -33,7 +33,7 @@ void WriteJsonWindow(std::ostream& os, const WindowResult& r, const std::vector<
     } else {
       os << "null";
     }
-    os << "}";
+    os << ", \"present_s\": " << JsonNumber(p.present_s) << "}";
   }
   os << "], \"flags\": [";
   for (size_t j = 0; j < r.flags.size(); ++j) {
@@ -51,7 +51,7 @@ void WriteJsonWindow(std::ostream& os, const WindowResult& r, const std::vector<
 
 constexpr const char* kCsvHeader =
     "vm,start,end,vcpus,guest_util_pct,host_util_pct,w,name,guest_pct,corrected_pct,ci95_lo,ci95_hi,flags,"
-    "host_source,guest_machine,steal_pct,ready_pct_per_vcpu,costop_pct,clock_offset_s,vm_key\n";
+    "host_source,guest_machine,steal_pct,ready_pct_per_vcpu,costop_pct,clock_offset_s,vm_key,present_s\n";
 
 // One window's CSV rows (one per process), composed in *rows and written at once: a fleet day is
 // 14 million rows, where a stream insertion and a string per cell cost more than the correction.
@@ -64,9 +64,9 @@ void WriteCsvWindow(std::ostream& os, const WindowResult& r, std::string* rows) 
   const std::string tail = std::string(",") + CsvCell(flags) + "," + models::HostSourceName(r.host) + "," +
                            CsvCell(r.guest_machine) + "," + CsvNumber(r.steal_pct) + "," +
                            CsvNumber(r.ready_pct_per_vcpu) + "," + CsvNumber(r.costop_pct) + "," +
-                           CsvNumber(r.clock_offset_s) + "," + CsvCell(r.vm_key) + "\n";
+                           CsvNumber(r.clock_offset_s) + "," + CsvCell(r.vm_key) + ",";
   rows->clear();
-  if (r.processes.empty()) rows->append(head).append(",,,,").append(tail);
+  if (r.processes.empty()) rows->append(head).append(",,,,").append(tail).append("\n");
   for (const auto& p : r.processes) {
     rows->append(head);
     AppendCsvCell(rows, p.name);
@@ -75,6 +75,8 @@ void WriteCsvWindow(std::ostream& os, const WindowResult& r, std::string* rows) 
       AppendCsvNumber(rows, *v);
     }
     rows->append(tail);
+    AppendCsvNumber(rows, p.present_s);
+    rows->push_back('\n');
   }
   os.write(rows->data(), static_cast<std::streamsize>(rows->size()));
 }
@@ -95,6 +97,7 @@ void WriteTableWindow(std::ostream& os, const WindowResult& r, int top) {
   if (!r.processes.empty()) {
     TextTable t({"  process", "guest %", "corrected %", "95% interval"});
     int shown = 0;
+    bool any_partial = false;
     for (const auto& p : r.processes) {
       if (top > 0 && shown == top) break;
       ++shown;
@@ -102,9 +105,12 @@ void WriteTableWindow(std::ostream& os, const WindowResult& r, int top) {
       if (p.ci_lo && p.ci_hi) ci = std::string("[") + FormatFixed(*p.ci_lo, 2) + ", " + FormatFixed(*p.ci_hi, 2) + "]";
       std::string name = "  ";
       name += p.name;
+      if (p.partial) name += " *";
+      any_partial = any_partial || p.partial;
       t.AddRow({name, Fixed(p.guest_pct, 2), Fixed(p.corrected_pct, 2), ci});
     }
     t.Print(os);
+    if (any_partial) os << "  * existed for part of the window only (started or ended in it); its % is over the whole window\n";
     if (shown < static_cast<int>(r.processes.size()))
       os << "  ... " << r.processes.size() - shown << " more processes (--top 0 shows all)\n";
   }

@@ -44,6 +44,54 @@ TEST(CorrectionTest, SeedWorkedExample) {
   EXPECT_EQ(r[0].vcpus, 1);
 }
 
+// Issue 14: a process that exists for the first 60 s of a 300 s window at 50% used 10% of one
+// CPU in that window, not 50% (and w x 50 = 146.67 on a 1-vCPU VM was reported before).
+TEST(CorrectionTest, AProcessAliveForPartOfTheWindowCountsZeroWhileAbsent) {
+  const WindowGrid g = Grid(1);
+  VmSeries vm;
+  vm.vm = "VM1";
+  vm.guest_machine = "VM1";
+  vm.guest_cpus.push_back(Flat(g, 60, 0, 300));
+  vm.guest_total = Flat(g, 60, 0, 300);
+  vm.processes.emplace("batch", Flat(g, 50, 0, 60));
+  vm.processes.emplace("svc", Flat(g, 10, 0, 300));
+  vm.host = HostSource::kHyperV;
+  vm.host_vps.push_back(Flat(g, 176, 0, 300, 20));  // w = 176 / 60: contention made the guest see less
+  auto r = CorrectVm(vm, g, CorrectionConfig{});
+  ASSERT_EQ(r.size(), 1u);
+  ASSERT_TRUE(r[0].w);
+  const double w = 176.0 / 60.0;
+  const ProcessResult* batch = nullptr;
+  for (const ProcessResult& p : r[0].processes)
+    if (p.name == "batch") batch = &p;
+  ASSERT_NE(batch, nullptr);
+  EXPECT_NEAR(*batch->guest_pct, 10.0, 1e-9);
+  EXPECT_NEAR(*batch->corrected_pct, w * 10.0, 1e-9);
+  EXPECT_NEAR(batch->present_s, 60.0, 1e-9);
+  EXPECT_TRUE(batch->partial);
+  // Its interval is that of a 10% share over the whole window.
+  const double se = 100 * std::sqrt(0.1 * 0.9 / (64.0 * 300));
+  EXPECT_NEAR(*batch->ci_hi, w * (10 + 1.959964 * se), 1e-9);
+  for (const ProcessResult& p : r[0].processes)
+    if (p.name == "svc") EXPECT_FALSE(p.partial);
+  // w = 2.93 puts no process above one CPU: no impossible-value.
+  for (const Flag& f : r[0].flags) EXPECT_NE(f.code, "impossible-value") << f.message;
+}
+
+TEST(CorrectionTest, ACorrectedValueAboveTheVcpusIsFlagged) {
+  const WindowGrid g = Grid(1);
+  VmSeries vm = SeedVm(g);
+  vm.host_vps[0] = Flat(g, 100, 0, 300, 20);
+  vm.guest_cpus[0] = Flat(g, 20, 0, 300);  // w = 5: A (40) corrects to 200% of the one vCPU
+  auto r = CorrectVm(vm, g, CorrectionConfig{});
+  ASSERT_EQ(r.size(), 1u);
+  ASSERT_TRUE(r[0].processes[0].corrected_pct);
+  EXPECT_GT(*r[0].processes[0].corrected_pct, 100);
+  bool flagged = false;
+  for (const Flag& f : r[0].flags) flagged = flagged || (f.code == "impossible-value" && f.message.find("Process(A)") != std::string::npos);
+  EXPECT_TRUE(flagged);
+}
+
 TEST(CorrectionTest, IntervalFollowsTickSamplingError) {
   const WindowGrid g = Grid(1);
   auto r = CorrectVm(SeedVm(g), g, CorrectionConfig{});

@@ -1,0 +1,44 @@
+// A process that exits inside a window (issue 14, part 1), through the real binary: Perfmon
+// writes blank cells for it afterwards.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "tests/support/cli_runner.h"
+
+namespace vrecon::testing {
+namespace {
+
+// 1-vCPU guest, 15 s samples over 10:00-10:05 UTC: _Total 60%, Process(batch) 50% for the first
+// 60 s then blank; the Hyper-V host ran the VP at 72% (w = 1.2).
+void WriteLogs(const TempDir& dir) {
+  std::string guest = "\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\",\"\\\\VM1\\Processor(0)\\% Processor Time\","
+                      "\"\\\\VM1\\Processor(_Total)\\% Processor Time\",\"\\\\VM1\\Process(batch)\\% Processor Time\"\r\n";
+  std::string host = "\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\","
+                     "\"\\\\HV1\\Hyper-V Hypervisor Virtual Processor(VM1:Hv VP 0)\\% Total Run Time\"\r\n";
+  for (int s = 0; s <= 300; s += 15) {
+    char stamp[32];
+    std::snprintf(stamp, sizeof stamp, "\"11/02/2026 10:%02d:%02d.000\"", s / 60, s % 60);
+    guest += std::string(stamp) + ",\"60\",\"60\"," + (s <= 60 ? "\"50\"" : "\" \"") + "\r\n";
+    host += std::string(stamp) + ",\"72\"\r\n";
+  }
+  WriteText(dir.File("guest.csv"), guest);
+  WriteText(dir.File("host.csv"), host);
+}
+
+TEST(PartialProcessTest, AProcessThatExitsIsItsCpuOverTheWholeWindow) {
+  TempDir dir;
+  WriteLogs(dir);
+  CliResult r = RunVrecon({"correct", "--guest", dir.File("guest.csv"), "--host", dir.File("host.csv"), "--no-align",
+                           "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("{\"name\": \"batch\", \"guest_pct\": 10, \"corrected_pct\": 12, \"ci95\": ["), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("\"present_s\": 60}"), std::string::npos) << r.out;
+  CliResult t = RunVrecon({"correct", "--guest", dir.File("guest.csv"), "--host", dir.File("host.csv"), "--no-align"});
+  EXPECT_NE(t.out.find("batch *"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("existed for part of the window"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace vrecon::testing
