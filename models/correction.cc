@@ -241,7 +241,12 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
     const std::optional<int> ready_vcpus = vm.host_vcpus ? vm.host_vcpus : vcpus;
     if (vm.host_ready) r.ready_pct_per_vcpu = PerVcpu(vm.host_ready->Mean(w), ready_vcpus);
     if (vm.host_costop) r.costop_pct = PerVcpu(vm.host_costop->Mean(w), ready_vcpus);
-    for (Flag& f : ReadyWindowFlags(r.ready_pct_per_vcpu, r.costop_pct)) r.flags.push_back(std::move(f));
+    std::optional<double> wait_us;
+    if (vm.host_dispatch_wait) {
+      if (auto ns = vm.host_dispatch_wait->Mean(w)) wait_us = *ns / 1000.0;
+    }
+    for (Flag& f : ReadyWindowFlags(r.ready_pct_per_vcpu, r.costop_pct, ReadyThresholds{}, wait_us))
+      r.flags.push_back(std::move(f));
 
     // Alignment: the offset at the window's middle in guest time (one fixed-point step from host
     // time; offsets change by far less than a window) and the clock flags of the window.

@@ -53,6 +53,9 @@ struct VmSeries {
   // vSphere cpu.ready/costop.summation aggregate or esxtop Group Cpu % Ready / % CoStop, % of the
   // interval summed over vCPUs (models/ready_analysis.h); per vCPU with the VM's vCPU count.
   std::optional<WindowSeries> host_ready, host_costop;
+  // Hyper-V VP CPU Wait Time Per Dispatch (ns), all VPs' samples together: the contention Hyper-V
+  // shows instead of ready time.
+  std::optional<WindowSeries> host_dispatch_wait;
   // The guest clock against the host's when guest times were aligned (models/clock_alignment.h);
   // unset when alignment was off. Windows' clock_offset_s come from it.
   std::optional<ClockModel> clock;

@@ -156,8 +156,16 @@ VmReadySummary AnalyzeVm(const ReadyInput& in, const ReadyThresholds& t) {
   return r;
 }
 
-std::vector<Flag> ReadyWindowFlags(std::optional<double> ready, std::optional<double> costop, const ReadyThresholds& t) {
+std::vector<Flag> ReadyWindowFlags(std::optional<double> ready, std::optional<double> costop, const ReadyThresholds& t,
+                                   std::optional<double> wait_us) {
   std::vector<Flag> f;
+  if (wait_us && *wait_us > t.wait_dispatch_warn_us) {
+    f.push_back({"high-dispatch-wait", "warning",
+                 "virtual processors waited " + FormatFixed(*wait_us, 1) + " us per dispatch on average in this window "
+                 "(above " + FormatFixed(t.wait_dispatch_warn_us, 0) + " us; " + FormatFixed(t.wait_dispatch_crit_us, 0) +
+                 " us is critical): the VM queued for physical CPUs, the Hyper-V counterpart of high ready, so the "
+                 "guest's CPU numbers are unreliable here"});
+  }
   if (ready && *ready > t.ready_crit_pct) {
     f.push_back({"high-ready", "warning",
                  "ready averages " + Pct(*ready) + " per vCPU in this window (above " + Pct(t.ready_crit_pct) +

@@ -208,6 +208,11 @@ StatusOr<std::vector<models::WindowResult>> CorrectPlanned(RunContext* ctx, cons
     for (const StoredSeries* s : *series) RETURN_IF_ERROR(Fill(&reader, s, range, &w));
     *dst = std::move(w);
   }
+  if (!plan.host_dispatch_wait.empty()) {
+    models::WindowSeries w(grid);
+    for (const StoredSeries* s : plan.host_dispatch_wait) RETURN_IF_ERROR(Fill(&reader, s, range, &w));
+    vm.host_dispatch_wait = std::move(w);
+  }
   std::vector<models::WindowResult> r = models::CorrectVm(vm, grid, req.config);
   models::AddWindowFlags(vm, grid, models::WindowFlagConfig{}, &r);
   return r;

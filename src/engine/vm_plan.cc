@@ -63,7 +63,9 @@ void PlanHost(const std::vector<const StoredSeries*>& all, bool guest_run_time, 
   std::vector<const StoredSeries*> vs_ready, vs_costop, esx_ready, esx_costop;
   for (const StoredSeries* s : all) {
     const SeriesKey& k = s->key;
-    if (k.source == SourceKind::kHyperV && k.counter == vp_counter) {
+    if (k.source == SourceKind::kHyperV && k.counter == "CPU Wait Time Per Dispatch") {
+      p->host_dispatch_wait.push_back(s);
+    } else if (k.source == SourceKind::kHyperV && k.counter == vp_counter) {
       if (auto vp = models::ParseHyperVVpInstance(k.instance)) vps[vp->vp].push_back(s);
     } else if (k.source == SourceKind::kVsphere && k.instance.empty()) {
       if (k.counter == "cpu.usage.average") vsphere_usage.push_back(s);

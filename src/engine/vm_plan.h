@@ -22,6 +22,7 @@ struct VmPlan {
   std::map<int, std::vector<const StoredSeries*>> host_vps;  // VP number -> series (one per host log)
   std::vector<const StoredSeries*> host_group;
   std::vector<const StoredSeries*> host_ready, host_costop;  // vSphere or esxtop, summed over vCPUs
+  std::vector<const StoredSeries*> host_dispatch_wait;       // Hyper-V, one per VP (and host log)
 
   std::vector<int64_t> AllIds() const;
 };

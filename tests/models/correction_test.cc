@@ -73,7 +73,9 @@ TEST(CorrectionTest, AProcessAliveForPartOfTheWindowCountsZeroWhileAbsent) {
   const double se = 100 * std::sqrt(0.1 * 0.9 / (64.0 * 300));
   EXPECT_NEAR(*batch->ci_hi, w * (10 + 1.959964 * se), 1e-9);
   for (const ProcessResult& p : r[0].processes)
-    if (p.name == "svc") EXPECT_FALSE(p.partial);
+    if (p.name == "svc") {
+      EXPECT_FALSE(p.partial);
+    }
   // w = 2.93 puts no process above one CPU: no impossible-value.
   for (const Flag& f : r[0].flags) EXPECT_NE(f.code, "impossible-value") << f.message;
 }

@@ -56,6 +56,39 @@ TEST(WindowFlagsTest, ImplausibleWIsFlaggedBothWays) {
   EXPECT_NE(r[2].flags.back().message.find("0.10"), std::string::npos);
 }
 
+// Seed 003's case study: a 2-vCPU guest 97% busy while the host ran it 44% of one CPU (22% of
+// its capacity), under heavy ready: w ~ 0.23, and in its worst windows under 0.2. That is what
+// contention looks like, not a mismatched VM (issue 14).
+TEST(WindowFlagsTest, ALowWUnderHeavyReadyOrDispatchWaitIsNotImplausible) {
+  const WindowGrid g{0, 300 * kS, 3};
+  VmSeries vm;
+  vm.vm = vm.guest_machine = "SEED";
+  for (int cpu = 0; cpu < 2; ++cpu) vm.guest_cpus.push_back(Steps(g, {97, 97, 97}));
+  vm.processes.emplace("app", Steps(g, {150, 150, 150}));
+  vm.host = HostSource::kVsphere;
+  vm.host_vcpus = 2;
+  vm.host_group = Steps(g, {22, 17, 17}, 20);  // % of capacity: w 0.23, 0.18, 0.18
+  vm.host_ready = Steps(g, {2 * 60.0, 2 * 65.0, 0}, 20);  // summed over vCPUs; none in the last
+  auto r = Correct(vm, g);
+  ASSERT_EQ(r.size(), 3u);
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(Count(r[i], "high-ready"), 1) << i;
+    EXPECT_EQ(Count(r[i], "w-implausible"), 0) << i;
+  }
+  EXPECT_EQ(Count(r[2], "w-implausible"), 1);  // the same low w with nothing to explain it
+
+  // Hyper-V has no ready counter: a long wait per dispatch explains it there.
+  VmSeries hv = Vm(g, {97, 97, 97}, {17, 17, 17});
+  hv.host_dispatch_wait = Steps(g, {250'000, 40'000, 40'000}, 20);  // ns
+  auto h = Correct(hv, g);
+  ASSERT_EQ(h.size(), 3u);
+  EXPECT_EQ(Count(h[0], "high-dispatch-wait"), 1);
+  EXPECT_NE(h[0].flags.front().message.find("250.0 us"), std::string::npos) << h[0].flags.front().message;
+  EXPECT_EQ(Count(h[0], "w-implausible"), 0);
+  EXPECT_EQ(Count(h[1], "high-dispatch-wait"), 0);
+  EXPECT_EQ(Count(h[1], "w-implausible"), 1);
+}
+
 TEST(WindowFlagsTest, OneWindowSpikeOfWIsUnstableButAStepIsNot) {
   const WindowGrid g{0, 300 * kS, 7};
   // w: 0.8 0.8 0.4 0.8 0.8 (spike at 2), then 0.4 0.4 (a lasting step: contention).
