@@ -39,6 +39,12 @@ Combined MeanOver(const std::vector<WindowSeries>& series, int w) {
   return c;
 }
 
+std::string Seconds(double s) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.0f s", s);
+  return b;
+}
+
 void AddFlag(WindowResult* r, const char* code, const char* severity, std::string message) {
   r->flags.push_back(Flag{code, severity, std::move(message)});
 }
@@ -155,6 +161,12 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
       AddFlag(&r, "low-coverage", "warning",
               "guest data covers " + Pct(100 * r.guest_coverage) + " of the window (under " +
                   Pct(100 * cfg.min_coverage) + "): w rests on part of the window");
+    }
+    if (r.host_util_pct && vm.host_interval_s && *vm.host_interval_s > window_s * 1.01) {
+      AddFlag(&r, "host-coarser-than-window", "warning",
+              "the host side samples every " + Seconds(*vm.host_interval_s) + ", longer than this " + Seconds(window_s) +
+                  " window: its value here is part of one longer average, so w cannot show what changed inside the "
+                  "window; use --window " + Seconds(*vm.host_interval_s) + " or longer");
     }
     if (!r.host_util_pct) {
       std::string why = vm.host == HostSource::kNone

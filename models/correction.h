@@ -50,6 +50,9 @@ struct VmSeries {
   // VMware Tools VM Processor(_Total) % Processor Time.
   std::optional<WindowSeries> host_group;
   std::optional<int> host_vcpus;               // VP count the host side shows, when it shows one
+  // The host side's typical sample length (median, seconds), when known: a window shorter than it
+  // holds a piece of one host sample, so its w cannot show what changed inside the window.
+  std::optional<double> host_interval_s;
   // vSphere cpu.ready/costop.summation aggregate or esxtop Group Cpu % Ready / % CoStop, % of the
   // interval summed over vCPUs (models/ready_analysis.h); per vCPU with the VM's vCPU count.
   std::optional<WindowSeries> host_ready, host_costop;

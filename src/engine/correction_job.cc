@@ -94,6 +94,17 @@ Status ReadInto(BlockReader* reader, const StoredSeries* s, const TimeRange& ran
 
 bool ByStart(const models::TimedValue& a, const models::TimedValue& b) { return a.start < b.start; }
 
+// The median length of the samples that have one, seconds; nullopt when none has.
+std::optional<double> MedianLength(const std::vector<models::TimedValue>& samples) {
+  std::vector<TimeNs> lengths;
+  lengths.reserve(samples.size());
+  for (const models::TimedValue& x : samples)
+    if (x.end > x.start) lengths.push_back(x.end - x.start);
+  if (lengths.empty()) return std::nullopt;
+  std::nth_element(lengths.begin(), lengths.begin() + lengths.size() / 2, lengths.end());
+  return static_cast<double>(lengths[lengths.size() / 2]) / kNsPerSec;
+}
+
 // What one run shares across its VMs: the request, the reader and buffers reused VM after VM,
 // and the clock events ingest recorded.
 struct RunContext {
@@ -138,6 +149,8 @@ StatusOr<std::vector<models::WindowResult>> CorrectPlanned(RunContext* ctx, cons
   if (!plan.host_group.empty()) {
     ASSIGN_OR_RETURN(vm.host_group, host_series(plan.host_group));
   }
+
+  vm.host_interval_s = MedianLength(host_ref);
 
   // The guest's clock: its total's timestamps, what ingest recorded, and (aligned) the offset
   // against the host. Guest series are read over a range widened by the largest offset searched

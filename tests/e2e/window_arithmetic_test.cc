@@ -1,5 +1,5 @@
-// A process that exits inside a window (issue 14, part 1), through the real binary: Perfmon
-// writes blank cells for it afterwards.
+// Window arithmetic through the real binary (issue 14): a process that exits inside a window
+// (Perfmon writes blank cells for it afterwards), a window shorter than the host's samples.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -38,6 +38,35 @@ TEST(PartialProcessTest, AProcessThatExitsIsItsCpuOverTheWholeWindow) {
   CliResult t = RunVrecon({"correct", "--guest", dir.File("guest.csv"), "--host", dir.File("host.csv"), "--no-align"});
   EXPECT_NE(t.out.find("batch *"), std::string::npos) << t.out;
   EXPECT_NE(t.out.find("existed for part of the window"), std::string::npos);
+}
+
+// `--window 60` against a host sampled every 300 s: each minute's w would divide one 5-minute
+// host value by that minute's guest figure.
+TEST(WindowArithmeticTest, AWindowShorterThanTheHostsSamplesIsFlagged) {
+  TempDir dir;
+  std::string guest = "\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\",\"\\\\VM1\\Processor(0)\\% Processor Time\","
+                      "\"\\\\VM1\\Processor(_Total)\\% Processor Time\"\r\n";
+  std::string host = "\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\","
+                     "\"\\\\HV1\\Hyper-V Hypervisor Virtual Processor(VM1:Hv VP 0)\\% Total Run Time\"\r\n";
+  for (int s = 0; s <= 600; s += 15) {
+    char stamp[32];
+    std::snprintf(stamp, sizeof stamp, "\"11/02/2026 10:%02d:%02d.000\"", s / 60, s % 60);
+    guest += std::string(stamp) + (s % 300 < 60 ? ",\"90\",\"90\"" : ",\"40\",\"40\"") + "\r\n";
+    if (s % 300 == 0) host += std::string(stamp) + ",\"60\"\r\n";
+  }
+  WriteText(dir.File("guest.csv"), guest);
+  WriteText(dir.File("host.csv"), host);
+  auto run = [&](const char* window) {
+    return RunVrecon({"correct", "--guest", dir.File("guest.csv"), "--host", dir.File("host.csv"), "--no-align",
+                      "--window", window, "--format", "json"});
+  };
+  CliResult minute = run("60");
+  ASSERT_EQ(minute.exit_code, 0) << minute.err;
+  EXPECT_NE(minute.out.find("\"code\": \"host-coarser-than-window\""), std::string::npos) << minute.out.substr(0, 1500);
+  EXPECT_NE(minute.out.find("every 300 s, longer than this 60 s window"), std::string::npos);
+  CliResult five = run("300");
+  ASSERT_EQ(five.exit_code, 0) << five.err;
+  EXPECT_EQ(five.out.find("host-coarser-than-window"), std::string::npos) << five.out.substr(0, 1500);
 }
 
 }  // namespace
