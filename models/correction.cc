@@ -180,6 +180,18 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
                   Pct(100 * cfg.min_coverage) + "): w rests on part of the window");
     }
 
+    if (r.guest_util_pct && !vcpus) {
+      AddFlag(&r, "vcpus-unknown", "warning",
+              "nothing says how many vCPUs this VM has (no guest Processor(n), no host VP count or inventory numCPU): "
+              "the 95% intervals and the processes-exceed-total check need it and are left out; log Processor(*) "
+              "in the guest or collect the VM from vCenter");
+    }
+    if (guest_vcpus && vm.host_vcpus && *guest_vcpus != *vm.host_vcpus && (r.guest_util_pct || r.host_util_pct)) {
+      AddFlag(&r, "vcpu-count-mismatch", "warning",
+              "the guest shows " + std::to_string(*guest_vcpus) + " processors but the host side " +
+                  std::to_string(*vm.host_vcpus) + " vCPUs: a vCPU hot-add, a guest that does not use every vCPU, or "
+                  "guest and host that are not the same VM; per-vCPU figures use the guest's count");
+    }
     if (r.guest_util_pct && r.host_util_pct) {
       if (*r.guest_util_pct < cfg.idle_guest_pct) {
         AddFlag(&r, "idle-guest", "info",
@@ -193,6 +205,7 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
     // Tick sampling: n = 64 * seconds * vCPUs samples; a share p from n samples has standard
     // error sqrt(p(1-p)/n). The guest's own tick count can be lower (lost ticks): n is an upper
     // bound, so the interval is a lower bound on the real uncertainty.
+    // Unknown vCPUs: no tick count, so no interval (never a guess of 1 vCPU).
     const double k = vcpus.value_or(1);
     const double covered = std::max(1.0, r.guest_coverage * window_s);
     const double n_ticks = cfg.ticks_per_second * covered * k;
@@ -216,6 +229,7 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
           r.processes.emplace_back(ProcessResult{*procs[o.index].first, o.mean, {}, {}, {}, o.present_s, partial});
       if (!scale || !p.guest_pct) continue;
       p.corrected_pct = *scale * *p.guest_pct;
+      if (!vcpus) continue;
       const double share = std::clamp(*p.guest_pct / (100.0 * k), 0.0, 1.0);
       const double se = 100.0 * k * std::sqrt(share * (1 - share) / n_ticks);
       p.ci_lo = std::max(0.0, *scale * (*p.guest_pct - cfg.z95 * se));
@@ -227,7 +241,7 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
       }
     }
 
-    if (r.guest_util_pct && !order.empty()) {
+    if (r.guest_util_pct && !order.empty() && vcpus) {
       const double total = *r.guest_util_pct * k;
       const double share = std::clamp(*r.guest_util_pct / 100.0, 0.0, 1.0);
       const double se = 100.0 * k * std::sqrt(share * (1 - share) / n_ticks);

@@ -94,6 +94,45 @@ TEST(CorrectionTest, ACorrectedValueAboveTheVcpusIsFlagged) {
   EXPECT_TRUE(flagged);
 }
 
+// A _Total-only guest log against vSphere usage (% of the VM's capacity) without an inventory:
+// nothing says how many vCPUs there are, and 1 is not assumed (issue 14, part 3).
+TEST(CorrectionTest, UnknownVcpusAreFlaggedAndNoIntervalIsGuessed) {
+  const WindowGrid g = Grid(1);
+  VmSeries vm;
+  vm.vm = vm.guest_machine = "VM1";
+  vm.guest_total = Flat(g, 50, 0, 300);
+  vm.processes.emplace("app", Flat(g, 80, 0, 300));  // 80% of one CPU: fine on 2 vCPUs, not on 1
+  vm.host = HostSource::kVsphere;
+  vm.host_group = Flat(g, 60, 0, 300, 20);
+  auto r = CorrectVm(vm, g, CorrectionConfig{});
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_FALSE(r[0].vcpus);
+  ASSERT_TRUE(r[0].w);
+  EXPECT_NEAR(*r[0].w, 1.2, 1e-12);
+  ASSERT_EQ(r[0].processes.size(), 1u);
+  EXPECT_NEAR(*r[0].processes[0].corrected_pct, 96, 1e-9);
+  EXPECT_FALSE(r[0].processes[0].ci_lo);
+  EXPECT_FALSE(r[0].processes[0].ci_hi);
+  bool unknown = false;
+  for (const Flag& f : r[0].flags) {
+    unknown = unknown || f.code == "vcpus-unknown";
+    EXPECT_NE(f.code, "processes-exceed-total");  // 80 > 50 x 1 only if one assumed 1 vCPU
+  }
+  EXPECT_TRUE(unknown);
+}
+
+TEST(CorrectionTest, GuestAndHostVcpuCountsThatDifferAreFlagged) {
+  const WindowGrid g = Grid(1);
+  VmSeries vm = SeedVm(g);
+  vm.host_vcpus = 4;
+  auto r = CorrectVm(vm, g, CorrectionConfig{});
+  ASSERT_EQ(r.size(), 1u);
+  bool mismatch = false;
+  for (const Flag& f : r[0].flags) mismatch = mismatch || f.code == "vcpu-count-mismatch";
+  EXPECT_TRUE(mismatch);
+  EXPECT_EQ(r[0].vcpus, 1);  // the guest's count
+}
+
 TEST(CorrectionTest, IntervalFollowsTickSamplingError) {
   const WindowGrid g = Grid(1);
   auto r = CorrectVm(SeedVm(g), g, CorrectionConfig{});
