@@ -231,6 +231,9 @@ Status SarParser::FlushGroup() {
   }
   start_local_.reset();
   if (prev_utc_ && end <= *prev_utc_) {
+    // A Linux clock step back: data for the clock model, whatever the message says.
+    if (group_line_ > resume_.after_line)
+      sink_->AddClockEvent(ClockRecord{"time-backwards", *prev_utc_, end, options_.file, group_line_});
     Issue(group_line_, Severity::kWarning, "time-backwards", "the time is not after the previous row's; row skipped");
     return Status::Ok();
   }

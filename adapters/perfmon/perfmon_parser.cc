@@ -87,6 +87,11 @@ std::vector<std::string> SplitHeader(std::string_view line, char delim) {
 
 PerfmonParser::PerfmonParser(ParserOptions options, SampleSink* sink) : options_(std::move(options)), sink_(sink) {}
 
+void PerfmonParser::ClockEvent(const char* kind, TimeNs before, TimeNs after) {
+  if (quiet_) return;
+  sink_->AddClockEvent(ClockRecord{kind, before, after, options_.file, summary_.lines});
+}
+
 void PerfmonParser::Issue(Severity severity, const char* code, std::string message) {
   if (quiet_) return;
   ++summary_.issues;
@@ -288,12 +293,16 @@ std::optional<TimeNs> PerfmonParser::ToUtc(TimeNs local) {
     const TimeNs after_fallback = delta + kHour;
     if (delta < 0 && after_fallback > 0 && after_fallback <= std::max<TimeNs>(3 * typical, 300 * kNsPerSec)) {
       bias_ += 60;
+      const TimeNs at = local + static_cast<TimeNs>(bias_) * 60 * kNsPerSec;
+      ClockEvent("dst-shift", at, at - kHour);
       Issue(Severity::kInfo, "dst-shift",
             "local time went back one hour (daylight saving time ended); the UTC bias is now " + std::to_string(bias_) +
                 " min and UTC times stay monotonic" + DstShiftAt(local, bias_));
     } else if (delta > kHour && !ZoneNameIsDaylight(summary_.format.time_zone) &&
                std::llabs(delta - kHour - typical) <= tolerance) {
       bias_ -= 60;
+      const TimeNs at = local + static_cast<TimeNs>(bias_) * 60 * kNsPerSec;
+      ClockEvent("dst-shift", at, at + kHour);
       Issue(Severity::kInfo, "dst-shift",
             "local time jumped forward one hour (daylight saving time began); the UTC bias is now " +
                 std::to_string(bias_) + " min" + DstShiftAt(local, bias_));
@@ -303,6 +312,7 @@ std::optional<TimeNs> PerfmonParser::ToUtc(TimeNs local) {
   }
   const TimeNs utc = local + static_cast<TimeNs>(bias_) * 60 * kNsPerSec;
   if (have_prev_ && utc <= prev_utc_) {
+    ClockEvent("time-backwards", prev_utc_, utc);
     Issue(Severity::kWarning, "time-backwards",
           std::string("the row's time ") + FormatIso(utc, true) + " is not after the previous row's " +
               FormatIso(prev_utc_, true) + "; the row is skipped");

@@ -73,6 +73,8 @@ class PerfmonParser {
   std::optional<TimeNs> ToUtc(TimeNs local);
   void SettleLineHash();  // computes the pending consumed_line_hash while its text is alive
   void Issue(Severity severity, const char* code, std::string message);
+  // Every clock event, uncapped, but not for rows an earlier ingest stored (it recorded them).
+  void ClockEvent(const char* kind, TimeNs before, TimeNs after);
   std::string Printable(std::string_view raw) const;
 
   ParserOptions options_;

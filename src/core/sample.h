@@ -54,6 +54,19 @@ struct ImportIssue {
   std::string message;
 };
 
+// A jump of the guest's clock that a reader saw and the stored UTC times no longer show, as data:
+// the clock model (src/engine/clock_events.h) reads these, never the wording of an issue.
+//   dst-shift:      local time went back or forward one hour; before = the shift's UTC instant,
+//                   after = before + the local clock's jump (+3600 s in spring, -3600 s in autumn).
+//   time-backwards: a row's time was not after the previous row's (the row was skipped);
+//                   before = the previous row's time, after = the skipped row's.
+struct ClockRecord {
+  std::string kind;
+  TimeNs before = 0, after = 0;
+  std::string file;
+  int64_t line = 0;  // 1-based line of the row that showed it
+};
+
 }  // namespace vrecon
 
 #endif  // VRECON_SRC_CORE_SAMPLE_H_

@@ -22,6 +22,9 @@ class SampleSink {
   // kMissing marks a missing value.
   virtual Status AddRow(TimeNs start, TimeNs end, std::span<const double> values) = 0;
   virtual void AddIssue(ImportIssue issue) = 0;
+  // A clock event (DST shift, clock stepped back), every one of them: unlike issues they are not
+  // capped, because the clock model needs each. Sinks that keep no clock ignore them.
+  virtual void AddClockEvent(ClockRecord event) { (void)event; }
 };
 
 }  // namespace vrecon

@@ -8,15 +8,6 @@
 namespace vrecon {
 namespace {
 
-// The ISO time right after `marker` in `message` ("2026-11-01T06:00:00.000Z"), if any.
-std::optional<TimeNs> TimeAfter(const std::string& message, std::string_view marker) {
-  const size_t at = message.find(marker);
-  if (at == std::string::npos) return std::nullopt;
-  std::string_view rest = std::string_view(message).substr(at + marker.size());
-  const size_t end = rest.find_first_of(" ;)");
-  return ParseIso(rest.substr(0, end));
-}
-
 // source_file.machines is comma-separated (src/ingest/ingest_file.cc).
 std::vector<std::string> SplitMachines(const std::string& list) {
   std::vector<std::string> out;
@@ -33,31 +24,25 @@ std::vector<std::string> SplitMachines(const std::string& list) {
 
 StatusOr<std::map<std::string, std::vector<models::ClockEvent>>> RecordedClockEvents(Store* store) {
   std::map<std::string, std::vector<models::ClockEvent>> out;
-  ASSIGN_OR_RETURN(std::vector<FileRecord> files, store->Files());
-  for (const FileRecord& f : files) {
-    if (f.kinds.find("guest") == std::string::npos) continue;
-    ASSIGN_OR_RETURN(std::vector<ImportIssue> issues, store->Issues(f.id));
-    std::vector<models::ClockEvent> events;
-    std::optional<TimeNs> last_previous;  // skipped rows after one step share the previous row
-    for (const ImportIssue& i : issues) {
-      if (i.code == "dst-shift") {
-        const auto at = TimeAfter(i.message, "shift at ");
-        if (!at) continue;  // stored by a vrecon that did not record the time
-        const bool forward = i.message.find("forward") != std::string::npos;
-        events.push_back({models::ClockEventKind::kDstShift, *at, forward ? 3600.0 : -3600.0});
-      } else if (i.code == "time-backwards") {
-        const auto row = TimeAfter(i.message, "the row's time "), prev = TimeAfter(i.message, "previous row's ");
-        if (!row || !prev || prev == last_previous) continue;
-        last_previous = prev;
-        // Just after the previous row: the interval that ends at the next kept row crosses the step.
-        events.push_back({models::ClockEventKind::kStep, *prev + 1, static_cast<double>(*row - *prev) / kNsPerSec});
-      }
+  ASSIGN_OR_RETURN(std::vector<Store::FileClockEvent> stored, store->ClockEvents());
+  std::string last_file;
+  std::optional<TimeNs> last_previous;  // rows skipped after one step share the previous row
+  for (const Store::FileClockEvent& fe : stored) {
+    if (fe.kinds.find("guest") == std::string::npos) continue;
+    if (fe.event.file != last_file) last_previous.reset(), last_file = fe.event.file;
+    const ClockRecord& e = fe.event;
+    models::ClockEvent ev;
+    if (e.kind == "dst-shift") {
+      ev = {models::ClockEventKind::kDstShift, e.before, static_cast<double>(e.after - e.before) / kNsPerSec};
+    } else if (e.kind == "time-backwards") {
+      if (last_previous == e.before) continue;
+      last_previous = e.before;
+      // Just after the previous row: the interval that ends at the next kept row crosses the step.
+      ev = {models::ClockEventKind::kStep, e.before + 1, static_cast<double>(e.after - e.before) / kNsPerSec};
+    } else {
+      continue;
     }
-    if (events.empty()) continue;
-    for (const std::string& m : SplitMachines(f.machines)) {
-      auto& v = out[models::NormalizeVmName(m)];
-      v.insert(v.end(), events.begin(), events.end());
-    }
+    for (const std::string& m : SplitMachines(fe.machines)) out[models::NormalizeVmName(m)].push_back(ev);
   }
   for (auto& [m, v] : out)
     std::sort(v.begin(), v.end(), [](const models::ClockEvent& a, const models::ClockEvent& b) { return a.at < b.at; });

@@ -1,6 +1,6 @@
 // Clock events ingest saw that the stored UTC times no longer show: daylight-saving shifts and
-// rows skipped because the guest's time went backwards (import_issue codes dst-shift and
-// time-backwards, whose messages carry the times in a fixed form, adapters/perfmon).
+// rows skipped because the guest's time went backwards, as every reader records them in the
+// store's clock_event table (core ClockRecord; schema 7), not as issue text.
 #ifndef VRECON_SRC_ENGINE_CLOCK_EVENTS_H_
 #define VRECON_SRC_ENGINE_CLOCK_EVENTS_H_
 

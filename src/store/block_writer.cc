@@ -98,6 +98,7 @@ Status BlockWriter::Finish() {
     RETURN_IF_ERROR(FlushBlock());
     RETURN_IF_ERROR(FlushValues());
   }
+  RETURN_IF_ERROR(store_->AddClockEvents(file_id_, clock_events_));
   return store_->AddIssues(file_id_, issues_);
 }
 

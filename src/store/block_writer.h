@@ -34,6 +34,7 @@ class BlockWriter : public SampleSink {
   Status DeclareColumns(const std::vector<SeriesKey>& columns) override;
   Status AddRow(TimeNs start, TimeNs end, std::span<const double> values) override;
   void AddIssue(ImportIssue issue) override { issues_.push_back(std::move(issue)); }
+  void AddClockEvent(ClockRecord event) override { clock_events_.push_back(std::move(event)); }
 
   // Writes the last partial block and the issues. Call inside the file's transaction.
   Status Finish();
@@ -54,6 +55,7 @@ class BlockWriter : public SampleSink {
   std::vector<int64_t> block_ids_;   // closed blocks whose values are not written yet
   std::vector<int> block_rows_;      // their row counts
   std::vector<ImportIssue> issues_;
+  std::vector<ClockRecord> clock_events_;
   bool prepared_ = false;
   // Cached by the connection (Database::Cached): a writer is used by one thread at a time.
   Statement *find_series_ = nullptr, *add_series_ = nullptr, *insert_time_ = nullptr, *insert_values_ = nullptr;

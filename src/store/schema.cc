@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "src/store/clock_event_migration.h"
 #include "src/store/identity_migration.h"
 #include "src/store/window_blocks.h"
 
@@ -263,6 +264,20 @@ CREATE TABLE corr_ready(
   PRIMARY KEY(vm_id, source)
 ) WITHOUT ROWID;
 )sql",
+    // 7: clock events as data (issue 14): every DST shift and backward clock step a reader saw,
+    // uncapped (import issues list at most 1,000 per code and file). ClockEventsFromIssues then
+    // recovers those that earlier versions recorded only in issue text.
+    R"sql(
+CREATE TABLE clock_event(
+  id INTEGER PRIMARY KEY,
+  file_id INTEGER NOT NULL REFERENCES source_file(id),
+  line INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  before_ns INTEGER NOT NULL,
+  after_ns INTEGER NOT NULL
+);
+CREATE INDEX clock_event_by_file ON clock_event(file_id);
+)sql",
 };
 
 constexpr int kMigrationCount = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));
@@ -286,6 +301,7 @@ Status MigrateSchema(Database* db) {
     ASSIGN_OR_RETURN(Transaction tx, Transaction::Begin(db));
     RETURN_IF_ERROR(db->Exec(kMigrations[v]));
     if (v + 1 == 5) RETURN_IF_ERROR(MoveCorrWindowsIntoBlocks(db));
+    if (v + 1 == 7) RETURN_IF_ERROR(ClockEventsFromIssues(db));
     if (v + 1 == 6) {
       RETURN_IF_ERROR(AssignVsphereEntities(db));
       RETURN_IF_ERROR(CheckForeignKeys(db));

@@ -50,6 +50,15 @@ class Store {
   Status AddIssues(int64_t file_id, const std::vector<ImportIssue>& issues);
   StatusOr<std::vector<ImportIssue>> Issues(int64_t file_id);
 
+  Status AddClockEvents(int64_t file_id, const std::vector<ClockRecord>& events);
+  // Every stored clock event with the machines of its file (source_file.machines), by file.
+  struct FileClockEvent {
+    ClockRecord event;
+    std::string machines;  // comma-separated
+    std::string kinds;     // source_file.kinds: which sides the file holds
+  };
+  StatusOr<std::vector<FileClockEvent>> ClockEvents();
+
   // Guest computer name -> VM name, case-insensitive on the guest name.
   Status SetMapping(const std::string& guest, const std::string& vm);
   StatusOr<std::map<std::string, std::string>> Mappings();
