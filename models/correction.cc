@@ -15,7 +15,8 @@ std::string Pct(double v) {
 }
 
 // Mean of the per-series window means, over series that have a value; coverage is the
-// smallest among them (every CPU must be covered for the mean to mean anything).
+// smallest among them (every CPU must be covered for the mean to mean anything). A series with no
+// sample in the window is a CPU that did not exist then (before a vCPU hot-add): left out.
 struct Combined {
   std::optional<double> mean;
   double coverage = 0;
@@ -25,8 +26,11 @@ Combined MeanOver(const std::vector<WindowSeries>& series, int w) {
   Combined c;
   double sum = 0;
   int n = 0;
-  c.coverage = series.empty() ? 0 : 1;
+  int existing = 0;
+  c.coverage = 1;
   for (const WindowSeries& s : series) {
+    if (s.at(w).samples == 0) continue;
+    ++existing;
     auto m = s.Mean(w);
     c.coverage = std::min(c.coverage, s.Coverage(w));
     c.max = std::max(c.max, s.at(w).max);
@@ -35,8 +39,14 @@ Combined MeanOver(const std::vector<WindowSeries>& series, int w) {
     ++n;
   }
   if (n > 0) c.mean = sum / n;
-  if (n < static_cast<int>(series.size())) c.coverage = 0;
+  if (existing == 0 || n < existing) c.coverage = 0;
   return c;
+}
+
+// The series with data in window w: the vCPUs (or VPs) the VM had then.
+std::optional<int> CountWithData(const std::vector<WindowSeries>& series, int w) {
+  const auto n = std::count_if(series.begin(), series.end(), [w](const WindowSeries& s) { return s.at(w).samples > 0; });
+  return n > 0 ? std::optional<int>(static_cast<int>(n)) : std::nullopt;
 }
 
 std::string Seconds(double s) {
@@ -64,9 +74,6 @@ const char* HostSourceName(HostSource s) {
 
 std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, const CorrectionConfig& cfg) {
   std::vector<WindowResult> out;
-  const std::optional<int> guest_vcpus =
-      vm.guest_cpus.empty() ? std::nullopt : std::optional<int>(static_cast<int>(vm.guest_cpus.size()));
-  const std::optional<int> vcpus = guest_vcpus ? guest_vcpus : vm.host_vcpus;
   const double window_s = static_cast<double>(grid.width) / kNsPerSec;
   // The process series in name order, indexable (the map's nodes are walked once, not per window).
   std::vector<std::pair<const std::string*, const WindowSeries*>> procs;
@@ -82,6 +89,12 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
   std::vector<Keyed> order;
 
   for (int w = 0; w < grid.count; ++w) {
+    // The vCPU count of this window, from what each side says then (a hot-add changes it): the
+    // guest's Processor(n) series with data, else the host's VPs with data, else the inventory's.
+    const std::optional<int> guest_vcpus = CountWithData(vm.guest_cpus, w);
+    const std::optional<int> host_vps = CountWithData(vm.host_vps, w);
+    const std::optional<int> host_vcpus = host_vps ? host_vps : vm.host_vps.empty() ? vm.host_vcpus : std::nullopt;
+    const std::optional<int> vcpus = guest_vcpus ? guest_vcpus : host_vcpus;
     WindowResult r;
     r.vm = vm.vm;
     r.guest_machine = vm.guest_machine;
@@ -186,10 +199,10 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
               "the 95% intervals and the processes-exceed-total check need it and are left out; log Processor(*) "
               "in the guest or collect the VM from vCenter");
     }
-    if (guest_vcpus && vm.host_vcpus && *guest_vcpus != *vm.host_vcpus && (r.guest_util_pct || r.host_util_pct)) {
+    if (guest_vcpus && host_vcpus && *guest_vcpus != *host_vcpus && (r.guest_util_pct || r.host_util_pct)) {
       AddFlag(&r, "vcpu-count-mismatch", "warning",
               "the guest shows " + std::to_string(*guest_vcpus) + " processors but the host side " +
-                  std::to_string(*vm.host_vcpus) + " vCPUs: a vCPU hot-add, a guest that does not use every vCPU, or "
+                  std::to_string(*host_vcpus) + " vCPUs: a vCPU hot-add, a guest that does not use every vCPU, or "
                   "guest and host that are not the same VM; per-vCPU figures use the guest's count");
     }
     if (r.guest_util_pct && r.host_util_pct) {
@@ -264,7 +277,7 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
     }
 
     // Ready-Time (models/ready_analysis.h): per-vCPU window means and their flags.
-    const std::optional<int> ready_vcpus = vm.host_vcpus ? vm.host_vcpus : vcpus;
+    const std::optional<int> ready_vcpus = host_vcpus ? host_vcpus : vcpus;
     if (vm.host_ready) r.ready_pct_per_vcpu = PerVcpu(vm.host_ready->Mean(w), ready_vcpus);
     if (vm.host_costop) r.costop_pct = PerVcpu(vm.host_costop->Mean(w), ready_vcpus);
     std::optional<double> wait_us;

@@ -124,6 +124,9 @@ TEST(CorrectionTest, UnknownVcpusAreFlaggedAndNoIntervalIsGuessed) {
 TEST(CorrectionTest, GuestAndHostVcpuCountsThatDifferAreFlagged) {
   const WindowGrid g = Grid(1);
   VmSeries vm = SeedVm(g);
+  vm.host_vps.clear();
+  vm.host = HostSource::kVsphere;  // usage, % of capacity; the inventory says 4 vCPUs
+  vm.host_group = Flat(g, 22, 0, 300, 20);
   vm.host_vcpus = 4;
   auto r = CorrectVm(vm, g, CorrectionConfig{});
   ASSERT_EQ(r.size(), 1u);
@@ -131,6 +134,30 @@ TEST(CorrectionTest, GuestAndHostVcpuCountsThatDifferAreFlagged) {
   for (const Flag& f : r[0].flags) mismatch = mismatch || f.code == "vcpu-count-mismatch";
   EXPECT_TRUE(mismatch);
   EXPECT_EQ(r[0].vcpus, 1);  // the guest's count
+}
+
+// Issue 14: a vCPU hot-add (1 -> 2) between two windows. The count is each window's own: before
+// it, esxtop's % Used (summed over vCPUs) is divided by 1, not by the later 2 (w 1.21, not 0.60),
+// and the first window's CPU is fully covered although CPU 1 did not exist yet.
+TEST(CorrectionTest, VcpuCountIsPerWindowAcrossAHotAdd) {
+  const WindowGrid g = Grid(2);
+  VmSeries vm;
+  vm.vm = vm.guest_machine = "VM1";
+  vm.guest_cpus.push_back(Flat(g, 73, 0, 600));
+  vm.guest_cpus.push_back(Flat(g, 73, 300, 600));  // CPU 1 from the hot-add on
+  vm.processes.emplace("app", Flat(g, 60, 0, 600));
+  vm.host = HostSource::kEsxtop;
+  vm.host_group = WindowSeries(g);
+  for (int t = 0; t < 600; t += 20) vm.host_group->Add(t * kS, (t + 20) * kS, t < 300 ? 88 : 176);
+  auto r = CorrectVm(vm, g, CorrectionConfig{});
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0].vcpus, 1);
+  EXPECT_EQ(r[1].vcpus, 2);
+  ASSERT_TRUE(r[0].w && r[1].w);
+  EXPECT_NEAR(*r[0].w, 88.0 / 73.0, 1e-12);
+  EXPECT_NEAR(*r[1].w, 88.0 / 73.0, 1e-12);
+  EXPECT_NEAR(r[0].guest_coverage, 1.0, 1e-12);
+  for (const Flag& f : r[0].flags) EXPECT_NE(f.code, "low-coverage") << f.message;
 }
 
 TEST(CorrectionTest, IntervalFollowsTickSamplingError) {
