@@ -195,8 +195,9 @@ CREATE TABLE corr_window_block(
     // part of its identity, so that two vCenters' VMs of one name are two series;
     // AssignVsphereEntities then sets it from each block's file and splits series that earlier
     // versions had merged. The inventory learns each VM's entity and each vCenter's id. Stored
-    // corrections were keyed by VM name (which merged VMs): they are dropped and rebuilt keyed
-    // by vm_key on the next `report` or fleet round.
+    // corrections were keyed by VM name (which merged VMs): they are emptied, corr_vm is rebuilt
+    // keyed by vm_key (the other corr_* tables refer to it by name), and the next `report` or
+    // fleet round stores them again.
     R"sql(
 CREATE TABLE series_v6(
   id INTEGER PRIMARY KEY,
@@ -220,9 +221,9 @@ CREATE TABLE vsphere_server(
   vcenter_id TEXT NOT NULL,
   seen_at TEXT NOT NULL
 );
-DROP TABLE corr_window_block;
-DROP TABLE corr_process_hour;
-DROP TABLE corr_ready;
+DELETE FROM corr_window_block;
+DELETE FROM corr_process_hour;
+DELETE FROM corr_ready;
 DROP TABLE corr_vm;
 CREATE TABLE corr_vm(
   id INTEGER PRIMARY KEY,
@@ -234,35 +235,6 @@ CREATE TABLE corr_vm(
   vcpus INTEGER,
   stored_at TEXT NOT NULL
 );
-CREATE TABLE corr_window_block(
-  vm_id INTEGER NOT NULL REFERENCES corr_vm(id),
-  hour_ns INTEGER NOT NULL,
-  first_start_ns INTEGER NOT NULL,
-  last_end_ns INTEGER NOT NULL,
-  windows INTEGER NOT NULL,
-  data BLOB NOT NULL,
-  PRIMARY KEY(vm_id, hour_ns)
-);
-CREATE TABLE corr_process_hour(
-  vm_id INTEGER NOT NULL REFERENCES corr_vm(id),
-  hour_ns INTEGER NOT NULL,
-  procs BLOB NOT NULL,
-  PRIMARY KEY(vm_id, hour_ns)
-) WITHOUT ROWID;
-CREATE TABLE corr_ready(
-  vm_id INTEGER NOT NULL REFERENCES corr_vm(id),
-  source TEXT NOT NULL,
-  host TEXT NOT NULL,
-  vcpus INTEGER,
-  samples INTEGER NOT NULL,
-  ready_mean REAL, ready_p95 REAL, ready_above_5 REAL, ready_above_10 REAL,
-  costop_mean REAL, costop_p95 REAL, costop_above_3 REAL,
-  run_mean REAL, wait_mean REAL, usage_mean REAL,
-  wait_dispatch_us_mean REAL, wait_dispatch_us_p95 REAL,
-  host_load_mean REAL, host_load_p95 REAL,
-  hints TEXT NOT NULL,
-  PRIMARY KEY(vm_id, source)
-) WITHOUT ROWID;
 )sql",
     // 7: clock events as data (issue 14): every DST shift and backward clock step a reader saw,
     // uncapped (import issues list at most 1,000 per code and file). ClockEventsFromIssues then

@@ -4,23 +4,20 @@
 #include <string>
 
 #include "tests/support/cli_runner.h"
+#include "tests/support/pdh_log.h"
 
 namespace vrecon::testing {
 namespace {
 
 TEST(ContentionFlagsTest, HyperVWaitPerDispatchIsFlaggedPerWindow) {
   TempDir dir;
-  std::string guest = "\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\",\"\\\\VM1\\Processor(0)\\% Processor Time\","
-                      "\"\\\\VM1\\Processor(_Total)\\% Processor Time\"\r\n";
-  std::string host = "\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\","
-                     "\"\\\\HV1\\Hyper-V Hypervisor Virtual Processor(VM1:Hv VP 0)\\% Total Run Time\","
-                     "\"\\\\HV1\\Hyper-V Hypervisor Virtual Processor(VM1:Hv VP 0)\\CPU Wait Time Per Dispatch\"\r\n";
+  const std::string vp = "\\\\HV1\\Hyper-V Hypervisor Virtual Processor(VM1:Hv VP 0)\\";
+  std::string guest = PdhHeader({"\\\\VM1\\Processor(0)\\% Processor Time", "\\\\VM1\\Processor(_Total)\\% Processor Time"});
+  std::string host = PdhHeader({vp + "% Total Run Time", vp + "CPU Wait Time Per Dispatch"});
   // Two windows: 10:00-10:05 waits 250 us per dispatch (ns in the counter), 10:05-10:10 20 us.
   for (int s = 0; s <= 600; s += 15) {
-    char stamp[32];
-    std::snprintf(stamp, sizeof stamp, "\"11/02/2026 10:%02d:%02d.000\"", s / 60, s % 60);
-    guest += std::string(stamp) + ",\"90\",\"90\"\r\n";
-    host += std::string(stamp) + ",\"40\"," + (s <= 300 ? "\"250000\"" : "\"20000\"") + "\r\n";
+    guest += PdhRow(s, {"90", "90"});
+    host += PdhRow(s, {"40", s <= 300 ? "250000" : "20000"});
   }
   WriteText(dir.File("guest.csv"), guest);
   WriteText(dir.File("host.csv"), host);

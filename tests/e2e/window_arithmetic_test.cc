@@ -5,22 +5,24 @@
 #include <string>
 
 #include "tests/support/cli_runner.h"
+#include "tests/support/pdh_log.h"
 
 namespace vrecon::testing {
 namespace {
 
 // 1-vCPU guest, 15 s samples over 10:00-10:05 UTC: _Total 60%, Process(batch) 50% for the first
 // 60 s then blank; the Hyper-V host ran the VP at 72% (w = 1.2).
+const std::vector<std::string> kGuestCpu = {"\\\\VM1\\Processor(0)\\% Processor Time",
+                                            "\\\\VM1\\Processor(_Total)\\% Processor Time"};
+const std::string kHostVp = "\\\\HV1\\Hyper-V Hypervisor Virtual Processor(VM1:Hv VP 0)\\% Total Run Time";
+
 void WriteLogs(const TempDir& dir) {
-  std::string guest = "\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\",\"\\\\VM1\\Processor(0)\\% Processor Time\","
-                      "\"\\\\VM1\\Processor(_Total)\\% Processor Time\",\"\\\\VM1\\Process(batch)\\% Processor Time\"\r\n";
-  std::string host = "\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\","
-                     "\"\\\\HV1\\Hyper-V Hypervisor Virtual Processor(VM1:Hv VP 0)\\% Total Run Time\"\r\n";
+  std::vector<std::string> paths = kGuestCpu;
+  paths.push_back("\\\\VM1\\Process(batch)\\% Processor Time");
+  std::string guest = PdhHeader(paths), host = PdhHeader({kHostVp});
   for (int s = 0; s <= 300; s += 15) {
-    char stamp[32];
-    std::snprintf(stamp, sizeof stamp, "\"11/02/2026 10:%02d:%02d.000\"", s / 60, s % 60);
-    guest += std::string(stamp) + ",\"60\",\"60\"," + (s <= 60 ? "\"50\"" : "\" \"") + "\r\n";
-    host += std::string(stamp) + ",\"72\"\r\n";
+    guest += PdhRow(s, {"60", "60", s <= 60 ? "50" : " "});
+    host += PdhRow(s, {"72"});
   }
   WriteText(dir.File("guest.csv"), guest);
   WriteText(dir.File("host.csv"), host);
@@ -44,15 +46,11 @@ TEST(PartialProcessTest, AProcessThatExitsIsItsCpuOverTheWholeWindow) {
 // host value by that minute's guest figure.
 TEST(WindowArithmeticTest, AWindowShorterThanTheHostsSamplesIsFlagged) {
   TempDir dir;
-  std::string guest = "\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\",\"\\\\VM1\\Processor(0)\\% Processor Time\","
-                      "\"\\\\VM1\\Processor(_Total)\\% Processor Time\"\r\n";
-  std::string host = "\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\","
-                     "\"\\\\HV1\\Hyper-V Hypervisor Virtual Processor(VM1:Hv VP 0)\\% Total Run Time\"\r\n";
+  std::string guest = PdhHeader(kGuestCpu), host = PdhHeader({kHostVp});
   for (int s = 0; s <= 600; s += 15) {
-    char stamp[32];
-    std::snprintf(stamp, sizeof stamp, "\"11/02/2026 10:%02d:%02d.000\"", s / 60, s % 60);
-    guest += std::string(stamp) + (s % 300 < 60 ? ",\"90\",\"90\"" : ",\"40\",\"40\"") + "\r\n";
-    if (s % 300 == 0) host += std::string(stamp) + ",\"60\"\r\n";
+    const std::string busy = s % 300 < 60 ? "90" : "40";
+    guest += PdhRow(s, {busy, busy});
+    if (s % 300 == 0) host += PdhRow(s, {"60"});
   }
   WriteText(dir.File("guest.csv"), guest);
   WriteText(dir.File("host.csv"), host);
