@@ -59,6 +59,22 @@ void AddFlag(WindowResult* r, const char* code, const char* severity, std::strin
   r->flags.push_back(Flag{code, severity, std::move(message)});
 }
 
+// vSphere's cpu.usage is scaled by the cores' clock (turbo lifts it above run, hyper-threading
+// and power saving push it below) while the guest's ticks count time: where usage and run per
+// vCPU differ by more than 10% the choice of counter (--vsphere-counter) changes w.
+void FrequencyScaled(const VmSeries& vm, int w, std::optional<int> vcpus, WindowResult* r) {
+  if (!vm.vsphere_usage || !vm.vsphere_run || !vcpus) return;
+  const std::optional<double> usage = vm.vsphere_usage->Mean(w), run_sum = vm.vsphere_run->Mean(w);
+  if (!usage || !run_sum) return;
+  const double run = *run_sum / *vcpus;
+  const double larger = std::max(*usage, run);
+  if (larger <= 0 || std::fabs(*usage - run) <= 0.10 * larger) return;
+  AddFlag(r, "frequency-scaled", "info",
+          "vSphere cpu.usage.average reads " + Pct(*usage) + " of capacity but cpu.run.summation " + Pct(run) +
+              " per vCPU: usage is scaled by the cores' clock (turbo, hyper-threading), run counts time as the "
+              "guest's ticks do; w uses " + vm.host_counter + " (--vsphere-counter)");
+}
+
 }  // namespace
 
 const char* HostSourceName(HostSource s) {
@@ -102,6 +118,7 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
     r.end = grid.End(w);
     r.vcpus = vcpus;
     r.host = vm.host;
+    r.host_counter = vm.host_counter;
 
     // Guest side: _Total when present, else the mean of the per-CPU series.
     double guest_max_cpu = -INFINITY;
@@ -129,8 +146,8 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
       r.host_coverage = h.mean ? h.coverage : 0;
     } else if (vm.host_group && vm.host_group->Mean(w)) {
       r.host_coverage = vm.host_group->Coverage(w);
-      if (vm.host == HostSource::kEsxtop) {
-        // esxtop's group % Used is summed over the VM's vCPUs.
+      if (vm.host == HostSource::kEsxtop || vm.host_counter == "cpu.run.summation") {
+        // esxtop's group % Used and vSphere's cpu.run.summation are summed over the VM's vCPUs.
         if (vcpus) r.host_util_pct = *vm.host_group->Mean(w) / *vcpus;
       } else {
         r.host_util_pct = vm.host_group->Mean(w);
@@ -186,6 +203,8 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
                             ? "no host-side data (Hyper-V, vSphere, esxtop or VMware Tools) matches this VM"
                             : "no host-side value in this window";
       if (vm.host == HostSource::kEsxtop && !vcpus) why = "esxtop % Used needs the vCPU count, and no guest Processor(n) shows it";
+      if (vm.host_counter == "cpu.run.summation" && !vcpus)
+        why = "cpu.run.summation needs the vCPU count, and neither the guest nor the inventory shows it";
       AddFlag(&r, "missing-host", "error", why + ": nothing to correct with");
     } else if (r.host_coverage < cfg.min_coverage) {
       AddFlag(&r, "low-coverage", "warning",
@@ -275,6 +294,8 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
         AddFlag(&r, "instance-slot-reuse", "warning", b);
       }
     }
+
+    FrequencyScaled(vm, w, vcpus, &r);
 
     // Ready-Time (models/ready_analysis.h): per-vCPU window means and their flags.
     const std::optional<int> ready_vcpus = host_vcpus ? host_vcpus : vcpus;

@@ -49,6 +49,12 @@ struct VmSeries {
   // esxtop % Used (summed over vCPUs), vSphere cpu.usage.average (% of the VM's capacity) or
   // VMware Tools VM Processor(_Total) % Processor Time.
   std::optional<WindowSeries> host_group;
+  // The counter host_group / host_vps hold ("cpu.usage.average", "cpu.run.summation", "% Used",
+  // "% Total Run Time", ...). cpu.run.summation, like esxtop % Used, is summed over the vCPUs.
+  std::string host_counter;
+  // vSphere, when both are stored: cpu.usage.average (% of capacity, frequency-scaled) and
+  // cpu.run.summation (% of the interval summed over vCPUs), for the frequency-scaled flag.
+  std::optional<WindowSeries> vsphere_usage, vsphere_run;
   std::optional<int> host_vcpus;               // VP count the host side shows, when it shows one
   // The host side's typical sample length (median, seconds), when known: a window shorter than it
   // holds a piece of one host sample, so its w cannot show what changed inside the window.
@@ -88,6 +94,7 @@ struct WindowResult {
   // VMs may share; vm_source tells them apart for people ("vc01.example", "hv01 -> hv02").
   std::string vm_key, vm_source;
   bool vm_name_shared = false;
+  std::string host_counter;  // the host-side counter the host figure comes from (VmSeries::host_counter)
   TimeNs start = 0, end = 0;
   std::optional<int> vcpus;
   std::optional<double> guest_util_pct, host_util_pct, w;

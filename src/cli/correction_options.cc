@@ -7,7 +7,9 @@
 namespace vrecon::cli {
 
 void AddCorrectionOptions(CLI::App* cmd, CorrectionOptions* o) {
-  cmd->add_option("--vm", o->vm, "Only this VM or guest (name or glob; domain suffix ignored)");
+  cmd->add_option("--vm", o->vm,
+                  "Only this VM: its vm_key, or a VM or guest name or glob (every VM of that name; domain suffix "
+                  "ignored)");
   cmd->add_option("--window", o->window, "Window length in seconds")->check(CLI::Range(15, 86400))->capture_default_str();
   cmd->add_option("--from", o->from, "Start of the range, ISO 8601 (UTC unless an offset is given)");
   cmd->add_option("--to", o->to, "End of the range, ISO 8601");
@@ -19,6 +21,11 @@ void AddCorrectionOptions(CLI::App* cmd, CorrectionOptions* o) {
                   "Hyper-V VP counter for host utilization: total = % Total Run Time, guest = % Guest Run Time")
       ->check(CLI::IsMember({"total", "guest"}))
       ->capture_default_str();
+  cmd->add_option("--vsphere-counter", o->vsphere_counter,
+                  "vSphere host utilization: usage = cpu.usage.average (frequency-scaled: turbo and hyper-threading "
+                  "move it), run = cpu.run.summation (time, as the guest's ticks count it)")
+      ->check(CLI::IsMember({"usage", "run"}))
+      ->capture_default_str();
   cmd->add_flag("--no-align", o->no_align,
                 "Use guest timestamps as they are instead of estimating the guest clock's offset and drift "
                 "against the host (to compare; no clock offset is reported, rates keep the guest's interval)");
@@ -28,6 +35,7 @@ Status ToCorrectionRequest(const CorrectionOptions& o, CorrectionRequest* req) {
   req->window = static_cast<TimeNs>(o.window) * kNsPerSec;
   if (!o.vm.empty()) req->vm = o.vm;
   req->hyperv_guest_run_time = o.hyperv_counter == "guest";
+  req->vsphere_run = o.vsphere_counter == "run";
   req->align = !o.no_align;
   for (const auto& [opt, text, out] : {std::tuple{"--from", &o.from, &req->from}, std::tuple{"--to", &o.to, &req->to}}) {
     RETURN_IF_ERROR(ParseTimeOption(opt, *text, out));

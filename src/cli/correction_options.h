@@ -15,7 +15,7 @@ namespace vrecon::cli {
 
 struct CorrectionOptions {
   std::vector<std::string> maps;
-  std::string vm, from, to, hyperv_counter = "total";
+  std::string vm, from, to, hyperv_counter = "total", vsphere_counter = "usage";
   int window = 300;
   bool no_align = false;
 };

@@ -221,6 +221,13 @@ StatusOr<std::vector<models::WindowResult>> CorrectPlanned(RunContext* ctx, cons
     for (const StoredSeries* s : *series) RETURN_IF_ERROR(Fill(&reader, s, range, &w));
     *dst = std::move(w);
   }
+  vm.host_counter = plan.host_counter;
+  for (auto [series, dst] : {std::pair{&plan.vsphere_usage, &vm.vsphere_usage}, std::pair{&plan.vsphere_run, &vm.vsphere_run}}) {
+    if (series->empty()) continue;
+    models::WindowSeries w(grid);
+    for (const StoredSeries* s : *series) RETURN_IF_ERROR(Fill(&reader, s, range, &w));
+    *dst = std::move(w);
+  }
   if (!plan.host_dispatch_wait.empty()) {
     models::WindowSeries w(grid);
     for (const StoredSeries* s : plan.host_dispatch_wait) RETURN_IF_ERROR(Fill(&reader, s, range, &w));
@@ -302,7 +309,7 @@ Status ForEachVmCorrection(Store* store, const CorrectionRequest& req, const VmW
     std::vector<int64_t> ids;
     for (size_t g = 0; g < guests.size(); ++g) {
       if (!guests[g].empty()) PlanGuest(guest_series[dir.GuestId(guests[g])], &plans[g]);
-      PlanHost(host_series[i], req.hyperv_guest_run_time, &plans[g]);
+      PlanHost(host_series[i], req.hyperv_guest_run_time, req.vsphere_run, &plans[g]);
       const std::vector<int64_t> own = plans[g].AllIds();
       ids.insert(ids.end(), own.begin(), own.end());
     }

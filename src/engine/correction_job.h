@@ -21,6 +21,9 @@ struct CorrectionRequest {
   std::optional<TimeNs> from, to;
   std::map<std::string, std::string> mappings;  // guest -> vm_key or VM name, on top of the stored ones
   bool hyperv_guest_run_time = false;           // % Guest Run Time instead of % Total Run Time
+  // vSphere host truth: cpu.run.summation (time, like the guest's ticks) instead of
+  // cpu.usage.average (frequency-scaled: turbo lifts it, hyper-threading discounts it).
+  bool vsphere_run = false;
   bool align = true;  // estimate the guest clock against the host's and shift guest times (--no-align: off)
   models::AlignmentConfig alignment;
   models::TimelineConfig timeline;

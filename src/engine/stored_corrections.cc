@@ -119,6 +119,7 @@ StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
     vm.vm = windows.front().vm;
     vm.vm_key = windows.front().vm_key;
     vm.vm_source = windows.front().vm_source;
+    vm.host_counter = windows.front().host_counter;
     vm.guest_machine = windows.front().guest_machine;
     vm.host_source = models::HostSourceName(windows.front().host);
     for (const models::WindowResult& r : windows)

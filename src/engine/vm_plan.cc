@@ -53,13 +53,16 @@ void PlanGuest(const std::vector<const StoredSeries*>& all, VmPlan* p) {
       p->host_group.push_back(s);
     }
   }
-  if (!p->host_group.empty()) p->host = HostSource::kVmTools;
+  if (!p->host_group.empty()) {
+    p->host = HostSource::kVmTools;
+    p->host_counter = "VM Processor(_Total)\\% Processor Time";
+  }
 }
 
-void PlanHost(const std::vector<const StoredSeries*>& all, bool guest_run_time, VmPlan* p) {
+void PlanHost(const std::vector<const StoredSeries*>& all, bool guest_run_time, bool vsphere_run, VmPlan* p) {
   const std::string vp_counter = guest_run_time ? "% Guest Run Time" : "% Total Run Time";
   std::map<int, std::vector<const StoredSeries*>> vps;
-  std::vector<const StoredSeries*> groups, vsphere_usage;
+  std::vector<const StoredSeries*> groups, vsphere_usage, vsphere_runs;
   std::vector<const StoredSeries*> vs_ready, vs_costop, esx_ready, esx_costop;
   for (const StoredSeries* s : all) {
     const SeriesKey& k = s->key;
@@ -69,6 +72,7 @@ void PlanHost(const std::vector<const StoredSeries*>& all, bool guest_run_time, 
       if (auto vp = models::ParseHyperVVpInstance(k.instance)) vps[vp->vp].push_back(s);
     } else if (k.source == SourceKind::kVsphere && k.instance.empty()) {
       if (k.counter == "cpu.usage.average") vsphere_usage.push_back(s);
+      if (k.counter == "cpu.run.summation") vsphere_runs.push_back(s);
       if (k.counter == "cpu.ready.summation") vs_ready.push_back(s);
       if (k.counter == "cpu.costop.summation") vs_costop.push_back(s);
     } else if (k.source == SourceKind::kEsxtop) {
@@ -83,12 +87,21 @@ void PlanHost(const std::vector<const StoredSeries*>& all, bool guest_run_time, 
     p->host = HostSource::kHyperV;
     p->host_vps = std::move(vps);
     p->host_group.clear();
-  } else if (!vsphere_usage.empty()) {
+    p->host_counter = vp_counter;
+  } else if (!vsphere_usage.empty() || !vsphere_runs.empty()) {
     p->host = HostSource::kVsphere;
-    p->host_group = std::move(vsphere_usage);
+    // run when asked for and stored; usage otherwise (the default, and what PowerCLI exports hold).
+    const bool run = vsphere_runs.size() && (vsphere_run || vsphere_usage.empty());
+    p->host_group = run ? vsphere_runs : vsphere_usage;
+    p->host_counter = run ? "cpu.run.summation" : "cpu.usage.average";
+    if (!vsphere_usage.empty() && !vsphere_runs.empty()) {
+      p->vsphere_usage = std::move(vsphere_usage);
+      p->vsphere_run = std::move(vsphere_runs);
+    }
   } else if (!groups.empty()) {
     p->host = HostSource::kEsxtop;
     p->host_group = std::move(groups);
+    p->host_counter = "% Used";
   }
 }
 

@@ -23,6 +23,10 @@ struct VmPlan {
   std::vector<const StoredSeries*> host_group;
   std::vector<const StoredSeries*> host_ready, host_costop;  // vSphere or esxtop, summed over vCPUs
   std::vector<const StoredSeries*> host_dispatch_wait;       // Hyper-V, one per VP (and host log)
+  // vSphere: both utilization counters when both are stored (the frequency-scaled flag), whichever
+  // of them host_group holds.
+  std::vector<const StoredSeries*> vsphere_usage, vsphere_run;
+  std::string host_counter;  // the counter host_group holds
 
   std::vector<int64_t> AllIds() const;
 };
@@ -30,7 +34,9 @@ struct VmPlan {
 // `guest_series`: every series of one guest machine.
 void PlanGuest(const std::vector<const StoredSeries*>& guest_series, VmPlan* plan);
 // `host_series`: every host-side series of one VM.
-void PlanHost(const std::vector<const StoredSeries*>& host_series, bool guest_run_time, VmPlan* plan);
+// `vsphere_run`: cpu.run.summation rather than cpu.usage.average where both are stored.
+void PlanHost(const std::vector<const StoredSeries*>& host_series, bool guest_run_time, bool vsphere_run,
+              VmPlan* plan);
 
 }  // namespace vrecon
 

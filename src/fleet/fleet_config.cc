@@ -215,7 +215,7 @@ StatusOr<FleetConfig> LoadFleetConfig(const std::string& path) {
   }
   const Checker c(path, std::filesystem::absolute(path).parent_path());
   RETURN_IF_ERROR(c.CheckKeys(root, "", {"db", "window", "since", "parallel_sources", "retries", "retry_backoff", "settle",
-                                         "mappings", "map", "vcenter", "drop_folder"}));
+                                         "mappings", "map", "vcenter", "drop_folder", "vsphere_counter"}));
   RETURN_IF_ERROR(c.Path(root, "", "db", &cfg.db));
   RETURN_IF_ERROR(c.Int(root, "", "window", 20, 86400, &cfg.window_s));
   RETURN_IF_ERROR(c.Duration(root, "", "since", &cfg.since));
@@ -223,6 +223,11 @@ StatusOr<FleetConfig> LoadFleetConfig(const std::string& path) {
   RETURN_IF_ERROR(c.Int(root, "", "retries", 0, 10, &cfg.retries));
   RETURN_IF_ERROR(c.Duration(root, "", "retry_backoff", &cfg.retry_backoff));
   RETURN_IF_ERROR(c.Duration(root, "", "settle", &cfg.settle));
+  std::string vsphere_counter = "usage";
+  RETURN_IF_ERROR(c.String(root, "", "vsphere_counter", &vsphere_counter));
+  if (vsphere_counter != "usage" && vsphere_counter != "run")
+    return c.Bad(root.get("vsphere_counter")->source(), "vsphere_counter", "must be \"usage\" or \"run\"");
+  cfg.vsphere_run = vsphere_counter == "run";
   if (const toml::node* m = root.get("mappings")) {
     if (!m->is_table()) return c.Bad(m->source(), "mappings", "must be a [mappings] table of \"guest\" = \"VM\"");
     for (auto&& [k, v] : *m->as_table()) {

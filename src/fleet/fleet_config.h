@@ -43,6 +43,7 @@ struct FleetConfig {
   TimeNs retry_backoff = 2 * kNsPerSec;  // first wait; doubles per attempt
   TimeNs settle = 2 * kNsPerSec;         // a drop file must keep its size this long
   std::map<std::string, std::string> mappings;  // guest -> VM
+  bool vsphere_run = false;  // vsphere_counter = "run": cpu.run.summation is the host's truth (--vsphere-counter)
   std::vector<VcenterConfig> vcenters;
   std::vector<DropFolderConfig> drop_folders;
 };

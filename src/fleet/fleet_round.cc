@@ -205,6 +205,7 @@ RoundResult RunRound(const RoundContext& ctx) {
     req.window = window;
     req.from = (*earliest / window) * window - window;
     req.mappings = cfg.mappings;
+    req.vsphere_run = cfg.vsphere_run;
     auto store = Store::Open(ctx.db);
     StatusOr<int64_t> stored = store.ok() ? StoreCorrections(store->get(), req) : StatusOr<int64_t>(store.status());
     if (stored.ok()) {

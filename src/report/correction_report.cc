@@ -46,12 +46,13 @@ void WriteJsonWindow(std::ostream& os, const WindowResult& r, const std::vector<
     os << ", \"counters\": ";
     WriteCounterJsonArray(os, *counters);
   }
-  os << ", \"vm_key\": " << JsonString(r.vm_key) << ", \"vm_source\": " << JsonString(r.vm_source) << "}";
+  os << ", \"vm_key\": " << JsonString(r.vm_key) << ", \"vm_source\": " << JsonString(r.vm_source)
+     << ", \"host_counter\": " << JsonString(r.host_counter) << "}";
 }
 
 constexpr const char* kCsvHeader =
     "vm,start,end,vcpus,guest_util_pct,host_util_pct,w,name,guest_pct,corrected_pct,ci95_lo,ci95_hi,flags,"
-    "host_source,guest_machine,steal_pct,ready_pct_per_vcpu,costop_pct,clock_offset_s,vm_key,present_s\n";
+    "host_source,guest_machine,steal_pct,ready_pct_per_vcpu,costop_pct,clock_offset_s,vm_key,present_s,host_counter\n";
 
 // One window's CSV rows (one per process), composed in *rows and written at once: a fleet day is
 // 14 million rows, where a stream insertion and a string per cell cost more than the correction.
@@ -65,8 +66,11 @@ void WriteCsvWindow(std::ostream& os, const WindowResult& r, std::string* rows) 
                            CsvCell(r.guest_machine) + "," + CsvNumber(r.steal_pct) + "," +
                            CsvNumber(r.ready_pct_per_vcpu) + "," + CsvNumber(r.costop_pct) + "," +
                            CsvNumber(r.clock_offset_s) + "," + CsvCell(r.vm_key) + ",";
+  std::string counter(1, ',');
+  AppendCsvCell(&counter, r.host_counter);
+  counter.push_back('\n');
   rows->clear();
-  if (r.processes.empty()) rows->append(head).append(",,,,").append(tail).append("\n");
+  if (r.processes.empty()) rows->append(head).append(",,,,").append(tail).append(counter);
   for (const auto& p : r.processes) {
     rows->append(head);
     AppendCsvCell(rows, p.name);
@@ -76,7 +80,7 @@ void WriteCsvWindow(std::ostream& os, const WindowResult& r, std::string* rows) 
     }
     rows->append(tail);
     AppendCsvNumber(rows, p.present_s);
-    rows->push_back('\n');
+    rows->append(counter);
   }
   os.write(rows->data(), static_cast<std::streamsize>(rows->size()));
 }
@@ -88,7 +92,8 @@ void WriteTableWindow(std::ostream& os, const WindowResult& r, int top) {
   os << "  " << FormatIso(r.start, false) << " .. " << FormatIso(r.end, false) << "  vCPUs "
      << (r.vcpus ? std::to_string(*r.vcpus) : "?") << "\n";
   os << "  guest " << Fixed(r.guest_util_pct, 1) << "%  host " << Fixed(r.host_util_pct, 1) << "% ("
-     << models::HostSourceName(r.host) << ")  w " << Fixed(r.w, 3);
+     << models::HostSourceName(r.host) << (r.host == models::HostSource::kVsphere ? " " + r.host_counter : "")
+     << ")  w " << Fixed(r.w, 3);
   if (r.steal_pct) os << "  steal " << FormatFixed(*r.steal_pct, 1) << "%";
   if (r.clock_offset_s) os << "  guest clock " << (*r.clock_offset_s >= 0 ? "+" : "") << FormatFixed(*r.clock_offset_s, 1) << " s";
   os << "\n";

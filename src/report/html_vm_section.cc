@@ -28,6 +28,7 @@ void WriteVmSection(Sink& s, size_t index, const VmReport& v, const std::vector<
     << " &middot; " << std::to_string(st.windows) << " windows</summary>\n";
   if (!v.missing.empty()) s << "<p class=\"missing\">Missing: " << H(v.missing) << ".</p>\n";
   s << "<p class=\"meta\">VM key: <code>" << H(v.vm.vm_key) << "</code>; host-side source: " << H(v.vm.host_source)
+    << (v.vm.host_counter.empty() ? std::string() : " (" + H(v.vm.host_counter) + ")")
     << "; vCPUs: "
     << (v.vm.vcpus ? std::to_string(*v.vm.vcpus) : std::string("unknown"));
   if (st.windows)

@@ -82,7 +82,8 @@ StatusOr<FleetReport> WriteReportJson(std::ostream& os, Database* db, const Repo
       s << "]}";
       first = false;
     }
-    s << "],\n   \"vm_key\": " << J(v.vm.vm_key) << ", \"vm_source\": " << J(v.vm.vm_source) << "}";
+    s << "],\n   \"vm_key\": " << J(v.vm.vm_key) << ", \"vm_source\": " << J(v.vm.vm_source)
+      << ", \"host_counter\": " << J(v.vm.host_counter) << "}";
     return Status::Ok();
   };
   ASSIGN_OR_RETURN(FleetReport r, BuildFleetReport(db, req, visit));

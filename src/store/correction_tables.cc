@@ -119,12 +119,14 @@ StatusOr<std::vector<ProcessAggregate>> DecodeProcesses(std::string_view in) {
 
 StatusOr<int64_t> UpsertCorrVm(Database* db, const CorrVm& vm) {
   ASSIGN_OR_RETURN(Statement * s, db->Cached(
-      "INSERT INTO corr_vm(vm_key, vm, vm_source, guest_machine, host_source, vcpus, stored_at) VALUES(?1, ?2, ?3, "
-      "?4, ?5, ?6, strftime('%Y-%m-%dT%H:%M:%SZ','now')) ON CONFLICT(vm_key) DO UPDATE SET vm = excluded.vm, "
-      "vm_source = excluded.vm_source, guest_machine = excluded.guest_machine, host_source = excluded.host_source, "
-      "vcpus = excluded.vcpus, stored_at = excluded.stored_at"));
+      "INSERT INTO corr_vm(vm_key, vm, vm_source, guest_machine, host_source, vcpus, stored_at, host_counter) "
+      "VALUES(?1, ?2, ?3, ?4, ?5, ?6, strftime('%Y-%m-%dT%H:%M:%SZ','now'), ?7) ON CONFLICT(vm_key) DO UPDATE SET "
+      "vm = excluded.vm, vm_source = excluded.vm_source, guest_machine = excluded.guest_machine, "
+      "host_source = excluded.host_source, vcpus = excluded.vcpus, stored_at = excluded.stored_at, "
+      "host_counter = excluded.host_counter"));
   s->Bind(1, vm.vm_key).Bind(2, vm.vm).Bind(3, vm.vm_source).Bind(4, vm.guest_machine).Bind(5, vm.host_source);
   BindOpt(s, 6, vm.vcpus);
+  s->Bind(7, vm.host_counter);
   RETURN_IF_ERROR(s->Run());
   ASSIGN_OR_RETURN(Statement * q, db->Cached("SELECT id FROM corr_vm WHERE vm_key = ?1"));
   q->Bind(1, vm.vm_key);
@@ -175,14 +177,14 @@ Status ReplaceReady(Database* db, int64_t vm_id, const std::vector<StoredReady>&
 }
 
 StatusOr<std::vector<CorrVm>> ListCorrVms(Database* db) {
-  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT id, vm, guest_machine, host_source, vcpus, vm_key, vm_source "
-                                            "FROM corr_vm ORDER BY vm, vm_key"));
+  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT id, vm, guest_machine, host_source, vcpus, vm_key, vm_source, "
+                                            "host_counter FROM corr_vm ORDER BY vm, vm_key"));
   std::vector<CorrVm> out;
   for (;;) {
     ASSIGN_OR_RETURN(bool row, q.Step());
     if (!row) break;
     out.push_back({q.ColumnInt(0), q.ColumnText(1), q.ColumnText(2), q.ColumnText(3), OptI(q, 4), q.ColumnText(5),
-                   q.ColumnText(6)});
+                   q.ColumnText(6), q.ColumnText(7)});
   }
   return out;
 }

@@ -27,6 +27,7 @@ struct CorrVm {
   std::optional<int> vcpus;
   std::string vm_key;     // unique: the VM's identity (src/engine/vm_directory.h)
   std::string vm_source;  // what tells it from another VM of its name ("vc01.example", "hv01 -> hv02")
+  std::string host_counter;  // the host-side counter of its windows ("cpu.usage.average", "% Total Run Time", ...)
 };
 
 struct StoredFlag {

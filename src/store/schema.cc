@@ -238,7 +238,8 @@ CREATE TABLE corr_vm(
 )sql",
     // 7: clock events as data (issue 14): every DST shift and backward clock step a reader saw,
     // uncapped (import issues list at most 1,000 per code and file). ClockEventsFromIssues then
-    // recovers those that earlier versions recorded only in issue text.
+    // recovers those that earlier versions recorded only in issue text. corr_vm gains the host
+    // counter its windows used (--vsphere-counter).
     R"sql(
 CREATE TABLE clock_event(
   id INTEGER PRIMARY KEY,
@@ -249,6 +250,7 @@ CREATE TABLE clock_event(
   after_ns INTEGER NOT NULL
 );
 CREATE INDEX clock_event_by_file ON clock_event(file_id);
+ALTER TABLE corr_vm ADD COLUMN host_counter TEXT NOT NULL DEFAULT '';
 )sql",
 };
 

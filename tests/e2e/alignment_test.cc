@@ -147,8 +147,8 @@ TEST(AlignmentTest, GuestClockFortySecondsAheadIsAlignedAndReported) {
   EXPECT_TRUE(std::regex_search(table.out, std::regex("guest clock \\+(39|40|41)\\.[0-9] s"))) << table.out.substr(0, 600);
   CliResult csv = RunVrecon({"correct", "--guest", dir.File("guest.csv"), "--host", dir.File("host.csv"), "--format", "csv"});
   ASSERT_EQ(csv.exit_code, 0) << csv.err;
-  EXPECT_TRUE(csv.out.substr(0, csv.out.find('\n')).ends_with(",clock_offset_s,vm_key,present_s"));
-  EXPECT_TRUE(std::regex_search(csv.out, std::regex(",(39|40|41)\\.[0-9]+,hyperv:[^,\n]+,[0-9.]*\n"))) << csv.out.substr(0, 600);
+  EXPECT_TRUE(csv.out.substr(0, csv.out.find('\n')).ends_with(",clock_offset_s,vm_key,present_s,host_counter"));
+  EXPECT_TRUE(std::regex_search(csv.out, std::regex(",(39|40|41)\\.[0-9]+,hyperv:[^,\n]+,[0-9.]*,% Total Run Time\n"))) << csv.out.substr(0, 600);
 }
 
 TEST(AlignmentTest, ResyncStepAndDstChangeAreFlaggedAndSplitTheEstimate) {

@@ -79,6 +79,8 @@ TEST_F(FleetConfigTest, EachBadKeyOrValueIsRefusedWithFileLineAndKey) {
        "3: drop_folder[0].pattern: unknown key"},
       {"mapping not string", "[mappings]\n\"web01\" = 3\n[[drop_folder]]\npath = \"drop\"\n",
        "2: mappings.web01: must be the VM name"},
+      {"vsphere counter", "vsphere_counter = \"ready\"\n[[drop_folder]]\npath = \"drop\"\n",
+       "1: vsphere_counter: must be \"usage\" or \"run\""},
       {"map without vm", "[[map]]\nguest = \"web01\"\n[[drop_folder]]\npath = \"drop\"\n", "1: map[0].vm: missing (required)"},
       {"map unknown key", "[[map]]\nguest = \"a\"\nvm = \"b\"\nhost = \"x\"\n[[drop_folder]]\npath = \"drop\"\n",
        "4: map[0].host: unknown key"},

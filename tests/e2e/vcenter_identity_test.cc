@@ -87,5 +87,25 @@ TEST(VcenterIdentityTest, TwoVcentersWithTheSameVmNamesKeepTwentyFiveVmsApart) {
   EXPECT_EQ(All(both.out, "\"vm_key\": \"([^\"]+)\"").size(), 2u);
 }
 
+// --vsphere-counter (issue 14, part 3): the simulator's usage and run differ by far more than 10%.
+TEST(VcenterIdentityTest, TheVsphereCounterIsChosenAndShown) {
+  VRECON_REQUIRE_VCSIM();
+  auto sim = Vcsim::Start({.vms = 1});
+  ASSERT_NE(sim, nullptr) << Vcsim::last_error();
+  TempDir dir;
+  const std::string db = dir.File("fleet.db");
+  CliResult c = Collect(*sim, db);
+  ASSERT_EQ(c.exit_code, 0) << c.err << c.out;
+  CliResult usage = RunVrecon({"correct", "--db", db, "--format", "json"});
+  ASSERT_EQ(usage.exit_code, 0) << usage.err;
+  EXPECT_NE(usage.out.find("\"host_counter\": \"cpu.usage.average\""), std::string::npos) << usage.out.substr(0, 800);
+  EXPECT_NE(usage.out.find("\"code\": \"frequency-scaled\""), std::string::npos);
+  CliResult run = RunVrecon({"correct", "--db", db, "--vsphere-counter", "run", "--format", "csv"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find(",cpu.run.summation\n"), std::string::npos) << run.out.substr(0, 800);
+  EXPECT_EQ(run.out.find(",cpu.usage.average\n"), std::string::npos);
+  EXPECT_EQ(RunVrecon({"correct", "--db", db, "--vsphere-counter", "ready"}).exit_code, 2);
+}
+
 }  // namespace
 }  // namespace vrecon::testing

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace vrecon::models {
@@ -158,6 +159,35 @@ TEST(CorrectionTest, VcpuCountIsPerWindowAcrossAHotAdd) {
   EXPECT_NEAR(*r[1].w, 88.0 / 73.0, 1e-12);
   EXPECT_NEAR(r[0].guest_coverage, 1.0, 1e-12);
   for (const Flag& f : r[0].flags) EXPECT_NE(f.code, "low-coverage") << f.message;
+}
+
+// vSphere's two CPU counters (issue 14, part 3): usage (% of capacity, frequency-scaled) and run
+// (% of the interval summed over vCPUs, time as the guest's ticks count it).
+TEST(CorrectionTest, VsphereRunIsPerVcpuAndAFrequencyGapIsNoted) {
+  const WindowGrid g = Grid(2);
+  VmSeries vm;
+  vm.vm = vm.guest_machine = "VM1";
+  for (int cpu = 0; cpu < 2; ++cpu) vm.guest_cpus.push_back(Flat(g, 50, 0, 600));
+  vm.host = HostSource::kVsphere;
+  vm.host_vcpus = 2;
+  vm.vsphere_usage = WindowSeries(g);
+  vm.vsphere_run = WindowSeries(g);
+  for (int t = 0; t < 600; t += 20) {
+    vm.vsphere_usage->Add(t * kS, (t + 20) * kS, t < 300 ? 72 : 61);  // turbo in the first window
+    vm.vsphere_run->Add(t * kS, (t + 20) * kS, 120);                   // 60% per vCPU
+  }
+  vm.host_counter = "cpu.run.summation";
+  vm.host_group = vm.vsphere_run;
+  auto r = CorrectVm(vm, g, CorrectionConfig{});
+  ASSERT_EQ(r.size(), 2u);
+  ASSERT_TRUE(r[0].w);
+  EXPECT_NEAR(*r[0].w, 60.0 / 50.0, 1e-12);
+  EXPECT_EQ(r[0].host_counter, "cpu.run.summation");
+  auto count = [](const WindowResult& w) {
+    return std::count_if(w.flags.begin(), w.flags.end(), [](const Flag& f) { return f.code == "frequency-scaled"; });
+  };
+  EXPECT_EQ(count(r[0]), 1);  // 72 against 60: 17% apart
+  EXPECT_EQ(count(r[1]), 0);  // 61 against 60
 }
 
 TEST(CorrectionTest, IntervalFollowsTickSamplingError) {

@@ -48,7 +48,7 @@ std::vector<StoredWindow> Windows(TimeNs from, int n, double base = 0) {
 }
 
 int64_t AddVm(Database* db, const std::string& name) {
-  auto id = UpsertCorrVm(db, CorrVm{0, name, name, "vsphere", 2, "vsphere:" + name, "vc"});
+  auto id = UpsertCorrVm(db, CorrVm{0, name, name, "vsphere", 2, "vsphere:" + name, "vc", "cpu.usage.average"});
   EXPECT_TRUE(id.ok());
   return *id;
 }
