@@ -139,18 +139,21 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
       }
     }
 
-    // Host side.
+    // Host side, over the seconds the guest has data for where it has only part of the window.
+    const std::optional<double> same_seconds =
+        w < static_cast<int>(vm.host_on_guest_seconds.size()) ? vm.host_on_guest_seconds[w] : std::nullopt;
     if (vm.host == HostSource::kHyperV) {
       Combined h = MeanOver(vm.host_vps, w);
-      r.host_util_pct = h.mean;
+      r.host_util_pct = h.mean && same_seconds ? same_seconds : h.mean;
       r.host_coverage = h.mean ? h.coverage : 0;
     } else if (vm.host_group && vm.host_group->Mean(w)) {
       r.host_coverage = vm.host_group->Coverage(w);
+      const double raw = same_seconds.value_or(*vm.host_group->Mean(w));
       if (vm.host == HostSource::kEsxtop || vm.host_counter == "cpu.run.summation") {
         // esxtop's group % Used and vSphere's cpu.run.summation are summed over the VM's vCPUs.
-        if (vcpus) r.host_util_pct = *vm.host_group->Mean(w) / *vcpus;
+        if (vcpus) r.host_util_pct = raw / *vcpus;
       } else {
-        r.host_util_pct = vm.host_group->Mean(w);
+        r.host_util_pct = raw;
       }
     }
 
@@ -190,7 +193,8 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
     } else if (r.guest_coverage < cfg.min_coverage) {
       AddFlag(&r, "low-coverage", "warning",
               "guest data covers " + Pct(100 * r.guest_coverage) + " of the window (under " +
-                  Pct(100 * cfg.min_coverage) + "): w rests on part of the window");
+                  Pct(100 * cfg.min_coverage) + "): w rests on part of the window" +
+                  (same_seconds ? ", and compares the host's figure over those same seconds" : ""));
     }
     if (r.host_util_pct && vm.host_interval_s && *vm.host_interval_s > window_s * 1.01) {
       AddFlag(&r, "host-coarser-than-window", "warning",

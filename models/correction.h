@@ -65,6 +65,9 @@ struct VmSeries {
   // Hyper-V VP CPU Wait Time Per Dispatch (ns), all VPs' samples together: the contention Hyper-V
   // shows instead of ready time.
   std::optional<WindowSeries> host_dispatch_wait;
+  // Per window (empty, or one per window): the host's mean over only the seconds the guest's total
+  // covers where it covers part of the window (models/same_seconds.h), in the host series' units.
+  std::vector<std::optional<double>> host_on_guest_seconds;
   // The guest clock against the host's when guest times were aligned (models/clock_alignment.h);
   // unset when alignment was off. Windows' clock_offset_s come from it.
   std::optional<ClockModel> clock;

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "models/guest_timeline.h"
+#include "models/same_seconds.h"
 #include "models/vm_identity.h"
 #include "models/window_flags.h"
 #include "src/core/text_util.h"
@@ -187,13 +188,16 @@ StatusOr<std::vector<models::WindowResult>> CorrectPlanned(RunContext* ctx, cons
     return w;
   };
   if (plan.guest_total) {
-    models::WindowSeries w(grid);
+    // The guest's total on the host's axis: its windows, and the seconds over which w compares.
     if (const std::optional<TimeNs> shift = ConstantShift(clock)) {
-      for (const models::TimedValue& x : guest_ref) w.Add(x.start + *shift, x.end + *shift, x.value);
+      for (models::TimedValue& x : guest_ref) x.start += *shift, x.end += *shift;
     } else {
-      for (const models::TimedValue& x : guest_ref) w.Add(clock->ToHost(x.start), clock->ToHost(x.end), x.value);
+      for (models::TimedValue& x : guest_ref) x.start = clock->ToHost(x.start), x.end = clock->ToHost(x.end);
     }
+    models::WindowSeries w(grid);
+    for (const models::TimedValue& x : guest_ref) w.Add(x.start, x.end, x.value);
     vm.guest_total = std::move(w);
+    vm.host_on_guest_seconds = models::HostOverGuestSeconds(grid, guest_ref, host_ref);
   }
   if (plan.guest_steal) {
     ASSIGN_OR_RETURN(vm.guest_steal, make(plan.guest_steal));

@@ -67,5 +67,28 @@ TEST(WindowArithmeticTest, AWindowShorterThanTheHostsSamplesIsFlagged) {
   EXPECT_EQ(five.out.find("host-coarser-than-window"), std::string::npos) << five.out.substr(0, 1500);
 }
 
+// A reboot inside a window: the guest logged 10:00-10:02 (40% of the window) at 73% and nothing
+// while it rebooted; the host ran the VP at 88% while the guest logged and at 100% during the boot.
+// w compares the same seconds: 88 / 73 = 1.2055, not the whole window's 95.2 / 73 = 1.304.
+TEST(WindowArithmeticTest, WComparesHostAndGuestOverTheSameSeconds) {
+  TempDir dir;
+  std::string guest = PdhHeader(kGuestCpu), host = PdhHeader({kHostVp});
+  for (int s = 0; s <= 300; s += 15) {
+    if (s <= 120) guest += PdhRow(s, {"73", "73"});  // then the VM rebooted: the log ends
+    host += PdhRow(s, {s <= 120 ? "88" : "100"});
+  }
+  WriteText(dir.File("guest.csv"), guest);
+  WriteText(dir.File("host.csv"), host);
+  CliResult r = RunVrecon({"correct", "--guest", dir.File("guest.csv"), "--host", dir.File("host.csv"), "--no-align",
+                           "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const size_t first = r.out.find("\"start\": \"2026-11-02T10:00:00Z\"");
+  ASSERT_NE(first, std::string::npos) << r.out;
+  const std::string window = r.out.substr(first, r.out.find('\n', first) - first);
+  EXPECT_NE(window.find("\"host_util_pct\": 88,"), std::string::npos) << window;
+  EXPECT_NE(window.find("\"w\": 1.205479452054794"), std::string::npos) << window;
+  EXPECT_NE(window.find("compares the host's figure over those same seconds"), std::string::npos) << window;
+}
+
 }  // namespace
 }  // namespace vrecon::testing
