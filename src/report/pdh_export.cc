@@ -1,5 +1,6 @@
 #include "src/report/pdh_export.h"
 
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -19,6 +20,19 @@ struct Column {
   std::optional<std::string> process;  // nullopt: Processor(_Total)
 };
 
+// A counter path's machine name for one VM, unique in the file: two VMs of one name (two vCenters,
+// two hosts) get what tells them apart appended ("APP01_esx-b"), in characters a path allows.
+std::string UniqueMachine(const models::WindowResult& w, std::set<std::string>* used) {
+  std::string name = w.guest_machine.empty() ? w.vm : w.guest_machine;
+  if (used->insert(name).second) return name;
+  std::string source = w.vm_source;
+  for (char& c : source)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-') c = '_';
+  std::string candidate = name + "_" + source;
+  for (int n = 2; !used->insert(candidate).second; ++n) candidate = name + "_" + source + "_" + std::to_string(n);
+  return candidate;
+}
+
 }  // namespace
 
 Status WritePdhCsv(std::ostream& os, const std::vector<models::WindowResult>& windows) {
@@ -27,10 +41,13 @@ Status WritePdhCsv(std::ostream& os, const std::vector<models::WindowResult>& wi
   std::vector<std::map<TimeNs, const models::WindowResult*>> by_end;
   std::vector<std::set<std::string>> processes;
   std::set<TimeNs> ends, starts;
+  std::set<std::string> used;
+  std::string vm;  // windows come VM by VM: its vm_key, or its machine where there is none
   for (const models::WindowResult& w : windows) {
-    const std::string machine = w.guest_machine.empty() ? w.vm : w.guest_machine;
-    if (machines.empty() || machines.back() != machine) {
-      machines.push_back(machine);
+    const std::string& id = !w.vm_key.empty() ? w.vm_key : w.guest_machine.empty() ? w.vm : w.guest_machine;
+    if (machines.empty() || vm != id) {
+      vm = id;
+      machines.push_back(UniqueMachine(w, &used));
       by_end.emplace_back();
       processes.emplace_back();
     }

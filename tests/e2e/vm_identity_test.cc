@@ -92,6 +92,12 @@ TEST_F(VmIdentityCliTest, SameNameAtTheSameTimeOnTwoEsxtopHostsIsTwoVms) {
   CliResult r = Run({"correct", "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(Keys(r.out), (std::set<std::string>{"esxtop:esx-a/app01", "esxtop:esx-b/app01"}));
+  // PDH-CSV for Perfmon: one machine name per VM in the counter paths.
+  CliResult pdh = Run({"report", "--format", "pdh-csv", "--out", "-"});
+  ASSERT_EQ(pdh.exit_code, 0) << pdh.err;
+  const std::string header = pdh.out.substr(0, pdh.out.find('\n'));
+  EXPECT_NE(header.find("\\\\APP01\\Processor(_Total)"), std::string::npos) << header;
+  EXPECT_NE(header.find("\\\\APP01_esx-b\\Processor(_Total)"), std::string::npos) << header;
   // Not mixed: a 1-vCPU guest pinned to each gets its own host's figure (w 40/50 and 80/50), never
   // the 60% of a merge.
   In("ga.csv", Guest("GA", 0, 3600, 50), {"--map", "GA=esxtop:esx-a/app01", "--map", "GB=esxtop:esx-b/app01"});
