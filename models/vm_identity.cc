@@ -122,9 +122,4 @@ GuestMatch VmNameIndex::Match(std::string_view guest, bool strip_suffix,
   return GuestMatch{r, r.empty() ? "" : "name"};
 }
 
-GuestMatch MatchGuest(std::string_view guest, bool strip_suffix, const std::vector<VmCandidate>& vms,
-                      const std::optional<std::string>& mapped_to) {
-  return VmNameIndex(vms).Match(guest, strip_suffix, mapped_to);
-}
-
 }  // namespace vrecon::models

@@ -95,9 +95,6 @@ class VmNameIndex {
   std::multimap<std::string, size_t> by_key_, by_name_, by_hostname_, by_short_hostname_;
 };
 
-// One-off form of VmNameIndex::Match.
-GuestMatch MatchGuest(std::string_view guest, bool strip_suffix, const std::vector<VmCandidate>& vms,
-                      const std::optional<std::string>& mapped_to);
 
 }  // namespace vrecon::models
 

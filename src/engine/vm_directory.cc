@@ -86,10 +86,6 @@ std::string VmDirectory::GuestId(const std::string& machine) const {
   return it != guest_short_.end() && it->second == "\x1f" ? FoldVmName(machine) : short_name;
 }
 
-bool VmDirectory::SameGuest(const std::string& machine, const std::string& guest) const {
-  return GuestId(machine) == GuestId(guest);
-}
-
 int VmDirectory::HostEntryOf(const SeriesKey& k) const {
   const std::optional<HostRef> r = HostRefOf(k);
   if (!r) return -1;

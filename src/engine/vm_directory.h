@@ -42,10 +42,8 @@ class VmDirectory {
   const VmEntry& entry(size_t i) const { return entries_[i]; }
   // The VM a host-side series (vSphere, Hyper-V VP, esxtop group) belongs to; -1 for others.
   int HostEntryOf(const SeriesKey& k) const;
-  // Whether a guest series' machine is `guest` (one of an entry's guests): case-insensitive,
-  // domain suffix ignored where no other guest shares the short name.
-  bool SameGuest(const std::string& machine, const std::string& guest) const;
-  // The guest a guest series' machine name stands for (SameGuest compares these).
+  // The guest a guest series' machine name stands for: case-insensitive, domain suffix ignored
+  // where no other guest shares the short name. Series of one guest have the same id.
   std::string GuestId(const std::string& machine) const;
   // Indices of the entries `vm` selects: its vm_key, or its name or a guest's (glob, case and
   // domain suffix ignored), all of them when unset.

@@ -70,32 +70,32 @@ TEST(VmIdentityTest, MovedThereAndBackIsOneVm) {
 
 TEST(VmIdentityTest, GuestMatchesByNameWithoutItsDomain) {
   const std::vector<VmCandidate> vms = {{"hyperv:hv1/web01", "WEB01", ""}, {"hyperv:hv1/app03", "APP03", ""}};
-  GuestMatch m = MatchGuest("web01.corp.example", true, vms, std::nullopt);
+  GuestMatch m = VmNameIndex(vms).Match("web01.corp.example", true, std::nullopt);
   EXPECT_EQ(m.vms, std::vector<size_t>{0});
   EXPECT_EQ(m.how, "name");
-  EXPECT_TRUE(MatchGuest("DB02", true, vms, std::nullopt).vms.empty());
+  EXPECT_TRUE(VmNameIndex(vms).Match("DB02", true, std::nullopt).vms.empty());
   // The suffix is not ignored when another guest spells the short name with another domain.
-  EXPECT_TRUE(MatchGuest("web01.corp.example", false, vms, std::nullopt).vms.empty());
+  EXPECT_TRUE(VmNameIndex(vms).Match("web01.corp.example", false, std::nullopt).vms.empty());
 }
 
 TEST(VmIdentityTest, HostNamesThatDifferAfterADotAreNotOneVm) {
   const std::vector<VmCandidate> vms = {{"k1", "db01.prod.local", ""}, {"k2", "db01.dev.local", ""},
                                         {"k3", "App v1.2", ""}, {"k4", "App v1.3", ""}};
-  EXPECT_EQ(MatchGuest("db01.prod.local", true, vms, std::nullopt).vms, std::vector<size_t>{0});
-  EXPECT_EQ(MatchGuest("App v1.3", true, vms, std::nullopt).vms, std::vector<size_t>{3});
-  EXPECT_TRUE(MatchGuest("DB01", true, vms, std::nullopt).vms.empty());  // the suffix goes on guests only
+  EXPECT_EQ(VmNameIndex(vms).Match("db01.prod.local", true, std::nullopt).vms, std::vector<size_t>{0});
+  EXPECT_EQ(VmNameIndex(vms).Match("App v1.3", true, std::nullopt).vms, std::vector<size_t>{3});
+  EXPECT_TRUE(VmNameIndex(vms).Match("DB01", true, std::nullopt).vms.empty());  // the suffix goes on guests only
 }
 
 TEST(VmIdentityTest, TwoVmsOfTheGuestsNameAreAmbiguous) {
   const std::vector<VmCandidate> vms = {{"vsphere:vc-a/vm-1", "WEB01", ""}, {"vsphere:vc-b/vm-1", "WEB01", ""}};
-  const GuestMatch m = MatchGuest("WEB01", true, vms, std::nullopt);
+  const GuestMatch m = VmNameIndex(vms).Match("WEB01", true, std::nullopt);
   EXPECT_EQ(m.vms.size(), 2u);
 }
 
 TEST(VmIdentityTest, InventoryHostNameDisambiguates) {
   const std::vector<VmCandidate> vms = {{"vsphere:vc-a/vm-1", "WEB01", "web01.prod.example"},
                                         {"vsphere:vc-b/vm-1", "WEB01", "web01-dr.example"}};
-  const GuestMatch m = MatchGuest("WEB01", true, vms, std::nullopt);
+  const GuestMatch m = VmNameIndex(vms).Match("WEB01", true, std::nullopt);
   EXPECT_EQ(m.vms, std::vector<size_t>{0});
   EXPECT_EQ(m.how, "inventory");
 }
@@ -103,8 +103,8 @@ TEST(VmIdentityTest, InventoryHostNameDisambiguates) {
 TEST(VmIdentityTest, ExplicitMappingWinsByKeyOrName) {
   const std::vector<VmCandidate> vms = {{"vsphere:vc-a/vm-1", "WEB01", ""}, {"vsphere:vc-b/vm-1", "WEB01", ""},
                                         {"hyperv:hv1/billing vm", "Billing VM", ""}};
-  EXPECT_EQ(MatchGuest("WEB01", true, vms, std::string("vsphere:vc-b/vm-1")).vms, std::vector<size_t>{1});
-  const GuestMatch m = MatchGuest("srv-7", true, vms, std::string("billing vm"));
+  EXPECT_EQ(VmNameIndex(vms).Match("WEB01", true, std::string("vsphere:vc-b/vm-1")).vms, std::vector<size_t>{1});
+  const GuestMatch m = VmNameIndex(vms).Match("srv-7", true, std::string("billing vm"));
   EXPECT_EQ(m.vms, std::vector<size_t>{2});
   EXPECT_EQ(m.how, "map");
 }
