@@ -29,7 +29,8 @@ struct JitterTally {
 std::vector<TimeNs> GuestTimeline::Steps() const {
   std::vector<TimeNs> out;
   for (const ClockEvent& e : events)
-    if (e.kind == ClockEventKind::kStep) out.push_back(e.at);
+    // A reboot restarts the clock too: the offset on either side is estimated apart.
+    if (e.kind == ClockEventKind::kStep || e.kind == ClockEventKind::kRestart) out.push_back(e.at);
   return out;
 }
 
@@ -54,10 +55,20 @@ GuestTimeline AnalyzeGuestTimes(std::span<const TimeNs> ends, std::span<const Cl
   // clock stepped by that less the one spacing the row should have come after.
   for (ClockEvent& e : t.events)
     if (e.kind == ClockEventKind::kStep) e.size_s -= m;
+  std::vector<TimeNs> boots;
+  for (const ClockEvent& e : t.events)
+    if (e.kind == ClockEventKind::kRestart) boots.push_back(e.at);
+  std::sort(boots.begin(), boots.end());
+  // The spacing that holds a boot is the reboot itself, not a gap, jitter or a step.
+  auto holds_boot = [&](TimeNs from, TimeNs to) {
+    auto it = std::lower_bound(boots.begin(), boots.end(), from);
+    return it != boots.end() && *it <= to;
+  };
   if (m > 0) {
     const double tol = std::max(cfg.jitter_fraction * m, cfg.jitter_min_s);
     for (size_t i = 0; i < d.size(); ++i) {
       const TimeNs at = ends[i + 1];
+      if (holds_boot(ends[i], at)) continue;
       const double k = std::max(1.0, std::round(d[i] / m));
       const double r = d[i] - k * m;  // off the sampling schedule by this much
       if (std::abs(r) <= tol && d[i] > 0) {
@@ -133,6 +144,12 @@ std::vector<std::vector<Flag>> IntervalFlags(const GuestTimeline& tl, const Cloc
                                   " of real time and the clock estimate restarts there"});
         break;
       }
+      case ClockEventKind::kRestart:
+        out[w].push_back(Flag{"guest-restart", "warning",
+                              "the guest restarted at " + when +
+                                  " (its uptime started again): the silence before it is a reboot, not a clock step; "
+                                  "the figures on each side belong to separate boots"});
+        break;
       case ClockEventKind::kDstShift:
         out[w].push_back(Flag{"dst-shift", "info",
                               std::string("the guest's local time ") + (e.size_s >= 0 ? "jumped forward" : "went back") +

@@ -20,7 +20,9 @@ struct TimelineConfig {
                                      // window's guest and host elapsed times this far apart
 };
 
-enum class ClockEventKind { kJitter, kGap, kStep, kDstShift };
+// kRestart: the guest booted at `at` (an uptime counter that went back, sar's LINUX RESTART): the
+// silence before it is a reboot, not a gap or a clock step.
+enum class ClockEventKind { kJitter, kGap, kStep, kDstShift, kRestart };
 
 // One event at guest time `at` (the end of the sample interval where it shows).
 struct ClockEvent {

@@ -157,8 +157,13 @@ Status SarParser::OnLine(std::string_view line) {
   }
   if (w[used] == "LINUX" && used + 1 < w.size() && w[used + 1] == "RESTART") {
     RETURN_IF_ERROR(FlushGroup());
+    const std::optional<TimeNs> before = prev_utc_;
     prev_utc_.reset();
     start_local_ = LocalTime(*tod);
+    if (start_local_ && n > resume_.after_line) {
+      const TimeNs boot = *start_local_ + static_cast<TimeNs>(summary_.bias_minutes) * 60 * kNsPerSec;
+      sink_->AddClockEvent(ClockRecord{"restart", before.value_or(boot), boot, options_.file, n});
+    }
     Issue(n, Severity::kInfo, "restart", "the machine restarted here; the next row's interval starts at the restart");
     return Status::Ok();
   }

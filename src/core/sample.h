@@ -60,6 +60,8 @@ struct ImportIssue {
 //                   after = before + the local clock's jump (+3600 s in spring, -3600 s in autumn).
 //   time-backwards: a row's time was not after the previous row's (the row was skipped);
 //                   before = the previous row's time, after = the skipped row's.
+//   restart:        the machine booted (sar's LINUX RESTART); before = the last row's time before
+//                   it, after = the boot.
 struct ClockRecord {
   std::string kind;
   TimeNs before = 0, after = 0;

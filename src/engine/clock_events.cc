@@ -26,16 +26,20 @@ StatusOr<std::map<std::string, std::vector<models::ClockEvent>>> RecordedClockEv
   std::map<std::string, std::vector<models::ClockEvent>> out;
   ASSIGN_OR_RETURN(std::vector<Store::FileClockEvent> stored, store->ClockEvents());
   std::string last_file;
-  std::optional<TimeNs> last_previous;  // rows skipped after one step share the previous row
+  bool have_previous = false;  // rows skipped after one step share the previous row
+  TimeNs last_previous = 0;
   for (const Store::FileClockEvent& fe : stored) {
     if (fe.kinds.find("guest") == std::string::npos) continue;
-    if (fe.event.file != last_file) last_previous.reset(), last_file = fe.event.file;
+    if (fe.event.file != last_file) have_previous = false, last_file = fe.event.file;
     const ClockRecord& e = fe.event;
     models::ClockEvent ev;
     if (e.kind == "dst-shift") {
       ev = {models::ClockEventKind::kDstShift, e.before, static_cast<double>(e.after - e.before) / kNsPerSec};
+    } else if (e.kind == "restart") {
+      ev = {models::ClockEventKind::kRestart, e.after, 0};
     } else if (e.kind == "time-backwards") {
-      if (last_previous == e.before) continue;
+      if (have_previous && last_previous == e.before) continue;
+      have_previous = true;
       last_previous = e.before;
       // Just after the previous row: the interval that ends at the next kept row crosses the step.
       ev = {models::ClockEventKind::kStep, e.before + 1, static_cast<double>(e.after - e.before) / kNsPerSec};

@@ -95,6 +95,27 @@ Status ReadInto(BlockReader* reader, const StoredSeries* s, const TimeRange& ran
 
 bool ByStart(const models::TimedValue& a, const models::TimedValue& b) { return a.start < b.start; }
 
+// A restart wherever the guest's System Up Time went back: the boot is the sample's time less the
+// uptime it reads (guest clock).
+Status AddBoots(BlockReader* reader, const StoredSeries* uptime, const TimeRange& range,
+                std::vector<models::ClockEvent>* events) {
+  std::optional<double> last;
+  const size_t before = events->size();
+  RETURN_IF_ERROR(reader->ForEach(uptime->id, range, [&](const SampleBlock& b) {
+    for (size_t i = 0; i < b.values.size(); ++i) {
+      if (IsMissing(b.values[i])) continue;
+      if (last && b.values[i] + 1 < *last)
+        events->push_back({models::ClockEventKind::kRestart, b.ends[i] - static_cast<TimeNs>(b.values[i] * kNsPerSec), 0});
+      last = b.values[i];
+    }
+  }));
+  if (events->size() > before) {
+    std::sort(events->begin(), events->end(),
+              [](const models::ClockEvent& a, const models::ClockEvent& c) { return a.at < c.at; });
+  }
+  return Status::Ok();
+}
+
 // The median length of the samples that have one, seconds; nullopt when none has.
 std::optional<double> MedianLength(const std::vector<models::TimedValue>& samples) {
   std::vector<TimeNs> lengths;
@@ -166,10 +187,11 @@ StatusOr<std::vector<models::WindowResult>> CorrectPlanned(RunContext* ctx, cons
   ends.reserve(guest_ref.size());
   for (const models::TimedValue& x : guest_ref) ends.push_back(x.end);
   if (!std::is_sorted(ends.begin(), ends.end())) std::sort(ends.begin(), ends.end());  // usually sorted
-  std::span<const models::ClockEvent> events;
+  std::vector<models::ClockEvent> events;
   if (auto it = ctx->recorded.find(NormalizeVmName(guest)); !guest.empty() && it != ctx->recorded.end()) {
     events = it->second;
   }
+  if (plan.guest_uptime) RETURN_IF_ERROR(AddBoots(&reader, plan.guest_uptime, guest_range, &events));
   models::GuestTimeline timeline = models::AnalyzeGuestTimes(ends, events, req.timeline);
   const bool aligned = req.align && !guest_ref.empty() && !host_ref.empty();
   std::vector<models::RangeEstimate> ranges;

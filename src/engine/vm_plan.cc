@@ -44,6 +44,8 @@ void PlanGuest(const std::vector<const StoredSeries*>& all, VmPlan* p) {
       }
     } else if (k.source == SourceKind::kGuest && k.object == "System" && k.counter == "Processor Queue Length") {
       p->guest_queue = s;
+    } else if (k.source == SourceKind::kGuest && k.object == "System" && k.counter == "System Up Time") {
+      p->guest_uptime = s;
     } else if (k.source == SourceKind::kGuest && (k.object == "Process" || k.object == "Process V2")) {
       if (k.instance == "_Total" || k.instance == "Idle" || k.instance.starts_with("Idle:")) continue;
       if (k.counter == "% Processor Time") p->processes[k.instance] = s;

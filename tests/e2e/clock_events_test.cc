@@ -86,5 +86,31 @@ TEST(ClockEventsTest, ALinuxClockStepInASarLogReachesTheClockModel) {
   EXPECT_NE(r.out.substr(window, r.out.find('\n', window + 1) - window).find("clock-step"), std::string::npos) << r.out;
 }
 
+// sar's LINUX RESTART line is a boot: recorded as a clock event and flagged guest-restart.
+TEST(ClockEventsTest, ASarRestartIsAGuestRestart) {
+  TempDir dir;
+  std::string sar = "Linux 6.1.0-13-amd64 (lnx02) \t11/02/2026 \t_x86_64_\t(1 CPU)\n\n"
+                    "10:00:00     CPU     %user     %nice   %system   %iowait    %steal     %idle\n";
+  char line[128];
+  for (int s = 10; s <= 600; s += 10) {
+    if (s == 250) {
+      sar += "10:04:00     LINUX RESTART\t(1 CPU)\n\n10:04:00     CPU     %user     %nice   %system   %iowait    %steal     %idle\n";
+    }
+    if (s > 120 && s < 250) continue;  // down, then booting
+    std::snprintf(line, sizeof line, "10:%02d:%02d     all     30.00      0.00     10.00      0.00      0.00     60.00\n",
+                  s / 60, s % 60);
+    sar += line;
+  }
+  WriteText(dir.File("lnx02.log"), sar);
+  const std::string db = dir.File("s.db");
+  CliResult in = RunVrecon({"ingest", "--db", db, "--tz-bias", "0", dir.File("lnx02.log")});
+  ASSERT_EQ(in.exit_code, 0) << in.err;
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM clock_event WHERE kind = 'restart'"), 1);
+  CliResult r = RunVrecon({"correct", "--db", db, "--no-align", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"code\": \"guest-restart\""), std::string::npos) << r.out.substr(0, 1500);
+  EXPECT_EQ(r.out.find("\"code\": \"gap\""), std::string::npos) << r.out.substr(0, 1500);
+}
+
 }  // namespace
 }  // namespace vrecon::testing

@@ -90,5 +90,32 @@ TEST(WindowArithmeticTest, WComparesHostAndGuestOverTheSameSeconds) {
   EXPECT_NE(window.find("compares the host's figure over those same seconds"), std::string::npos) << window;
 }
 
+// A reboot between two guest logs (the logger stops, a new log starts after boot): the guest's
+// System Up Time starts again, so the silence is flagged guest-restart, not gap or clock-step.
+TEST(WindowArithmeticTest, ARebootIsAGuestRestartNotAClockStep) {
+  TempDir dir;
+  std::vector<std::string> paths = kGuestCpu;
+  paths.push_back("\\\\VM1\\System\\System Up Time");
+  std::string before = PdhHeader(paths), after = PdhHeader(paths), host = PdhHeader({kHostVp});
+  for (int s = 0; s <= 130; s += 10) before += PdhRow(s, {"50", "50", std::to_string(86400 + s)});
+  // Booted at 10:04:00; the new log's first row is at 10:05:00 (uptime 60 s).
+  for (int s = 300; s <= 600; s += 10) after += PdhRow(s, {s == 300 ? " " : "50", s == 300 ? " " : "50", std::to_string(s - 240)});
+  for (int s = 0; s <= 600; s += 20) host += PdhRow(s, {"60"});
+  WriteText(dir.File("a.csv"), before);
+  WriteText(dir.File("b.csv"), after);
+  WriteText(dir.File("host.csv"), host);
+  CliResult r = RunVrecon({"correct", "--guest", dir.File("a.csv"), "--guest", dir.File("b.csv"), "--host",
+                           dir.File("host.csv"), "--no-align", "--format", "csv"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("guest-restart"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("clock-step"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find(";gap"), std::string::npos) << r.out;
+  CliResult json = RunVrecon({"correct", "--guest", dir.File("a.csv"), "--guest", dir.File("b.csv"), "--host",
+                              dir.File("host.csv"), "--no-align", "--format", "json"});
+  EXPECT_NE(json.out.find("the guest restarted at 10:04:00 UTC"), std::string::npos) << json.out.substr(0, 2000);
+  EXPECT_EQ(json.out.find("\"code\": \"gap\""), std::string::npos);
+  EXPECT_EQ(json.out.find("\"code\": \"clock-step\""), std::string::npos);
+}
+
 }  // namespace
 }  // namespace vrecon::testing
