@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "src/core/text_util.h"
+
 namespace vrecon::models {
 namespace {
 
@@ -10,16 +12,16 @@ bool HasGuest(const WindowResult& r) { return r.guest_coverage > 0; }
 
 void Withhold(const std::vector<const WindowResult*>& claims, double tolerance, WindowResult* r) {
   double total = 0;
-  std::string names;
+  std::vector<std::string> names;
   for (const WindowResult* c : claims) {
     total += c->guest_coverage;
-    names += (names.empty() ? "" : ", ") + c->guest_machine;
+    names.push_back(c->guest_machine);
   }
   if (total <= 1.0 + tolerance) return;  // one guest ended and the next began inside the window
   r->w.reset();
   for (ProcessResult& p : r->processes) p.corrected_pct = p.ci_lo = p.ci_hi = std::nullopt;
   r->flags.push_back(Flag{"guest-conflict", "error",
-                          "guests " + names + " both have data for this VM in this window; w is withheld. If one of "
+                          "guests " + Join(names, ", ") + " both have data for this VM in this window; w is withheld. If one of "
                           "them is another machine, pin it to its own VM with --map or [[map]]"});
 }
 

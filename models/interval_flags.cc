@@ -88,7 +88,7 @@ GuestTimeline AnalyzeGuestTimes(std::span<const TimeNs> ends, std::span<const Cl
       }
     }
   }
-  std::stable_sort(t.events.begin(), t.events.end(), [](const ClockEvent& a, const ClockEvent& b) { return a.at < b.at; });
+  std::stable_sort(t.events.begin(), t.events.end(), EarlierEvent);
   return t;
 }
 

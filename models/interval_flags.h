@@ -32,6 +32,9 @@ struct ClockEvent {
                       // DST: + when local time jumped forward (spring), - when it went back
 };
 
+// Orders events by time (the order GuestTimeline and the recorded events keep).
+inline bool EarlierEvent(const ClockEvent& a, const ClockEvent& b) { return a.at < b.at; }
+
 struct GuestTimeline {
   double median_spacing_s = 0;  // 0 when the guest has fewer than two sample intervals
   std::vector<ClockEvent> events;  // sorted by time

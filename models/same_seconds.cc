@@ -2,33 +2,16 @@
 
 #include <algorithm>
 
+#include "models/spans.h"
+
 namespace vrecon::models {
-namespace {
-
-struct Span {
-  TimeNs from, to;
-};
-
-// The guest's covered seconds as disjoint spans in time order.
-std::vector<Span> Covered(const std::vector<TimedValue>& guest) {
-  std::vector<Span> out;
-  for (const TimedValue& g : guest) {
-    if (g.end <= g.start) continue;
-    if (!out.empty() && g.start <= out.back().to) {
-      out.back().to = std::max(out.back().to, g.end);
-    } else {
-      out.push_back(Span{g.start, g.end});
-    }
-  }
-  return out;
-}
-
-}  // namespace
 
 std::vector<std::optional<double>> HostOverGuestSeconds(const WindowGrid& grid, const std::vector<TimedValue>& guest,
                                                         const std::vector<TimedValue>& host) {
   std::vector<std::optional<double>> out(static_cast<size_t>(std::max(grid.count, 0)));
-  const std::vector<Span> spans = Covered(guest);
+  std::vector<Span> spans;  // the guest's covered seconds, disjoint, in time order
+  for (const TimedValue& g : guest)
+    if (g.end > g.start) AddSpan(&spans, g.start, g.end);
   // Host samples sorted by start with the running maximum of their ends, for the first sample
   // that can reach a span.
   std::vector<TimeNs> max_end(host.size());

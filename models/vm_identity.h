@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "models/spans.h"
 #include "src/core/time_util.h"
 
 namespace vrecon::models {
@@ -37,16 +38,6 @@ std::optional<HyperVVp> ParseHyperVVpInstance(std::string_view instance);
 std::optional<std::string> ParseEsxtopGroupInstance(std::string_view instance);
 
 // ---- Host logs: one name on several hosts ----
-
-struct Span {
-  TimeNs from = 0, to = 0;
-};
-// Adds [from, to] to time-ordered, disjoint spans, merging it with the last when they touch.
-void AddSpan(std::vector<Span>* spans, TimeNs from, TimeNs to);
-// Total time both span lists cover.
-TimeNs OverlapNs(const std::vector<Span>& a, const std::vector<Span>& b);
-// Total time the spans cover.
-TimeNs PresentNs(const std::vector<Span>& spans);
 
 // One VM name as one host's log shows it: when it had data there.
 struct HostSighting {

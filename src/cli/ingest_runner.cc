@@ -8,12 +8,6 @@
 namespace vrecon::cli {
 namespace {
 
-std::string Join(const std::set<std::string>& s, const char* sep) {
-  std::string out;
-  for (const std::string& x : s) out += (out.empty() ? "" : sep) + x;
-  return out;
-}
-
 std::string Span(const perfmon::ParseSummary& s, bool millis) {
   return s.first_end ? FormatIso(*s.first_end, millis) : "";
 }

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "adapters/vsphere/vsphere_identity.h"
 #include "adapters/vsphere/vsphere_units.h"
+#include "src/core/vsphere_entity.h"
 #include "src/store/block_writer.h"
 
 namespace vrecon {
@@ -68,7 +68,7 @@ Status VsphereBatchWriter::WriteEntity(const EntityMetrics& em, std::map<MarkKey
     k.counter = c->second.name;
     k.unit = vsphere::Convert(k.counter, 0, unit, 20)->unit;
     k.original = c->second.name;
-    k.entity = vsphere::VsphereEntity(vcenter_id_, em.entity.value);
+    k.entity = VsphereEntity(vcenter_id_, em.entity.value);
     columns.push_back(std::move(k));
     series.push_back(&ms);
     units.push_back(unit);

@@ -18,7 +18,7 @@ namespace vrecon {
 class VsphereBatchWriter {
  public:
   // `vcenter` is the URL (files, marks, messages); `vcenter_id` names the server in each series'
-  // entity (adapters/vsphere/vsphere_identity.h).
+  // entity (src/core/vsphere_entity.h).
   VsphereBatchWriter(Store* store, std::string vcenter, std::string vcenter_id,
                      const std::map<int, vsphere::CounterInfo>& counters, const std::map<std::string, vsphere::VmInfo>& vms,
                      std::map<MarkKey, TimeNs>* marks)

@@ -9,9 +9,9 @@
 #include <set>
 #include <thread>
 
-#include "adapters/vsphere/vsphere_identity.h"
 #include "adapters/vsphere/vsphere_units.h"
 #include "src/core/text_util.h"
+#include "src/core/vsphere_entity.h"
 #include "src/collect/vsphere_batch_writer.h"
 #include "src/store/vsphere_tables.h"
 
@@ -52,7 +52,7 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
   const std::string vcenter = opt.client.transport.url;
   ASSIGN_OR_RETURN(std::unique_ptr<vsphere::VsphereClient> client, vsphere::VsphereClient::Connect(opt.client));
   result.server = client->service_content().full_name;
-  const std::string reported_id = vsphere::VcenterId(client->service_content().instance_uuid, vcenter);
+  const std::string reported_id = VcenterId(client->service_content().instance_uuid, vcenter);
   ASSIGN_OR_RETURN(const std::string vcenter_id, RecordVcenter(store->db(), vcenter, reported_id));
   if (vcenter_id != reported_id) {
     result.issues.push_back(ImportIssue{
@@ -86,7 +86,7 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
     for (const auto& v : vm_list)
       RETURN_IF_ERROR(SaveVsphereVm(store->db(), StoredVm{vcenter, v.moid, v.name, v.host_moid, v.power_state,
                                                           v.guest_hostname, v.num_cpu,
-                                                          vsphere::VsphereEntity(vcenter_id, v.moid)}));
+                                                          VsphereEntity(vcenter_id, v.moid)}));
     RETURN_IF_ERROR(tx.Commit());
   }
 

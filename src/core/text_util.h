@@ -17,6 +17,17 @@ bool EqualsFolded(std::string_view a, std::string_view b);
 
 std::string_view Trim(std::string_view s);
 
+// The strings of `parts` (a vector, a set, ...) with `sep` between them.
+template <class Strings>
+std::string Join(const Strings& parts, std::string_view sep) {
+  std::string out;
+  for (const auto& p : parts) {
+    if (!out.empty()) out += sep;
+    out += p;
+  }
+  return out;
+}
+
 // The host of a URL, case folded, without scheme, user info, path or the default HTTPS port:
 // "https://u@VC01.example:443/sdk" -> "vc01.example"; another port is kept ("127.0.0.1:8989").
 std::string UrlHost(std::string_view url);

@@ -48,8 +48,7 @@ StatusOr<std::map<std::string, std::vector<models::ClockEvent>>> RecordedClockEv
     }
     for (const std::string& m : SplitMachines(fe.machines)) out[models::NormalizeVmName(m)].push_back(ev);
   }
-  for (auto& [m, v] : out)
-    std::sort(v.begin(), v.end(), [](const models::ClockEvent& a, const models::ClockEvent& b) { return a.at < b.at; });
+  for (auto& [m, v] : out) std::sort(v.begin(), v.end(), models::EarlierEvent);
   return out;
 }
 

@@ -109,10 +109,7 @@ Status AddBoots(BlockReader* reader, const StoredSeries* uptime, const TimeRange
       last = b.values[i];
     }
   }));
-  if (events->size() > before) {
-    std::sort(events->begin(), events->end(),
-              [](const models::ClockEvent& a, const models::ClockEvent& c) { return a.at < c.at; });
-  }
+  if (events->size() > before) std::sort(events->begin(), events->end(), models::EarlierEvent);
   return Status::Ok();
 }
 
@@ -241,23 +238,16 @@ StatusOr<std::vector<models::WindowResult>> CorrectPlanned(RunContext* ctx, cons
   }
   if (!plan.host_vps.empty()) vm.host_vcpus = static_cast<int>(plan.host_vps.size());
   if (entry.num_cpu > 0) vm.host_vcpus = entry.num_cpu;
-  for (auto [series, dst] : {std::pair{&plan.host_ready, &vm.host_ready}, std::pair{&plan.host_costop, &vm.host_costop}}) {
-    if (series->empty()) continue;
-    models::WindowSeries w(grid);
-    for (const StoredSeries* s : *series) RETURN_IF_ERROR(Fill(&reader, s, range, &w));
-    *dst = std::move(w);
-  }
   vm.host_counter = plan.host_counter;
-  for (auto [series, dst] : {std::pair{&plan.vsphere_usage, &vm.vsphere_usage}, std::pair{&plan.vsphere_run, &vm.vsphere_run}}) {
+  // Host-side series the model takes as one series each (several VPs or host logs together).
+  for (auto [series, dst] : {std::pair{&plan.host_ready, &vm.host_ready}, std::pair{&plan.host_costop, &vm.host_costop},
+                             std::pair{&plan.vsphere_usage, &vm.vsphere_usage},
+                             std::pair{&plan.vsphere_run, &vm.vsphere_run},
+                             std::pair{&plan.host_dispatch_wait, &vm.host_dispatch_wait}}) {
     if (series->empty()) continue;
     models::WindowSeries w(grid);
     for (const StoredSeries* s : *series) RETURN_IF_ERROR(Fill(&reader, s, range, &w));
     *dst = std::move(w);
-  }
-  if (!plan.host_dispatch_wait.empty()) {
-    models::WindowSeries w(grid);
-    for (const StoredSeries* s : plan.host_dispatch_wait) RETURN_IF_ERROR(Fill(&reader, s, range, &w));
-    vm.host_dispatch_wait = std::move(w);
   }
   std::vector<models::WindowResult> r = models::CorrectVm(vm, grid, req.config);
   models::AddWindowFlags(vm, grid, models::WindowFlagConfig{}, &r);
@@ -276,8 +266,7 @@ StatusOr<std::map<std::string, std::string>> Mappings(Store* store, const Correc
 
 // The identity on every window, and for a guest that matched several VMs the flag that says so.
 void Annotate(const VmEntry& e, std::vector<models::WindowResult>* windows) {
-  std::string candidates;
-  for (const std::string& k : e.ambiguous) candidates += (candidates.empty() ? "" : ", ") + k;
+  const std::string candidates = Join(e.ambiguous, ", ");
   for (models::WindowResult& r : *windows) {
     r.vm_key = e.key;
     r.vm_source = e.source;

@@ -96,7 +96,7 @@ StatusOr<std::vector<models::VmReadySummary>> RunReadyAnalysis(Store* store, con
     models::ReadyInput in;
     in.vm = e.name;
     in.source = a.source;
-    for (const std::string& h : e.hosts) in.host += (in.host.empty() ? "" : ", ") + h;
+    in.host = Join(e.hosts, ", ");
     if (e.num_cpu > 0) {
       in.vcpus = e.num_cpu;
     } else if (!a.vcpu_ids.empty()) {

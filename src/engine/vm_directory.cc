@@ -60,24 +60,6 @@ StatusOr<std::vector<models::Span>> Presence(Database* db, int64_t series) {
   return merged;
 }
 
-// vCenter id -> the host of a URL that reaches it, for people to read.
-StatusOr<std::map<std::string, std::string>> VcenterLabels(Database* db) {
-  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT url, vcenter_id FROM vsphere_server ORDER BY url"));
-  std::map<std::string, std::string> out;
-  while (true) {
-    ASSIGN_OR_RETURN(bool row, q.Step());
-    if (!row) break;
-    out.emplace(q.ColumnText(1), UrlHost(q.ColumnText(0)));
-  }
-  return out;
-}
-
-std::string Join(const std::vector<std::string>& parts, std::string_view sep) {
-  std::string out;
-  for (const std::string& p : parts) out += (out.empty() ? "" : std::string(sep)) + p;
-  return out;
-}
-
 }  // namespace
 
 std::string VmDirectory::GuestId(const std::string& machine) const {
@@ -97,7 +79,7 @@ Status VmDirectory::AddHostEntries(Database* db, const std::vector<StoredSeries>
   ASSIGN_OR_RETURN(std::vector<StoredVm> inventory, VsphereVms(db));
   std::map<std::string, const StoredVm*> by_entity;
   for (const StoredVm& v : inventory) by_entity[v.entity] = &v;
-  ASSIGN_OR_RETURN(auto vcenter_labels, VcenterLabels(db));
+  ASSIGN_OR_RETURN(auto vcenter_urls, VcenterUrls(db));
 
   std::vector<NamedVm> named;  // in order of first appearance
   std::map<std::string, size_t> named_index;
@@ -132,8 +114,9 @@ Status VmDirectory::AddHostEntries(Database* db, const std::vector<StoredSeries>
       e.name = n.name;
       e.kind = "vsphere";
       const std::string vcenter = entity.substr(0, entity.rfind('/'));
-      auto label = vcenter_labels.find(vcenter);
-      e.source = entity.empty() ? "PowerCLI export" : label != vcenter_labels.end() ? label->second : vcenter;
+      // The vCenter as people know it: the host of a URL that reaches it.
+      auto url = vcenter_urls.find(vcenter);
+      e.source = entity.empty() ? "PowerCLI export" : url != vcenter_urls.end() ? UrlHost(url->second) : vcenter;
       if (auto inv = by_entity.find(entity); !entity.empty() && inv != by_entity.end()) {
         e.num_cpu = inv->second->num_cpu;
         e.guest_hostname = inv->second->guest_hostname;

@@ -12,12 +12,6 @@
 namespace vrecon {
 namespace {
 
-std::string Join(const std::set<std::string>& s) {
-  std::string out;
-  for (const std::string& x : s) out += (out.empty() ? "" : ",") + x;
-  return out;
-}
-
 // A PowerCLI summary in the shape the rest of ingest (and its output) uses.
 perfmon::ParseSummary FromPowerCli(const powercli::ParseSummary& p) {
   perfmon::ParseSummary s;
@@ -126,8 +120,8 @@ StatusOr<IngestResult> IngestFile(Store* store, const std::string& path, const I
   rec.path = path;
   rec.format = powercli || sar_text ? format : sum.format.tsv ? "perfmon-tsv" : "perfmon-csv";
   rec.encoding = std::string(perfmon::EncodingName(sum.encoding));
-  rec.kinds = Join(result.kinds);
-  rec.machines = Join(result.machines);
+  rec.kinds = Join(result.kinds, ",");
+  rec.machines = Join(result.machines, ",");
   rec.time_zone = sum.format.time_zone;
   rec.bias_minutes = sum.bias_minutes;
   if (sum.consumed_lines > rec.consumed_lines) {

@@ -42,12 +42,6 @@ std::string Codes(const std::vector<StoredFlag>& flags) {
   return o;
 }
 
-std::string Join(const std::vector<std::string>& v, const char* sep) {
-  std::string o;
-  for (const auto& s : v) o += (o.empty() ? "" : sep) + s;
-  return o;
-}
-
 void FlagRows(Sink& s, const CorrVm& vm, const std::map<std::string, FlagStat>& flags) {
   for (const auto& [code, f] : flags) {
     Row r;

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "src/core/text_util.h"
+#include "src/core/vsphere_entity.h"
 
 namespace vrecon {
 namespace {
@@ -59,7 +60,7 @@ std::string EntityOfVsphereFile(std::string_view fingerprint) {
   fingerprint.remove_prefix(8);
   const size_t bar = fingerprint.rfind('|');
   if (bar == std::string_view::npos || bar + 1 == fingerprint.size()) return "";
-  return UrlHost(fingerprint.substr(0, bar)) + "/" + std::string(fingerprint.substr(bar + 1));
+  return VsphereEntity(UrlHost(fingerprint.substr(0, bar)), fingerprint.substr(bar + 1));
 }
 
 Status AssignVsphereEntities(Database* db) {

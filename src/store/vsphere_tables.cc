@@ -83,6 +83,17 @@ StatusOr<std::string> RecordVcenter(Database* db, const std::string& url, const 
   return id;
 }
 
+StatusOr<std::map<std::string, std::string>> VcenterUrls(Database* db) {
+  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT url, vcenter_id FROM vsphere_server ORDER BY url"));
+  std::map<std::string, std::string> out;
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, q.Step());
+    if (!row) break;
+    out.emplace(q.ColumnText(1), q.ColumnText(0));
+  }
+  return out;
+}
+
 Status SaveVsphereVm(Database* db, const StoredVm& v) {
   ASSIGN_OR_RETURN(Statement* q, db->Cached("INSERT OR REPLACE INTO vsphere_vm(vcenter, moid, name, num_cpu, host_moid, "
                                             "power_state, guest_hostname, seen_at, entity) VALUES(?,?,?,?,?,?,?,?,?)"));

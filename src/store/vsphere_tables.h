@@ -16,7 +16,7 @@ namespace vrecon {
 struct StoredVm {
   std::string vcenter, moid, name, host_moid, power_state, guest_hostname;
   int num_cpu = 0;
-  std::string entity;  // "<vCenter id>/<moid>" (adapters/vsphere/vsphere_identity.h), as its series carry it
+  std::string entity;  // "<vCenter id>/<moid>" (src/core/vsphere_entity.h), as its series carry it
 };
 struct StoredHost {
   std::string vcenter, moid, name;
@@ -35,6 +35,9 @@ StatusOr<std::vector<StoredVm>> VsphereVms(Database* db);
 // a vrecon before schema 6, or while the server gave none) move to the id, merging with any
 // stored under it already, so that one VM keeps one identity.
 StatusOr<std::string> RecordVcenter(Database* db, const std::string& url, const std::string& vcenter_id);
+
+// vCenter id -> a URL that reached it (the first by URL order).
+StatusOr<std::map<std::string, std::string>> VcenterUrls(Database* db);
 
 // (moid, counter, interval_s) -> last stored sample end.
 using MarkKey = std::tuple<std::string, std::string, int>;
