@@ -112,7 +112,6 @@ Status VmDirectory::AddHostEntries(Database* db, const std::vector<StoredSeries>
       VmEntry e;
       e.key = "vsphere:" + (entity.empty() ? FoldVmName(n.name) : entity);
       e.name = n.name;
-      e.kind = "vsphere";
       const std::string vcenter = entity.substr(0, entity.rfind('/'));
       // The vCenter as people know it: the host of a URL that reaches it.
       auto url = vcenter_urls.find(vcenter);
@@ -136,7 +135,6 @@ Status VmDirectory::AddHostEntries(Database* db, const std::vector<StoredSeries>
     for (const std::vector<size_t>& group : models::GroupSightings(sightings)) {
       VmEntry e;
       e.name = n.name;
-      e.kind = n.kind;
       for (size_t i : group) {
         e.hosts.push_back(n.hosts[i].host);
         host_index_[IndexKey(HostRef{n.kind, n.hosts[i].host, n.name, ""})] = static_cast<int>(entries_.size());
@@ -215,7 +213,7 @@ void VmDirectory::MatchGuests(const std::vector<std::string>& guests,
     VmEntry e;
     e.key = "guest:" + GuestId(g);
     e.name = g;
-    e.kind = e.source = "guest";
+    e.source = "guest";
     e.guests = {g};
     for (size_t i : m.vms) e.ambiguous.push_back(entries_[i].key);
     order_.push_back(entries_.size());

@@ -21,7 +21,6 @@ struct VmEntry {
   // "esxtop:<first host>/<name>", or "guest:<name>" for a guest log matched to no VM.
   std::string key;
   std::string name;    // the hypervisor's name for it, else the guest's
-  std::string kind;    // vsphere | hyperv | esxtop | guest
   std::string source;  // what tells it from another VM of its name: the vCenter, "hv01 -> hv02", "guest"
   bool name_shared = false;  // another VM has the same name (outputs then show `source` beside it)
   int num_cpu = 0;           // the vSphere inventory's numCPU, 0 when unknown
