@@ -178,6 +178,22 @@ const ClockSegment* FindSegment(const ClockModel& m, TimeNs guest) {
   return &*it;
 }
 
+// The parts of ranges without an offset that no range with one overlaps.
+std::vector<std::pair<TimeNs, TimeNs>> BlindSpans(const std::vector<RangeEstimate>& ranges) {
+  std::vector<std::pair<TimeNs, TimeNs>> out;
+  for (const RangeEstimate& e : ranges) {
+    if (e.offset_s) continue;
+    TimeNs from = e.from, to = e.to;
+    for (const RangeEstimate& o : ranges) {
+      if (!o.offset_s || o.to <= from || o.from >= to) continue;
+      if (o.from <= from) from = std::max(from, o.to);
+      if (o.to >= to) to = std::min(to, o.from);
+    }
+    if (from < to) out.emplace_back(from, to);
+  }
+  return out;
+}
+
 }  // namespace
 
 TimeNs ClockModel::ToHost(TimeNs guest) const {
@@ -200,6 +216,14 @@ std::optional<double> ClockModel::OffsetAt(TimeNs guest) const {
   const ClockSegment* s = FindSegment(*this, guest);
   if (!s || !s->estimated) return std::nullopt;
   return s->offset_s + s->drift_ppm * 1e-6 * Seconds(guest - s->guest_from);
+}
+
+double ClockModel::ResidualAt(TimeNs guest) const {
+  const ClockSegment* s = FindSegment(*this, guest);
+  if (s == nullptr) return 0;
+  for (const auto& [from, to] : s->blind)
+    if (guest >= from && guest < to) return std::max(s->residual_s, s->blind_shift_s);
+  return s->residual_s;
 }
 
 std::vector<RangeEstimate> RangeOffsets(std::span<const TimedValue> guest, std::span<const TimedValue> host,
@@ -259,6 +283,9 @@ ClockModel EstimateClock(std::span<const TimedValue> guest, std::span<const Time
       seg.offset_s = a;
       seg.drift_ppm = b * 1e6;
       seg.estimated = true;
+      for (const Point& p : pts) seg.residual_s = std::max(seg.residual_s, std::abs(p.offset - (a + b * p.t)));
+      seg.blind = BlindSpans(r);
+      seg.blind_shift_s = cfg.max_lag_s;
     }
     if (ranges) ranges->insert(ranges->end(), r.begin(), r.end());
     m.segments.push_back(seg);

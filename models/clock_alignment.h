@@ -22,12 +22,24 @@ struct ClockSegment {
   double offset_s = 0;
   double drift_ppm = 0;
   bool estimated = false;  // false: the series were too flat or too short; offset 0 is used
+  // The largest distance of a per-range offset from the fitted line (seconds): how far the clock
+  // strays from the line inside the segment (drift that is not linear), so how far off a window
+  // may be.
+  double residual_s = 0;
+  // Guest-time spans where no range gave an offset (too flat, or no clear correlation) and no
+  // other range covers: the line is extrapolated there, so a window may be off by up to
+  // `blind_shift_s` (the lag searched).
+  std::vector<std::pair<TimeNs, TimeNs>> blind;
+  double blind_shift_s = 0;
 };
 
 struct ClockModel {
   std::vector<ClockSegment> segments;  // empty: identity
   TimeNs ToHost(TimeNs guest) const;   // guest time -> host (true UTC) time
   std::optional<double> OffsetAt(TimeNs guest) const;  // guest - host, seconds; nullopt if not estimated
+  // How far the line may be off at `guest`: the segment's residual_s, or blind_shift_s in a blind
+  // span; 0 outside every segment.
+  double ResidualAt(TimeNs guest) const;
 };
 
 // One sample interval as stored: [start, end] in UTC ns and its value (never NaN here).

@@ -1,4 +1,5 @@
 #include "models/correction.h"
+#include "models/interval.h"
 #include "models/ready_analysis.h"
 
 #include <algorithm>
@@ -73,6 +74,40 @@ void FrequencyScaled(const VmSeries& vm, int w, std::optional<int> vcpus, Window
           "vSphere cpu.usage.average reads " + Pct(*usage) + " of capacity but cpu.run.summation " + Pct(run) +
               " per vCPU: usage is scaled by the cores' clock (turbo, hyper-threading), run counts time as the "
               "guest's ticks do; w uses " + vm.host_counter + " (--vsphere-counter)");
+}
+
+// w's relative variance in window w (models/interval.h): the guest total's tick-sampling error
+// the window's edges off by the clock fit's residual, and the host's samples cut by the edges.
+double WRelVariance(const VmSeries& vm, int w, const WindowResult& r, double guest_covered_s, double k,
+                    double shift_s, const CorrectionConfig& cfg) {
+  if (!r.guest_util_pct || *r.guest_util_pct <= 0) return 0;
+  const double g = *r.guest_util_pct;
+  const double window_s = static_cast<double>(r.end - r.start) / kNsPerSec;
+  double rel = 0;
+  if (vm.guest_total && vm.guest_total->at(w).covered_s > 0) {
+    const WindowStats& total = vm.guest_total->at(w);
+    rel += TickMeanError(total, guest_covered_s, 100, cfg.ticks_per_second * k).variance / (g * g);
+    rel += ShiftVariance(total, shift_s, window_s) / (g * g);
+  } else {
+    const double n = cfg.ticks_per_second * k * std::max(1.0, guest_covered_s);
+    const double p = std::clamp(g / 100, 0.0, 1.0);
+    rel += 100 * 100 * p * (1 - p) / n / (g * g);
+  }
+  if (!vm.host_interval_s) return rel;
+  if (vm.host == HostSource::kHyperV) {
+    double sum = 0;
+    int n = 0;
+    for (const WindowSeries& vp : vm.host_vps) {
+      const std::optional<double> m = vp.Mean(w);
+      if (!m) continue;
+      sum += HostEdgeRelVariance(vp.at(w), *m, *vm.host_interval_s, window_s);
+      ++n;
+    }
+    if (n > 0) rel += sum / n;
+  } else if (vm.host_group && vm.host_group->Mean(w)) {
+    rel += HostEdgeRelVariance(vm.host_group->at(w), *vm.host_group->Mean(w), *vm.host_interval_s, window_s);
+  }
+  return rel;
 }
 
 }  // namespace
@@ -238,10 +273,8 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
       }
     }
 
-    // Tick sampling: n = 64 * seconds * vCPUs samples; a share p from n samples has standard
-    // error sqrt(p(1-p)/n). The guest's own tick count can be lower (lost ticks): n is an upper
-    // bound, so the interval is a lower bound on the real uncertainty.
-    // Unknown vCPUs: no tick count, so no interval (never a guess of 1 vCPU).
+    // The 95% intervals (models/interval.h) need the tick count, so the vCPU count: unknown
+    // vCPUs give no interval (never a guess of 1 vCPU).
     const double k = vcpus.value_or(1);
     const double covered = std::max(1.0, r.guest_coverage * window_s);
     const double n_ticks = cfg.ticks_per_second * covered * k;
@@ -258,6 +291,9 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
     std::sort(order.begin(), order.end(),
               [](const Keyed& a, const Keyed& b) { return a.key > b.key || (a.key == b.key && a.index < b.index); });
     r.processes.reserve(order.size());
+    std::optional<double> w_rel_variance;  // computed at the first process with an interval
+    // How far the window's guest edges may be from the host's: the clock fit's residual.
+    const double shift_s = vm.clock ? vm.clock->ResidualAt(r.start + grid.width / 2) : 0;
     for (const Keyed& o : order) {
       // A sample's worth of slack: sample edges and the clock shift do not make a process partial.
       const bool partial = o.present_s + std::max(1.0, 0.02 * window_s) < guest_covered_s;
@@ -266,10 +302,15 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
       if (!scale || !p.guest_pct) continue;
       p.corrected_pct = *scale * *p.guest_pct;
       if (!vcpus) continue;
-      const double share = std::clamp(*p.guest_pct / (100.0 * k), 0.0, 1.0);
-      const double se = 100.0 * k * std::sqrt(share * (1 - share) / n_ticks);
-      p.ci_lo = std::max(0.0, *scale * (*p.guest_pct - cfg.z95 * se));
-      p.ci_hi = *scale * (*p.guest_pct + cfg.z95 * se);
+      if (!w_rel_variance) w_rel_variance = r.steal_pct ? 0.0 : WRelVariance(vm, w, r, covered, k, shift_s, cfg);
+      const WindowStats& st = procs[o.index].second->at(w);
+      MeanError g_error = TickMeanError(st, covered, 100.0 * k, cfg.ticks_per_second * k);
+      const double present = std::min(1.0, st.covered_s / covered);
+      g_error.variance += present * present * ShiftVariance(st, shift_s, window_s);
+      const CiBounds ci =
+          CorrectedInterval(*scale, *p.guest_pct, g_error, *w_rel_variance, p.partial ? UnseenEdges(st, covered) : 0);
+      p.ci_lo = ci.lo;
+      p.ci_hi = ci.hi;
       if (vcpus && *p.corrected_pct > 100.0 * *vcpus * (1 + cfg.processor_tolerance_pct / 100)) {
         AddFlag(&r, "impossible-value", "error",
                 "Process(" + p.name + ") corrects to " + Pct(*p.corrected_pct) + " of one CPU, more than " +

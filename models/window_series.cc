@@ -9,6 +9,12 @@ namespace {
 // One sample's share of a window: `secs` of it at `value`. Every path into a window adds
 // through here, in sample order, so they all give the same sums bit for bit.
 inline void Accumulate(WindowStats& s, double value, double secs) {
+  if (s.covered_s > 0) {
+    const double d = value - s.last;
+    s.diff_sq += d * d;
+    ++s.diffs;
+  }
+  s.last = value;
   s.weighted_sum += value * secs;
   s.covered_s += secs;
   s.max = std::max(s.max, value);

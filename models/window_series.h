@@ -32,6 +32,11 @@ struct WindowStats {
   double max = -std::numeric_limits<double>::infinity();
   double min = std::numeric_limits<double>::infinity();
   int samples = 0;          // samples touching the window (instantaneous ones included)
+  // Successive samples' differences inside the window (sum of squares, count) and the last value:
+  // the sample-to-sample scatter from which models/interval.h estimates the sampling error.
+  double diff_sq = 0;
+  int diffs = 0;
+  double last = 0;  // meaningful once covered_s > 0
 };
 
 // Where the samples of one block of times fall on a grid after a shift: runs of consecutive

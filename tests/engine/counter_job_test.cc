@@ -91,8 +91,8 @@ TEST(CounterJobTest, RatesUseTheTrueIntervalOfTheClockMap) {
 
 TEST(CounterJobTest, UseClocksTakesOnlyEstimatedModels) {
   models::ClockModel estimated, flat;
-  estimated.segments.push_back({0, 4'000'000'000LL * kNsPerSec, 2.0, 0.0, true});
-  flat.segments.push_back({0, 4'000'000'000LL * kNsPerSec, 0.0, 0.0, false});
+  estimated.segments.push_back({0, 4'000'000'000LL * kNsPerSec, 2.0, 0.0, true, 0, {}, 0});
+  flat.segments.push_back({0, 4'000'000'000LL * kNsPerSec, 0.0, 0.0, false, 0, {}, 0});
   CounterRequest req;
   UseClocks({{"g1", estimated}, {"g2", flat}}, &req);
   ASSERT_EQ(req.clocks.count("g1"), 1u);

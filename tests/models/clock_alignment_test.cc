@@ -184,3 +184,25 @@ TEST(ClockAlignmentTest, EmptyModelIsIdentity) {
 
 }  // namespace
 }  // namespace vrecon::models
+
+namespace vrecon::models {
+namespace {
+
+// Issue 14 part 5: where no range could be matched (here a flat first hour) the line is
+// extrapolated, and the model says a window there may be off by the whole lag searched; where
+// ranges agree with the line the residual is small.
+TEST(ClockAlignmentTest, BlindRangesAndResidualSayHowFarAWindowMayBeOff) {
+  std::vector<double> u = Levels(4 * 3600, 5);
+  for (int t = 0; t < 3600; ++t) u[t] = 40;  // too flat to match
+  const std::vector<TimedValue> g = Guest(u, [](double) { return 30.0; }), h = Host(u);
+  const AlignmentConfig cfg;
+  const ClockModel m = EstimateClock(g, h, {}, cfg);
+  ASSERT_EQ(m.segments.size(), 1u);
+  ASSERT_TRUE(m.segments[0].estimated);
+  EXPECT_LT(m.segments[0].residual_s, 2.0);  // the lags' 1 s grid
+  EXPECT_DOUBLE_EQ(m.ResidualAt(kT0 + 1200 * kS), cfg.max_lag_s);
+  EXPECT_LT(m.ResidualAt(kT0 + 9000 * kS), 2.0);
+}
+
+}  // namespace
+}  // namespace vrecon::models

@@ -1,4 +1,5 @@
 #include "models/correction.h"
+#include "models/interval.h"
 
 #include <gtest/gtest.h>
 
@@ -70,9 +71,12 @@ TEST(CorrectionTest, AProcessAliveForPartOfTheWindowCountsZeroWhileAbsent) {
   EXPECT_NEAR(*batch->corrected_pct, w * 10.0, 1e-9);
   EXPECT_NEAR(batch->present_s, 60.0, 1e-9);
   EXPECT_TRUE(batch->partial);
-  // Its interval is that of a 10% share over the whole window.
-  const double se = 100 * std::sqrt(0.1 * 0.9 / (64.0 * 300));
-  EXPECT_NEAR(*batch->ci_hi, w * (10 + 1.959964 * se), 1e-9);
+  // Its interval is that of a 10% share over the whole window, plus on the upper side what PDH
+  // could not show: one 15 s sample at 50% at each end, 30 s x 50% / 300 s = 5 points.
+  ASSERT_TRUE(batch->ci_lo && batch->ci_hi);
+  const double upper = *batch->ci_hi - *batch->corrected_pct, lower = *batch->corrected_pct - *batch->ci_lo;
+  EXPECT_NEAR(upper - lower, w * 5.0, 1e-9);
+  EXPECT_GT(lower, 0);
   for (const ProcessResult& p : r[0].processes)
     if (p.name == "svc") {
       EXPECT_FALSE(p.partial);
@@ -194,13 +198,38 @@ TEST(CorrectionTest, IntervalFollowsTickSamplingError) {
   const WindowGrid g = Grid(1);
   auto r = CorrectVm(SeedVm(g), g, CorrectionConfig{});
   const ProcessResult& a = r[0].processes[0];
-  // n = 64 ticks/s * 300 s * 1 vCPU; p = 0.4.
-  const double se = 100 * std::sqrt(0.4 * 0.6 / (64.0 * 300));
+  // Samples without scatter: the binomial floor, n = 64 ticks/s * 300 s * 1 vCPU, p = 0.4 (with
+  // Agresti-Coull's two and two added), plus w's share: the guest's 73% from the same ticks.
+  const double n = 64.0 * 300, p = (0.4 * n + 2) / (n + 4);
+  const double var_a = 100 * 100 * p * (1 - p) / (n + 4);
+  const double rel_w = 100 * 100 * 0.73 * 0.27 / n / (73.0 * 73.0);
   const double w = 88.0 / 73.0;
-  EXPECT_NEAR(*a.ci_lo, w * (40 - 1.959964 * se), 1e-9);
-  EXPECT_NEAR(*a.ci_hi, w * (40 + 1.959964 * se), 1e-9);
-  EXPECT_LT(*a.ci_lo, *a.corrected_pct);
-  EXPECT_GT(*a.ci_hi, *a.corrected_pct);
+  const double half = 1.959964 * w * std::sqrt(var_a + 40 * 40 * rel_w);
+  EXPECT_NEAR(*a.ci_lo, w * 40 - half, 1e-9);
+  EXPECT_NEAR(*a.ci_hi, w * 40 + half, 1e-9);
+}
+
+// Issue 14 part 5: samples that scatter more than independent ticks would give (threads keep a
+// CPU for many ticks) widen the interval to what the scatter says.
+TEST(CorrectionTest, IntervalWidensWithTheScatterOfTheSamples) {
+  const WindowGrid g = Grid(1);
+  VmSeries vm = SeedVm(g);
+  WindowSeries a(g);
+  for (int t = 0; t < 300; t += 15) a.Add(t * kS, (t + 15) * kS, (t / 15) % 2 ? 50 : 30);  // mean 40
+  vm.processes.erase("A");
+  vm.processes.emplace("A", a);
+  auto r = CorrectVm(vm, g, CorrectionConfig{});
+  const ProcessResult& pa = r[0].processes[0];
+  ASSERT_EQ(pa.name, "A");
+  // 19 successive differences of 20 points: a sample's variance 20^2 / 2 = 200, the mean's
+  // 200 / 20 = 10, far above the binomial 1.25; t with 19 degrees of freedom.
+  const double rel_w = 100 * 100 * 0.73 * 0.27 / (64.0 * 300) / (73.0 * 73.0);
+  const double w = 88.0 / 73.0;
+  const double half = T95(19) * w * std::sqrt(10 + 40 * 40 * rel_w);
+  EXPECT_NEAR(*pa.ci_hi - *pa.corrected_pct, half, 1e-9);
+  EXPECT_NEAR(T95(19), 2.093, 0.002);
+  const ProcessResult& pb = r[0].processes[1];  // B, flat: the binomial floor still
+  EXPECT_LT(*pb.ci_hi - *pb.corrected_pct, half / 2);
 }
 
 TEST(CorrectionTest, MultiVcpuAveragesCpusAndVps) {

@@ -106,14 +106,14 @@ TEST(IntervalFlagsTest, UnknownOffsetAndElapsedMismatchWhenAligned) {
   const GuestTimeline t = AnalyzeGuestTimes(Ends(240), {}, TimelineConfig{});  // one hour
   const WindowGrid grid{kT0, 300 * kS, 12};
   ClockModel m;
-  m.segments.push_back({kT0, kT0 + 1800 * kS, 40.0, 0.0, true});
-  m.segments.push_back({kT0 + 1800 * kS, kT0 + 3600 * kS, 0.0, 0.0, false});
+  m.segments.push_back({kT0, kT0 + 1800 * kS, 40.0, 0.0, true, 0, {}, 0});
+  m.segments.push_back({kT0 + 1800 * kS, kT0 + 3600 * kS, 0.0, 0.0, false, 0, {}, 0});
   auto flags = IntervalFlags(t, m, {}, grid, true, TimelineConfig{});
   EXPECT_TRUE(flags[1].empty());
   EXPECT_EQ(Codes(flags[9]), std::vector<std::string>{"alignment-unknown"});
   // A guest clock running 2% slow over a window: 6 s of 300 disagree.
   ClockModel slow;
-  slow.segments.push_back({kT0, kT0 + 3600 * kS, 0.0, -20000.0, true});
+  slow.segments.push_back({kT0, kT0 + 3600 * kS, 0.0, -20000.0, true, 0, {}, 0});
   flags = IntervalFlags(t, slow, {}, grid, true, TimelineConfig{});
   EXPECT_EQ(Codes(flags[3]), std::vector<std::string>{"elapsed-mismatch"});
   EXPECT_NE(flags[3][0].message.find("294.0 s"), std::string::npos) << flags[3][0].message;

@@ -1,5 +1,6 @@
 #include "tests/sim/accuracy.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -10,9 +11,14 @@
 namespace vrecon::sim {
 namespace {
 
+struct OutProcess {
+  double guest = NAN, corrected = NAN, ci_lo = NAN, ci_hi = NAN;  // NaN: null
+};
+
 struct OutWindow {
   TimeNs start = 0;
-  std::map<std::string, std::pair<double, double>> processes;  // name -> guest, corrected (NaN: null)
+  double vcpus = NAN, guest_util = NAN;
+  std::map<std::string, OutProcess> processes;
   std::set<std::string> flags;
 };
 
@@ -20,7 +26,9 @@ double Number(const std::string& s) { return s == "null" ? NAN : std::strtod(s.c
 
 std::vector<OutWindow> ParseWindows(const std::string& json) {
   static const std::regex start_re("\"start\": \"([^\"]+)\"");
-  static const std::regex process_re("\\{\"name\": \"([^\"]*)\", \"guest_pct\": ([^,]+), \"corrected_pct\": ([^,]+),");
+  static const std::regex process_re(
+      "\\{\"name\": \"([^\"]*)\", \"guest_pct\": ([^,]+), \"corrected_pct\": ([^,]+), \"ci95\": (null|\\[([^,]+), ([^\\]]+)\\])");
+  static const std::regex vcpus_re("\"vcpus\": ([^,]+), \"guest_util_pct\": ([^,]+),");
   static const std::regex flag_re("\"code\": \"([^\"]+)\"");
   std::vector<OutWindow> out;
   std::istringstream in(json);
@@ -31,8 +39,16 @@ std::vector<OutWindow> ParseWindows(const std::string& json) {
     if (!start) continue;
     OutWindow w;
     w.start = *start;
-    for (std::sregex_iterator it(line.begin(), line.end(), process_re), end; it != end; ++it)
-      w.processes[(*it)[1].str()] = {Number((*it)[2].str()), Number((*it)[3].str())};
+    if (std::regex_search(line, m, vcpus_re)) {
+      w.vcpus = Number(m[1].str());
+      w.guest_util = Number(m[2].str());
+    }
+    for (std::sregex_iterator it(line.begin(), line.end(), process_re), end; it != end; ++it) {
+      const std::smatch& p = *it;
+      const bool ci = p[4].str() != "null";
+      w.processes[p[1].str()] = {Number(p[2].str()), Number(p[3].str()), ci ? Number(p[5].str()) : NAN,
+                                 ci ? Number(p[6].str()) : NAN};
+    }
     for (std::sregex_iterator it(line.begin(), line.end(), flag_re), end; it != end; ++it) w.flags.insert((*it)[1].str());
     out.push_back(std::move(w));
   }
@@ -40,6 +56,39 @@ std::vector<OutWindow> ParseWindows(const std::string& json) {
 }
 
 std::string Iso(TimeNs t) { return FormatIso(t, false); }
+
+// Each corrected process with a truth: does its 95% interval hold the truth, and how wide is it.
+void ScoreIntervals(const OutWindow& w, const TruthWindow& truth, Accuracy* a, std::vector<double>* widths) {
+  for (const auto& [name, p] : w.processes) {
+    auto t = truth.process_pct.find(name);
+    if (t == truth.process_pct.end() || std::isnan(p.corrected)) continue;
+    if (std::isnan(p.ci_lo)) {
+      ++a->ci_missing;
+      continue;
+    }
+    ++a->ci_n;
+    if (t->second >= p.ci_lo && t->second <= p.ci_hi) ++a->ci_covered;
+    widths->push_back(p.ci_hi - p.ci_lo);
+  }
+}
+
+// The batch job where it ran or was seen; a job Perfmon never saw in the window counts as 0.
+void ScoreJob(const OutWindow& w, const TruthWindow& truth, Accuracy* a) {
+  auto t = truth.process_pct.find("batch");
+  if (t == truth.process_pct.end()) return;
+  auto p = w.processes.find("batch");
+  const double guest = p == w.processes.end() || std::isnan(p->second.guest) ? 0 : p->second.guest;
+  if (t->second <= 0 && guest <= 0) return;
+  double real = 0;
+  for (const auto& [name, pct] : truth.process_pct) real += pct;
+  const double reported = w.guest_util * w.vcpus;  // % of one CPU
+  const double corrected = p == w.processes.end() ? 0 : p->second.corrected;
+  if (std::isnan(corrected) || !(reported > 0)) return;
+  ++a->job_windows;
+  a->job_naive_mae += std::abs(guest - t->second);
+  a->job_corrected_mae += std::abs(corrected - t->second);
+  a->job_floor_mae += std::abs(guest * real / reported - t->second);
+}
 
 }  // namespace
 
@@ -50,6 +99,7 @@ Accuracy Score(const std::string& correct_json, const std::vector<TruthWindow>& 
   for (const TruthWindow& t : truth) by_start[t.start] = &t;
   const std::vector<OutWindow> windows = ParseWindows(correct_json);
   double naive_sum = 0, corrected_sum = 0;
+  std::vector<double> widths;
   for (const OutWindow& w : windows) {
     auto it = by_start.find(w.start);
     if (it == by_start.end()) continue;
@@ -60,8 +110,8 @@ Accuracy Score(const std::string& correct_json, const std::vector<TruthWindow>& 
     bool all_corrected = true;
     for (const auto& [name, truth_pct] : it->second->process_pct) {
       auto p = w.processes.find(name);
-      const double guest = p == w.processes.end() || std::isnan(p->second.first) ? 0 : p->second.first;
-      const double fixed = p == w.processes.end() ? 0 : p->second.second;
+      const double guest = p == w.processes.end() || std::isnan(p->second.guest) ? 0 : p->second.guest;
+      const double fixed = p == w.processes.end() ? 0 : p->second.corrected;
       naive += std::abs(guest - truth_pct);
       if (std::isnan(fixed)) all_corrected = false;
       else corrected += std::abs(fixed - truth_pct);
@@ -74,6 +124,8 @@ Accuracy Score(const std::string& correct_json, const std::vector<TruthWindow>& 
       ++a.corrected;
       corrected_sum += corrected;
     }
+    ScoreIntervals(w, *it->second, &a, &widths);
+    ScoreJob(w, *it->second, &a);
     if (naive >= targets.hard_naive_pts) {
       ++a.hard;
       if (all_corrected) a.hard_worst = std::max(a.hard_worst, corrected);
@@ -88,6 +140,15 @@ Accuracy Score(const std::string& correct_json, const std::vector<TruthWindow>& 
   }
   if (a.windows > 0) a.naive_mae = naive_sum / a.windows;
   if (a.corrected > 0) a.corrected_mae = corrected_sum / a.corrected;
+  if (!widths.empty()) {
+    std::nth_element(widths.begin(), widths.begin() + widths.size() / 2, widths.end());
+    a.ci_median_width = widths[widths.size() / 2];
+  }
+  if (a.job_windows > 0) {
+    a.job_naive_mae /= a.job_windows;
+    a.job_corrected_mae /= a.job_windows;
+    a.job_floor_mae /= a.job_windows;
+  }
 
   const TimeNs tol = static_cast<TimeNs>(targets.event_tolerance_s * kNsPerSec);
   for (const TruthEvent& e : events) {

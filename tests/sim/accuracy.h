@@ -26,6 +26,15 @@ struct Accuracy {
   int clock_events = 0, clock_events_flagged = 0;  // injected clock-step and dst-shift
   int idle_queue_events = 0, idle_queue_flagged = 0;
   int flagged_windows = 0;    // windows with any flag
+  // The 95% intervals: process-windows with an interval, how many hold the truth, the median
+  // width (points of one CPU), and process-windows corrected without an interval.
+  int ci_n = 0, ci_covered = 0, ci_missing = 0;
+  double ci_median_width = 0;
+  // The batch job (process "batch") in windows where it ran or was seen and w is known: MAE of
+  // the guest's figure, the corrected one, and the floor (the guest's figure x the true w, the
+  // true CPU of all processes over the guest's total: what a perfect w gives).
+  int job_windows = 0;
+  double job_naive_mae = 0, job_corrected_mae = 0, job_floor_mae = 0;
   std::vector<std::string> misses;  // one line per hard window missed or event not flagged
 };
 

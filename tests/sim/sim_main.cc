@@ -37,8 +37,11 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   std::string scenario, out_dir, truth_path, correct_path;
   uint64_t seed = 1;
+  int run_ticks = 1;
   CLI::App* gen = app.add_subcommand("generate", "write guest.csv, host.csv and truth.csv for one scenario");
-  gen->add_option("--scenario", scenario, "calm, contention, lost-ticks, resync, dst or mixed")->required();
+  gen->add_option("--scenario", scenario, "calm, contention, lost-ticks, resync, dst, mixed or batch")->required();
+  gen->add_option("--run-ticks", run_ticks, "mean ticks a thread keeps its vCPU (1: each tick drawn afresh)")
+      ->check(CLI::Range(1, 1000));
   gen->add_option("--seed", seed, "random seed");
   gen->add_option("--out", out_dir, "directory to write into (created)")->required();
   CLI::App* score = app.add_subcommand("score", "score vrecon correct --format json output against truth.csv");
@@ -51,7 +54,7 @@ int main(int argc, char** argv) {
   }
   using namespace vrecon::sim;
   if (gen->parsed()) {
-    const Scenario s = MakeScenario(scenario, seed);
+    const Scenario s = MakeScenario(scenario, seed, run_ticks);
     if (s.name.empty()) {
       std::cerr << "vrecon-sim: unknown scenario \"" << scenario << "\"\n";
       return 2;
@@ -79,10 +82,13 @@ int main(int argc, char** argv) {
   }
   const Accuracy a = Score(json, windows, events);
   std::printf("windows=%d corrected=%d naive_mae=%.2f corrected_mae=%.2f hard=%d hard_missed=%d hard_worst=%.2f "
-              "clock_events=%d/%d idle_queue=%d/%d flagged_share=%.3f\n",
+              "clock_events=%d/%d idle_queue=%d/%d flagged_share=%.3f ci_n=%d ci_coverage=%.4f ci_median_width=%.2f "
+              "ci_missing=%d job_windows=%d job_naive_mae=%.2f job_corrected_mae=%.2f job_floor_mae=%.2f\n",
               a.windows, a.corrected, a.naive_mae, a.corrected_mae, a.hard, a.hard_missed, a.hard_worst,
               a.clock_events_flagged, a.clock_events, a.idle_queue_flagged, a.idle_queue_events,
-              a.windows ? static_cast<double>(a.flagged_windows) / a.windows : 0.0);
+              a.windows ? static_cast<double>(a.flagged_windows) / a.windows : 0.0, a.ci_n,
+              a.ci_n ? static_cast<double>(a.ci_covered) / a.ci_n : 0.0, a.ci_median_width, a.ci_missing,
+              a.job_windows, a.job_naive_mae, a.job_corrected_mae, a.job_floor_mae);
   for (const std::string& m : a.misses) std::printf("  miss: %s\n", m.c_str());
   return 0;
 }

@@ -1,4 +1,5 @@
 #include "tests/sim/simulator.h"
+#include "tests/sim/workload.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,20 +12,6 @@ namespace {
 
 constexpr int kTicksPerSec = 64;
 constexpr int kWindowS = 300;
-
-struct Process {
-  const char* name;
-  double base;  // CPUs demanded on average
-};
-constexpr Process kProcesses[] = {
-    {"sqlservr", 0.50}, {"w3wp", 0.35}, {"backup", 0.25}, {"MsMpEng", 0.10}, {"svchost", 0.05}};
-constexpr int kP = sizeof(kProcesses) / sizeof(kProcesses[0]);
-
-bool Inside(const std::vector<std::pair<double, double>>& spans, double t) {
-  for (auto [a, b] : spans)
-    if (t >= a && t < b) return true;
-  return false;
-}
 
 // "MM/DD/YYYY HH:MM:SS.mmm", the PDH-CSV row stamp.
 std::string PdhStamp(TimeNs local) {
@@ -43,13 +30,13 @@ std::string Cell(double v) {
 
 class Model {
  public:
-  explicit Model(const Scenario& s) : s_(s), rng_(s.seed), k_(s.vcpus) {
-    charged_.assign(k_ * (kP + 1), 0);
+  explicit Model(const Scenario& s) : s_(s), rng_(s.seed), k_(s.vcpus), work_(s, &rng_), np_(work_.processes()) {
+    charged_.assign(k_ * (np_ + 1), 0);
     host_run_.assign(k_, 0);
     out_.windows.resize(s.hours * 3600 / kWindowS);
     for (size_t w = 0; w < out_.windows.size(); ++w) {
       out_.windows[w].start = s.start + static_cast<TimeNs>(w) * kWindowS * kNsPerSec;
-      for (const Process& p : kProcesses) out_.windows[w].process_pct[p.name] = 0;
+      for (int i = 0; i < np_; ++i) out_.windows[w].process_pct[work_.name(i)] = 0;
     }
   }
 
@@ -57,10 +44,10 @@ class Model {
     Headers();
     const int64_t n = static_cast<int64_t>(s_.hours) * 3600 * kTicksPerSec;
     size_t next_resync = 0;
-    std::vector<int8_t> now(k_);
+    std::vector<int> now(k_);
     for (int64_t j = 0; j < n; ++j) {
       const double t = static_cast<double>(j) / kTicksPerSec;
-      if (j % (60 * kTicksPerSec) == 0) NewMinute(t);
+      work_.Advance(t);
       if (next_resync < s_.resync_at_s.size() && t >= s_.resync_at_s[next_resync]) {
         const double step = t - Apparent();
         offset_s_ += step;
@@ -68,21 +55,22 @@ class Model {
         ++next_resync;
       }
       Schedule(t);
-      for (int v = 0; v < k_; ++v) now[v] = Pick();
       const int window = static_cast<int>(j / (kWindowS * kTicksPerSec));
       if (running_) {
         // Truth: within a tick each vCPU time-slices the processes in proportion to demand;
         // the guest's tick sees only the one running at that instant (the sampling error).
-        for (int i = 0; i < kP; ++i)
-          out_.windows[window].process_pct[kProcesses[i].name] += 100.0 * demand_[i] / (kWindowS * kTicksPerSec);
-        for (int v = 0; v < k_; ++v) host_run_[v] += total_demand_ / k_;
-        // The backlog arrives in a burst, each tick charged to what ran when it was due.
-        const int burst = static_cast<int>(pending_.size()) / k_;
-        for (int b = 0; b < burst; ++b) Deliver(&pending_[b * k_], burst, t);
-        pending_.clear();
+        for (int i = 0; i < np_; ++i)
+          out_.windows[window].process_pct[work_.name(i)] += 100.0 * work_.demand(i) / (kWindowS * kTicksPerSec);
+        for (int v = 0; v < k_; ++v) host_run_[v] += work_.total_demand() / k_;
+        for (int v = 0; v < k_; ++v) now[v] = work_.Running(v);
+        // The backlog arrives in a burst, every tick of it charged to the thread running now
+        // (the timer interrupts are serviced in whatever the vCPU resumed).
+        const int burst = pending_;
+        for (int b = 0; b < burst; ++b) Deliver(now.data(), burst, t);
+        pending_ = 0;
         Deliver(now.data(), burst, t);
-      } else if (static_cast<int>(pending_.size()) / k_ < s_.backlog_cap_ticks) {
-        pending_.insert(pending_.end(), now.begin(), now.end());
+      } else if (pending_ < s_.backlog_cap_ticks) {
+        ++pending_;
       } else {
         ++out_.lost_ticks;
         ++lost_in_episode_;
@@ -112,11 +100,11 @@ class Model {
     guest_ << (s_.dst ? "\"(PDH-CSV 4.0) (Eastern Daylight Time)(240)\"" : "\"(PDH-CSV 4.0) (W. Europe Standard Time)(-60)\"");
     for (int v = 0; v < k_; ++v) guest_ << ",\"" << g << "\\Processor(" << v << ")\\% Processor Time\"";
     guest_ << ",\"" << g << "\\Processor(_Total)\\% Processor Time\"";
-    for (const Process& p : kProcesses) guest_ << ",\"" << g << "\\Process(" << p.name << ")\\% Processor Time\"";
+    for (int i = 0; i < np_; ++i) guest_ << ",\"" << g << "\\Process(" << work_.name(i) << ")\\% Processor Time\"";
     guest_ << ",\"" << g << "\\Process(Idle)\\% Processor Time\",\"" << g << "\\Process(_Total)\\% Processor Time\"";
     guest_ << ",\"" << g << "\\System\\Processor Queue Length\"\n";
     guest_ << "\"" << PdhStamp(s_.start - BiasMinutes(s_.start) * 60 * kNsPerSec) << "\"";
-    for (int c = 0; c < k_ + 1 + kP + 3; ++c) guest_ << ",\" \"";
+    for (int c = 0; c < k_ + 1 + np_ + 3; ++c) guest_ << ",\" \"";
     guest_ << "\n";
     last_bias_ = BiasMinutes(s_.start);
 
@@ -127,33 +115,6 @@ class Model {
     host_ << "\n\"" << PdhStamp(s_.start) << "\"";
     for (int v = 0; v < k_; ++v) host_ << ",\" \"";
     host_ << "\n";
-  }
-
-  // Demand changes each minute around each process's base; the backup runs in hours 1, 2 and 4.
-  void NewMinute(double t) {
-    const int hour = static_cast<int>(t / 3600);
-    std::normal_distribution<double> noise(0, 0.25);
-    double sum = 0;
-    for (int i = 0; i < kP; ++i) {
-      double d = kProcesses[i].base * std::clamp(1 + noise(rng_), 0.3, 1.7);
-      if (std::string(kProcesses[i].name) == "backup" && hour != 1 && hour != 2 && hour != 4) d = 0;
-      if (Inside(s_.idle, t)) d *= 0.15;
-      demand_[i] = d;
-      sum += d;
-    }
-    const double scale = sum > 0.95 * k_ ? 0.95 * k_ / sum : 1.0;
-    total_demand_ = 0;
-    for (int i = 0; i < kP; ++i) total_demand_ += (demand_[i] *= scale);
-  }
-
-  // Which process a vCPU runs in this tick (-1: idle), in proportion to demand.
-  int8_t Pick() {
-    double u = std::uniform_real_distribution<double>(0, k_)(rng_);
-    for (int i = 0; i < kP; ++i) {
-      if (u < demand_[i]) return static_cast<int8_t>(i);
-      u -= demand_[i];
-    }
-    return -1;
   }
 
   // The VM's run/stall state: a two-state chain whose stationary run share is the episode's.
@@ -187,8 +148,8 @@ class Model {
 
   // One clock tick reaches the guest: it charges each vCPU's current process, advances the
   // guest clock by 1/64 s, and every 960 ticks Perfmon writes a row.
-  void Deliver(const int8_t* running, int burst, double t) {
-    for (int v = 0; v < k_; ++v) ++charged_[v * (kP + 1) + running[v] + 1];
+  void Deliver(const int* running, int burst, double t) {
+    for (int v = 0; v < k_; ++v) ++charged_[v * (np_ + 1) + running[v] + 1];
     ++delivered_;
     if (++since_row_ < s_.guest_interval_ticks) return;
     since_row_ = 0;
@@ -208,23 +169,33 @@ class Model {
     }
     guest_ << "\"" << PdhStamp(utc - bias * 60 * kNsPerSec) << "\"";
     double total = 0, idle = 0;
-    std::vector<double> per_process(kP, 0);
+    std::vector<double> per_process(np_, 0);
     for (int v = 0; v < k_; ++v) {
-      const int64_t* c = &charged_[v * (kP + 1)];
+      const int64_t* c = &charged_[v * (np_ + 1)];
       const double busy = 100.0 * (s_.guest_interval_ticks - c[0]) / elapsed_ticks;
       guest_ << "," << Cell(busy);
       total += busy / k_;
       idle += 100.0 * c[0] / elapsed_ticks;
-      for (int i = 0; i < kP; ++i) per_process[i] += 100.0 * c[i + 1] / elapsed_ticks;
+      for (int i = 0; i < np_; ++i) per_process[i] += 100.0 * c[i + 1] / elapsed_ticks;
     }
     guest_ << "," << Cell(total);
+    // PDH rates a process from two readings of its CPU time: a batch job has no value in the row
+    // it started in (no earlier reading) nor in the one it ended in (gone when read), so its
+    // first and last partial intervals are never seen, and Perfmon leaves those cells blank.
+    const int job = work_.batch_index() >= 0 ? work_.JobAt(t) : -1;
+    const bool job_seen = job >= 0 && job == last_row_job_;
+    last_row_job_ = job;
     double sum = idle;
-    for (int i = 0; i < kP; ++i) {
+    for (int i = 0; i < np_; ++i) {
+      if (i == work_.batch_index() && !job_seen) {
+        guest_ << ",\" \"";
+        continue;
+      }
       guest_ << "," << Cell(per_process[i]);
       sum += per_process[i];
     }
     // Queue: a few waiting threads under load; a burst of late ticks expires many timers at once.
-    std::poisson_distribution<int> waiting(0.2 + 1.5 * std::pow(total_demand_ / k_, 2));
+    std::poisson_distribution<int> waiting(0.2 + 1.5 * std::pow(work_.total_demand() / k_, 2));
     const int queue = waiting(rng_) + (burst >= 4 ? burst : 0);
     guest_ << "," << Cell(idle) << "," << Cell(sum) << ",\"" << queue << "\"\n";
     std::fill(charged_.begin(), charged_.end(), 0);
@@ -244,19 +215,20 @@ class Model {
   const int k_;
   SimOutput out_;
   std::ostringstream guest_, host_;
-  double demand_[kP] = {};
-  double total_demand_ = 0;
+  Workload work_;
+  const int np_;
   bool running_ = true;
   const Episode* episode_ = nullptr;
   double episode_from_ = 0;
   int64_t lost_in_episode_ = 0;
-  std::vector<int8_t> pending_;      // k entries per deferred tick
+  int pending_ = 0;                  // ticks deferred while the VM waits
   std::vector<int64_t> charged_;     // per vCPU: idle, then each process, since the last row
   std::vector<double> host_run_;     // per VP: ticks run since the last host row
   int64_t delivered_ = 0;
   int since_row_ = 0;
   double offset_s_ = 0, last_row_s_ = 0;
   int last_bias_ = 0;
+  int last_row_job_ = -1;  // the batch job that existed at the last row (-1: none)
 };
 
 }  // namespace

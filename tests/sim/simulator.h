@@ -25,6 +25,12 @@ struct Episode {
   double mean_stall_ticks = 1.0;
 };
 
+// A batch job: the process "batch" exists in [from_s, to_s) and demands `cpus` CPUs.
+struct Job {
+  double from_s = 0, to_s = 0;
+  double cpus = 0;
+};
+
 struct Scenario {
   std::string name;
   uint64_t seed = 1;
@@ -39,10 +45,14 @@ struct Scenario {
   bool dst = false;            // guest log in US Eastern time across the 2026 fall-back
   int guest_interval_ticks = 960;  // 15 s of apparent time
   int host_interval_s = 60;    // Hyper-V host log interval, true time
+  // Mean ticks a thread keeps its vCPU (geometric); 1: each tick picks a process afresh.
+  int run_ticks = 1;
+  std::vector<Job> jobs;       // short-lived processes (the batch scenario)
 };
 
-// calm, contention, lost-ticks, resync, dst, mixed; an unknown name gives an empty name.
-Scenario MakeScenario(const std::string& name, uint64_t seed);
+// calm, contention, lost-ticks, resync, dst, mixed, batch; an unknown name gives an empty name.
+// `run_ticks` sets Scenario::run_ticks.
+Scenario MakeScenario(const std::string& name, uint64_t seed, int run_ticks = 1);
 std::vector<std::string> ScenarioNames();
 
 struct TruthEvent {
