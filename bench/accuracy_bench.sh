@@ -7,6 +7,9 @@
 #   windows, naive MAE, corrected MAE, corrected MAE with --no-align (points of one CPU),
 #   windows where the guest is 10+ points off and how many of them miss 1.5 points,
 #   recall of the injected clock steps and DST changes, queue-on-idle recall, share of windows flagged.
+# Then, per scenario and thread run length (RUN_TICKS, mean ticks a thread keeps its vCPU), the
+# share of 95% intervals that hold the truth and their median width; and for the batch scenario
+# the short-lived job's MAE: guest, corrected, and the floor the true w reaches.
 #
 #   bash bench/accuracy_bench.sh                     # uses/creates build-bench/
 #   BUILD_DIR=/path SEEDS="1 2 3 4 5" bash bench/accuracy_bench.sh
@@ -15,8 +18,10 @@ set -euo pipefail
 SRC_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${BUILD_DIR:-$SRC_DIR/build-bench}"
 SEEDS="${SEEDS:-1 2 3}"
-SCENARIOS="${SCENARIOS:-calm contention lost-ticks resync dst mixed}"
+SCENARIOS="${SCENARIOS:-calm contention lost-ticks resync dst mixed batch}"
+RUN_TICKS="${RUN_TICKS:-1 6 12}"
 DATA_DIR="${DATA_DIR:-$BUILD_DIR/accuracy-data}"
+mkdir -p "$DATA_DIR"; rm -f "$DATA_DIR/jobs.txt"
 
 SIM="$BUILD_DIR/tests/sim/vrecon-sim"
 CLI="$BUILD_DIR/src/cli/vrecon"
@@ -56,3 +61,39 @@ for sc in $SCENARIOS; do
     printf "%-11s %7d %9.2f %13.2f %12.2f %10d %12d %11s %9s %8.1f%%\n", sc, w, na/n, co/n, no/n, h, m,
       (ce ? cf "/" ce : "-"), (qe ? qf "/" qe : "-"), 100*f/w }'
 done
+
+# Intervals: coverage and median width per scenario and run length, over the seeds.
+echo
+printf '%-11s %9s %8s %11s %13s %13s\n' scenario run_ticks ci_n ci_coverage ci_width_med corrected_mae
+for sc in $SCENARIOS; do
+  for rt in $RUN_TICKS; do
+    n=0; cov=0; width=0; corr=0; k=0
+    for seed in $SEEDS; do
+      d="$DATA_DIR/$sc-$seed-run$rt"
+      rm -rf "$d"
+      "$SIM" generate --scenario "$sc" --seed "$seed" --run-ticks "$rt" --out "$d"
+      "$CLI" ingest --db "$d/store.db" "$d/guest.csv" "$d/host.csv" >/dev/null
+      "$CLI" correct --db "$d/store.db" --format json >"$d/aligned.json"
+      a=$("$SIM" score --truth "$d/truth.csv" --correct "$d/aligned.json" | head -1)
+      cn=$(field "$a" ci_n); n=$((n + cn)); k=$((k + 1))
+      cov=$(awk -v s="$cov" -v c="$(field "$a" ci_coverage)" -v n="$cn" 'BEGIN{print s+c*n}')
+      width=$(awk -v s="$width" -v x="$(field "$a" ci_median_width)" 'BEGIN{print s+x}')
+      corr=$(awk -v s="$corr" -v x="$(field "$a" corrected_mae)" 'BEGIN{print s+x}')
+      if [ "$sc" = batch ]; then
+        echo "$rt $(field "$a" job_windows) $(field "$a" job_naive_mae) $(field "$a" job_corrected_mae) $(field "$a" job_floor_mae)" >>"$DATA_DIR/jobs.txt"
+      fi
+    done
+    awk -v sc="$sc" -v rt="$rt" -v n="$n" -v c="$cov" -v w="$width" -v m="$corr" -v k="$k" 'BEGIN{
+      printf "%-11s %9d %8d %10.1f%% %13.2f %13.2f\n", sc, rt, n, 100*c/n, w/k, m/k }'
+  done
+done
+
+# The batch job, per run length: windows where it ran or was seen, MAE of the guest's figure,
+# the corrected one and the true-w floor (points of one CPU, averaged over the seeds).
+if [ -f "$DATA_DIR/jobs.txt" ]; then
+  echo
+  printf '%-9s %11s %13s %17s %13s\n' run_ticks job_windows job_naive_mae job_corrected_mae job_floor_mae
+  awk '{w[$1]+=$2; a[$1]+=$3; b[$1]+=$4; c[$1]+=$5; k[$1]++} END{for (r in w) printf "%-9d %11d %13.2f %17.2f %13.2f\n", r, w[r], a[r]/k[r], b[r]/k[r], c[r]/k[r]}' \
+    "$DATA_DIR/jobs.txt" | sort -n
+  rm -f "$DATA_DIR/jobs.txt"
+fi

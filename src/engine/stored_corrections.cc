@@ -1,5 +1,6 @@
 #include "src/engine/stored_corrections.h"
 
+#include <algorithm>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -62,9 +63,10 @@ void AddProcesses(const models::WindowResult& r, HourAggregates* hours) {
     if (p.corrected_pct) {
       ++a.n_corr;
       a.sum_corr += *p.corrected_pct;
-      // A window without an interval adds no width: it is a point estimate.
+      // A window without an interval adds no width: it is a point estimate. The interval may be
+      // asymmetric (clamped at 0; CPU a partial process may have used unseen): its wider side.
       if (p.ci_lo && p.ci_hi) {
-        const double hw = (*p.ci_hi - *p.ci_lo) / 2;
+        const double hw = std::max(*p.ci_hi - *p.corrected_pct, *p.corrected_pct - *p.ci_lo);
         a.sum_hw2 += hw * hw;
       }
     }
