@@ -18,7 +18,7 @@ namespace {
 
 struct Opts {
   std::string db = "vrecon.db";
-  std::string vm, from, to, format = "html", out;
+  std::string vm, from, to, format = "html", out, vsphere_counter = "usage";
   bool recompute = false;
 };
 
@@ -83,6 +83,7 @@ int Run(const Opts& o) {
   }
   creq.from = rreq.from;
   creq.to = rreq.to;
+  creq.vsphere_run = o.vsphere_counter == "run";
   auto store = OpenExistingStore(o.db);
   if (!store.ok()) {
     PrintError(store.status().message());
@@ -130,6 +131,7 @@ int Run(const Opts& o) {
       std::cerr << "vrecon: note: " << o.db << " holds no stored corrections yet: computing them from its samples "
                 << "and storing them for the next report\n";
     CorrectionRequest all;  // everything: a report reads stored results, whatever its range
+    all.vsphere_run = creq.vsphere_run;
     auto n = StoreCorrections(store->get(), all);
     if (!n.ok()) {
       PrintError(n.status().message());
@@ -182,6 +184,11 @@ RunFn AddReportCommand(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--out", o->out, "File to write; - for standard output")->required();
   cmd->add_flag("--recompute", o->recompute, "Recompute and store the corrections from the samples first");
+  cmd->add_option("--vsphere-counter", o->vsphere_counter,
+                  "For --recompute and --format pdh-csv: vSphere host utilization, usage = cpu.usage.average, run = "
+                  "cpu.run.summation (as for vrecon correct)")
+      ->check(CLI::IsMember({"usage", "run"}))
+      ->capture_default_str();
   return [o]() { return Run(*o); };
 }
 

@@ -15,11 +15,11 @@ using D = std::optional<double>;
 constexpr const char* kCsvHeader =
     "record,vm,item,source,severity,start,end,count,vcpus,guest_util_pct,host_util_pct,w,steal_pct,"
     "ready_pct_per_vcpu,costop_pct_per_vcpu,clock_offset_s,guest_coverage,host_coverage,guest_pct,corrected_pct,"
-    "ci_lo,ci_hi,host_load_pct,flags,message,vm_key\n";
+    "ci_lo,ci_hi,host_load_pct,flags,message,vm_key,host_counter\n";
 
 // One CSV row by column name; unset columns stay empty.
 struct Row {
-  std::string record, vm, item, source, severity, start, end, count, vcpus, flags, message, vm_key;
+  std::string record, vm, item, source, severity, start, end, count, vcpus, flags, message, vm_key, host_counter;
   D guest, host, w, steal, ready, costop, clock, gcov, hcov, gpct, cpct, lo, hi, load;
   void Write(Sink& s) const {
     s << record << ',' << CsvCell(vm) << ',' << CsvCell(item) << ',' << source << ',' << severity << ',' << start
@@ -30,7 +30,7 @@ struct Row {
       AppendFixed4(&nums, *d);
     }
     s << nums;
-    s << ',' << CsvCell(flags) << ',' << CsvCell(message) << ',' << CsvCell(vm_key) << '\n';
+    s << ',' << CsvCell(flags) << ',' << CsvCell(message) << ',' << CsvCell(vm_key) << ',' << CsvCell(host_counter) << '\n';
   }
 };
 
@@ -148,7 +148,7 @@ StatusOr<FleetReport> WriteReportCsv(std::ostream& os, Database* db, const Repor
     line += CsvCell(Codes(w.flags));
     line += ",,";
     line += key_cell;
-    line += '\n';
+    line += ",\n";  // host_counter: on the vm row
     s << line;
   };
   auto visit = [&](size_t, const VmReport& v, const std::vector<StoredWindow>&) -> Status {
@@ -159,6 +159,7 @@ StatusOr<FleetReport> WriteReportCsv(std::ostream& os, Database* db, const Repor
     vm.vm_key = v.vm.vm_key;
     vm.item = v.vm.guest_machine;
     vm.source = v.vm.host_source;
+    vm.host_counter = v.vm.host_counter;
     if (st.windows) {
       vm.start = Iso(st.first);
       vm.end = Iso(st.last);

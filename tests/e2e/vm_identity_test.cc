@@ -127,9 +127,9 @@ TEST_F(VmIdentityCliTest, TheReportKeepsTwoVmsOfOneNameApart) {
   EXPECT_EQ(Keys(json.out), (std::set<std::string>{"esxtop:esx-a/app01", "esxtop:esx-b/app01"}));
   CliResult csv = Run({"report", "--format", "csv", "--out", "-"});
   EXPECT_EQ(Count(csv.out, "\nvm,APP01,"), 2u) << csv.out.substr(0, 600);  // one vm row each
-  // vm, window, process (and flag) rows of each VM carry its key.
-  EXPECT_GE(Count(csv.out, ",esxtop:esx-a/app01\n"), 1u + 12u + 1u);
-  EXPECT_GE(Count(csv.out, ",esxtop:esx-b/app01\n"), 1u + 12u + 1u);
+  // vm, window, process (and flag) rows of each VM carry its key (the vm row then the counter).
+  EXPECT_GE(Count(csv.out, ",esxtop:esx-a/app01,"), 1u + 12u + 1u);
+  EXPECT_GE(Count(csv.out, ",esxtop:esx-b/app01,"), 1u + 12u + 1u);
   CliResult html = Run({"report", "--out", dir_.File("r.html")});
   ASSERT_EQ(html.exit_code, 0) << html.err;
   const std::string page = ReadText(dir_.File("r.html"));
