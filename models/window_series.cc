@@ -22,6 +22,19 @@ inline void Accumulate(WindowStats& s, double value, double secs) {
   ++s.samples;
 }
 
+// Accumulate for a window that already holds a sample (covered_s > 0): the same operations.
+inline void AccumulateAfter(WindowStats& s, double value, double secs) {
+  const double d = value - s.last;
+  s.diff_sq += d * d;
+  ++s.diffs;
+  s.last = value;
+  s.weighted_sum += value * secs;
+  s.covered_s += secs;
+  s.max = std::max(s.max, value);
+  s.min = std::min(s.min, value);
+  ++s.samples;
+}
+
 }  // namespace
 
 WindowGrid WindowGrid::Covering(TimeNs from, TimeNs to, TimeNs width) {
@@ -159,7 +172,10 @@ void WindowSeries::AddPlanned(const BlockPlan& plan, std::span<const TimeNs> sta
     if (complete && r.same_secs) {  // the usual run: one length, every value present
       const WindowStats before = cur;
       const double t = secs[r.begin];
-      for (uint32_t i = r.begin; i < r.end; ++i) Accumulate(cur, values[i], t);
+      uint32_t i = r.begin;
+      if (cur.covered_s <= 0) Accumulate(cur, values[i++], t);
+      // From here the window has a last value: Accumulate's test is known, so it is left out.
+      for (; i < r.end; ++i) AccumulateAfter(cur, values[i], t);
       // A NaN the count missed (a damaged block) made the sum NaN: redo the run with the test.
       if (!std::isnan(cur.weighted_sum)) {
         stats_[r.window] = cur;
