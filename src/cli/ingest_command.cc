@@ -83,8 +83,8 @@ RunFn AddIngestCommand(CLI::App& app) {
       }
     }
     std::error_code ec;
-    const bool existed = o->db == ":memory:" || std::filesystem::exists(o->db, ec);
-    auto store = Store::Open(o->db);
+    bool created = false;
+    auto store = Store::Open(o->db, &created);
     if (!store.ok()) {
       PrintError(store.status().message());
       return kExitFailure;
@@ -103,7 +103,7 @@ RunFn AddIngestCommand(CLI::App& app) {
     ro.format = ToFormat(o->format);
     ro.progress = isatty(STDERR_FILENO) != 0;
     const IngestRunResult r = IngestAll(store->get(), o->files, ro, std::cout);
-    if (r.succeeded == 0 && !existed && maps.empty()) {
+    if (r.succeeded == 0 && created && maps.empty()) {
       // Nothing was read into a store this command created: leave nothing behind.
       store->reset();
       for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(o->db + suffix, ec);

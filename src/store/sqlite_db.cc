@@ -57,6 +57,7 @@ void Statement::Reset() {
 }
 
 int64_t Statement::ColumnInt(int i) const { return sqlite3_column_int64(stmt_, i); }
+int Statement::ErrorCode() const { return sqlite3_errcode(db_) & 0xff; }
 double Statement::ColumnDouble(int i) const { return sqlite3_column_double(stmt_, i); }
 bool Statement::ColumnIsNull(int i) const { return sqlite3_column_type(stmt_, i) == SQLITE_NULL; }
 std::string Statement::ColumnText(int i) const {

@@ -34,6 +34,7 @@ class Statement {
   // Steps to completion (for INSERT/UPDATE) and resets.
   Status Run();
   void Reset();
+  int ErrorCode() const;  // SQLite's primary result code of the connection's last call
 
   int64_t ColumnInt(int i) const;
   double ColumnDouble(int i) const;

@@ -1,12 +1,14 @@
 #include "src/store/store.h"
 
+#include <sqlite3.h>
+
 #include <chrono>
 
 #include "src/store/schema.h"
 
 namespace vrecon {
 
-StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& path) {
+StatusOr<std::unique_ptr<Store>> Store::OpenAt(const std::string& path) {
   ASSIGN_OR_RETURN(std::unique_ptr<Database> db, Database::Open(path));
   // A new store gets 16 KiB pages so that a value block (256 doubles = 2 KiB) is stored inside
   // its b-tree page instead of spilling to an overflow page (with 4 KiB pages an index b-tree
@@ -16,7 +18,11 @@ StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& path) {
   if (path != ":memory:") {
     ASSIGN_OR_RETURN(Statement wal, db->Prepare("PRAGMA journal_mode=WAL"));
     auto r = wal.Step();
-    if (!r.ok()) return Status::IOError(path + " is not a vrecon store (or not a SQLite file): " + r.status().message());
+    // The first read of the file: SQLite says SQLITE_NOTADB for a file that is not a database;
+    // anything else (an I/O error, a full disk, no permission) is said as it is.
+    if (!r.ok() && wal.ErrorCode() == SQLITE_NOTADB)
+      return Status::IOError(path + " is not a vrecon store (or not a SQLite file): " + r.status().message());
+    if (!r.ok()) return Status::IOError("cannot open store " + path + ": " + r.status().message());
   }
   RETURN_IF_ERROR(db->Exec("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-16000"));
   Status m = MigrateSchema(db.get());

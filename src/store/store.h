@@ -38,8 +38,11 @@ struct StoredIssue {
 
 class Store {
  public:
-  // Opens or creates the store at `path` (":memory:" allowed), in WAL mode, migrated.
-  static StatusOr<std::unique_ptr<Store>> Open(const std::string& path);
+  // Opens or creates the store at `path` (":memory:" allowed), in WAL mode, migrated. A new store
+  // is built beside `path` and linked into place in one step (src/store/store_create.cc): a run
+  // that fails while creating it leaves nothing at `path`, and of two runs creating it at once
+  // one creates it and the other opens it. `created`: this call made the file at `path`.
+  static StatusOr<std::unique_ptr<Store>> Open(const std::string& path, bool* created = nullptr);
 
   Database* db() { return db_.get(); }
 
@@ -65,6 +68,7 @@ class Store {
 
  private:
   explicit Store(std::unique_ptr<Database> db) : db_(std::move(db)) {}
+  static StatusOr<std::unique_ptr<Store>> OpenAt(const std::string& path);  // open or create in place
   std::unique_ptr<Database> db_;
 };
 

@@ -45,9 +45,17 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(path_, ec);
 }
 
-CliResult RunVrecon(const std::vector<std::string>& args) {
+CliResult RunVrecon(const std::vector<std::string>& args) { return RunVreconWithEnv({}, args); }
+
+CliResult RunVreconWithEnv(const std::vector<std::string>& env, const std::vector<std::string>& args) {
   TempDir io;
-  std::string cmd = Quote(VRECON_BIN);
+  std::string cmd;
+  if (!env.empty()) {
+    cmd = "env";
+    for (const std::string& e : env) cmd += " " + Quote(e);
+    cmd += " ";
+  }
+  cmd += Quote(VRECON_BIN);
   for (const std::string& a : args) cmd += " " + Quote(a);
   cmd += " >" + Quote(io.File("out")) + " 2>" + Quote(io.File("err")) + " </dev/null";
   const int status = std::system(cmd.c_str());

@@ -13,6 +13,8 @@ struct CliResult {
 };
 
 CliResult RunVrecon(const std::vector<std::string>& args);
+// The same with extra environment entries ("NAME=value", e.g. an LD_PRELOAD).
+CliResult RunVreconWithEnv(const std::vector<std::string>& env, const std::vector<std::string>& args);
 
 // A fresh directory under the system temp dir, removed when the object goes away.
 class TempDir {
