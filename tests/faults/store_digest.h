@@ -1,0 +1,23 @@
+// What a store holds, per source file, as one comparable line each: the crash and I/O-fault
+// tests compare a store after a kill with the store of one uninterrupted run.
+#ifndef VRECON_TESTS_FAULTS_STORE_DIGEST_H_
+#define VRECON_TESTS_FAULTS_STORE_DIGEST_H_
+
+#include <map>
+#include <string>
+
+namespace vrecon::testing {
+
+// path -> "<blocks> <samples> <hash>" over every series, time block and value of the file; empty
+// when there is no store. Opens the file read-only with SQLite, never through vrecon.
+std::map<std::string, std::string> StoreDigest(const std::string& db);
+
+// "ok", or what PRAGMA integrity_check reports ("ok" when there is no file).
+std::string IntegrityCheck(const std::string& db);
+
+// PRAGMA user_version (the schema version), -1 without a readable store.
+int SchemaVersion(const std::string& db);
+
+}  // namespace vrecon::testing
+
+#endif  // VRECON_TESTS_FAULTS_STORE_DIGEST_H_
