@@ -17,6 +17,7 @@
 #include "tests/faults/store_digest.h"
 #include "tests/support/background.h"
 #include "tests/support/cli_runner.h"
+#include "tests/support/fake_vcenter.h"
 
 namespace vrecon::testing {
 namespace {
@@ -157,6 +158,47 @@ TEST_F(CrashTest, KilledMigrationLeavesTheOldOrTheNewSchemaAndTheRerunMigrates) 
     EXPECT_EQ(StoreDigest(db), want) << "kill " << i;
     for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db + suffix);
   }
+}
+
+}  // namespace
+}  // namespace vrecon::testing
+
+namespace vrecon::testing {
+namespace {
+
+// A fleet round against the fake vCenter (fixed server clock, so every round asks for and gets
+// the same samples): killed anywhere, the store is intact and the next round completes it.
+TEST(CrashFleetTest, KilledRoundIsCompletedByTheNext) {
+  auto vc = FakeVcenter::Start({.max_query_metrics = 4});
+  ASSERT_NE(vc, nullptr);
+  TempDir dir;
+  setenv("VRECON_TEST_FAKE_PW", vc->options().password.c_str(), 1);
+  auto config = [&](const std::string& db) {
+    const std::string path = dir.File(db + ".toml");
+    WriteText(path, "db = \"" + dir.File(db) + "\"\nsince = \"30m\"\n[[vcenter]]\nname = \"fake\"\nurl = \"" + vc->url() +
+                        "\"\nuser = \"" + vc->options().user + "\"\npassword_env = \"VRECON_TEST_FAKE_PW\"\n");
+    return path;
+  };
+  auto samples = [](const std::string& db) {
+    return RunVrecon({"samples", "--db", db, "--source", "vsphere", "--format", "csv"}).out;
+  };
+  const std::string ref_cfg = config("ref.db");
+  const double full_s = Timed({"collect", "--config", ref_cfg, "--once"});
+  const std::string want = samples(dir.File("ref.db"));
+  ASSERT_GT(want.size(), 1000u);
+  std::mt19937 rng(77);
+  std::uniform_real_distribution<double> at(0, 1.1 * full_s);
+  for (int i = 0; i < kKills; ++i) {
+    const std::string db = "k" + std::to_string(i) + ".db";
+    const std::string cfg = config(db);
+    RunAndKill({"collect", "--config", cfg, "--once"}, at(rng));
+    ASSERT_EQ(IntegrityCheck(dir.File(db)), "ok") << "kill " << i;
+    CliResult next = RunVrecon({"collect", "--config", cfg, "--once"});
+    ASSERT_EQ(next.exit_code, 0) << "kill " << i << "\n" << next.err;
+    EXPECT_EQ(samples(dir.File(db)), want) << "kill " << i << ": the next round must complete the samples";
+  }
+  unsetenv("VRECON_TEST_FAKE_PW");
+  std::printf("fleet round: %d kills, full round %.2f s\n", kKills, full_s);
 }
 
 }  // namespace
