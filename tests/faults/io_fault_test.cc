@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "tests/support/cli_runner.h"
+#include "tests/support/fake_vcenter.h"
 
 namespace vrecon::testing {
 namespace {
@@ -44,11 +45,13 @@ std::string Integrity(const std::string& db) {
   return result;
 }
 
+// Lines that say an error: "vrecon: error: ..." from a command, "<UTC time> error: ..." from the
+// collector's log.
 int ErrorLines(const std::string& err) {
   int n = 0;
   std::istringstream in(err);
   for (std::string line; std::getline(in, line);)
-    if (line.rfind("vrecon: error:", 0) == 0) ++n;
+    if (line.rfind("vrecon: error:", 0) == 0 || (line.size() > 21 && line.compare(20, 8, " error: ") == 0)) ++n;
   return n;
 }
 
@@ -150,6 +153,65 @@ TEST_F(IoFaultTest, EveryReadFaultIsAnErrorOrHarmless) {
   ASSERT_GT(c.read, 0);
   EXPECT_GT(Sweep("read", c.read, "ioerr"), 0);
 }
+
+}  // namespace
+}  // namespace vrecon::testing
+
+namespace vrecon::testing {
+namespace {
+
+// A fleet round against the fake vCenter with the k-th write, fsync or read of the store failing.
+class FleetIoFaultTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(FleetIoFaultTest, EveryFaultOfARoundIsAnErrorOrHarmless) {
+  const std::string op = GetParam();
+  auto vc = FakeVcenter::Start({.max_query_metrics = 4});
+  ASSERT_NE(vc, nullptr);
+  TempDir dir;
+  setenv("VRECON_TEST_FAKE_PW", vc->options().password.c_str(), 1);
+  auto config = [&](const std::string& db) {
+    const std::string path = dir.File(db + ".toml");
+    WriteText(path, "db = \"" + dir.File(db) + "\"\nsince = \"30m\"\nretries = 0\n[[vcenter]]\nname = \"fake\"\nurl = \"" + vc->url() +
+                        "\"\nuser = \"" + vc->options().user + "\"\npassword_env = \"VRECON_TEST_FAKE_PW\"\n");
+    return path;
+  };
+  auto samples = [](const std::string& db) {
+    return RunVrecon({"samples", "--db", db, "--source", "vsphere", "--format", "csv"}).out;
+  };
+  ASSERT_EQ(RunVrecon({"collect", "--config", config("ref.db"), "--once"}).exit_code, 0);
+  const std::string want = samples(dir.File("ref.db"));
+  const std::string counts = dir.File("counts.txt");
+  CliResult c = RunVreconWithEnv({std::string("LD_PRELOAD=") + VRECON_FAULT_VFS, "VRECON_FAULT_COUNTS=" + counts,
+                                  "ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0"},
+                                 {"collect", "--config", config("count.db"), "--once"});
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  long n[3] = {};
+  ASSERT_EQ(std::sscanf(ReadText(counts).c_str(), "write=%ld sync=%ld read=%ld", &n[0], &n[1], &n[2]), 3);
+  const long total = op == "write" ? n[0] : op == "sync" ? n[1] : n[2];
+  ASSERT_GT(total, 0);
+  int failed = 0;
+  for (long k = 1; k <= total; ++k) {
+    const std::string db = "f" + std::to_string(k) + ".db";
+    const std::string cfg = config(db);
+    CliResult r = RunVreconWithEnv(FaultEnv(op, k, "ioerr"), {"collect", "--config", cfg, "--once"});
+    const std::string where = op + " #" + std::to_string(k);
+    EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1) << where << ": exit " << r.exit_code << "\n" << r.err;
+    if (r.exit_code == 1) {
+      ++failed;
+      EXPECT_GE(ErrorLines(r.err), 1) << where << ": says what failed\n" << r.err;
+    }
+    EXPECT_EQ(Integrity(dir.File(db)), "ok") << where;
+    CliResult next = RunVrecon({"collect", "--config", cfg, "--once"});
+    EXPECT_EQ(next.exit_code, 0) << where << ": the next round\n" << next.err;
+    EXPECT_EQ(samples(dir.File(db)), want) << where << ": the next round completes the samples";
+    if (::testing::Test::HasFailure()) break;
+  }
+  EXPECT_GT(failed, 0);
+  std::printf("fleet round, %s faults: %ld points, %d runs failed\n", op.c_str(), total, failed);
+  unsetenv("VRECON_TEST_FAKE_PW");
+}
+
+INSTANTIATE_TEST_SUITE_P(Ops, FleetIoFaultTest, ::testing::Values("write", "sync", "read"));
 
 }  // namespace
 }  // namespace vrecon::testing
