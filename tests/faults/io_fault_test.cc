@@ -215,3 +215,45 @@ INSTANTIATE_TEST_SUITE_P(Ops, FleetIoFaultTest, ::testing::Values("write", "sync
 
 }  // namespace
 }  // namespace vrecon::testing
+
+namespace vrecon::testing {
+namespace {
+
+// A real full disk: a 2 MB tmpfs (where the test may mount one; skipped elsewhere). Ingesting a
+// 12 MB log into a store there fails with one clear line; what committed before stays intact.
+TEST(FullDiskTest, IngestOnAFullTmpfsFailsCleanly) {
+  TempDir dir;
+  const std::string mnt = dir.File("mnt");
+  std::filesystem::create_directory(mnt);
+  if (std::system(("mount -t tmpfs -o size=2m tmpfs '" + mnt + "' 2>/dev/null").c_str()) != 0)
+    GTEST_SKIP() << "cannot mount a tmpfs here (needs root and CAP_SYS_ADMIN)";
+  struct Unmount {
+    std::string path;
+    ~Unmount() { std::system(("umount '" + path + "'").c_str()); }
+  } unmount{mnt};
+  const std::string db = mnt + "/store.db";
+  ASSERT_EQ(RunVrecon({"ingest", "--db", db, Fixture("seed003/guest-web01.csv")}).exit_code, 0);
+  const std::string before = Dump(db);
+  // 60,000 rows of 19 counters: far more than the 2 MB left.
+  std::string big = "\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\"";
+  for (int c = 0; c < 19; ++c) big += ",\"\\\\BIG01\\Process(p" + std::to_string(c) + ")\\% Processor Time\"";
+  big += "\n";
+  char b[64];
+  for (long r = 0; r < 60000; ++r) {
+    std::snprintf(b, sizeof b, "\"11/%02ld/2026 %02ld:%02ld:%02ld.000\"", 1 + r * 15 / 86400, r * 15 / 3600 % 24,
+                  r * 15 / 60 % 60, r * 15 % 60);
+    big += b;
+    for (int c = 0; c < 19; ++c) big += ",\"" + std::to_string((r * 7 + c * 13) % 100) + ".25\"";
+    big += "\n";
+  }
+  WriteText(dir.File("big.csv"), big);
+  CliResult r = RunVrecon({"ingest", "--db", db, dir.File("big.csv")});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(ErrorLines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("full"), std::string::npos) << "says the disk is full: " << r.err;
+  EXPECT_EQ(Integrity(db), "ok");
+  EXPECT_EQ(Dump(db), before) << "the committed file stays, nothing of the failed one";
+}
+
+}  // namespace
+}  // namespace vrecon::testing
