@@ -94,30 +94,30 @@ void WriteJson(const std::string& db, const std::vector<Line>& lines, TimeNs now
               << ", \"rows_total\": " << s.rows_total << ", \"failures\": " << s.failures
               << ", \"stale_after_s\": " << lines[i].threshold / kNsPerSec
               << ", \"last_error\": " << opt_str(s.last_error) << ", \"last_error_at\": " << opt_str(Iso(s.last_error_at))
-              << "}";
+              << ", \"rollups_due\": " << s.rollups_due << "}";
   }
   std::cout << "]}\n";
 }
 
 void WriteCsv(const std::vector<Line>& lines, TimeNs now) {
   std::cout << "source,kind,state,last_attempt,last_success,newest_data,lag_s,rows_added,rows_total,failures,"
-               "stale_after_s,last_error,last_error_at\n";
+               "stale_after_s,last_error,last_error_at,rollups_due\n";
   for (const Line& l : lines) {
     const auto& s = *l.s;
     std::cout << CsvCell(s.source) << "," << s.kind << "," << StateName(l.state) << "," << Iso(s.last_attempt) << ","
               << Iso(s.last_success) << "," << Iso(s.newest_data) << "," << Whole(Seconds(s.newest_data, now)) << ","
               << s.rows_added << "," << s.rows_total << "," << s.failures << "," << l.threshold / kNsPerSec << ","
-              << CsvCell(s.last_error) << "," << Iso(s.last_error_at) << "\n";
+              << CsvCell(s.last_error) << "," << Iso(s.last_error_at) << "," << s.rollups_due << "\n";
   }
 }
 
 void WriteTable(const std::string& db, const std::vector<Line>& lines, TimeNs now) {
-  TextTable t({"source", "kind", "state", "last success", "lag s", "rows added", "failures", "last error"});
+  TextTable t({"source", "kind", "state", "last success", "lag s", "rows added", "failures", "rollups due", "last error"});
   for (const Line& l : lines) {
     const auto& s = *l.s;
     t.AddRow({s.source, s.kind, l.state == State::kStale ? "STALE" : StateName(l.state), Iso(s.last_success),
               Whole(Seconds(s.newest_data, now)), std::to_string(s.rows_added), std::to_string(s.failures),
-              s.last_error.empty() ? "" : Iso(s.last_error_at) + " " + s.last_error});
+              std::to_string(s.rollups_due), s.last_error.empty() ? "" : Iso(s.last_error_at) + " " + s.last_error});
   }
   if (t.empty()) std::cout << "no collection source recorded in " << db << " (run vrecon collect --config)\n";
   else t.Print(std::cout);
@@ -176,8 +176,13 @@ RunFn AddStatusCommand(CLI::App& app) {
     else if (fmt == OutputFormat::kCsv) WriteCsv(lines, now);
     else WriteTable(o->db, lines, now);
     std::cout.flush();
-    for (const Line& l : lines)
+    for (const Line& l : lines) {
       if (l.state != State::kOk) PrintError(Problem(l, now));
+      if (l.s->rollups_due > 0)
+        std::cerr << "vrecon: note: source " << l.s->source << ": " << l.s->rollups_due
+                  << " VMs' 300 s rollup ranges are still to be stored; each round asks for them again until vCenter "
+                     "no longer keeps them\n";
+    }
     return stale + failing ? kExitFailure : kExitOk;
   };
 }

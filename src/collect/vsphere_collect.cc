@@ -107,6 +107,8 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
   result.interval_s = interval;
   const TimeNs lookback = historical ? 3600 * kNsPerSec : 60 * kNsPerSec;  // late data
   ASSIGN_OR_RETURN(auto marks, VsphereMarks(store->db(), vcenter));
+  // Rollup ranges earlier rounds planned and did not store (a failed batch, a stopped round).
+  ASSIGN_OR_RETURN(auto due, RollupsDue(store->db(), vcenter));
   result.to = now;
   result.from = now;
 
@@ -132,13 +134,19 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
       // Catch-up: the collector was away longer than realtime keeps. The part the server no
       // longer holds at 20 s comes from the 300 s rollup, up to one rollup into the realtime
       // range so the two meet without a gap (a little overlap, weighted away by the windows).
-      if (oldest_mark && every_counter_marked && *oldest_mark < realtime_first) {
-        TimeNs hist_start = std::max(*oldest_mark, now - kRollupKeep);
+      const auto owed = due.find(moid);
+      const bool gap = oldest_mark && every_counter_marked && *oldest_mark < realtime_first;
+      if (gap || owed != due.end()) {
+        TimeNs hist_start = gap ? std::max(*oldest_mark, now - kRollupKeep) : now;
+        TimeNs hist_end = gap ? realtime_first + kRollupS * kNsPerSec : now - kRollupKeep;
+        if (owed != due.end()) {
+          hist_start = std::min(hist_start, std::max(owed->second.from, now - kRollupKeep));
+          hist_end = std::max(hist_end, owed->second.to);
+        }
         for (const auto& [id, c] : wanted) {
           auto h = marks.find(MarkKey{moid, c.name, kRollupS});
           if (h != marks.end()) hist_start = std::max(hist_start, h->second);
         }
-        const TimeNs hist_end = realtime_first + kRollupS * kNsPerSec;
         if (hist_start < hist_end) {
           Batch rollup;
           QuerySpec q;
@@ -153,6 +161,12 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
           catch_up.push_back(std::move(rollup));
           ++result.vms_caught_up;
           result.from = std::min(result.from, hist_start);
+          // Owed until a round stores it: a failed rollup beside a stored realtime batch would
+          // otherwise leave a gap that no later round asks for.
+          RETURN_IF_ERROR(SetRollupDue(store->db(), vcenter, moid, RollupDue{hist_start, hist_end}));
+        } else if (owed != due.end()) {
+          if (owed->second.to <= now - kRollupKeep) ++result.rollups_expired;
+          RETURN_IF_ERROR(ClearRollupDue(store->db(), vcenter, moid));
         }
       }
       start = std::max(start, realtime_first);
@@ -260,6 +274,12 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
       ++result.batches_failed;
       result.errors.push_back(s.message());
       failed_vms.insert(batches[r.index].vms.begin(), batches[r.index].vms.end());
+    } else {
+      for (const QuerySpec& q : batches[r.index].specs) {
+        if (q.interval_id != kRollupS || historical) continue;
+        Status cleared = ClearRollupDue(store->db(), vcenter, q.entity);
+        if (!cleared.ok()) result.errors.push_back(cleared.message());
+      }
     }
     if (opt.progress) opt.progress(++done, result.batches);
   }
@@ -271,6 +291,8 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
     failed_vms.insert(unasked.begin(), unasked.end());
   }
   result.vms_collected = result.vms_selected - static_cast<int>(failed_vms.size());
+  ASSIGN_OR_RETURN(auto still_due, RollupsDue(store->db(), vcenter));
+  result.rollups_due = static_cast<int>(still_due.size());
   for (const auto& c : clients) {
     result.relogins += c->relogins();
     result.transport.requests += c->stats().requests;

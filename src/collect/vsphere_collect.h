@@ -46,6 +46,8 @@ struct VsphereCollectResult {
   TimeNs from = 0, to = 0; // the range asked, in server time
   std::optional<TimeNs> first_new_end, last_new_end;  // of the samples this round stored
   int vms_caught_up = 0;   // VMs whose realtime gap was older than realtime keeps: 300 s rollups asked
+  int rollups_due = 0;     // after the round: VMs whose planned rollup range is still not stored
+  int rollups_expired = 0;  // rollup ranges dropped unstored: vCenter no longer keeps them
   bool stopped = false;    // `stop` was set before every batch was asked
   std::vector<ImportIssue> issues;
   std::vector<std::string> errors;  // one sentence per failed batch

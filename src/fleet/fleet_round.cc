@@ -70,8 +70,13 @@ void CollectVcenter(const RoundContext& ctx, const VcenterConfig& vc, Store* sto
         out->first_new_end = r->first_new_end;
       if (r->last_new_end && (!out->last_new_end || *r->last_new_end > *out->last_new_end))
         out->last_new_end = r->last_new_end;
+      out->rollups_due = r->rollups_due;
       out->detail = std::to_string(r->vms_collected) + " of " + std::to_string(r->vms_selected) + " VMs" +
-                    (r->vms_caught_up ? ", " + std::to_string(r->vms_caught_up) + " caught up from rollups" : "");
+                    (r->vms_caught_up ? ", " + std::to_string(r->vms_caught_up) + " caught up from rollups" : "") +
+                    (r->rollups_due ? ", " + std::to_string(r->rollups_due) + " rollup ranges still due" : "");
+      if (r->rollups_expired)
+        ctx.log->Warn(vc.id + ": " + std::to_string(r->rollups_expired) +
+                      " VMs' rollup ranges aged out of vCenter before they could be stored: those hours stay a gap");
       if (r->stopped) {
         out->error = "stopped by a signal before every batch was asked";
         return;
@@ -179,7 +184,8 @@ RoundResult RunRound(const RoundContext& ctx) {
         jobs[i](store->get(), out);
         std::optional<TimeNs> newest = out->last_new_end;
         if (out->kind == "vcenter") newest = NewestVsphereData(store->get(), cfg.vcenters[i].url);
-        Attempt a{out->source, out->kind, Now(), newest, out->rows, ctx.round_interval_s, out->ok ? "" : out->error};
+        Attempt a{out->source, out->kind, Now(), newest, out->rows, ctx.round_interval_s, out->ok ? "" : out->error,
+                  out->rollups_due};
         Status recorded = RecordAttempt((*store)->db(), a);
         if (!recorded.ok()) ctx.log->Error(out->source + ": cannot record its status: " + recorded.message());
       }

@@ -23,6 +23,7 @@ struct SourceOutcome {
   std::string detail;  // "40 VMs" / "3 files ingested, 1 waiting"
   std::string error;
   std::optional<TimeNs> first_new_end, last_new_end;
+  int rollups_due = 0;  // vCenter: VMs whose planned 300 s rollup range is still not stored
   double seconds = 0;
 };
 

@@ -22,9 +22,9 @@ Status RecordAttempt(Database* db, const Attempt& a) {
   // A success clears the failure count but keeps the last error (and its time) for `status`.
   ASSIGN_OR_RETURN(Statement* q, db->Cached(R"sql(
 INSERT INTO source_status(source, kind, last_attempt_ns, last_success_ns, newest_data_ns, rows_added, rows_total,
-                          failures, round_interval_s, last_error, last_error_ns)
+                          failures, round_interval_s, last_error, last_error_ns, rollups_due)
 VALUES(?1, ?2, ?3, CASE WHEN ?7 IS NULL THEN ?3 END, ?4, ?5, ?5, CASE WHEN ?7 IS NULL THEN 0 ELSE 1 END, ?6, ?7,
-       CASE WHEN ?7 IS NOT NULL THEN ?3 END)
+       CASE WHEN ?7 IS NOT NULL THEN ?3 END, ?8)
 ON CONFLICT(source) DO UPDATE SET
   kind = excluded.kind,
   last_attempt_ns = excluded.last_attempt_ns,
@@ -35,7 +35,8 @@ ON CONFLICT(source) DO UPDATE SET
   failures = CASE WHEN excluded.last_error IS NULL THEN 0 ELSE failures + 1 END,
   round_interval_s = excluded.round_interval_s,
   last_error = COALESCE(excluded.last_error, last_error),
-  last_error_ns = COALESCE(excluded.last_error_ns, last_error_ns)
+  last_error_ns = COALESCE(excluded.last_error_ns, last_error_ns),
+  rollups_due = excluded.rollups_due
 )sql"));
   q->Bind(1, a.source).Bind(2, a.kind).Bind(3, static_cast<int64_t>(a.at));
   BindOptional(q, 4, a.newest_data);
@@ -44,6 +45,7 @@ ON CONFLICT(source) DO UPDATE SET
   else q->BindNull(6);
   if (a.error.empty()) q->BindNull(7);
   else q->Bind(7, a.error);
+  q->Bind(8, a.rollups_due);
   RETURN_IF_ERROR(q->Run());
   return tx.Commit();
 }
@@ -51,7 +53,7 @@ ON CONFLICT(source) DO UPDATE SET
 StatusOr<std::vector<SourceStatus>> SourceStatuses(Database* db) {
   ASSIGN_OR_RETURN(Statement q, db->Prepare(
       "SELECT source, kind, last_attempt_ns, last_success_ns, newest_data_ns, rows_added, rows_total, failures, "
-      "round_interval_s, last_error, last_error_ns FROM source_status ORDER BY kind DESC, source"));
+      "round_interval_s, last_error, last_error_ns, rollups_due FROM source_status ORDER BY kind DESC, source"));
   std::vector<SourceStatus> out;
   while (true) {
     ASSIGN_OR_RETURN(bool row, q.Step());
@@ -68,6 +70,7 @@ StatusOr<std::vector<SourceStatus>> SourceStatuses(Database* db) {
     if (!q.ColumnIsNull(8)) s.round_interval_s = static_cast<int>(q.ColumnInt(8));
     if (!q.ColumnIsNull(9)) s.last_error = q.ColumnText(9);
     s.last_error_at = OptionalInt(q, 10);
+    s.rollups_due = q.ColumnInt(11);
     out.push_back(std::move(s));
   }
   return out;

@@ -24,6 +24,7 @@ struct SourceStatus {
   std::optional<int> round_interval_s;  // of the collector (--every); unset for --once
   std::string last_error;               // the newest error, kept after a recovery
   std::optional<TimeNs> last_error_at;
+  int64_t rollups_due = 0;  // vCenter: VMs whose 300 s rollup range is still to be stored (retried each round)
 };
 
 // One round's outcome for a source: `error` empty means success.
@@ -34,6 +35,7 @@ struct Attempt {
   int64_t rows_added = 0;
   std::optional<int> round_interval_s;
   std::string error;
+  int64_t rollups_due = 0;
 };
 
 Status RecordAttempt(Database* db, const Attempt& a);

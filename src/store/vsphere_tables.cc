@@ -154,3 +154,33 @@ Status SetVsphereMark(Database* db, const std::string& vcenter, const MarkKey& k
 }
 
 }  // namespace vrecon
+
+namespace vrecon {
+
+StatusOr<std::map<std::string, RollupDue>> RollupsDue(Database* db, const std::string& vcenter) {
+  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT moid, from_ns, to_ns FROM vsphere_rollup_due WHERE vcenter = ?"));
+  q.Bind(1, vcenter);
+  std::map<std::string, RollupDue> out;
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, q.Step());
+    if (!row) break;
+    out[q.ColumnText(0)] = RollupDue{q.ColumnInt(1), q.ColumnInt(2)};
+  }
+  return out;
+}
+
+Status SetRollupDue(Database* db, const std::string& vcenter, const std::string& moid, const RollupDue& due) {
+  ASSIGN_OR_RETURN(Statement* q, db->Cached("INSERT INTO vsphere_rollup_due(vcenter, moid, from_ns, to_ns) VALUES(?,?,?,?) "
+                                            "ON CONFLICT(vcenter, moid) DO UPDATE SET from_ns = excluded.from_ns, "
+                                            "to_ns = excluded.to_ns"));
+  q->Bind(1, vcenter).Bind(2, moid).Bind(3, static_cast<int64_t>(due.from)).Bind(4, static_cast<int64_t>(due.to));
+  return q->Run();
+}
+
+Status ClearRollupDue(Database* db, const std::string& vcenter, const std::string& moid) {
+  ASSIGN_OR_RETURN(Statement* q, db->Cached("DELETE FROM vsphere_rollup_due WHERE vcenter = ? AND moid = ?"));
+  q->Bind(1, vcenter).Bind(2, moid);
+  return q->Run();
+}
+
+}  // namespace vrecon

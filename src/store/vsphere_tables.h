@@ -44,6 +44,14 @@ using MarkKey = std::tuple<std::string, std::string, int>;
 StatusOr<std::map<MarkKey, TimeNs>> VsphereMarks(Database* db, const std::string& vcenter);
 Status SetVsphereMark(Database* db, const std::string& vcenter, const MarkKey& key, TimeNs last_end);
 
+// A 300 s rollup range a round planned for a VM and has not stored yet.
+struct RollupDue {
+  TimeNs from = 0, to = 0;
+};
+StatusOr<std::map<std::string, RollupDue>> RollupsDue(Database* db, const std::string& vcenter);  // by moid
+Status SetRollupDue(Database* db, const std::string& vcenter, const std::string& moid, const RollupDue& due);
+Status ClearRollupDue(Database* db, const std::string& vcenter, const std::string& moid);
+
 }  // namespace vrecon
 
 #endif  // VRECON_SRC_STORE_VSPHERE_TABLES_H_

@@ -6,6 +6,7 @@
 #include "tests/support/cli_runner.h"
 #include "tests/support/fake_vcenter.h"
 #include "tests/support/golden.h"
+#include "src/core/time_util.h"
 
 namespace vrecon::testing {
 namespace {
@@ -37,6 +38,56 @@ TEST(FleetRetryTest, Http503IsRetriedWithBackoffAndRecorded) {
   st = RunVrecon({"status", "--db", dir.File("fleet.db"), "--format", "json"});
   EXPECT_EQ(st.exit_code, 0) << st.out;
   EXPECT_EQ(JsonInt(st.out, "failures"), 0) << st.out;
+  unsetenv("VRECON_TEST_FAKE_PW");
+}
+
+// Issue 15: a rollup batch that fails in a round where the realtime batch is stored is asked
+// again in the next rounds until it is stored, and `status` says it is due meanwhile.
+TEST(FleetRetryTest, AFailedRollupBatchIsAskedAgainUntilStored) {
+  auto vc = FakeVcenter::Start({.max_query_metrics = 4});
+  ASSERT_NE(vc, nullptr);
+  TempDir dir;
+  setenv("VRECON_TEST_FAKE_PW", vc->options().password.c_str(), 1);
+  const std::string db = dir.File("fleet.db");
+  WriteText(dir.File("fleet.toml"), "db = \"fleet.db\"\nsince = \"30m\"\nretries = 0\n"
+                                    "[[vcenter]]\nname = \"fake\"\nurl = \"" + vc->url() + "\"\nuser = \"" +
+                                        vc->options().user + "\"\npassword_env = \"VRECON_TEST_FAKE_PW\"\n");
+  auto round = [&] { return RunVrecon({"collect", "--config", dir.File("fleet.toml"), "--once", "--format", "json"}); };
+  auto rollup_rows = [&] {
+    const std::string csv = RunVrecon({"samples", "--db", db, "--source", "vsphere", "--format", "csv"}).out;
+    int n = 0;
+    for (size_t at = csv.find('\n'); at != std::string::npos && at + 1 < csv.size(); at = csv.find('\n', at + 1)) {
+      // source,machine,object,instance,counter,start,end,...: a 300 s interval is a rollup sample.
+      std::vector<std::string> f;
+      size_t a = at + 1;
+      for (int i = 0; i < 7; ++i) {
+        const size_t b = csv.find(',', a);
+        f.push_back(csv.substr(a, b - a));
+        a = b + 1;
+      }
+      auto s = ParseIso(f[5]), e = ParseIso(f[6]);
+      if (s && e && *e - *s == 300 * kNsPerSec) ++n;
+    }
+    return n;
+  };
+  ASSERT_EQ(round().exit_code, 0);
+  vc->Advance(3 * 3600);  // away three hours: realtime no longer holds the gap
+  vc->SetPerfMode(PerfMode::kHttp503, "", 300);
+  CliResult failed = round();
+  EXPECT_EQ(failed.exit_code, 1) << failed.err << failed.out;
+  EXPECT_EQ(rollup_rows(), 0);
+  CliResult st = RunVrecon({"status", "--db", db, "--format", "json"});
+  EXPECT_EQ(JsonInt(st.out, "rollups_due"), 2) << st.out;
+  EXPECT_NE(st.err.find("rollup ranges are still to be stored"), std::string::npos) << st.err;
+
+  vc->SetPerfMode(PerfMode::kOk);
+  vc->Advance(300);
+  CliResult next = round();
+  EXPECT_EQ(next.exit_code, 0) << next.err << next.out;
+  EXPECT_GT(rollup_rows(), 0) << "the gap's rollup samples are stored";
+  st = RunVrecon({"status", "--db", db, "--format", "json"});
+  EXPECT_EQ(JsonInt(st.out, "rollups_due"), 0) << st.out;
+  EXPECT_EQ(round().exit_code, 0);
   unsetenv("VRECON_TEST_FAKE_PW");
 }
 

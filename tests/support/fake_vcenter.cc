@@ -195,10 +195,11 @@ FakeVcenter::~FakeVcenter() {
 
 std::string FakeVcenter::url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/sdk"; }
 
-void FakeVcenter::SetPerfMode(PerfMode mode, const std::string& only_entity) {
+void FakeVcenter::SetPerfMode(PerfMode mode, const std::string& only_entity, int only_interval) {
   std::lock_guard<std::mutex> lock(mu_);
   mode_ = mode;
   mode_entity_ = only_entity;
+  mode_interval_ = only_interval;
 }
 
 void FakeVcenter::SetNow(int64_t unix_s) {
@@ -380,7 +381,10 @@ FakeVcenter::Response FakeVcenter::Handle(const std::string& head, const std::st
                       PropSet("summary.hardware.numCpuCores", "<val xsi:type=\"xsd:short\">16</val>") +
                       "</objects></returnval></RetrievePropertiesExResponse>");
   } else if (op == "QueryPerf") {
-    const bool matches = mode_entity_.empty() || body.find(">" + mode_entity_ + "</entity>") != std::string::npos;
+    const bool matches =
+        (mode_entity_.empty() || body.find(">" + mode_entity_ + "</entity>") != std::string::npos) &&
+        (mode_interval_ == 0 ||
+         body.find("<intervalId>" + std::to_string(mode_interval_) + "</intervalId>") != std::string::npos);
     const PerfMode mode = matches ? mode_ : PerfMode::kOk;
     if (mode == PerfMode::kNotAuthenticatedOnce) mode_ = PerfMode::kOk;
     switch (mode) {
@@ -424,7 +428,8 @@ FakeVcenter::Response FakeVcenter::Handle(const std::string& head, const std::st
   return r;
 }
 
-// Samples at 20 s boundaries in (startTime, endTime], the newest maxSample of them, oldest
+// Samples at boundaries of the asked interval (20 s unless intervalId says otherwise) in
+// (startTime, endTime], the newest maxSample of them, oldest
 // first, for every asked counter as the aggregate ("") and per vCPU ("0", "1").
 std::string FakeVcenter::QueryPerfBody(const std::string& request) const {
   std::string out;
@@ -436,6 +441,9 @@ std::string FakeVcenter::QueryPerfBody(const std::string& request) const {
     const std::optional<int64_t> start = ParseTime(Text(*spec, "startTime").value_or(""));
     const int64_t end = ParseTime(Text(*spec, "endTime").value_or("")).value_or(now_s_);
     const int max_sample = std::atoi(Text(*spec, "maxSample").value_or("0").c_str());
+    // The interval asked (20 s realtime, 300 s rollup); samples on its boundaries.
+    int step = std::atoi(Text(*spec, "intervalId").value_or("0").c_str());
+    if (step <= 0) step = kInterval;
     const bool csv = options_.csv || Text(*spec, "format").value_or("normal") == "csv";
     std::vector<int> ids;
     size_t ipos = 0, iafter = 0;
@@ -444,8 +452,8 @@ std::string FakeVcenter::QueryPerfBody(const std::string& request) const {
       ipos = iafter;
     }
     std::vector<int64_t> ends;
-    for (int64_t t = end / kInterval * kInterval; (!start || t > *start) && (max_sample <= 0 || (int)ends.size() < max_sample);
-         t -= kInterval)
+    for (int64_t t = end / step * step; (!start || t > *start) && (max_sample <= 0 || (int)ends.size() < max_sample);
+         t -= step)
       ends.push_back(t);
     if (ends.empty()) continue;
     std::reverse(ends.begin(), ends.end());
@@ -456,12 +464,12 @@ std::string FakeVcenter::QueryPerfBody(const std::string& request) const {
       for (size_t i = 0; i < ends.size(); ++i)
       {
         if (i) out += ',';
-        out += std::to_string(kInterval) + "," + FormatTime(ends[i]);
+        out += std::to_string(step) + "," + FormatTime(ends[i]);
       }
       out += "</sampleInfoCSV>";
     } else {
       for (int64_t t : ends)
-        out += "<sampleInfo><timestamp>" + FormatTime(t) + "</timestamp><interval>" + std::to_string(kInterval) +
+        out += "<sampleInfo><timestamp>" + FormatTime(t) + "</timestamp><interval>" + std::to_string(step) +
                "</interval></sampleInfo>";
     }
     for (int id : ids) {

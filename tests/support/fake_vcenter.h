@@ -66,7 +66,8 @@ class FakeVcenter {
 
   // The QueryPerf behaviour; with `only_entity` non-empty only requests naming that VM moid get
   // it, the others are answered normally.
-  void SetPerfMode(PerfMode mode, const std::string& only_entity = "");
+  // only_entity: QueryPerf naming that VM; only_interval > 0: QueryPerf asking that intervalId.
+  void SetPerfMode(PerfMode mode, const std::string& only_entity = "", int only_interval = 0);
   void SetNow(int64_t unix_s);
   void Advance(int64_t seconds);
   int64_t now() const;
@@ -94,6 +95,7 @@ class FakeVcenter {
   mutable std::mutex mu_;
   PerfMode mode_ = PerfMode::kOk;
   std::string mode_entity_;
+  int mode_interval_ = 0;
   int64_t now_s_ = 0;
   std::map<std::string, int> counts_;
   int unauthenticated_ = 0;
