@@ -272,6 +272,26 @@ static_assert(kMigrationCount == kSchemaVersion);
 
 }  // namespace
 
+// Version 0 is a new, empty file: a database that already holds tables belongs to another program
+// and is not made into a store (migration 1 would add ours beside its own).
+Status RefuseForeignDatabase(Database* db) {
+  ASSIGN_OR_RETURN(Statement v, db->Prepare("PRAGMA user_version"));
+  ASSIGN_OR_RETURN(bool has_version, v.Step());
+  if (has_version && v.ColumnInt(0) != 0) return Status::Ok();  // a vrecon store (or a newer one)
+  v.Reset();
+  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name LIMIT 4"));
+  std::string names;
+  int n = 0;
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, q.Step());
+    if (!row) break;
+    names += (n++ ? ", " : "") + q.ColumnText(0);
+  }
+  if (n == 0) return Status::Ok();
+  return Status::InvalidArgument(db->path() + " is a SQLite database of another program (tables " + names +
+                                 (n > 3 ? ", ..." : "") + "), not a vrecon store: vrecon leaves it unchanged");
+}
+
 Status MigrateSchema(Database* db) {
   ASSIGN_OR_RETURN(Statement q, db->Prepare("PRAGMA user_version"));
   ASSIGN_OR_RETURN(bool row, q.Step());

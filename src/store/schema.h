@@ -11,6 +11,10 @@ inline constexpr int kSchemaVersion = 8;
 
 // Applies every migration above the database's user_version, each in its own transaction.
 // Refuses a database written by a newer vrecon.
+// A database with tables but schema version 0 belongs to another program: an error naming some of
+// its tables. Reads only; the first thing done with a file before anything is changed in it.
+Status RefuseForeignDatabase(Database* db);
+
 Status MigrateSchema(Database* db);
 
 }  // namespace vrecon

@@ -82,6 +82,8 @@ StatusOr<std::unique_ptr<Database>> Database::Open(const std::string& path) {
   return std::unique_ptr<Database>(new Database(db, path));
 }
 
+int Database::ErrorCode() const { return sqlite3_errcode(db_) & 0xff; }
+
 Database::~Database() {
   cache_.clear();  // finalize before closing
   sqlite3_close(db_);

@@ -67,6 +67,7 @@ class Database {
   void ResetCached();
   int64_t LastInsertId() const;
   const std::string& path() const { return path_; }
+  int ErrorCode() const;  // SQLite's primary result code of the last call on this connection
 
  private:
   Database(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}

@@ -10,6 +10,16 @@ namespace vrecon {
 
 StatusOr<std::unique_ptr<Store>> Store::OpenAt(const std::string& path) {
   ASSIGN_OR_RETURN(std::unique_ptr<Database> db, Database::Open(path));
+  if (path != ":memory:") {
+    Status foreign = RefuseForeignDatabase(db.get());
+    // SQLite says SQLITE_NOTADB for a file that is not a database; anything else (an I/O error,
+    // a full disk, no permission) is said as it is.
+    if (!foreign.ok() && db->ErrorCode() == SQLITE_NOTADB)
+      return Status::IOError(path + " is not a vrecon store (or not a SQLite file): " + foreign.message());
+    if (!foreign.ok() && foreign.code() == Status::Code::kIOError)
+      return Status::IOError("cannot open store " + path + ": " + foreign.message());
+    RETURN_IF_ERROR(foreign);
+  }
   // A new store gets 16 KiB pages so that a value block (256 doubles = 2 KiB) is stored inside
   // its b-tree page instead of spilling to an overflow page (with 4 KiB pages an index b-tree
   // cell holds at most ~1 KiB locally, which made the file twice the size of its data). No

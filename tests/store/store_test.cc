@@ -7,6 +7,7 @@
 #include "src/ingest/ingest_file.h"
 #include "src/store/block_writer.h"
 #include "src/store/sample_reader.h"
+#include "src/store/sqlite_db.h"
 #include "tests/support/cli_runner.h"
 
 namespace vrecon {
@@ -207,6 +208,33 @@ TEST(StoreTest, RefusesANewerSchema) {
   auto again = Store::Open(dir.File("s.db"));
   ASSERT_FALSE(again.ok());
   EXPECT_NE(again.status().message().find("newer"), std::string::npos);
+}
+
+// Issue 15: a SQLite database of another program is refused, and nothing in it changes (no vrecon
+// table, no user_version, its journal mode kept).
+TEST(StoreTest, RefusesAnotherProgramsDatabaseAndLeavesItUnchanged) {
+  TempDir dir;
+  const std::string path = dir.File("crm.db");
+  {
+    auto db = Database::Open(path);
+    ASSERT_TRUE(db.ok());
+    ASSERT_TRUE((*db)->Exec("CREATE TABLE customers(id INTEGER, name TEXT); INSERT INTO customers VALUES(1, 'x')").ok());
+  }
+  auto store = Store::Open(path);
+  ASSERT_FALSE(store.ok());
+  EXPECT_NE(store.status().message().find("another program (tables customers)"), std::string::npos)
+      << store.status().message();
+  auto db = Database::Open(path);
+  ASSERT_TRUE(db.ok());
+  for (const auto& [sql, want] : {std::pair<std::string, std::string>{"SELECT group_concat(name) FROM sqlite_master", "customers"},
+                                  {"PRAGMA user_version", "0"},
+                                  {"PRAGMA journal_mode", "delete"}}) {
+    auto q = (*db)->Prepare(sql);
+    ASSERT_TRUE(q.ok());
+    auto row = q->Step();
+    ASSERT_TRUE(row.ok() && *row) << sql;
+    EXPECT_EQ(q->ColumnText(0), want) << sql;
+  }
 }
 
 TEST(StoreTest, MappingsAreCaseInsensitiveOnGuest) {
