@@ -28,6 +28,15 @@ Status ParseTimeOption(const std::string& option, const std::string& text, std::
   return Status::Ok();
 }
 
+Status ParseTimeRange(const std::string& from_text, const std::string& to_text, std::optional<TimeNs>* from,
+                      std::optional<TimeNs>* to) {
+  RETURN_IF_ERROR(ParseTimeOption("--from", from_text, from));
+  RETURN_IF_ERROR(ParseTimeOption("--to", to_text, to));
+  if (*from && *to && **to <= **from)
+    return Status::InvalidArgument("--to " + to_text + " is not after --from " + from_text);
+  return Status::Ok();
+}
+
 StatusOr<std::unique_ptr<Store>> OpenExistingStore(const std::string& path) {
   std::error_code ec;
   if (path != ":memory:" && !std::filesystem::exists(path, ec))
@@ -61,8 +70,12 @@ int Main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);
-    return code == 0 ? kExitOk : kExitUsage;
+    if (e.get_exit_code() == 0) return app.exit(e) == 0 ? kExitOk : kExitUsage;  // --help, --version
+    // A usage error reads like every other error: "vrecon: error: ..." and where to look.
+    std::string command;
+    for (const CLI::App* sub : app.get_subcommands()) command = " " + sub->get_name();
+    std::cerr << "vrecon: error: " << e.what() << "\nRun `vrecon" << command << " --help` for the options.\n";
+    return kExitUsage;
   }
   if (app.got_subcommand("ingest")) return ingest();
   if (app.got_subcommand("correct")) return correct();

@@ -41,6 +41,9 @@ void AddFormatOption(CLI::App* cmd, std::string* format);
 OutputFormat ToFormat(const std::string& s);
 // Parses --from/--to; a usage error names the option.
 Status ParseTimeOption(const std::string& option, const std::string& text, std::optional<TimeNs>* out);
+// --from and --to: both optional, and --to after --from when both are given.
+Status ParseTimeRange(const std::string& from_text, const std::string& to_text, std::optional<TimeNs>* from,
+                      std::optional<TimeNs>* to);
 // Opens a store a command reads from; NotFound, telling how to create it, when the file does
 // not exist (opening would create an empty one).
 StatusOr<std::unique_ptr<Store>> OpenExistingStore(const std::string& path);

@@ -1,4 +1,7 @@
+#include <cmath>
+#include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 
 #include "src/cli/commands.h"
@@ -10,6 +13,19 @@
 #include "src/report/counter_report.h"
 
 namespace vrecon::cli {
+namespace {
+
+// A number from 0 to 100 (CLI11's Range lets NaN through: every comparison with it is false).
+std::function<std::string(const std::string&)> PercentValidator() {
+  return [](const std::string& s) -> std::string {
+    char* end = nullptr;
+    const double v = std::strtod(s.c_str(), &end);
+    if (s.empty() || *end != '\0' || !std::isfinite(v) || v < 0 || v > 100) return "must be a number from 0 to 100";
+    return "";
+  };
+}
+
+}  // namespace
 
 RunFn AddCorrectCommand(CLI::App& app) {
   struct Opts {
@@ -33,8 +49,12 @@ RunFn AddCorrectCommand(CLI::App& app) {
                    ->check(CLI::ExistingFile);
   db->excludes(guest)->excludes(host);
   AddCorrectionOptions(cmd, &o->sel);
-  cmd->add_option("--idle-threshold", o->idle, "Guest % busy under which w is undefined")->capture_default_str();
-  cmd->add_option("--top", o->top, "Processes shown per window in the table (0 = all; default 10)");
+  cmd->add_option("--idle-threshold", o->idle, "Guest % busy under which w is undefined")
+      ->check(PercentValidator())
+      ->capture_default_str();
+  cmd->add_option("--top", o->top, "Processes shown per window in the table (0 = all; default 10)")
+      ->check([](const std::string& s) { return s.find_first_not_of("0123456789") == std::string::npos && !s.empty()
+                                                   ? std::string() : "must be a whole number, 0 or more"; });
   auto* counters_flag = cmd->add_flag("--counters", o->counters,
                 "Also the guest's other counters per window, typed and corrected (docs/counter-types.md): a "
                 "\"counters\" array per JSON window, a second block in the table; for CSV use vrecon counters");

@@ -37,9 +37,7 @@ Status ToCorrectionRequest(const CorrectionOptions& o, CorrectionRequest* req) {
   req->hyperv_guest_run_time = o.hyperv_counter == "guest";
   req->vsphere_run = o.vsphere_counter == "run";
   req->align = !o.no_align;
-  for (const auto& [opt, text, out] : {std::tuple{"--from", &o.from, &req->from}, std::tuple{"--to", &o.to, &req->to}}) {
-    RETURN_IF_ERROR(ParseTimeOption(opt, *text, out));
-  }
+  RETURN_IF_ERROR(ParseTimeRange(o.from, o.to, &req->from, &req->to));
   for (const std::string& m : o.maps) {
     std::string g, v;
     RETURN_IF_ERROR(ParseMapping(m, &g, &v));

@@ -62,7 +62,8 @@ RunFn AddIngestCommand(CLI::App& app) {
   cmd->add_option("--map", o->maps, "Store a mapping from a guest computer name to its VM name (GUEST=VM; repeatable)")
       ->allow_extra_args(false);
   AddFormatOption(cmd, &o->format);
-  cmd->add_option("files", o->files, "Log files to read")->required()->check(CLI::ExistingFile);
+  // A missing file is reported and skipped by the run (exit 1), not a usage error that drops the rest.
+  cmd->add_option("files", o->files, "Log files to read")->required();
   return [o]() {
     std::vector<std::pair<std::string, std::string>> maps;
     for (const std::string& m : o->maps) {

@@ -103,12 +103,9 @@ RunFn AddReadyCommand(CLI::App& app) {
   return [o]() {
     ReadyRequest req;
     if (!o->vm.empty()) req.vm = o->vm;
-    for (const auto& [opt, text, out] : {std::tuple{"--from", &o->from, &req.from}, std::tuple{"--to", &o->to, &req.to}}) {
-      Status s = ParseTimeOption(opt, *text, out);
-      if (!s.ok()) {
-        PrintError(s.message());
-        return kExitUsage;
-      }
+    if (Status s = ParseTimeRange(o->from, o->to, &req.from, &req.to); !s.ok()) {
+      PrintError(s.message());
+      return kExitUsage;
     }
     auto store = OpenExistingStore(o->db);
     if (!store.ok()) {

@@ -47,6 +47,9 @@ std::map<std::string, std::string> GuestZones(Store* store) {
 
 Status Write(const Opts& o, const std::function<Status(std::ostream&)>& body) {
   if (o.out == "-") return body(std::cout);
+  std::error_code ec;
+  if (std::filesystem::is_directory(o.out, ec))
+    return Status::InvalidArgument("--out " + o.out + " is a directory: name the file to write");
   // Written next to the target and renamed: a failed run leaves no half report behind.
   const std::string tmp = o.out + ".partial";
   {
@@ -60,13 +63,20 @@ Status Write(const Opts& o, const std::function<Status(std::ostream&)>& body) {
       return s;
     }
   }
-  std::error_code ec;
   std::filesystem::rename(tmp, o.out, ec);
-  if (ec) return Status::IOError("cannot write " + o.out + ": " + ec.message());
+  if (ec) {
+    const std::string why = ec.message();
+    std::filesystem::remove(tmp, ec);
+    return Status::IOError("cannot write " + o.out + ": " + why);
+  }
   return Status::Ok();
 }
 
 int Run(const Opts& o) {
+  if (std::error_code ec; o.out != "-" && std::filesystem::is_directory(o.out, ec)) {
+    PrintError("--out " + o.out + " is a directory: name the file to write");
+    return kExitUsage;
+  }
   report::ReportRequest rreq;
   CorrectionRequest creq;
   if (!o.vm.empty()) rreq.vm = creq.vm = o.vm;

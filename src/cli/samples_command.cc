@@ -43,12 +43,9 @@ RunFn AddSamplesCommand(CLI::App& app) {
   return [o]() {
     TimeRange range;
     std::optional<TimeNs> from, to;
-    for (const auto& [opt, text, out] : {std::tuple{"--from", &o->from, &from}, std::tuple{"--to", &o->to, &to}}) {
-      Status s = ParseTimeOption(opt, *text, out);
-      if (!s.ok()) {
-        PrintError(s.message());
-        return kExitUsage;
-      }
+    if (Status s = ParseTimeRange(o->from, o->to, &from, &to); !s.ok()) {
+      PrintError(s.message());
+      return kExitUsage;
     }
     if (from) range.from = *from;
     if (to) range.to = *to;
