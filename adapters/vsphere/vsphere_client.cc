@@ -27,13 +27,25 @@ StatusOr<std::unique_ptr<VsphereClient>> VsphereClient::Clone() const {
   return c;
 }
 
+std::string VsphereClient::ServerText(std::string text) const {
+  // Whatever the server sends back is never trusted with the password: a server that echoes the
+  // request would otherwise put it on stderr. Then at most 300 characters of it are shown.
+  for (const std::string& secret : {options_.password, XmlEscape(options_.password)}) {
+    if (secret.empty()) continue;
+    for (size_t at = text.find(secret); at != std::string::npos; at = text.find(secret, at + 3)) text.replace(at, secret.size(), "***");
+  }
+  constexpr size_t kShown = 300;
+  if (text.size() > kShown) text = text.substr(0, kShown) + "... (" + std::to_string(text.size() - kShown) + " more bytes)";
+  return text;
+}
+
 Status VsphereClient::Login() {
   ASSIGN_OR_RETURN(HttpResponse r, transport_->Post(LoginRequest(sc_, options_.user, options_.password)));
   if (auto f = ParseFault(r.body)) {
     if (f->code == "InvalidLogin")
       return Status::InvalidArgument("login to " + options_.transport.url + " as " + options_.user +
                                      " failed: wrong user name or password");
-    return Status::Unavailable("login to " + options_.transport.url + " failed: " + f->message);
+    return Status::Unavailable("login to " + options_.transport.url + " failed: " + ServerText(f->message));
   }
   if (r.status != 200)
     return Status::Unavailable("login to " + options_.transport.url + " answered HTTP " + std::to_string(r.status));
@@ -61,7 +73,7 @@ StatusOr<std::string> VsphereClient::Call(const char* what, const std::function<
       continue;
     }
     return Status::Unavailable(std::string(what) + " on " + options_.transport.url + " failed: " +
-                               (f->code.empty() ? "" : f->code + ": ") + f->message);
+                               (f->code.empty() ? "" : ServerText(f->code) + ": ") + ServerText(f->message));
   }
 }
 

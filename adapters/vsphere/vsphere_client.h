@@ -53,6 +53,8 @@ class VsphereClient {
   int relogins() const { return relogins_; }
 
  private:
+  // A server's fault text as shown to people: the password masked, at most 300 characters.
+  std::string ServerText(std::string text) const;
   VsphereClient(ClientOptions o, std::unique_ptr<HttpTransport> t) : options_(std::move(o)), transport_(std::move(t)) {}
   Status Login();
   // Posts a request; on NotAuthenticated logs in again and posts it once more. Faults become

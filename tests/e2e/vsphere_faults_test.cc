@@ -351,3 +351,26 @@ TEST_F(VsphereFaultTest, WrongPasswordIsOneLineWithoutThePassword) {
 
 }  // namespace
 }  // namespace vrecon::testing
+
+namespace vrecon::testing {
+namespace {
+
+// Issue 15: a server whose fault echoes the request (the Login request holds the password) never
+// gets the password onto stderr, and what is shown of its text is bounded.
+TEST(VsphereHostileServerTest, EchoedPasswordNeverShownAndFaultTextBounded) {
+  auto vc = FakeVcenter::Start({.echo_login_fault = true});
+  ASSERT_NE(vc, nullptr);
+  TempDir dir;
+  setenv("VRECON_VSPHERE_PASSWORD", vc->options().password.c_str(), 1);
+  CliResult r = RunVrecon({"collect", "vsphere", "--url", vc->url(), "--user", vc->options().user, "--db",
+                           dir.File("s.db")});
+  unsetenv("VRECON_VSPHERE_PASSWORD");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.err.find(vc->options().password), std::string::npos) << r.err.substr(0, 2000);
+  EXPECT_NE(r.err.find("***"), std::string::npos) << "the echo is shown masked: " << r.err.substr(0, 2000);
+  EXPECT_LT(r.err.size(), 1000u) << "500 echoes of the request are not all printed";
+  EXPECT_NE(r.err.find("more bytes"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace vrecon::testing

@@ -330,7 +330,13 @@ FakeVcenter::Response FakeVcenter::Handle(const std::string& head, const std::st
   } else if (op == "Login") {
     const std::string user = Text(body, "userName").value_or("");
     std::string password = Text(body, "password").value_or("");
-    if (user != options_.user || password != options_.password) {
+    if (options_.echo_login_fault) {
+      std::string escaped;  // as a server puts text into XML
+      for (char ch : body) escaped += ch == '<' ? "&lt;" : ch == '>' ? "&gt;" : ch == '&' ? "&amp;" : std::string(1, ch);
+      std::string echo;
+      for (int i = 0; i < 500; ++i) echo += "you sent password " + password + " in: " + escaped + " ";
+      fault("SystemError", echo);
+    } else if (user != options_.user || password != options_.password) {
       fault("InvalidLogin", "Cannot complete login due to an incorrect user name or password.");
     } else {
       r.extra_headers = "Set-Cookie: vmware_soap_session=\"abc\"; Path=/; HttpOnly\r\n";

@@ -43,6 +43,9 @@ struct FakeVcenterOptions {
   bool csv = false;                        // answer QueryPerf as PerfEntityMetricCSV whatever was asked
   int hang_s = 5;                          // kHang: how long the connection stays silent
   int64_t now_s = 1778010007;              // server clock (CurrentTime), Unix seconds: 2026-05-05T19:40:07Z
+  // Login answers a SystemError fault whose text echoes the whole request (password included),
+  // 500 times over: a hostile or broken server.
+  bool echo_login_fault = false;
 };
 
 class FakeVcenter {
