@@ -12,12 +12,26 @@ namespace {
 
 using File = std::unique_ptr<FILE, int (*)(FILE*)>;
 
+// A path vrecon can read as a log: "" when it is a regular file (or does not exist: opening then
+// says so), else why not. A FIFO is refused rather than opened: opening one without a writer
+// blocks for ever, and a file is read twice (its head to recognise the format, then the whole).
+std::string NotAFile(const std::string& path) {
+  std::error_code ec;
+  const auto st = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(st) || std::filesystem::is_regular_file(st)) return "";
+  if (std::filesystem::is_directory(st)) return path + " is a directory, not a file";
+  if (std::filesystem::is_fifo(st))
+    return path + " is a pipe (FIFO): vrecon reads a log twice, to recognise its format and then to store it; "
+                  "write it to a file first";
+  return path + " is not a regular file (a device or socket)";
+}
+
 }  // namespace
 
 Status StreamFile(const std::string& path, const std::function<Status(std::string_view)>& on_chunk,
                   const ProgressFn& progress) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return Status::InvalidArgument(path + " is a directory, not a file");
+  if (const std::string why = NotAFile(path); !why.empty()) return Status::InvalidArgument(why);
   File f(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!f) return Status::IOError("cannot open " + path + ": " + std::strerror(errno));
   const uint64_t total = std::filesystem::file_size(path, ec);
@@ -39,8 +53,7 @@ Status StreamFile(const std::string& path, const std::function<Status(std::strin
 }
 
 std::string ReadHead(const std::string& path, size_t max) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return "";
+  if (!NotAFile(path).empty()) return "";
   File f(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!f) return "";
   std::string head(max, '\0');

@@ -2,6 +2,8 @@
 // case either works or ends with one clear "vrecon: error:" line and the documented exit status.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <filesystem>
 
 #include "tests/support/cli_runner.h"
@@ -72,6 +74,26 @@ TEST_F(HostileCliTest, ReportOutThatIsADirectoryIsRefusedAndLeavesNothing) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("is a directory"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(out + ".partial"));
+}
+
+// A directory, a FIFO (opening one without a writer would block for ever) and a symlink loop as
+// log files: one clear line each, exit 1, no store left behind.
+TEST_F(HostileCliTest, PathsThatAreNotFilesEndWithOneLine) {
+  const std::string fifo = dir_.File("pipe"), loop = dir_.File("loop"), sub = dir_.File("sub");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  std::filesystem::create_symlink(loop, loop);
+  std::filesystem::create_directory(sub);
+  for (const auto& [path, says] : {std::pair<std::string, std::string>{fifo, "is a pipe (FIFO)"},
+                                   {loop, "Too many levels of symbolic links"},
+                                   {sub, "is a directory"}}) {
+    const std::string db = dir_.File("new.db");
+    CliResult r = RunVrecon({"ingest", "--db", db, path});
+    EXPECT_EQ(r.exit_code, 1) << path << ": " << r.err;
+    EXPECT_EQ(r.err.rfind("vrecon: error: ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(path), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(db)) << "nothing was read: no store is left";
+  }
 }
 
 }  // namespace
