@@ -31,7 +31,8 @@ std::optional<ProcStat> ParseProcStat(std::string_view text) {
       if (w.size() < 5) continue;
       CpuTimes c;
       std::string_view name = w[0].substr(3);
-      if (!name.empty() && !ParseNumber(name, &c.cpu)) continue;
+      // "cpuN": N counts from 0 ("cpu-1" is no CPU; -1 stands for the aggregate line).
+      if (!name.empty() && (!ParseNumber(name, &c.cpu) || c.cpu < 0)) continue;
       uint64_t* slots[] = {&c.user, &c.nice,    &c.system, &c.idle,  &c.iowait,
                            &c.irq,  &c.softirq, &c.steal,  &c.guest, &c.guest_nice};
       bool ok = true;

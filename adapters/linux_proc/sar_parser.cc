@@ -60,7 +60,7 @@ std::optional<TimeNs> ParseDate(std::string_view s) {
     return std::nullopt;
   }
   if (y < 100) y += 2000;
-  if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > 31) return std::nullopt;
+  if (y < 1970 || y > kMaxYear || mo < 1 || mo > 12 || d < 1 || d > 31) return std::nullopt;
   return DaysFromCivil(y, mo, d) * kDay;
 }
 
@@ -112,8 +112,13 @@ Status SarParser::Finish() {
 
 std::optional<TimeNs> SarParser::LocalTime(TimeNs tod) {
   if (!day_) return std::nullopt;
-  // sar prints no date on rows: a time of day earlier than the last one is the next day.
-  if (last_tod_ && tod + kDay / 2 < *last_tod_) *day_ += kDay;
+  // sar prints no date on rows: a time of day earlier than the last one is the next day. Days
+  // past the years times may have (kMaxYear) are no date: rows there are bad rows.
+  static const TimeNs kLastDay = DaysFromCivil(kMaxYear, 12, 31) * kDay;
+  if (last_tod_ && tod + kDay / 2 < *last_tod_) {
+    if (*day_ >= kLastDay) return std::nullopt;
+    *day_ += kDay;
+  }
   last_tod_ = tod;
   return *day_ + tod;
 }
@@ -203,6 +208,11 @@ Status SarParser::OnData(const std::vector<std::string_view>& w, size_t first, T
   } else {
     RETURN_IF_ERROR(FlushGroup());
     local = LocalTime(tod);
+    if (!local) {
+      Issue(n, Severity::kWarning, "bad-timestamp",
+            "the rows' date runs past " + std::to_string(kMaxYear) + "; the row is skipped");
+      return Status::Ok();
+    }
     group_local_ = local;
   }
   std::vector<double>& v = group_[cpu];

@@ -90,7 +90,7 @@ std::optional<TimeNs> ParseLocalTimestamp(std::string_view s) {
   if (!s.empty()) return std::nullopt;
   if (c.month < 1 || c.month > 12 || c.day < 1 || c.day > 31 || c.hour > 23 || c.minute > 59 || c.second > 59)
     return std::nullopt;
-  return NsFromCivil(c);
+  return CheckedNsFromCivil(c);
 }
 
 }  // namespace vrecon::perfmon

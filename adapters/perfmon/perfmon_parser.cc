@@ -114,31 +114,44 @@ std::string PerfmonParser::Printable(std::string_view raw) const {
 }
 
 Status PerfmonParser::Parse(std::string_view chunk) {
-  if (!sniffed_) {
-    if (chunk.empty()) return Status::Ok();
-    sniffed_ = true;
-    Sniffed s = SniffEncoding(chunk);
-    if (options_.encoding) {
-      s.encoding = *options_.encoding;
-      s.eight_bit_undecided = false;
-    }
-    summary_.encoding = s.encoding;
-    chunk.remove_prefix(std::min(chunk.size(), s.bom_length));
-    // Text never holds a NUL character: a NUL byte (or, in UTF-16, a NUL code unit) means binary.
-    // Little-endian binary headers can look like BOM-less UTF-16 to the sniffer.
-    const size_t probe = std::min<size_t>(chunk.size(), 4096);
-    bool binary = false;
-    if (s.encoding == Encoding::kUtf16Le) {
-      for (size_t i = 0; i + 1 < probe && !binary; i += 2) binary = chunk[i] == '\0' && chunk[i + 1] == '\0';
-    } else {
-      binary = std::memchr(chunk.data(), '\0', probe) != nullptr;
-    }
-    if (binary) {
-      return Status::NotSupported(options_.file +
-                                  " is a binary file, not a Perfmon CSV/TSV log; if it is a .blg, convert it with "
-                                  "`relog <file>.blg -f csv -o <file>.csv` and ingest the CSV");
-    }
+  if (sniffed_) return Feed(chunk);
+  // The encoding sniffer and the binary probe see the same first bytes however the input is
+  // chunked: a shorter start is held until kSniffBytes have come (or Finish).
+  if (head_.empty() && chunk.size() >= kSniffBytes) return Start(chunk);
+  head_.append(chunk);
+  if (head_.size() < kSniffBytes) return Status::Ok();
+  const std::string head = std::move(head_);
+  head_.clear();
+  return Start(head);
+}
+
+Status PerfmonParser::Start(std::string_view head) {
+  sniffed_ = true;
+  Sniffed s = SniffEncoding(head);
+  if (options_.encoding) {
+    s.encoding = *options_.encoding;
+    s.eight_bit_undecided = false;
   }
+  summary_.encoding = s.encoding;
+  head.remove_prefix(std::min(head.size(), s.bom_length));
+  // Text never holds a NUL character: a NUL byte (or, in UTF-16, a NUL code unit) means binary.
+  // Little-endian binary headers can look like BOM-less UTF-16 to the sniffer.
+  const size_t probe = std::min<size_t>(head.size(), kSniffBytes);
+  bool binary = false;
+  if (s.encoding == Encoding::kUtf16Le) {
+    for (size_t i = 0; i + 1 < probe && !binary; i += 2) binary = head[i] == '\0' && head[i + 1] == '\0';
+  } else {
+    binary = std::memchr(head.data(), '\0', probe) != nullptr;
+  }
+  if (binary) {
+    return Status::NotSupported(options_.file +
+                                " is a binary file, not a Perfmon CSV/TSV log; if it is a .blg, convert it with "
+                                "`relog <file>.blg -f csv -o <file>.csv` and ingest the CSV");
+  }
+  return Feed(head);
+}
+
+Status PerfmonParser::Feed(std::string_view chunk) {
   if (summary_.encoding == Encoding::kUtf16Le) {
     decoded_.clear();
     utf16_.Feed(chunk, &decoded_);
@@ -158,15 +171,27 @@ void PerfmonParser::SettleLineHash() {
 }
 
 Status PerfmonParser::FeedText(std::string_view text) {
-  if (!line_mode_known_ && !text.empty()) {
-    const size_t cr = text.find('\r');
-    if (cr != std::string_view::npos && cr + 1 < text.size()) {
-      cr_only_ = text[cr + 1] != '\n' && text.find('\n') > cr;
-      line_mode_known_ = true;
-    } else if (text.find('\n') != std::string_view::npos) {
-      line_mode_known_ = true;
+  if (!line_mode_known_) {
+    // Until the text shows whether lines end in CR alone, it is held: split at the wrong
+    // separator, the first line would run into the next ones. Holds at most the first line.
+    undecided_.append(text);
+    const size_t cr = undecided_.find('\r');
+    if (cr != std::string::npos && cr + 1 < undecided_.size()) {
+      cr_only_ = undecided_[cr + 1] != '\n' && undecided_.find('\n') > cr;
+    } else if (undecided_.find('\n') == std::string::npos) {
+      return Status::Ok();
     }
+    line_mode_known_ = true;
+    const std::string held = std::move(undecided_);
+    undecided_.clear();
+    Status s = SplitLines(held);
+    SettleLineHash();  // the held text goes away here
+    return s;
   }
+  return SplitLines(text);
+}
+
+Status PerfmonParser::SplitLines(std::string_view text) {
   return lines_.Feed(text, cr_only_ ? '\r' : '\n', [this](std::string_view line, bool transient) {
     Status s = OnLine(line);
     if (transient) SettleLineHash();  // the line's text goes away after this call
@@ -175,6 +200,17 @@ Status PerfmonParser::FeedText(std::string_view text) {
 }
 
 Status PerfmonParser::Finish() {
+  if (!sniffed_ && !head_.empty()) {
+    const std::string head = std::move(head_);
+    head_.clear();
+    RETURN_IF_ERROR(Start(head));
+  }
+  if (!undecided_.empty()) {  // no line end at all, or a CR only at the very end: one line
+    const std::string held = std::move(undecided_);
+    undecided_.clear();
+    RETURN_IF_ERROR(SplitLines(held));
+    SettleLineHash();
+  }
   RETURN_IF_ERROR(lines_.Finish([this](std::string_view line, bool) {
     Status s = OnLine(line);
     SettleLineHash();
@@ -291,7 +327,10 @@ std::optional<TimeNs> PerfmonParser::ToUtc(TimeNs local) {
     }
     const TimeNs tolerance = std::max<TimeNs>(2 * kNsPerSec, typical / 2);
     const TimeNs after_fallback = delta + kHour;
-    if (delta < 0 && after_fallback > 0 && after_fallback <= std::max<TimeNs>(3 * typical, 300 * kNsPerSec)) {
+    // `typical` is whatever the first rows' steps were, decades in a damaged file: capped at an
+    // hour, 3 x typical cannot overflow, and the test is the same (after_fallback < 1 h).
+    if (delta < 0 && after_fallback > 0 &&
+        after_fallback <= std::max<TimeNs>(3 * std::min(typical, kHour), 300 * kNsPerSec)) {
       bias_ += 60;
       const TimeNs at = local + static_cast<TimeNs>(bias_) * 60 * kNsPerSec;
       ClockEvent("dst-shift", at, at - kHour);

@@ -57,15 +57,20 @@ class PerfmonParser {
   PerfmonParser& operator=(const PerfmonParser&) = delete;
 
   // A non-OK status means the input cannot be ingested at all (not a Perfmon log, binary).
+  // The result does not depend on how the input is cut into chunks (fuzz/perfmon_csv_fuzzer).
   Status Parse(std::string_view chunk);
   // Completes a last line without a terminator; fails on an empty or header-only input.
   [[nodiscard]] Status Finish();
   const ParseSummary& summary() const { return summary_; }
 
   static constexpr int kIssueDetailCap = 1000;  // per code and file; the count stays exact
+  static constexpr size_t kSniffBytes = 4096;   // what the encoding sniffer and binary probe see
 
  private:
+  Status Start(std::string_view head);  // sniffs the encoding, refuses binary, feeds the head
+  Status Feed(std::string_view chunk);  // decodes and feeds text
   Status FeedText(std::string_view text);
+  Status SplitLines(std::string_view text);
   Status OnLine(std::string_view line);
   Status OnHeader(std::string_view line);
   Status BeginData(std::string_view first_data_line);
@@ -82,6 +87,8 @@ class PerfmonParser {
   ParseSummary summary_;
 
   bool sniffed_ = false;
+  std::string head_;        // the input's start while it is shorter than kSniffBytes
+  std::string undecided_;   // text before the line end that tells CR-only from LF
   bool eight_bit_ = false;  // header decoded from a single-byte code page
   bool cr_only_ = false;
   bool line_mode_known_ = false;

@@ -41,16 +41,29 @@ void PowerCliParser::Issue(int64_t line, Severity severity, const char* code, st
 }
 
 Status PowerCliParser::Parse(std::string_view chunk) {
-  if (!sniffed_) {
-    if (chunk.empty()) return Status::Ok();
-    sniffed_ = true;
-    const perfmon::Sniffed s = perfmon::SniffEncoding(chunk);
-    summary_.encoding = s.encoding;
-    chunk.remove_prefix(std::min(chunk.size(), s.bom_length));
-    if (s.encoding != perfmon::Encoding::kUtf16Le &&
-        std::memchr(chunk.data(), '\0', std::min<size_t>(chunk.size(), 4096)) != nullptr)
-      return Status::NotSupported(options_.file + " is a binary file, not a PowerCLI Get-Stat CSV export");
-  }
+  if (sniffed_) return Feed(chunk);
+  // The sniffer and the binary probe see the same first bytes however the input is chunked:
+  // a shorter start is held until kSniffBytes have come (or Finish).
+  if (head_.empty() && chunk.size() >= kSniffBytes) return Start(chunk);
+  head_.append(chunk);
+  if (head_.size() < kSniffBytes) return Status::Ok();
+  const std::string head = std::move(head_);
+  head_.clear();
+  return Start(head);
+}
+
+Status PowerCliParser::Start(std::string_view head) {
+  sniffed_ = true;
+  const perfmon::Sniffed s = perfmon::SniffEncoding(head);
+  summary_.encoding = s.encoding;
+  head.remove_prefix(std::min(head.size(), s.bom_length));
+  if (s.encoding != perfmon::Encoding::kUtf16Le &&
+      std::memchr(head.data(), '\0', std::min(head.size(), kSniffBytes)) != nullptr)
+    return Status::NotSupported(options_.file + " is a binary file, not a PowerCLI Get-Stat CSV export");
+  return Feed(head);
+}
+
+Status PowerCliParser::Feed(std::string_view chunk) {
   if (summary_.encoding == perfmon::Encoding::kUtf16Le) {
     decoded_.clear();
     utf16_.Feed(chunk, &decoded_);
@@ -297,6 +310,11 @@ Status PowerCliParser::EmitGroup() {
 }
 
 Status PowerCliParser::Finish() {
+  if (!sniffed_ && !head_.empty()) {
+    const std::string head = std::move(head_);
+    head_.clear();
+    RETURN_IF_ERROR(Start(head));
+  }
   RETURN_IF_ERROR(lines_.Finish([this](std::string_view line, bool) { return OnLine(line, false); }));
   if (!sniffed_ || summary_.lines == 0) return Status::ParseError(options_.file + " is empty");
   if (!header_done_) return Status::ParseError(options_.file + " holds no header line");

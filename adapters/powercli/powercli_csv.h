@@ -60,7 +60,8 @@ class PowerCliParser {
   PowerCliParser(const PowerCliParser&) = delete;
   PowerCliParser& operator=(const PowerCliParser&) = delete;
 
-  // A non-OK status means the input cannot be ingested at all.
+  // A non-OK status means the input cannot be ingested at all. The result does not depend on
+  // how the input is cut into chunks (fuzz/powercli_csv_fuzzer).
   Status Parse(std::string_view chunk);
   // Completes a last line without a terminator, delivers the last group; fails on an input
   // with no readable sample.
@@ -69,6 +70,7 @@ class PowerCliParser {
 
   static constexpr int kIssueDetailCap = 1000;        // per code and file; the count stays exact
   static constexpr size_t kMaxGroupSamples = 1 << 16;  // a longer group is delivered in parts
+  static constexpr size_t kSniffBytes = 4096;          // what the encoding sniffer and binary probe see
 
  private:
   struct Sample {
@@ -77,6 +79,8 @@ class PowerCliParser {
     int64_t line;
     int instance;  // index into group_instances_
   };
+  Status Start(std::string_view head);  // sniffs the encoding, refuses binary, feeds the head
+  Status Feed(std::string_view chunk);  // decodes and feeds text
   Status FeedText(std::string_view text);
   Status OnLine(std::string_view line, bool terminated);
   Status OnHeader(std::string_view line);
@@ -91,6 +95,7 @@ class PowerCliParser {
   ParseSummary summary_;
 
   bool sniffed_ = false;
+  std::string head_;  // the input's start while it is shorter than kSniffBytes
   perfmon::Utf16LeDecoder utf16_;
   std::string decoded_;
   LineSplitter lines_;

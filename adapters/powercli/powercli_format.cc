@@ -159,7 +159,9 @@ std::optional<ParsedTime> ParseTimestamp(std::string_view s) {
   }
   if (c.month < 1 || c.month > 12 || c.day < 1 || c.day > DaysInMonth(c.year, c.month)) return std::nullopt;
   if (c.hour > 23 || c.minute > 59 || c.second > 59) return std::nullopt;
-  return ParsedTime{NsFromCivil(c), false};
+  const std::optional<TimeNs> t = CheckedNsFromCivil(c);
+  if (!t) return std::nullopt;
+  return ParsedTime{*t, false};
 }
 
 bool LooksLikePowerCliExport(std::string_view head) {

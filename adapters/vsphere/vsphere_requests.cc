@@ -30,6 +30,11 @@ std::string XmlEscape(std::string_view s) {
       case '>': out += "&gt;"; break;
       case '"': out += "&quot;"; break;
       case '\'': out += "&apos;"; break;
+      // A server's XML parser turns a raw CR (and CRLF) into LF, and tab, CR and LF in an
+      // attribute into spaces: as character references they reach it unchanged.
+      case '\t': out += "&#9;"; break;
+      case '\n': out += "&#10;"; break;
+      case '\r': out += "&#13;"; break;
       default: out += c;
     }
   }

@@ -43,6 +43,11 @@ TimeNs NsFromCivil(const CivilTime& c) {
   return ms * kNsPerMs;
 }
 
+std::optional<TimeNs> CheckedNsFromCivil(const CivilTime& c) {
+  if (c.year < kMinYear || c.year > kMaxYear) return std::nullopt;
+  return NsFromCivil(c);
+}
+
 std::string FormatIso(TimeNs t, bool millis) {
   const CivilTime c = CivilFromNs(t);
   char buf[40];
@@ -90,7 +95,9 @@ std::optional<TimeNs> ParseIso(std::string_view s) {
     offset_min = sign * (hh * 60 + mm);
   }
   if (!s.empty()) return std::nullopt;
-  return NsFromCivil(c) - static_cast<TimeNs>(offset_min) * 60 * kNsPerSec;
+  const std::optional<TimeNs> t = CheckedNsFromCivil(c);
+  if (!t) return std::nullopt;
+  return *t - static_cast<TimeNs>(offset_min) * 60 * kNsPerSec;
 }
 
 }  // namespace vrecon

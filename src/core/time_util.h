@@ -27,11 +27,19 @@ int64_t DaysFromCivil(int y, int m, int d);
 CivilTime CivilFromNs(TimeNs t);
 TimeNs NsFromCivil(const CivilTime& c);
 
+// The years a time read from input may have. Any two instants in them are less than 292 years
+// (what int64 nanoseconds span) apart and far from the int64 limits, so neither the instant,
+// nor the difference of two, nor either shifted by a time-zone bias or a few days overflows.
+// Readers refuse a time outside them as unreadable (a bad row), as they refuse "13/45/2026".
+inline constexpr int kMinYear = 1900, kMaxYear = 2189;
+// NsFromCivil for times read from input: nullopt when c.year is outside kMinYear..kMaxYear.
+std::optional<TimeNs> CheckedNsFromCivil(const CivilTime& c);
+
 // "2026-11-01T10:00:00Z"; with millis=true "2026-11-01T10:00:00.000Z".
 std::string FormatIso(TimeNs t, bool millis);
 
 // Accepts "YYYY-MM-DD", "YYYY-MM-DDTHH:MM[:SS[.fff]]" with optional "Z" or "+HH:MM"/"-HH:MM";
-// a value without an offset is UTC.
+// a value without an offset is UTC. Years outside kMinYear..kMaxYear are refused.
 std::optional<TimeNs> ParseIso(std::string_view s);
 
 }  // namespace vrecon

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <vector>
 #include <toml++/toml.h>
 
 #include "src/core/text_util.h"
@@ -18,7 +19,10 @@ namespace {
 // Where a key sits, for messages: "fleet.toml:12: vcenter[1].concurrency: ...".
 class Checker {
  public:
-  Checker(std::string file, std::filesystem::path dir) : file_(std::move(file)), dir_(std::move(dir)) {}
+  Checker(std::string file, std::filesystem::path dir, const ConfigLookups& lookups)
+      : file_(std::move(file)), dir_(std::move(dir)), lookups_(lookups) {}
+
+  const ConfigLookups& lookups() const { return lookups_; }
 
   Status Bad(const toml::source_region& at, const std::string& key, const std::string& what) const {
     return Status::InvalidArgument(file_ + ":" + std::to_string(at.begin.line) + ": " + key + ": " + what);
@@ -104,6 +108,7 @@ class Checker {
  private:
   std::string file_;
   std::filesystem::path dir_;
+  const ConfigLookups& lookups_;
 };
 
 // The password comes from the environment or a file only its owner can read; it never
@@ -115,24 +120,16 @@ Status ReadPassword(const Checker& c, const toml::table& t, const std::string& p
   if (!env.empty() && !file.empty())
     return c.Bad(t.get("password_file")->source(), prefix + "password_file", "give password_env or password_file, not both");
   if (!env.empty()) {
-    const char* v = std::getenv(env.c_str());
-    if (!v || !*v) return c.Bad(t.get("password_env")->source(), prefix + "password_env",
-                                "environment variable " + env + " is not set or empty");
-    *out = v;
+    const std::optional<std::string> v = c.lookups().env(env);
+    if (!v || v->empty()) return c.Bad(t.get("password_env")->source(), prefix + "password_env",
+                                       "environment variable " + env + " is not set or empty");
+    *out = *v;
     return Status::Ok();
   }
   if (file.empty()) return c.Bad(t.source(), prefix + "password_env", "missing: give password_env or password_file");
-  const toml::source_region& at = t.get("password_file")->source();
-  struct stat st{};
-  if (stat(file.c_str(), &st) != 0) return c.Bad(at, prefix + "password_file", "cannot read " + file);
-  if (st.st_mode & (S_IRWXG | S_IRWXO))
-    return c.Bad(at, prefix + "password_file", file + " is readable by group or others; chmod 600 it (refused to use it)");
-  std::ifstream in(file);
-  std::string line;
-  std::getline(in, line);
-  while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.pop_back();
-  if (line.empty()) return c.Bad(at, prefix + "password_file", file + " is empty");
-  *out = line;
+  StatusOr<std::string> read = c.lookups().password_file(file);
+  if (!read.ok()) return c.Bad(t.get("password_file")->source(), prefix + "password_file", read.status().message());
+  *out = std::move(read).value();
   return Status::Ok();
 }
 
@@ -149,7 +146,7 @@ Status ReadVcenter(const Checker& c, const toml::table& t, const std::string& pr
   RETURN_IF_ERROR(c.Path(t, prefix, "ca", &v->ca));
   RETURN_IF_ERROR(c.Bool(t, prefix, "insecure", &v->insecure));
   if (v->insecure && !v->ca.empty()) return c.Bad(t.get("insecure")->source(), prefix + "insecure", "give ca or insecure, not both");
-  if (!v->ca.empty() && !std::filesystem::is_regular_file(v->ca))
+  if (!v->ca.empty() && !c.lookups().is_regular_file(v->ca))
     return c.Bad(t.get("ca")->source(), prefix + "ca", "no such file " + v->ca);
   RETURN_IF_ERROR(c.Strings(t, prefix, "vms", &v->include));
   RETURN_IF_ERROR(c.Strings(t, prefix, "exclude", &v->exclude));
@@ -189,6 +186,109 @@ Status ReadArray(const Checker& c, const toml::table& root, const char* key, std
   return Status::Ok();
 }
 
+// toml++ 3.3.0 (Debian 12's) reaches __builtin_unreachable(), undefined behaviour, when it asks
+// whether some non-ASCII characters (U+00A1..U+0499, U+FB26..U+FEFE) are whitespace
+// (marzer/tomlplusplus#190, #295; found by fuzz/fleet_toml_fuzzer). It asks of every character
+// outside strings and comments, where TOML allows no non-ASCII character anyway, and in a
+// multi-line basic string right after a backslash and where the blanks a line-ending backslash
+// skips end. Returns the 1-based line of the first non-ASCII character in such a place, or 0.
+// A quote opens a string only where a key or a value starts; elsewhere (`x = 0"é"`, `5r=["é"]`)
+// toml++ reads it as part of a bare token. (So a dotted key's quoted part, `mappings."wéb"`,
+// counts as outside quotes: write it as an entry of a [mappings] table.)
+int64_t LineTomlppMisreads(std::string_view t) {
+  enum class In { kCode, kComment, kBasic, kLiteral, kMultiBasic, kMultiLiteral } in = In::kCode;
+  auto high = [](char c) { return static_cast<unsigned char>(c) >= 0x80; };
+  auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+  auto at = [&](size_t i, std::string_view s) { return t.substr(i, s.size()) == s; };
+  std::vector<char> nest;  // '[' arrays and '{' inline tables around the text, innermost last
+  bool value = false;      // a value comes next at this level, not a key
+  bool start = true;       // a key or a value may start here
+  bool skipping = false;   // in a multi-line basic string, over the blanks after a backslash
+  int64_t line = 1;
+  if (at(0, "\xEF\xBB\xBF")) t.remove_prefix(3);  // a UTF-8 BOM, which toml++ skips itself
+  for (size_t i = 0; i < t.size(); ++i) {
+    const char c = t[i];
+    if (c == '\n') {
+      ++line;
+      if (in == In::kCode || in == In::kComment || in == In::kBasic || in == In::kLiteral) {
+        in = In::kCode;  // a line end ends a comment (and, as an error toml++ reports, a string)
+        start = true;
+        if (nest.empty()) value = false;
+        continue;
+      }
+    }
+    switch (in) {
+      case In::kCode:
+        if (high(c)) return line;
+        if (c == ' ' || c == '\t' || c == '\r') break;
+        if (c == '#') {
+          in = In::kComment;
+        } else if (c == '=') {
+          start = !value;  // after a key; a second '=' is part of a bare token
+          value = true;
+        } else if (c == ',') {
+          start = true;
+          if (!nest.empty() && nest.back() == '{') value = false;
+        } else if (c == '[' && start) {
+          if (value) nest.push_back('[');  // an array; else a [table] header, a key follows
+        } else if (c == '{' && start && value) {
+          nest.push_back('{');
+          value = false;
+        } else if ((c == ']' || c == '}') && !nest.empty() && nest.back() == (c == ']' ? '[' : '{')) {
+          nest.pop_back();
+          value = true;
+          start = false;
+        } else if ((c == '"' || c == '\'') && start) {
+          const bool multi = at(i, c == '"' ? "\"\"\"" : "'''");
+          in = c == '"' ? (multi ? In::kMultiBasic : In::kBasic) : (multi ? In::kMultiLiteral : In::kLiteral);
+          if (multi) i += 2;
+          start = false;
+        } else {
+          start = false;
+        }
+        break;
+      case In::kComment:
+        break;
+      case In::kBasic:
+        if (c == '\\' && i + 1 < t.size() && t[i + 1] != '\n') {
+          ++i;  // \" does not end the string
+        } else if (c == '"') {
+          in = In::kCode;
+        }
+        break;
+      case In::kLiteral:
+        if (c == '\'') in = In::kCode;
+        break;
+      case In::kMultiBasic:
+      case In::kMultiLiteral: {
+        const char q = in == In::kMultiBasic ? '"' : '\'';
+        if (in == In::kMultiBasic) {
+          if (skipping && blank(c)) break;
+          if (skipping && high(c)) return line;
+          skipping = false;
+          if (c == '\\' && i + 1 < t.size()) {
+            if (high(t[i + 1])) return line;
+            if (blank(t[i + 1])) {
+              skipping = true;
+            } else {
+              ++i;  // \" and \\ do not end the string
+            }
+            break;
+          }
+        }
+        if (at(i, std::string(3, q))) {
+          in = In::kCode;
+          i += 2;
+          // """"" ends in two quotes that belong to the string.
+          for (int extra = 0; extra < 2 && i + 1 < t.size() && t[i + 1] == q; ++extra) ++i;
+        }
+        break;
+      }
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 std::optional<TimeNs> ParseDuration(const std::string& s) {
@@ -198,22 +298,59 @@ std::optional<TimeNs> ParseDuration(const std::string& s) {
   auto n = ParseDouble(has_unit ? s.substr(0, s.size() - 1) : s);
   if (!n || !(*n > 0) || *n > 1e7) return std::nullopt;
   const double mult = unit == 'm' ? 60 : unit == 'h' ? 3600 : unit == 'd' ? 86400 : 1;
-  return static_cast<TimeNs>(*n * mult * kNsPerSec);
+  // At least 1 ns ("1e-12s" is not a zero wait) and at most ~31 years (1e7 d would overflow).
+  const double ns = *n * mult * kNsPerSec;
+  if (ns < 1 || ns > 1e18) return std::nullopt;
+  return static_cast<TimeNs>(ns);
+}
+
+ConfigLookups SystemLookups() {
+  ConfigLookups l;
+  l.env = [](const std::string& name) -> std::optional<std::string> {
+    const char* v = std::getenv(name.c_str());
+    if (v == nullptr) return std::nullopt;
+    return std::string(v);
+  };
+  l.password_file = [](const std::string& file) -> StatusOr<std::string> {
+    struct stat st{};
+    if (stat(file.c_str(), &st) != 0) return Status::IOError("cannot read " + file);
+    if (st.st_mode & (S_IRWXG | S_IRWXO))
+      return Status::InvalidArgument(file + " is readable by group or others; chmod 600 it (refused to use it)");
+    std::ifstream in(file);
+    std::string line;
+    std::getline(in, line);
+    while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.pop_back();
+    if (line.empty()) return Status::InvalidArgument(file + " is empty");
+    return line;
+  };
+  l.is_regular_file = [](const std::string& file) { return std::filesystem::is_regular_file(file); };
+  return l;
 }
 
 StatusOr<FleetConfig> LoadFleetConfig(const std::string& path) {
+  std::error_code ec;
+  std::ifstream in(path, std::ios::binary);
+  if (!in || std::filesystem::is_directory(path, ec)) return Status::IOError("cannot read the configuration file " + path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return ParseFleetConfig(text.str(), path, SystemLookups());
+}
+
+StatusOr<FleetConfig> ParseFleetConfig(std::string_view text, const std::string& path, const ConfigLookups& lookups) {
   FleetConfig cfg;
   cfg.file = path;
-  std::ifstream probe(path);
-  if (!probe) return Status::IOError("cannot read the configuration file " + path);
+  if (const int64_t line = LineTomlppMisreads(text))
+    return Status::InvalidArgument(path + ":" + std::to_string(line) +
+                                   ": not valid TOML: a non-ASCII character outside quotes and comments (or right after "
+                                   "a backslash in a \"\"\" string)");
   toml::table root;
   try {
-    root = toml::parse_file(path);
+    root = toml::parse(text, path);
   } catch (const toml::parse_error& e) {
     return Status::InvalidArgument(path + ":" + std::to_string(e.source().begin.line) + ": not valid TOML: " +
                                    std::string(e.description()));
   }
-  const Checker c(path, std::filesystem::absolute(path).parent_path());
+  const Checker c(path, std::filesystem::absolute(path).parent_path(), lookups);
   RETURN_IF_ERROR(c.CheckKeys(root, "", {"db", "window", "since", "parallel_sources", "retries", "retry_backoff", "settle",
                                          "mappings", "map", "vcenter", "drop_folder", "vsphere_counter"}));
   RETURN_IF_ERROR(c.Path(root, "", "db", &cfg.db));

@@ -3,9 +3,11 @@
 #ifndef VRECON_SRC_FLEET_FLEET_CONFIG_H_
 #define VRECON_SRC_FLEET_FLEET_CONFIG_H_
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "src/core/status.h"
@@ -51,10 +53,25 @@ struct FleetConfig {
 // "30s", "5m", "1h", "2d"; a bare number is seconds.
 std::optional<TimeNs> ParseDuration(const std::string& text);
 
-// Reads and checks the whole file. Errors are InvalidArgument (IOError when unreadable) with
-// one sentence "FILE:LINE: KEY: what is wrong". Relative paths inside are taken relative to
-// the file's directory. Passwords are read here: password_env must be set, password_file must
-// be owner-only.
+// What a configuration refers to outside its own text: environment variables and files. The
+// real ones by default; the fuzz target (fuzz/fleet_toml_fuzzer.cc) passes stand-ins so that
+// checking a text touches neither the environment nor the disk.
+struct ConfigLookups {
+  std::function<std::optional<std::string>(const std::string& name)> env;  // nullopt when unset
+  // The password in an owner-only file: its first line without the line end. An error is one
+  // sentence naming the file ("cannot read F", "F is readable by group or others; ...").
+  std::function<StatusOr<std::string>(const std::string& path)> password_file;
+  std::function<bool(const std::string& path)> is_regular_file;
+};
+ConfigLookups SystemLookups();
+
+// Checks a configuration held in `text`; `path` names it in messages and its directory anchors
+// relative paths. Errors are InvalidArgument with one sentence "FILE:LINE: KEY: what is wrong".
+// Passwords are resolved here: password_env must be set, password_file must be owner-only.
+StatusOr<FleetConfig> ParseFleetConfig(std::string_view text, const std::string& path, const ConfigLookups& lookups);
+
+// Reads the file and checks it as ParseFleetConfig does with SystemLookups(); IOError when the
+// file cannot be read.
 StatusOr<FleetConfig> LoadFleetConfig(const std::string& path);
 
 }  // namespace vrecon::fleet

@@ -1,0 +1,35 @@
+#include "fuzz/perfmon_harness.h"
+
+#include "adapters/perfmon/perfmon_parser.h"
+#include "fuzz/chunking_property.h"
+#include "fuzz/transcript_sink.h"
+
+namespace vrecon::fuzz {
+
+std::string ReadPerfmon(const std::vector<std::string_view>& chunks, uint32_t seed, std::vector<SeriesKey>* columns) {
+  const uint32_t opt = OptionBits(seed);
+  perfmon::ParserOptions o;
+  o.file = "fuzz.csv";
+  if ((opt & 7) == 1) o.encoding = perfmon::Encoding::kUtf16Le;
+  if ((opt & 7) == 2) o.encoding = perfmon::Encoding::kCp1251;
+  if (opt & 8) o.tz_bias_minutes = -330;
+  if (opt & 16) {
+    // An earlier ingest stored the first lines: they are re-read quietly for the clock state.
+    const perfmon::ResumePoint rp{static_cast<int64_t>((opt >> 5) & 7), 0};
+    o.resume_lookup = [rp](uint64_t) { return rp; };
+  }
+  TranscriptSink sink;
+  perfmon::PerfmonParser parser(std::move(o), &sink);
+  Status s;
+  for (std::string_view c : chunks) {
+    s = parser.Parse(c);
+    if (!s.ok()) break;
+  }
+  if (s.ok()) s = parser.Finish();
+  AppendStatus(s, &sink.text);
+  AppendSummary(parser.summary(), &sink.text);
+  if (columns) *columns = sink.columns;
+  return sink.text;
+}
+
+}  // namespace vrecon::fuzz

@@ -1,0 +1,45 @@
+// sysstat `sar -u` / `sar -P ALL` / `sar -u ALL` text through the streaming sar reader
+// (adapters/linux_proc/sar_parser), with and without a header date, --tz-bias and a resume point.
+// Properties: the chunking property; LooksLikeSar (how ingest picks the reader) never crashes.
+#include <cstddef>
+#include <cstdint>
+
+#include "adapters/linux_proc/sar_parser.h"
+#include "fuzz/chunking_property.h"
+#include "fuzz/transcript_sink.h"
+
+using namespace vrecon;
+
+namespace {
+
+std::string ReadSar(const std::vector<std::string_view>& chunks, uint32_t seed) {
+  const uint32_t opt = fuzz::OptionBits(seed);
+  sar::ParserOptions o;
+  o.file = "fuzz.sar";
+  o.default_machine = "fuzzhost";
+  if (opt & 1) o.date = DaysFromCivil(2024, 3, 7) * 86400 * kNsPerSec;
+  if (opt & 2) o.tz_bias_minutes = 60;
+  if (opt & 4) {
+    const perfmon::ResumePoint rp{static_cast<int64_t>((opt >> 3) & 7), 0};
+    o.resume_lookup = [rp](uint64_t) { return rp; };
+  }
+  fuzz::TranscriptSink sink;
+  sar::SarParser parser(std::move(o), &sink);
+  Status s;
+  for (std::string_view c : chunks) {
+    s = parser.Parse(c);
+    if (!s.ok()) break;
+  }
+  if (s.ok()) s = parser.Finish();
+  fuzz::AppendStatus(s, &sink.text);
+  fuzz::AppendSummary(parser.summary(), &sink.text);
+  return sink.text;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  fuzz::CheckChunking(data, size, ReadSar);
+  (void)sar::LooksLikeSar(std::string_view(reinterpret_cast<const char*>(data), size));
+  return 0;
+}

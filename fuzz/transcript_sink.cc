@@ -1,0 +1,85 @@
+#include "fuzz/transcript_sink.h"
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+
+#include "adapters/perfmon/text_decode.h"
+#include "fuzz/fuzz_check.h"
+#include "src/core/text_util.h"
+
+namespace vrecon::fuzz {
+namespace {
+
+void Field(std::string_view s, std::string* out) {
+  out->append(std::to_string(s.size())).push_back(':');
+  out->append(s);
+}
+
+}  // namespace
+
+void AppendKey(const SeriesKey& k, std::string* out) {
+  Field(SourceKindName(k.source), out);
+  for (const std::string* s : {&k.machine, &k.object, &k.instance, &k.counter, &k.unit, &k.original, &k.entity})
+    Field(*s, out);
+}
+
+void AppendStatus(const Status& s, std::string* out) {
+  out->append("S").append(std::to_string(static_cast<int>(s.code())));
+  Field(s.message(), out);
+  out->push_back('\n');
+}
+
+void AppendSummary(const perfmon::ParseSummary& s, std::string* out) {
+  out->append("summary ").append(perfmon::EncodingName(s.encoding));
+  out->append(s.format.tsv ? " tsv " : " csv ");
+  Field(s.format.time_zone, out);
+  out->append(" bias=").append(s.format.bias_minutes ? std::to_string(*s.format.bias_minutes) : "-");
+  out->append(s.format.cut_off ? " cut" : "");
+  for (int64_t v : {static_cast<int64_t>(s.bias_minutes), s.lines, s.consumed_lines, s.rows, s.rows_already, s.issues,
+                    s.first_end.value_or(-1), s.last_end.value_or(-1)})
+    out->append(" ").append(std::to_string(v));
+  out->append(" ").append(HexU64(s.fingerprint)).append(" ").append(HexU64(s.consumed_line_hash)).push_back('\n');
+  for (const SeriesKey& k : s.columns) AppendKey(k, out);
+  out->push_back('\n');
+}
+
+Status TranscriptSink::DeclareColumns(const std::vector<SeriesKey>& cols) {
+  text.append("D");
+  for (const SeriesKey& k : cols) AppendKey(k, &text);
+  text.push_back('\n');
+  declared = cols.size();
+  columns = cols;
+  return Status::Ok();
+}
+
+Status TranscriptSink::AddRow(TimeNs start, TimeNs end, std::span<const double> values) {
+  // Contract of SampleSink: one value per declared column, and a row never ends before it starts.
+  FUZZ_CHECK(values.size() == declared, "a row has one value per declared column");
+  FUZZ_CHECK(start <= end, "a row's interval does not end before it starts");
+  text.append("R").append(std::to_string(start)).append(" ").append(std::to_string(end));
+  for (double v : values) {
+    // A value is a finite number or kMissing (a quiet NaN); an infinity is neither.
+    FUZZ_CHECK(!std::isinf(v), "a stored value is finite or missing");
+    text.append(" ").append(HexU64(std::bit_cast<uint64_t>(v)));  // NaN payloads too
+  }
+  text.push_back('\n');
+  return Status::Ok();
+}
+
+void TranscriptSink::AddIssue(ImportIssue i) {
+  text.append("I").append(std::to_string(i.line)).append(" ").append(SeverityName(i.severity));
+  Field(i.file, &text);
+  Field(i.code, &text);
+  Field(i.message, &text);
+  text.push_back('\n');
+}
+
+void TranscriptSink::AddClockEvent(ClockRecord e) {
+  text.append("C").append(e.kind).append(" ").append(std::to_string(e.before)).append(" ");
+  text.append(std::to_string(e.after)).append(" ").append(std::to_string(e.line));
+  Field(e.file, &text);
+  text.push_back('\n');
+}
+
+}  // namespace vrecon::fuzz
