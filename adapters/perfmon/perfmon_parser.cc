@@ -11,47 +11,6 @@
 namespace vrecon::perfmon {
 namespace {
 
-constexpr TimeNs kHour = 3600 * kNsPerSec;
-
-// One cell of a row. Perfmon quotes every cell ("..."); spreadsheets re-save without quotes.
-// Returns false at the end of the line. Doubled quotes inside a quoted cell are kept as they
-// are: they never occur in values, and header cells go through UnquoteHeaderCell.
-inline bool NextCell(const char*& p, const char* end, char delim, std::string_view* cell, bool* more) {
-  if (p > end) return false;
-  if (p < end && *p == '"') {
-    const char* q = static_cast<const char*>(std::memchr(p + 1, '"', end - p - 1));
-    if (q == nullptr) {
-      *cell = std::string_view(p + 1, end - p - 1);
-      p = end + 1;
-      *more = false;
-      return true;
-    }
-    *cell = std::string_view(p + 1, q - p - 1);
-    p = q + 1;
-    // The delimiter almost always follows the closing quote at once: skip the memchr call then.
-    const char* d = p < end && *p == delim ? p : static_cast<const char*>(std::memchr(p, delim, end - p));
-    if (d == nullptr) {
-      p = end + 1;
-      *more = false;
-    } else {
-      p = d + 1;
-      *more = true;
-    }
-    return true;
-  }
-  const char* d = static_cast<const char*>(std::memchr(p, delim, end - p));
-  if (d == nullptr) {
-    *cell = std::string_view(p, end - p);
-    p = end + 1;
-    *more = false;
-  } else {
-    *cell = std::string_view(p, d - p);
-    p = d + 1;
-    *more = true;
-  }
-  return true;
-}
-
 std::vector<std::string> SplitHeader(std::string_view line, char delim) {
   std::vector<std::string> cells;
   std::string cur;
@@ -92,14 +51,14 @@ void PerfmonParser::ClockEvent(const char* kind, TimeNs before, TimeNs after) {
   sink_->AddClockEvent(ClockRecord{kind, before, after, options_.file, summary_.lines});
 }
 
-void PerfmonParser::Issue(Severity severity, const char* code, std::string message) {
+void PerfmonParser::Issue(Severity severity, const char* code, std::string message, int64_t line) {
   if (quiet_) return;
+  if (line < 0) line = summary_.lines;
   ++summary_.issues;
   const int64_t n = ++issue_counts_[code];
   if (n > kIssueDetailCap) return;
-  if (first_row_problem_.empty() && data_begun_)
-    first_row_problem_ = "line " + std::to_string(summary_.lines) + ": " + message;
-  ImportIssue issue{options_.file, summary_.lines, severity, code, std::move(message)};
+  if (first_row_problem_.empty() && data_begun_) first_row_problem_ = "line " + std::to_string(line) + ": " + message;
+  ImportIssue issue{options_.file, line, severity, code, std::move(message)};
   if (!data_begun_) {
     header_issues_.push_back(std::move(issue));  // held until we know whether this is a resume
   } else {
@@ -216,6 +175,7 @@ Status PerfmonParser::Finish() {
     SettleLineHash();
     return s;
   }));
+  RETURN_IF_ERROR(FinishHeld());
   if (!sniffed_ || summary_.lines == 0) return Status::ParseError(options_.file + " is empty");
   if (!header_done_) return Status::ParseError(options_.file + " holds no header line");
   if (!data_begun_)
@@ -308,144 +268,6 @@ Status PerfmonParser::BeginData(std::string_view first_data_line) {
   }
   header_issues_.clear();
   return sink_->DeclareColumns(pending_columns_);
-}
-
-// The UTC time of the row where the shift shows, in a fixed form the correction engine reads
-// back to flag the window ("; shift at <ISO>Z").
-static std::string DstShiftAt(TimeNs local, int bias_minutes) {
-  return "; shift at " + FormatIso(local + static_cast<TimeNs>(bias_minutes) * 60 * kNsPerSec, true);
-}
-
-std::optional<TimeNs> PerfmonParser::ToUtc(TimeNs local) {
-  if (have_prev_) {
-    const TimeNs delta = local - prev_local_;
-    TimeNs typical = 15 * kNsPerSec;
-    if (!first_deltas_.empty()) {
-      std::vector<TimeNs> d = first_deltas_;
-      std::nth_element(d.begin(), d.begin() + d.size() / 2, d.end());
-      typical = d[d.size() / 2];
-    }
-    const TimeNs tolerance = std::max<TimeNs>(2 * kNsPerSec, typical / 2);
-    const TimeNs after_fallback = delta + kHour;
-    // `typical` is whatever the first rows' steps were, decades in a damaged file: capped at an
-    // hour, 3 x typical cannot overflow, and the test is the same (after_fallback < 1 h).
-    if (delta < 0 && after_fallback > 0 &&
-        after_fallback <= std::max<TimeNs>(3 * std::min(typical, kHour), 300 * kNsPerSec)) {
-      bias_ += 60;
-      const TimeNs at = local + static_cast<TimeNs>(bias_) * 60 * kNsPerSec;
-      ClockEvent("dst-shift", at, at - kHour);
-      Issue(Severity::kInfo, "dst-shift",
-            "local time went back one hour (daylight saving time ended); the UTC bias is now " + std::to_string(bias_) +
-                " min and UTC times stay monotonic" + DstShiftAt(local, bias_));
-    } else if (delta > kHour && !ZoneNameIsDaylight(summary_.format.time_zone) &&
-               std::llabs(delta - kHour - typical) <= tolerance) {
-      bias_ -= 60;
-      const TimeNs at = local + static_cast<TimeNs>(bias_) * 60 * kNsPerSec;
-      ClockEvent("dst-shift", at, at + kHour);
-      Issue(Severity::kInfo, "dst-shift",
-            "local time jumped forward one hour (daylight saving time began); the UTC bias is now " +
-                std::to_string(bias_) + " min" + DstShiftAt(local, bias_));
-    } else if (delta > 0 && first_deltas_.size() < 16) {
-      first_deltas_.push_back(delta);
-    }
-  }
-  const TimeNs utc = local + static_cast<TimeNs>(bias_) * 60 * kNsPerSec;
-  if (have_prev_ && utc <= prev_utc_) {
-    ClockEvent("time-backwards", prev_utc_, utc);
-    Issue(Severity::kWarning, "time-backwards",
-          std::string("the row's time ") + FormatIso(utc, true) + " is not after the previous row's " +
-              FormatIso(prev_utc_, true) + "; the row is skipped");
-    return std::nullopt;
-  }
-  return utc;
-}
-
-Status PerfmonParser::OnDataRow(std::string_view line) {
-  // Rows stored by an earlier ingest are re-read for the clock state only; their issues were
-  // recorded then.
-  const bool already = summary_.lines <= resume_.after_line;
-  quiet_ = already;
-  struct Unquiet {
-    bool& q;
-    ~Unquiet() { q = false; }
-  } unquiet{quiet_};
-  const char* p = line.data();
-  const char* end = line.data() + line.size();
-  std::string_view cell;
-  bool more = false;
-  NextCell(p, end, delim_, &cell, &more);
-  auto local = ParseLocalTimestamp(cell);
-  if (!local) {
-      Issue(Severity::kWarning, "bad-timestamp",
-            "the first cell \"" + Printable(cell) + "\" is not a timestamp (MM/DD/YYYY HH:MM:SS.mmm); the row is skipped");
-    return Status::Ok();
-  }
-  const size_t ncols = column_map_.size();
-  size_t i = 0;
-  std::fill(values_.begin(), values_.end(), kMissing);
-  while (more && NextCell(p, end, delim_, &cell, &more)) {
-    if (i >= ncols) {
-      ++i;
-      continue;
-    }
-    const int col = column_map_[i++];
-    if (col < 0 || cell.empty()) continue;
-    double v;
-    auto r = std::from_chars(cell.data(), cell.data() + cell.size(), v);
-    if (r.ec == std::errc() && r.ptr == cell.data() + cell.size() && std::isfinite(v)) {
-      values_[col] = v;
-      continue;
-    }
-    if (IsBlank(cell)) continue;
-    if (auto parsed = ParseDouble(cell)) {
-      values_[col] = *parsed;
-      continue;
-    }
-      Issue(Severity::kWarning, "non-numeric",
-            "column " + std::to_string(i + 1) + " holds \"" + Printable(cell) +
-                "\", not a number; that value is stored as missing");
-  }
-  if (i != ncols) {
-      Issue(Severity::kWarning, "ragged-row",
-            "the row has " + std::to_string(i + 1) + " cells but the header has " + std::to_string(ncols + 1) +
-                "; the row is skipped");
-    // Its time still marks a sample the collector took: the next row's values cover the time
-    // since then, not since the last row stored.
-    if (const std::optional<TimeNs> utc = ToUtc(*local)) {
-      have_prev_ = true;
-      prev_local_ = *local;
-      prev_utc_ = *utc;
-    }
-    return Status::Ok();
-  }
-  const std::optional<TimeNs> utc = ToUtc(*local);
-  if (!utc) return Status::Ok();
-  const TimeNs start = have_prev_ ? prev_utc_ : *utc;
-  have_prev_ = true;
-  prev_local_ = *local;
-  prev_utc_ = *utc;
-  if (already) {
-    ++summary_.rows_already;
-    if (summary_.lines == resume_.after_line) {
-      summary_.consumed_lines = summary_.lines;
-      summary_.consumed_line_hash = Fnv1a64(line);
-      quiet_ = false;
-      if (summary_.consumed_line_hash != resume_.line_hash)
-        Issue(Severity::kWarning, "file-changed",
-              "this line differs from what an earlier ingest read here; rows up to it were not read again");
-    }
-    return Status::Ok();
-  }
-  RETURN_IF_ERROR(sink_->AddRow(start, *utc, values_));
-  ++summary_.rows;
-  if (!summary_.first_end) summary_.first_end = *utc;
-  summary_.last_end = *utc;
-  summary_.consumed_lines = summary_.lines;
-  // Only the last stored line's hash is kept, so hashing every row (a serial byte loop over the
-  // whole file) is deferred: SettleLineHash hashes the latest one before its text goes away.
-  unhashed_line_ = line;
-  line_hash_pending_ = true;
-  return Status::Ok();
 }
 
 }  // namespace vrecon::perfmon

@@ -74,10 +74,29 @@ class PerfmonParser {
   Status OnLine(std::string_view line);
   Status OnHeader(std::string_view line);
   Status BeginData(std::string_view first_data_line);
+  // Data rows (perfmon_rows.cc).
+  struct Row {
+    int64_t line;
+    TimeNs local, utc;
+    bool ragged, already;  // already: stored by an earlier ingest
+  };
+  struct Held {  // a row that jumped ahead, until the next row confirms or contradicts it
+    Row row;
+    std::vector<double> values;
+    uint64_t line_hash;
+  };
   Status OnDataRow(std::string_view line);
   std::optional<TimeNs> ToUtc(TimeNs local);
+  TimeNs TypicalStep() const;  // median of the first steps between rows
+  bool IsFallBack(TimeNs local_delta) const;
+  bool IsJump(TimeNs utc) const;
+  TimeNs LongGap() const;
+  Status SettleHeld(TimeNs next_local);
+  Status Accept(const Row& row, const std::vector<double>& values, std::string_view text,
+                std::optional<uint64_t> line_hash);
+  Status FinishHeld();
   void SettleLineHash();  // computes the pending consumed_line_hash while its text is alive
-  void Issue(Severity severity, const char* code, std::string message);
+  void Issue(Severity severity, const char* code, std::string message, int64_t line = -1);  // -1: this line
   // Every clock event, uncapped, but not for rows an earlier ingest stored (it recorded them).
   void ClockEvent(const char* kind, TimeNs before, TimeNs after);
   std::string Printable(std::string_view raw) const;
@@ -112,6 +131,7 @@ class PerfmonParser {
   TimeNs prev_local_ = 0, prev_utc_ = 0;
   int bias_ = 0;
   std::vector<TimeNs> first_deltas_;
+  std::optional<Held> held_;
   std::map<std::string, int64_t> issue_counts_;
   std::vector<ImportIssue> header_issues_;
   std::string first_row_problem_;

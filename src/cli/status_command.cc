@@ -42,20 +42,6 @@ bool LastAttemptFailed(const fleet::SourceStatus& s) {
   return s.failures > 0 || s.last_success != s.last_attempt;
 }
 
-// 47m, 1h5m, 2d3h, 30s: the largest unit and the next one, for the stderr lines.
-std::string Span(TimeNs d) {
-  static constexpr std::pair<int64_t, const char*> kUnits[] = {{86400, "d"}, {3600, "h"}, {60, "m"}, {1, "s"}};
-  const int64_t total = std::max<TimeNs>(d, 0) / kNsPerSec;
-  size_t i = 0;
-  while (kUnits[i].first > 1 && total < kUnits[i].first) ++i;
-  std::string out = std::to_string(total / kUnits[i].first) + kUnits[i].second;
-  if (kUnits[i].first > 1) {
-    const int64_t rest = total % kUnits[i].first / kUnits[i + 1].first;
-    if (rest) out += std::to_string(rest) + kUnits[i + 1].second;
-  }
-  return out;
-}
-
 const char* StateName(State st) { return st == State::kStale ? "stale" : st == State::kFailing ? "failing" : "ok"; }
 
 Line Classify(const fleet::SourceStatus& s, const std::optional<TimeNs>& stale_after, TimeNs now) {
@@ -73,8 +59,8 @@ std::string Problem(const Line& l, TimeNs now) {
   std::string error = s.last_error.empty() ? "the last attempt failed (no error recorded)" : s.last_error;
   std::replace_if(error.begin(), error.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
   if (l.state == State::kFailing) return "source " + s.source + " failing: " + error;
-  std::string why = s.last_success ? "no success for " + Span(now - *s.last_success) : "no success recorded";
-  why += " (threshold " + Span(l.threshold) + ")";
+  std::string why = s.last_success ? "no success for " + FormatSpan(now - *s.last_success) : "no success recorded";
+  why += " (threshold " + FormatSpan(l.threshold) + ")";
   if (l.last_failed) why += "; last attempt failed: " + error;
   return "source " + s.source + " stale: " + why;
 }

@@ -100,4 +100,18 @@ std::optional<TimeNs> ParseIso(std::string_view s) {
   return *t - static_cast<TimeNs>(offset_min) * 60 * kNsPerSec;
 }
 
+std::string FormatSpan(TimeNs d) {
+  static constexpr std::pair<int64_t, const char*> kUnits[] = {{86400, "d"}, {3600, "h"}, {60, "m"}, {1, "s"}};
+  const int64_t total = std::max<TimeNs>(d, 0) / kNsPerSec;
+  size_t i = 0;
+  while (kUnits[i].first > 1 && total < kUnits[i].first) ++i;
+  std::string out = std::to_string(total / kUnits[i].first) + kUnits[i].second;
+  if (kUnits[i].first > 1) {
+    const int64_t rest = total % kUnits[i].first / kUnits[i + 1].first;
+    if (rest) out += std::to_string(rest) + kUnits[i + 1].second;
+  }
+  return out;
+}
+
+
 }  // namespace vrecon

@@ -37,6 +37,8 @@ std::optional<TimeNs> CheckedNsFromCivil(const CivilTime& c);
 
 // "2026-11-01T10:00:00Z"; with millis=true "2026-11-01T10:00:00.000Z".
 std::string FormatIso(TimeNs t, bool millis);
+// 47m, 1h5m, 2d3h, 30s: the largest unit and the next one (negative spans read as 0s).
+std::string FormatSpan(TimeNs d);
 
 // Accepts "YYYY-MM-DD", "YYYY-MM-DDTHH:MM[:SS[.fff]]" with optional "Z" or "+HH:MM"/"-HH:MM";
 // a value without an offset is UTC. Years outside kMinYear..kMaxYear are refused.

@@ -280,6 +280,27 @@ void Annotate(const VmEntry& e, std::vector<models::WindowResult>* windows) {
   }
 }
 
+// Windows are listed across gaps up to a day; a longer time without any sample of the VM is left
+// out (one flag says so), so the cost follows the data, not the span: a row dated decades away
+// costs one window, not millions.
+constexpr TimeNs kLongestListedGap = 24 * 3600 * kNsPerSec;
+
+void FlagGap(TimeNs from, TimeNs to, models::WindowResult* first_after) {
+  first_after->flags.push_back(models::Flag{
+      "data-gap", "info",
+      "no sample of this VM from " + FormatIso(from, false) + " to " + FormatIso(to, false) + " (" +
+          FormatSpan(to - from) + "); the windows in between are not listed"});
+}
+
+// A VM's clock over several pieces of data: each piece's segments, in time order.
+void JoinClocks(std::map<std::string, models::ClockModel>* piece, std::map<std::string, models::ClockModel>* all) {
+  for (auto& [key, clock] : *piece) {
+    std::vector<models::ClockSegment>& to = (*all)[key].segments;
+    to.insert(to.end(), clock.segments.begin(), clock.segments.end());
+  }
+  piece->clear();
+}
+
 }  // namespace
 
 Status ForEachVmCorrection(Store* store, const CorrectionRequest& req, const VmWindowsFn& fn,
@@ -331,17 +352,29 @@ Status ForEachVmCorrection(Store* store, const CorrectionRequest& req, const VmW
     ctx.reader.Forget();
     ASSIGN_OR_RETURN(std::optional<TimeRange> span, ctx.reader.Span(ids));
     if (!span) continue;
-    TimeRange range = *span;
-    if (req.from) range.from = std::max(range.from, *req.from);
-    if (req.to) range.to = std::min(range.to, *req.to);
-    if (range.to <= range.from) continue;
-    std::vector<std::vector<models::WindowResult>> per_guest;
-    for (size_t g = 0; g < guests.size(); ++g) {
-      ASSIGN_OR_RETURN(std::vector<models::WindowResult> r, CorrectPlanned(&ctx, plans[g], e, guests[g], range, clocks));
-      per_guest.push_back(std::move(r));
+    ASSIGN_OR_RETURN(std::vector<TimeRange> pieces, ctx.reader.Occupied(ids, kLongestListedGap));
+    std::vector<models::WindowResult> windows;
+    std::map<std::string, models::ClockModel> piece_clocks;
+    std::optional<TimeNs> last_end;  // of the previous piece with windows
+    for (TimeRange range : pieces) {
+      if (req.from) range.from = std::max(range.from, *req.from);
+      if (req.to) range.to = std::min(range.to, *req.to);
+      if (range.to <= range.from) continue;
+      std::vector<std::vector<models::WindowResult>> per_guest;
+      for (size_t g = 0; g < guests.size(); ++g) {
+        ASSIGN_OR_RETURN(std::vector<models::WindowResult> r,
+                         CorrectPlanned(&ctx, plans[g], e, guests[g], range, clocks ? &piece_clocks : nullptr));
+        per_guest.push_back(std::move(r));
+      }
+      std::vector<models::WindowResult> piece =
+          per_guest.size() == 1 ? std::move(per_guest[0]) : models::JoinGuestTimelines(std::move(per_guest));
+      if (piece.empty()) continue;
+      if (last_end) FlagGap(*last_end, piece.front().start, &piece.front());
+      last_end = piece.back().end;
+      std::move(piece.begin(), piece.end(), std::back_inserter(windows));
+      if (clocks) JoinClocks(&piece_clocks, clocks);
     }
-    std::vector<models::WindowResult> windows =
-        per_guest.size() == 1 ? std::move(per_guest[0]) : models::JoinGuestTimelines(std::move(per_guest));
+    if (windows.empty()) continue;
     Annotate(e, &windows);
     RETURN_IF_ERROR(fn(std::move(windows)));
   }

@@ -98,11 +98,13 @@ StatusOr<std::vector<std::vector<models::CounterValue>>> RunCounters(
   ASSIGN_OR_RETURN(std::vector<StoredSeries> guest_side, FindSeries(db, guest_filter));
   ASSIGN_OR_RETURN(std::vector<StoredSeries> host_side, FindSeries(db, host_filter));
 
-  // Windows come VM by VM; each run of one VM's windows shares one grid.
+  // Windows come VM by VM; each run of one VM's adjacent windows shares one grid (a data gap the
+  // correction left out starts a new run, so the grid never spans it).
   for (size_t first = 0; first < windows.size();) {
     size_t last = first;
     while (last + 1 < windows.size() && windows[last + 1].vm_key == windows[first].vm_key &&
-           windows[last + 1].guest_machine == windows[first].guest_machine)
+           windows[last + 1].guest_machine == windows[first].guest_machine &&
+           windows[last + 1].start <= windows[last].end)
       ++last;
     const models::WindowResult& head = windows[first];
     const size_t next = last + 1;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <unordered_set>
 
 #include "src/core/text_util.h"
 
@@ -208,6 +209,42 @@ StatusOr<std::optional<TimeRange>> BlockReader::Span(const std::vector<int64_t>&
     }
   }
   return span;
+}
+
+StatusOr<std::vector<TimeRange>> BlockReader::Occupied(const std::vector<int64_t>& series_ids, TimeNs max_gap) {
+  std::vector<TimeRange> pieces;
+  std::unordered_set<int64_t> seen;  // the series of one file share their blocks
+  for (int64_t id : series_ids) {
+    auto blocks = series_blocks_.find(id);
+    if (blocks == series_blocks_.end()) continue;
+    for (int64_t b : blocks->second) {
+      if (!seen.insert(b).second) continue;
+      const BlockMeta& m = meta_.at(b);
+      if (m.last_end - m.first_start <= max_gap) {
+        pieces.push_back({m.first_start, m.last_end});
+        continue;
+      }
+      ASSIGN_OR_RETURN(Times * t, TimesOf(b, m.n));
+      if (!t) return Damaged(id);
+      for (size_t i = 0; i < t->starts.size(); ++i) {
+        if (!pieces.empty() && t->starts[i] >= pieces.back().from && t->starts[i] - pieces.back().to <= max_gap) {
+          pieces.back().to = std::max(pieces.back().to, t->ends[i]);
+        } else {
+          pieces.push_back({t->starts[i], t->ends[i]});
+        }
+      }
+    }
+  }
+  std::sort(pieces.begin(), pieces.end(), [](const TimeRange& a, const TimeRange& b) { return a.from < b.from; });
+  std::vector<TimeRange> out;
+  for (const TimeRange& p : pieces) {
+    if (!out.empty() && p.from - out.back().to <= max_gap) {
+      out.back().to = std::max(out.back().to, p.to);
+    } else {
+      out.push_back(p);
+    }
+  }
+  return out;
 }
 
 StatusOr<BlockReader::Times*> BlockReader::TimesOf(int64_t block_id, int64_t n) {

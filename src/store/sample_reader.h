@@ -62,6 +62,10 @@ class BlockReader {
   // blocks all overlap the range and are in time order (no time_block join, no buffering of the
   // series), until Forget(). Call both in one read transaction.
   StatusOr<std::optional<TimeRange>> Span(const std::vector<int64_t>& series_ids);
+  // The times the series have samples in, after Span() over the same series: their sample
+  // intervals' union with every gap longer than `max_gap` kept open, in time order. A series whose
+  // block lasts no longer than max_gap is taken whole from the block's row, without its times.
+  StatusOr<std::vector<TimeRange>> Occupied(const std::vector<int64_t>& series_ids, TimeNs max_gap);
   void Forget() {
     times_.clear();
     meta_.clear();
