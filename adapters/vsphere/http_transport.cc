@@ -4,6 +4,8 @@
 
 #include <mutex>
 
+#include "src/core/text_util.h"
+
 namespace vrecon::vsphere {
 namespace {
 
@@ -38,11 +40,18 @@ StatusOr<std::unique_ptr<HttpTransport>> HttpTransport::Create(const TransportOp
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
   if (options.url.find('@') != std::string::npos)
     return Status::InvalidArgument("the URL must not carry credentials; give --user and the password separately");
+  // The commands check this first with their own wording; here it guards every other caller.
+  if (!IsHttpsUrl(options.url) && !(options.allow_http && IsPlainHttpUrl(options.url)))
+    return Status::InvalidArgument(options.url + " is not an https:// URL; plain http:// would send the password "
+                                   "unencrypted and needs --allow-insecure-http");
   std::unique_ptr<HttpTransport> t(new HttpTransport(options));
   CURL* c = curl_easy_init();
   if (!c) return Status::Unavailable("cannot initialise libcurl");
   t->curl_ = c;
   curl_easy_setopt(c, CURLOPT_URL, options.url.c_str());
+  // libcurl speaks many protocols; only the one the user chose may be used.
+  curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, options.allow_http ? "http,https" : "https");
+  curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "https");
   curl_easy_setopt(c, CURLOPT_POST, 1L);
   curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");  // gzip/deflate, whatever libcurl supports

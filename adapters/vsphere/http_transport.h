@@ -1,5 +1,6 @@
 // HTTPS POST over one reused libcurl connection: certificate verification on unless the user
 // opted out, connect and total timeouts, gzip accepted, cookies kept for the SOAP session.
+// Plain http:// only when the caller says the user allowed it (the password would travel in clear).
 #ifndef VRECON_ADAPTERS_VSPHERE_HTTP_TRANSPORT_H_
 #define VRECON_ADAPTERS_VSPHERE_HTTP_TRANSPORT_H_
 
@@ -16,6 +17,7 @@ struct TransportOptions {
   std::string url;      // https://host/sdk
   std::string ca_file;  // extra trust anchor (a private CA); "" = system store
   bool insecure = false;
+  bool allow_http = false;  // --allow-insecure-http / allow_insecure_http = true
   long connect_timeout_s = 10;
   long timeout_s = 120;
 };
