@@ -91,7 +91,7 @@ RunFn AddCollectCommand(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--concurrency", o->concurrency, "Parallel QueryPerf requests")->check(CLI::Range(1, 64))
       ->capture_default_str();
-  cmd->add_option("--timeout", o->timeout, "Seconds one request may take before it is abandoned")
+  cmd->add_option("--timeout", o->timeout, "Seconds one request may take, its whole answer included, before it is abandoned")
       ->check(CLI::Range(1, 3600))
       ->capture_default_str();
   cmd->add_option("--db", o->db, "Store file")->capture_default_str();

@@ -164,7 +164,7 @@ std::string ExpectedWords(PerfMode mode) {
     case PerfMode::kHttp500: return "HTTP 500";
     case PerfMode::kHttp503: return "HTTP 503";
     case PerfMode::kCut: return "transfer closed";
-    case PerfMode::kHang: return "did not answer in time";
+    case PerfMode::kHang: return "did not answer within the 2 s request timeout";
     case PerfMode::kMalformedXml: return "malformed XML";
     case PerfMode::kSoapFault: return "InvalidArgument";
     default: return "";
