@@ -1,5 +1,8 @@
 // HTTPS POST over one reused libcurl connection: certificate verification on unless the user
 // opted out, connect and total timeouts, gzip accepted, cookies kept for the SOAP session.
+// Plain http:// only when the caller says the user allowed it (the password would travel in clear).
+// A hostile or broken server gets bounded time and memory: the whole request must end within
+// timeout_s, an answer that has begun must keep a minimum pace, and its decoded size is capped.
 #ifndef VRECON_ADAPTERS_VSPHERE_HTTP_TRANSPORT_H_
 #define VRECON_ADAPTERS_VSPHERE_HTTP_TRANSPORT_H_
 
@@ -16,8 +19,15 @@ struct TransportOptions {
   std::string url;      // https://host/sdk
   std::string ca_file;  // extra trust anchor (a private CA); "" = system store
   bool insecure = false;
+  bool allow_http = false;  // --allow-insecure-http / allow_insecure_http = true
   long connect_timeout_s = 10;
-  long timeout_s = 120;
+  long timeout_s = 120;  // the whole request, answer included (--timeout, the fleet's timeout)
+  // The largest answer read, after gzip: real ones are tens of KB to a few MB (a QueryPerf batch
+  // of 64 metrics x 16 samples is about 55 KB).
+  int64_t max_answer_bytes = int64_t{64} << 20;
+  // Once the answer's first byte came, fewer than this many bytes per second over a window of
+  // min(30 s, timeout_s / 2) abandon it: a trickle meant to hold the connection open.
+  int64_t min_bytes_per_s = 1024;
 };
 
 struct HttpResponse {

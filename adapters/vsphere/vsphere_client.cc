@@ -39,6 +39,11 @@ std::string VsphereClient::ServerText(std::string text) const {
   return text;
 }
 
+Status VsphereClient::Unreadable(const char* what, const Status& s) const {
+  const std::string m = std::string(what) + " answer from " + options_.transport.url + ": " + s.message();
+  return s.code() == Status::Code::kUnavailable ? Status::Unavailable(m) : Status::ParseError(m);
+}
+
 Status VsphereClient::Login() {
   ASSIGN_OR_RETURN(HttpResponse r, transport_->Post(LoginRequest(sc_, options_.user, options_.password)));
   if (auto f = ParseFault(r.body)) {
@@ -79,12 +84,12 @@ StatusOr<std::string> VsphereClient::Call(const char* what, const std::function<
 
 StatusOr<TimeNs> VsphereClient::CurrentTime() {
   ASSIGN_OR_RETURN(std::string body, Call("CurrentTime", [] { return CurrentTimeRequest(); }));
-  return ParseCurrentTime(body);
+  return Named("CurrentTime", ParseCurrentTime(body));
 }
 
 StatusOr<std::vector<CounterInfo>> VsphereClient::PerfCounters() {
   ASSIGN_OR_RETURN(std::string body, Call("RetrievePropertiesEx(perfCounter)", [&] { return PerfCounterRequest(sc_); }));
-  return ParsePerfCounters(body);
+  return Named("RetrievePropertiesEx(perfCounter)", ParsePerfCounters(body));
 }
 
 int VsphereClient::MaxQueryMetrics(int unlimited) {
@@ -104,11 +109,11 @@ StatusOr<std::vector<ObjectProps>> VsphereClient::RetrieveView(std::string_view 
                                                                 const std::vector<std::string>& paths) {
   ASSIGN_OR_RETURN(std::string created,
                    Call("CreateContainerView", [&] { return CreateContainerViewRequest(sc_, type); }));
-  ASSIGN_OR_RETURN(MoRef view, ParseMoRefReturn(created));
+  ASSIGN_OR_RETURN(MoRef view, Named("CreateContainerView", ParseMoRefReturn(created)));
   std::vector<ObjectProps> out;
   ASSIGN_OR_RETURN(std::string body, Call("RetrievePropertiesEx", [&] { return RetrieveViewRequest(sc_, view, type, paths); }));
   while (true) {
-    ASSIGN_OR_RETURN(RetrieveResult page, ParseRetrieveResult(body));
+    ASSIGN_OR_RETURN(RetrieveResult page, Named("RetrievePropertiesEx", ParseRetrieveResult(body)));
     for (ObjectProps& o : page.objects) out.push_back(std::move(o));
     if (page.token.empty()) break;
     ASSIGN_OR_RETURN(body, Call("ContinueRetrievePropertiesEx", [&] { return ContinueRetrieveRequest(sc_, page.token); }));
@@ -151,9 +156,7 @@ StatusOr<std::vector<HostInfo>> VsphereClient::Hosts() {
 
 StatusOr<std::vector<EntityMetrics>> VsphereClient::QueryPerf(const std::vector<QuerySpec>& specs) {
   ASSIGN_OR_RETURN(std::string body, Call("QueryPerf", [&] { return QueryPerfRequest(sc_, specs); }));
-  auto r = ParseQueryPerf(body);
-  if (!r.ok()) return Status::ParseError("QueryPerf answer from " + options_.transport.url + ": " + r.status().message());
-  return r;
+  return Named("QueryPerf", ParseQueryPerf(body));
 }
 
 Status VsphereClient::Logout() {

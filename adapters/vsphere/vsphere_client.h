@@ -55,6 +55,13 @@ class VsphereClient {
  private:
   // A server's fault text as shown to people: the password masked, at most 300 characters.
   std::string ServerText(std::string text) const;
+  // An answer that could not be read, said with the call and the server it came from.
+  Status Unreadable(const char* what, const Status& s) const;
+  template <typename T>
+  StatusOr<T> Named(const char* what, StatusOr<T> r) const {
+    if (!r.ok()) return Unreadable(what, r.status());
+    return r;
+  }
   VsphereClient(ClientOptions o, std::unique_ptr<HttpTransport> t) : options_(std::move(o)), transport_(std::move(t)) {}
   Status Login();
   // Posts a request; on NotAuthenticated logs in again and posts it once more. Faults become

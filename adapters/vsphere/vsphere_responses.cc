@@ -6,6 +6,7 @@
 #include <charconv>
 #include <numeric>
 
+#include "adapters/vsphere/answer_xml.h"
 #include "adapters/vsphere/vsphere_xml.h"
 #include "src/core/text_util.h"
 
@@ -40,8 +41,7 @@ struct Doc {
 };
 
 Status Load(std::string_view text, Doc* d) {
-  pugi::xml_parse_result r = d->doc.load_buffer(text.data(), text.size(), pugi::parse_default, pugi::encoding_utf8);
-  if (!r) return Status::ParseError(std::string("malformed XML in the server's answer: ") + r.description());
+  RETURN_IF_ERROR(LoadAnswer(text, &d->doc));
   d->body = Find(d->doc, "Body");
   if (!d->body) return Status::ParseError("the server's answer is not a SOAP envelope");
   if (auto f = Find(d->body, "Fault")) {
@@ -59,7 +59,7 @@ std::optional<TimeNs> ParseTime(std::string_view s) { return ParseIso(Trim(s)); 
 
 std::optional<Fault> ParseFault(std::string_view body) {
   pugi::xml_document doc;
-  if (!doc.load_buffer(body.data(), body.size())) return std::nullopt;
+  if (!LoadAnswer(body, &doc).ok()) return std::nullopt;
   pugi::xml_node f = Find(doc, "Fault");
   if (!f) return std::nullopt;
   Fault out;

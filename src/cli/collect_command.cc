@@ -45,12 +45,25 @@ StatusOr<std::string> ReadPassword(const std::string& file) {
   return line;
 }
 
+// Before the password is read or a connection made: plain HTTP would hand the password to
+// anyone on the path, so it takes the user's explicit consent.
+Status CheckUrlScheme(const std::string& url, bool allow_http) {
+  if (IsHttpsUrl(url)) return Status::Ok();
+  if (IsPlainHttpUrl(url)) {
+    if (allow_http) return Status::Ok();
+    return Status::InvalidArgument("--url " + url + " is plain HTTP: the password would cross the network to " +
+                                   UrlHost(url) +
+                                   " unencrypted; use https://, or pass --allow-insecure-http to accept that");
+  }
+  return Status::InvalidArgument("--url " + url + " must start with https:// (e.g. https://vc01.example/sdk)");
+}
+
 }  // namespace
 
 RunFn AddCollectCommand(CLI::App& app) {
   struct Opts {
     std::string url, user, password_file, ca, vm = "*", since = "1h", db = "vrecon.db", format = "table";
-    bool insecure = false, historical = false;
+    bool insecure = false, allow_http = false, historical = false;
     int concurrency = 4;
     int timeout = 120;
   };
@@ -70,13 +83,15 @@ RunFn AddCollectCommand(CLI::App& app) {
   auto* ca = cmd->add_option("--ca", o->ca, "PEM file with the CA that signed the server's certificate");
   auto* insecure = cmd->add_flag("--insecure", o->insecure, "Do not verify the server's TLS certificate (not advised)");
   ca->excludes(insecure);
+  cmd->add_flag("--allow-insecure-http", o->allow_http,
+                "Accept a plain http:// --url: the password then crosses the network unencrypted (not advised)");
   cmd->add_option("--vm", o->vm, "Only VMs whose name matches this glob")->capture_default_str();
   cmd->add_flag("--historical", o->historical, "Use the 300 s historical rollup instead of 20 s realtime");
   cmd->add_option("--since", o->since, "How far back to start for VMs never collected (90s, 15m, 1h, 2d)")
       ->capture_default_str();
   cmd->add_option("--concurrency", o->concurrency, "Parallel QueryPerf requests")->check(CLI::Range(1, 64))
       ->capture_default_str();
-  cmd->add_option("--timeout", o->timeout, "Seconds one request may take before it is abandoned")
+  cmd->add_option("--timeout", o->timeout, "Seconds one request may take, its whole answer included, before it is abandoned")
       ->check(CLI::Range(1, 3600))
       ->capture_default_str();
   cmd->add_option("--db", o->db, "Store file")->capture_default_str();
@@ -89,12 +104,19 @@ RunFn AddCollectCommand(CLI::App& app) {
       PrintError("--since \"" + o->since + "\" is not a duration (90s, 15m, 1h, 2d)");
       return kExitUsage;
     }
+    if (Status s = CheckUrlScheme(o->url, o->allow_http); !s.ok()) {
+      PrintError(s.message());
+      return kExitUsage;
+    }
     auto password = ReadPassword(o->password_file);
     if (!password.ok()) {
       PrintError(password.status().message());
       return password.status().IsInvalidArgument() ? kExitUsage : kExitFailure;
     }
     if (o->insecure) std::cerr << "vrecon: warning: --insecure: the server's certificate is not verified\n";
+    if (IsPlainHttpUrl(o->url))
+      std::cerr << "vrecon: warning: --allow-insecure-http: the password is sent unencrypted to "
+                << UrlHost(o->url) << "\n";
     auto store = Store::Open(o->db);
     if (!store.ok()) {
       PrintError(store.status().message());
@@ -104,6 +126,7 @@ RunFn AddCollectCommand(CLI::App& app) {
     opt.client.transport.url = o->url;
     opt.client.transport.ca_file = o->ca;
     opt.client.transport.insecure = o->insecure;
+    opt.client.transport.allow_http = o->allow_http;
     opt.client.transport.timeout_s = o->timeout;
     opt.client.user = o->user;
     opt.client.password = std::move(password).value();

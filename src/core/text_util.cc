@@ -15,6 +15,9 @@ std::string UrlHost(std::string_view url) {
   return FoldCase(url);
 }
 
+bool IsHttpsUrl(std::string_view url) { return EqualsFolded(Trim(url).substr(0, 8), "https://"); }
+bool IsPlainHttpUrl(std::string_view url) { return EqualsFolded(Trim(url).substr(0, 7), "http://"); }
+
 std::string FoldCase(std::string_view s) {
   std::string out(s);
   for (size_t i = 0; i < out.size(); ++i) {

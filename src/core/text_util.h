@@ -31,6 +31,9 @@ std::string Join(const Strings& parts, std::string_view sep) {
 // The host of a URL, case folded, without scheme, user info, path or the default HTTPS port:
 // "https://u@VC01.example:443/sdk" -> "vc01.example"; another port is kept ("127.0.0.1:8989").
 std::string UrlHost(std::string_view url);
+// The scheme of a URL, in any letter case: "https://", "http://".
+bool IsHttpsUrl(std::string_view url);
+bool IsPlainHttpUrl(std::string_view url);
 // True when `s` holds only spaces and tabs (or nothing).
 bool IsBlank(std::string_view s);
 

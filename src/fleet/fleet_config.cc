@@ -134,10 +134,16 @@ Status ReadPassword(const Checker& c, const toml::table& t, const std::string& p
 }
 
 Status ReadVcenter(const Checker& c, const toml::table& t, const std::string& prefix, VcenterConfig* v) {
-  RETURN_IF_ERROR(c.CheckKeys(t, prefix, {"name", "url", "user", "password_env", "password_file", "ca", "insecure", "vms",
-                                          "exclude", "historical", "concurrency", "timeout"}));
+  RETURN_IF_ERROR(c.CheckKeys(t, prefix, {"name", "url", "user", "password_env", "password_file", "ca", "insecure",
+                                          "allow_insecure_http", "vms", "exclude", "historical", "concurrency", "timeout"}));
   RETURN_IF_ERROR(c.String(t, prefix, "url", &v->url, true));
-  if (v->url.rfind("https://", 0) != 0 && v->url.rfind("http://", 0) != 0)
+  RETURN_IF_ERROR(c.Bool(t, prefix, "allow_insecure_http", &v->allow_http));
+  // Checked before the password is looked up: plain HTTP hands it to anyone on the path.
+  if (IsPlainHttpUrl(v->url) && !v->allow_http)
+    return c.Bad(t.get("url")->source(), prefix + "url",
+                 "plain http:// would send the password to " + UrlHost(v->url) +
+                     " unencrypted; use https://, or set allow_insecure_http = true in this [[vcenter]] table to accept that");
+  if (!IsHttpsUrl(v->url) && !IsPlainHttpUrl(v->url))
     return c.Bad(t.get("url")->source(), prefix + "url", "must start with https:// (got \"" + v->url + "\")");
   RETURN_IF_ERROR(c.String(t, prefix, "name", &v->id));
   if (v->id.empty()) v->id = v->url;

@@ -21,6 +21,7 @@ struct VcenterConfig {
   std::string password;  // resolved from password_env or password_file at load; never printed
   std::string ca;
   bool insecure = false;
+  bool allow_http = false;           // allow_insecure_http = true: a plain http:// url is accepted
   std::vector<std::string> include;  // VM name globs; empty = every VM
   std::vector<std::string> exclude;
   bool historical = false;           // 300 s rollups instead of 20 s realtime

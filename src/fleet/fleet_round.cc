@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "src/collect/vsphere_collect.h"
+#include "src/core/text_util.h"
 #include "src/engine/stored_corrections.h"
 #include "src/fleet/drop_folder.h"
 #include "src/fleet/source_status.h"
@@ -44,6 +45,9 @@ void CollectVcenter(const RoundContext& ctx, const VcenterConfig& vc, Store* sto
   opt.client.transport.ca_file = vc.ca;
   opt.client.transport.insecure = vc.insecure;
   if (vc.insecure) ctx.log->Warn(vc.id + ": insecure = true: the server's certificate is not verified");
+  opt.client.transport.allow_http = vc.allow_http;
+  if (IsPlainHttpUrl(vc.url))
+    ctx.log->Warn(vc.id + ": allow_insecure_http = true: the password is sent unencrypted to " + UrlHost(vc.url));
   opt.client.transport.timeout_s = vc.timeout_s;
   opt.client.user = vc.user;
   opt.client.password = vc.password;

@@ -61,6 +61,13 @@ TEST_F(FleetConfigTest, EachBadKeyOrValueIsRefusedWithFileLineAndKey) {
       {"concurrency zero", vc + pw + "concurrency = 0\n", "5: vcenter[0].concurrency: must be from 1 to 64 (got 0)"},
       {"url missing", "[[vcenter]]\nuser = \"svc\"\n" + pw, "1: vcenter[0].url: missing (required)"},
       {"url scheme", "[[vcenter]]\nurl = \"ftp://vc\"\nuser = \"u\"\n" + pw, "2: vcenter[0].url: must start with https://"},
+      {"plain http", "[[vcenter]]\nuser = \"u\"\nurl = \"http://vc02.example/sdk\"\n" + pw,
+       "3: vcenter[0].url: plain http:// would send the password to vc02.example unencrypted; use https://, or set "
+       "allow_insecure_http = true"},
+      {"plain http, key false", "[[vcenter]]\nurl = \"HTTP://vc02.example/sdk\"\nallow_insecure_http = false\nuser = \"u\"\n" + pw,
+       "2: vcenter[0].url: plain http://"},
+      {"allow_insecure_http not bool", vc + pw + "allow_insecure_http = 1\n",
+       "5: vcenter[0].allow_insecure_http: must be true or false"},
       {"user missing", "[[vcenter]]\nurl = \"https://vc/sdk\"\n" + pw, "1: vcenter[0].user: missing (required)"},
       {"password env unset", vc + "password_env = \"VRECON_TEST_UNSET_PW\"\n",
        "4: vcenter[0].password_env: environment variable VRECON_TEST_UNSET_PW is not set"},

@@ -17,7 +17,7 @@ TEST(FleetRetryTest, Http503IsRetriedWithBackoffAndRecorded) {
   TempDir dir;
   setenv("VRECON_TEST_FAKE_PW", vc->options().password.c_str(), 1);
   WriteText(dir.File("fleet.toml"), "db = \"fleet.db\"\nsince = \"10m\"\nretries = 2\nretry_backoff = 1\n"
-                                    "[[vcenter]]\nname = \"fake\"\nurl = \"" + vc->url() + "\"\nuser = \"" +
+                                    "[[vcenter]]\nallow_insecure_http = true\nname = \"fake\"\nurl = \"" + vc->url() + "\"\nuser = \"" +
                                         vc->options().user + "\"\npassword_env = \"VRECON_TEST_FAKE_PW\"\n");
   vc->SetPerfMode(PerfMode::kHttp503, "vm-102");
   CliResult r = RunVrecon({"collect", "--config", dir.File("fleet.toml"), "--once", "--format", "json"});
@@ -50,7 +50,7 @@ TEST(FleetRetryTest, AFailedRollupBatchIsAskedAgainUntilStored) {
   setenv("VRECON_TEST_FAKE_PW", vc->options().password.c_str(), 1);
   const std::string db = dir.File("fleet.db");
   WriteText(dir.File("fleet.toml"), "db = \"fleet.db\"\nsince = \"30m\"\nretries = 0\n"
-                                    "[[vcenter]]\nname = \"fake\"\nurl = \"" + vc->url() + "\"\nuser = \"" +
+                                    "[[vcenter]]\nallow_insecure_http = true\nname = \"fake\"\nurl = \"" + vc->url() + "\"\nuser = \"" +
                                         vc->options().user + "\"\npassword_env = \"VRECON_TEST_FAKE_PW\"\n");
   auto round = [&] { return RunVrecon({"collect", "--config", dir.File("fleet.toml"), "--once", "--format", "json"}); };
   auto rollup_rows = [&] {

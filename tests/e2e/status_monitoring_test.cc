@@ -132,7 +132,7 @@ TEST(StatusMonitoringFleetTest, AVcenterWhoseLastRoundFailedIsNamed) {
   TempDir dir;
   setenv("VRECON_TEST_FAKE_PW", vc->options().password.c_str(), 1);
   WriteText(dir.File("fleet.toml"), "db = \"fleet.db\"\nsince = \"10m\"\nretries = 0\n"
-                                    "[[vcenter]]\nname = \"vc01.example\"\nurl = \"" + vc->url() + "\"\nuser = \"" +
+                                    "[[vcenter]]\nallow_insecure_http = true\nname = \"vc01.example\"\nurl = \"" + vc->url() + "\"\nuser = \"" +
                                         vc->options().user + "\"\npassword_env = \"VRECON_TEST_FAKE_PW\"\n");
   const std::vector<std::string> once = {"collect", "--config", dir.File("fleet.toml"), "--once", "--format", "json"};
   const std::vector<std::string> status = {"status", "--db", dir.File("fleet.db")};

@@ -39,7 +39,7 @@ TEST(ConcurrencyTest, ReportsWhileACollectorWritesAllSucceed) {
   TempDir dir;
   setenv("VRECON_TEST_FAKE_PW", vc->options().password.c_str(), 1);
   const std::string db = dir.File("fleet.db");
-  WriteText(dir.File("fleet.toml"), "db = \"" + db + "\"\nsince = \"30m\"\n[[vcenter]]\nname = \"fake\"\nurl = \"" +
+  WriteText(dir.File("fleet.toml"), "db = \"" + db + "\"\nsince = \"30m\"\n[[vcenter]]\nallow_insecure_http = true\nname = \"fake\"\nurl = \"" +
                                         vc->url() + "\"\nuser = \"" + vc->options().user +
                                         "\"\npassword_env = \"VRECON_TEST_FAKE_PW\"\n");
   ASSERT_EQ(RunVrecon({"collect", "--config", dir.File("fleet.toml"), "--once"}).exit_code, 0);

@@ -183,7 +183,7 @@ TEST(CrashFleetTest, KilledRoundIsCompletedByTheNext) {
   setenv("VRECON_TEST_FAKE_PW", vc->options().password.c_str(), 1);
   auto config = [&](const std::string& db) {
     const std::string path = dir.File(db + ".toml");
-    WriteText(path, "db = \"" + dir.File(db) + "\"\nsince = \"30m\"\n[[vcenter]]\nname = \"fake\"\nurl = \"" + vc->url() +
+    WriteText(path, "db = \"" + dir.File(db) + "\"\nsince = \"30m\"\n[[vcenter]]\nallow_insecure_http = true\nname = \"fake\"\nurl = \"" + vc->url() +
                         "\"\nuser = \"" + vc->options().user + "\"\npassword_env = \"VRECON_TEST_FAKE_PW\"\n");
     return path;
   };

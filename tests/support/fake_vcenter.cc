@@ -17,25 +17,11 @@
 #include <optional>
 
 #include "tests/support/cli_runner.h"
+#include "tests/support/fake_vcenter_wire.h"
 
 namespace vrecon::testing {
 
 using Clock = std::chrono::steady_clock;
-
-struct FakeVcenter::Response {
-  int status = 200;
-  std::string content_type = "text/xml; charset=utf-8";
-  std::string body;
-  std::string extra_headers;  // each ending in \r\n
-  bool cut = false;           // write half the body, then close
-  bool hang = false;          // write nothing, close after hang_s
-};
-
-struct FakeVcenter::Connection {
-  int fd = -1;
-  std::string in;
-  std::optional<Clock::time_point> hang_until;
-};
 
 namespace {
 
@@ -138,6 +124,13 @@ const char* PerfModeName(PerfMode mode) {
     case PerfMode::kSoapFault: return "SoapFault";
     case PerfMode::kNotAuthenticatedOnce: return "NotAuthenticatedOnce";
     case PerfMode::kNotAuthenticated: return "NotAuthenticated";
+    case PerfMode::kTrickle: return "Trickle";
+    case PerfMode::kSlowEndless: return "SlowEndless";
+    case PerfMode::kHugeBody: return "HugeBody";
+    case PerfMode::kEndlessBody: return "EndlessBody";
+    case PerfMode::kBillionLaughs: return "BillionLaughs";
+    case PerfMode::kDeepNesting: return "DeepNesting";
+    case PerfMode::kManyElements: return "ManyElements";
   }
   return "?";
 }
@@ -223,6 +216,33 @@ int FakeVcenter::Count(const std::string& operation) const {
   return it == counts_.end() ? 0 : it->second;
 }
 
+int64_t FakeVcenter::StreamedBytes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return streamed_;
+}
+
+bool FakeVcenter::Pump(FakeConnection& c) {
+  constexpr int64_t kPiece = 64 * 1024;
+  while (true) {
+    if (c.pending.empty()) {
+      if (c.body_sent >= c.stream->total) return false;  // all sent: close
+      int64_t allowed = kPiece;
+      if (c.stream->bytes_per_s > 0) {
+        const double elapsed = std::chrono::duration<double>(Clock::now() - c.stream_start).count();
+        allowed = std::min<int64_t>(kPiece, 1 + static_cast<int64_t>(elapsed * c.stream->bytes_per_s) - c.body_sent);
+      }
+      if (allowed <= 0) return true;  // the pace says wait
+      MakeStreamBytes(*c.stream, allowed, &c.body_sent, &c.pending);
+    }
+    const ssize_t w = send(c.fd, c.pending.data(), c.pending.size(), MSG_NOSIGNAL);
+    if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return true;
+    if (w <= 0) return false;  // the client hung up
+    c.pending.erase(0, static_cast<size_t>(w));
+    std::lock_guard<std::mutex> lock(mu_);
+    streamed_ += w;
+  }
+}
+
 int FakeVcenter::unauthenticated() const {
   std::lock_guard<std::mutex> lock(mu_);
   return unauthenticated_;
@@ -235,9 +255,10 @@ void FakeVcenter::ResetCounts() {
 }
 
 // One thread, many connections: poll() over the listening socket, a wake-up pipe and every
-// open connection. A "hanging" connection is simply not answered until its deadline.
+// open connection. A "hanging" connection is simply not answered until its deadline; a streamed
+// answer is made and written a piece at a time as the socket takes it (and its pace allows).
 void FakeVcenter::Serve() {
-  std::vector<Connection> conns;
+  std::vector<FakeConnection> conns;
   auto send_all = [](int fd, const char* p, size_t n) {
     while (n > 0) {
       const ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
@@ -251,30 +272,34 @@ void FakeVcenter::Serve() {
     std::vector<pollfd> fds;
     fds.push_back({wake_[0], POLLIN, 0});
     fds.push_back({listen_fd_, POLLIN, 0});
-    for (const Connection& c : conns) fds.push_back({c.fd, POLLIN, 0});
+    for (const FakeConnection& c : conns)
+      fds.push_back({c.fd, static_cast<short>(c.pending.empty() ? POLLIN : POLLIN | POLLOUT), 0});
     if (poll(fds.data(), fds.size(), 50) < 0 && errno != EINTR) break;
     if (fds[0].revents) break;
     if (fds[1].revents & POLLIN) {
       const int fd = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
-      if (fd >= 0) conns.push_back(Connection{fd, "", std::nullopt});
+      if (fd >= 0) conns.push_back(FakeConnection{.fd = fd});
     }
     const auto now = Clock::now();
     for (size_t i = 0; i < conns.size(); ++i) {
-      Connection& c = conns[i];
+      FakeConnection& c = conns[i];
       bool close_it = c.hang_until && now >= *c.hang_until;
       // A connection accepted in this round has no poll entry yet.
-      const bool readable = i + 2 < fds.size() && fds[i + 2].revents;
+      const bool readable = i + 2 < fds.size() && (fds[i + 2].revents & (POLLIN | POLLHUP | POLLERR));
       if (!close_it && readable) {
         char buf[16384];
         const ssize_t n = recv(c.fd, buf, sizeof buf, 0);
-        if (n <= 0) {
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+          // a streaming (non-blocking) connection with nothing to read
+        } else if (n <= 0) {
           close_it = true;
-        } else if (!c.hang_until) {
+        } else if (!c.hang_until && !c.stream) {
           c.in.append(buf, static_cast<size_t>(n));
         }
       }
+      if (!close_it && c.stream && !Pump(c)) close_it = true;
       // Every complete request in the buffer, in order (keep-alive).
-      while (!close_it && !c.hang_until) {
+      while (!close_it && !c.hang_until && !c.stream) {
         const size_t head_end = c.in.find("\r\n\r\n");
         if (head_end == std::string::npos) break;
         const std::string head = c.in.substr(0, head_end);
@@ -285,9 +310,20 @@ void FakeVcenter::Serve() {
         if (c.in.size() < head_end + 4 + length) break;
         const std::string body = c.in.substr(head_end + 4, length);
         c.in.erase(0, head_end + 4 + length);
-        Response r = Handle(head, body);
+        FakeResponse r = Handle(head, body);
         if (r.hang) {
           c.hang_until = now + std::chrono::seconds(options_.hang_s);
+          break;
+        }
+        if (r.stream) {
+          c.pending = "HTTP/1.1 200 OK\r\nContent-Type: " + r.content_type + "\r\n" +
+                      (r.stream->chunked ? "Transfer-Encoding: chunked\r\n"
+                                         : "Content-Length: " + std::to_string(r.stream->announced) + "\r\n") +
+                      "Connection: close\r\n\r\n";
+          c.stream = std::move(r.stream);
+          c.stream_start = now;
+          fcntl(c.fd, F_SETFL, fcntl(c.fd, F_GETFL) | O_NONBLOCK);  // the loop must not block on one client
+          if (!Pump(c)) close_it = true;
           break;
         }
         std::string out = "HTTP/1.1 " + std::to_string(r.status) + " " + Reason(r.status) +
@@ -303,16 +339,16 @@ void FakeVcenter::Serve() {
       }
     }
     // Keep the pollfd indices of the next round simple: drop closed connections now.
-    conns.erase(std::remove_if(conns.begin(), conns.end(), [](const Connection& c) { return c.fd < 0; }), conns.end());
+    conns.erase(std::remove_if(conns.begin(), conns.end(), [](const FakeConnection& c) { return c.fd < 0; }), conns.end());
   }
-  for (Connection& c : conns) close(c.fd);
+  for (FakeConnection& c : conns) close(c.fd);
 }
 
-FakeVcenter::Response FakeVcenter::Handle(const std::string& head, const std::string& body) {
+FakeResponse FakeVcenter::Handle(const std::string& head, const std::string& body) {
   const std::string op = Operation(body);
   std::lock_guard<std::mutex> lock(mu_);
   ++counts_[op];
-  Response r;
+  FakeResponse r;
   auto fault = [&](const std::string& type, const std::string& message, const std::string& detail = "") {
     r.status = 500;
     r.body = FaultBody(type, message, detail);
@@ -425,6 +461,7 @@ FakeVcenter::Response FakeVcenter::Handle(const std::string& head, const std::st
         fault("NotAuthenticated", "The session is not authenticated.",
               "<object type=\"PerformanceManager\">PerfMgr</object><privilegeId>System.View</privilegeId>");
         break;
+      default: HostileAnswer(mode, options_, &r); break;
     }
   } else if (op == "Logout") {
     r.body = Envelope("<LogoutResponse xmlns=\"urn:vim25\"></LogoutResponse>");

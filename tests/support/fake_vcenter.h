@@ -33,6 +33,14 @@ enum class PerfMode {
   kSoapFault,             // 500 with a SOAP fault (InvalidArgument)
   kNotAuthenticatedOnce,  // the next matching QueryPerf gets 500 + NotAuthenticated, then kOk again
   kNotAuthenticated,      // every matching QueryPerf gets 500 + NotAuthenticated
+  // Hostile servers (issue 15). The streamed ones are generated as they are sent, never held.
+  kTrickle,        // 200 announcing 1 MiB, then trickle_bytes_per_s bytes a second, for ever
+  kSlowEndless,    // 200, chunked, 8 KiB/s of XML that never ends (above any pace floor)
+  kHugeBody,       // 200 announcing 2 GiB (Content-Length), streamed as fast as the socket takes
+  kEndlessBody,    // 200, chunked, no length: up to 2 GiB as fast as the socket takes
+  kBillionLaughs,  // 200 whose DOCTYPE nests entities 10 x 9 deep (3 GB if expanded)
+  kDeepNesting,    // 200 with 1,000,000 nested elements inside QueryPerfResponse (7 MB)
+  kManyElements,   // 200 with 12 M empty elements (48 MB: about 770 MB of parser nodes)
 };
 const char* PerfModeName(PerfMode mode);
 
@@ -42,11 +50,15 @@ struct FakeVcenterOptions {
   int max_query_metrics = 0;               // > 0: QueryOptions answers it; 0: QueryOptions faults
   bool csv = false;                        // answer QueryPerf as PerfEntityMetricCSV whatever was asked
   int hang_s = 5;                          // kHang: how long the connection stays silent
+  int trickle_bytes_per_s = 1;             // kTrickle
   int64_t now_s = 1778010007;              // server clock (CurrentTime), Unix seconds: 2026-05-05T19:40:07Z
   // Login answers a SystemError fault whose text echoes the whole request (password included),
   // 500 times over: a hostile or broken server.
   bool echo_login_fault = false;
 };
+
+struct FakeResponse;    // fake_vcenter_wire.h
+struct FakeConnection;
 
 class FakeVcenter {
  public:
@@ -79,16 +91,18 @@ class FakeVcenter {
   int Count(const std::string& operation) const;
   int unauthenticated() const;  // requests that needed a session but carried no session cookie
   void ResetCounts();
+  // Bytes written to sockets by the streamed modes, headers included.
+  int64_t StreamedBytes() const;
 
   // The raw value the fake reports for a sample (what a test converts and compares).
   static int64_t RawValue(const std::string& entity, int counter_id, const std::string& instance, int64_t end_s);
 
  private:
-  struct Response;
-  struct Connection;
+  // Writes what the socket takes of a streamed answer; false when the connection is done.
+  bool Pump(FakeConnection& c);
   explicit FakeVcenter(FakeVcenterOptions o) : options_(std::move(o)) {}
   void Serve();
-  Response Handle(const std::string& headers, const std::string& body);
+  FakeResponse Handle(const std::string& headers, const std::string& body);
   std::string QueryPerfBody(const std::string& request) const;
 
   FakeVcenterOptions options_;
@@ -103,6 +117,7 @@ class FakeVcenter {
   std::map<std::string, int> counts_;
   int unauthenticated_ = 0;
   int views_ = 0;
+  int64_t streamed_ = 0;
 };
 
 }  // namespace vrecon::testing
