@@ -99,10 +99,34 @@ void SarParser::Issue(int64_t line, Severity sev, const char* code, std::string 
 }
 
 Status SarParser::Parse(std::string_view chunk) {
-  return lines_.Feed(chunk, '\n', [this](std::string_view line, bool) { return OnLine(line); });
+  if (sniffed_) return Feed(chunk);
+  // The encoding is sniffed on the same first bytes however the input is chunked.
+  head_.append(chunk);
+  if (head_.size() < kSniffBytes) return Status::Ok();
+  return Start();
+}
+
+// sar's output saved on Windows (PowerShell's Out-File) arrives in UTF-16 with a BOM.
+Status SarParser::Start() {
+  sniffed_ = true;
+  std::string head;
+  head.swap(head_);
+  const perfmon::Sniffed s = perfmon::SniffEncoding(head);
+  summary_.encoding = s.encoding;
+  utf16_ = perfmon::Utf16Decoder(s.encoding == perfmon::Encoding::kUtf16Be);
+  return Feed(std::string_view(head).substr(std::min(head.size(), s.bom_length)));
+}
+
+Status SarParser::Feed(std::string_view chunk) {
+  auto on_line = [this](std::string_view line, bool) { return OnLine(line); };
+  if (!perfmon::IsUtf16(summary_.encoding)) return lines_.Feed(chunk, on_line);
+  decoded_.clear();
+  utf16_.Feed(chunk, &decoded_);
+  return lines_.Feed(decoded_, on_line);
 }
 
 Status SarParser::Finish() {
+  if (!sniffed_) RETURN_IF_ERROR(Start());
   RETURN_IF_ERROR(lines_.Finish([this](std::string_view line, bool) { return OnLine(line); }));
   RETURN_IF_ERROR(FlushGroup());
   if (!fingerprinted_)
@@ -324,7 +348,9 @@ Status SarParser::FlushGroup() {
   return Status::Ok();
 }
 
-bool LooksLikeSar(std::string_view head) {
+bool LooksLikeSar(std::string_view raw_head) {
+  const std::string text = perfmon::DecodeHead(raw_head);
+  const std::string_view head(text);
   size_t pos = 0;
   while (pos < head.size()) {
     size_t nl = head.find('\n', pos);

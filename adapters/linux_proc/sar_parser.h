@@ -46,6 +46,9 @@ class SarParser {
   const perfmon::ParseSummary& summary() const { return summary_; }
 
  private:
+  static constexpr size_t kSniffBytes = 4096;
+  Status Start();
+  Status Feed(std::string_view chunk);
   Status OnLine(std::string_view line);
   Status OnData(const std::vector<std::string_view>& w, size_t first, TimeNs tod, std::string_view line);
   Status FlushGroup();
@@ -55,7 +58,11 @@ class SarParser {
   ParserOptions options_;
   SampleSink* sink_;
   perfmon::ParseSummary summary_;
-  LineSplitter lines_;
+  bool sniffed_ = false;
+  std::string head_;  // the input's start until kSniffBytes have come
+  perfmon::Utf16Decoder utf16_;
+  std::string decoded_;
+  AutoLineSplitter lines_;
 
   std::string machine_;
   std::optional<TimeNs> day_;      // local midnight of the current day

@@ -92,12 +92,13 @@ Status PerfmonParser::Start(std::string_view head) {
     s.eight_bit_undecided = false;
   }
   summary_.encoding = s.encoding;
+  utf16_ = Utf16Decoder(s.encoding == Encoding::kUtf16Be);
   head.remove_prefix(std::min(head.size(), s.bom_length));
   // Text never holds a NUL character: a NUL byte (or, in UTF-16, a NUL code unit) means binary.
   // Little-endian binary headers can look like BOM-less UTF-16 to the sniffer.
   const size_t probe = std::min<size_t>(head.size(), kSniffBytes);
   bool binary = false;
-  if (s.encoding == Encoding::kUtf16Le) {
+  if (IsUtf16(s.encoding)) {
     for (size_t i = 0; i + 1 < probe && !binary; i += 2) binary = head[i] == '\0' && head[i + 1] == '\0';
   } else {
     binary = std::memchr(head.data(), '\0', probe) != nullptr;
@@ -111,7 +112,7 @@ Status PerfmonParser::Start(std::string_view head) {
 }
 
 Status PerfmonParser::Feed(std::string_view chunk) {
-  if (summary_.encoding == Encoding::kUtf16Le) {
+  if (IsUtf16(summary_.encoding)) {
     decoded_.clear();
     utf16_.Feed(chunk, &decoded_);
     Status s = FeedText(decoded_);
@@ -130,28 +131,7 @@ void PerfmonParser::SettleLineHash() {
 }
 
 Status PerfmonParser::FeedText(std::string_view text) {
-  if (!line_mode_known_) {
-    // Until the text shows whether lines end in CR alone, it is held: split at the wrong
-    // separator, the first line would run into the next ones. Holds at most the first line.
-    undecided_.append(text);
-    const size_t cr = undecided_.find('\r');
-    if (cr != std::string::npos && cr + 1 < undecided_.size()) {
-      cr_only_ = undecided_[cr + 1] != '\n' && undecided_.find('\n') > cr;
-    } else if (undecided_.find('\n') == std::string::npos) {
-      return Status::Ok();
-    }
-    line_mode_known_ = true;
-    const std::string held = std::move(undecided_);
-    undecided_.clear();
-    Status s = SplitLines(held);
-    SettleLineHash();  // the held text goes away here
-    return s;
-  }
-  return SplitLines(text);
-}
-
-Status PerfmonParser::SplitLines(std::string_view text) {
-  return lines_.Feed(text, cr_only_ ? '\r' : '\n', [this](std::string_view line, bool transient) {
+  return lines_.Feed(text, [this](std::string_view line, bool transient) {
     Status s = OnLine(line);
     if (transient) SettleLineHash();  // the line's text goes away after this call
     return s;
@@ -163,12 +143,6 @@ Status PerfmonParser::Finish() {
     const std::string head = std::move(head_);
     head_.clear();
     RETURN_IF_ERROR(Start(head));
-  }
-  if (!undecided_.empty()) {  // no line end at all, or a CR only at the very end: one line
-    const std::string held = std::move(undecided_);
-    undecided_.clear();
-    RETURN_IF_ERROR(SplitLines(held));
-    SettleLineHash();
   }
   RETURN_IF_ERROR(lines_.Finish([this](std::string_view line, bool) {
     Status s = OnLine(line);
@@ -207,7 +181,7 @@ Status PerfmonParser::OnLine(std::string_view line) {
 Status PerfmonParser::OnHeader(std::string_view raw) {
   header_raw_ = std::string(raw);
   std::string text(raw);
-  if (summary_.encoding != Encoding::kUtf16Le && !options_.encoding && !IsValidUtf8(raw)) {
+  if (!IsUtf16(summary_.encoding) && !options_.encoding && !IsValidUtf8(raw)) {
     summary_.encoding = GuessCodePage(raw);
   }
   if (summary_.encoding == Encoding::kCp1251 || summary_.encoding == Encoding::kCp1252) {

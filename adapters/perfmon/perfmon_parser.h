@@ -70,7 +70,6 @@ class PerfmonParser {
   Status Start(std::string_view head);  // sniffs the encoding, refuses binary, feeds the head
   Status Feed(std::string_view chunk);  // decodes and feeds text
   Status FeedText(std::string_view text);
-  Status SplitLines(std::string_view text);
   Status OnLine(std::string_view line);
   Status OnHeader(std::string_view line);
   Status BeginData(std::string_view first_data_line);
@@ -107,13 +106,10 @@ class PerfmonParser {
 
   bool sniffed_ = false;
   std::string head_;        // the input's start while it is shorter than kSniffBytes
-  std::string undecided_;   // text before the line end that tells CR-only from LF
   bool eight_bit_ = false;  // header decoded from a single-byte code page
-  bool cr_only_ = false;
-  bool line_mode_known_ = false;
-  Utf16LeDecoder utf16_;
+  Utf16Decoder utf16_;
   std::string decoded_;
-  LineSplitter lines_;
+  AutoLineSplitter lines_;
 
   bool header_done_ = false;
   bool data_begun_ = false;

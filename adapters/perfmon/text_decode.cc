@@ -1,5 +1,6 @@
 #include "adapters/perfmon/text_decode.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace vrecon::perfmon {
@@ -25,6 +26,7 @@ std::string_view EncodingName(Encoding e) {
   switch (e) {
     case Encoding::kUtf8: return "utf-8";
     case Encoding::kUtf16Le: return "utf-16le";
+    case Encoding::kUtf16Be: return "utf-16be";
     case Encoding::kCp1251: return "windows-1251";
     case Encoding::kCp1252: return "windows-1252";
   }
@@ -61,9 +63,18 @@ Sniffed SniffEncoding(std::string_view h) {
     s.bom_length = 2;
     return s;
   }
-  // UTF-16LE without a BOM: ASCII characters have a zero high byte.
+  if (h.size() >= 2 && static_cast<unsigned char>(h[0]) == 0xFE && static_cast<unsigned char>(h[1]) == 0xFF) {
+    s.encoding = Encoding::kUtf16Be;
+    s.bom_length = 2;
+    return s;
+  }
+  // UTF-16 without a BOM: ASCII characters have a zero high byte, after (LE) or before (BE) it.
   if (h.size() >= 4 && h[0] != 0 && h[1] == 0 && h[2] != 0 && h[3] == 0) {
     s.encoding = Encoding::kUtf16Le;
+    return s;
+  }
+  if (h.size() >= 4 && h[0] == 0 && h[1] != 0 && h[2] == 0 && h[3] != 0) {
+    s.encoding = Encoding::kUtf16Be;
     return s;
   }
   s.eight_bit_undecided = true;
@@ -122,9 +133,10 @@ Encoding GuessCodePage(std::string_view s) {
   return high * 3 > ascii_letters ? Encoding::kCp1251 : Encoding::kCp1252;
 }
 
-void Utf16LeDecoder::Feed(std::string_view bytes, std::string* out) {
+void Utf16Decoder::Feed(std::string_view bytes, std::string* out) {
   size_t i = 0;
-  auto unit_at = [&](unsigned lo, unsigned hi) { return lo | (hi << 8); };
+  // Bytes in file order: the first is the low byte in little-endian, the high one in big-endian.
+  auto unit_at = [&](unsigned first, unsigned second) { return big_endian_ ? (first << 8) | second : first | (second << 8); };
   while (true) {
     unsigned u;
     if (pending_byte_ >= 0) {
@@ -157,6 +169,20 @@ void Utf16LeDecoder::Feed(std::string_view bytes, std::string* out) {
       AppendUtf8(u, out);
     }
   }
+}
+
+std::string DecodeHead(std::string_view head) {
+  const Sniffed sn = SniffEncoding(head);
+  head.remove_prefix(std::min(head.size(), sn.bom_length));
+  std::string text;
+  if (IsUtf16(sn.encoding)) {
+    Utf16Decoder(sn.encoding == Encoding::kUtf16Be).Feed(head, &text);
+  } else {
+    text.assign(head);
+  }
+  for (size_t i = 0; i < text.size(); ++i)
+    if (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')) text[i] = '\n';
+  return text;
 }
 
 }  // namespace vrecon::perfmon

@@ -1,5 +1,6 @@
 // Encodings Perfmon logs arrive in: UTF-8 (with or without BOM), UTF-16LE (relog, PowerShell
-// Out-File), and the Windows ANSI code pages of localized systems (1251 Cyrillic, 1252 Western).
+// Out-File), UTF-16BE (rare: "Unicode big endian" in Notepad or a converter), and the Windows ANSI
+// code pages of localized systems (1251 Cyrillic, 1252 Western).
 #ifndef VRECON_ADAPTERS_PERFMON_TEXT_DECODE_H_
 #define VRECON_ADAPTERS_PERFMON_TEXT_DECODE_H_
 
@@ -9,7 +10,8 @@
 
 namespace vrecon::perfmon {
 
-enum class Encoding { kUtf8, kUtf16Le, kCp1251, kCp1252 };
+enum class Encoding { kUtf8, kUtf16Le, kCp1251, kCp1252, kUtf16Be };
+inline bool IsUtf16(Encoding e) { return e == Encoding::kUtf16Le || e == Encoding::kUtf16Be; }
 std::string_view EncodingName(Encoding e);
 
 struct Sniffed {
@@ -27,15 +29,22 @@ std::string SingleByteToUtf8(std::string_view s, Encoding e);
 // mostly ASCII letters with a few accented ones.
 Encoding GuessCodePage(std::string_view s);
 
-// Streaming UTF-16LE -> UTF-8; keeps an odd byte or a lone high surrogate for the next chunk.
-class Utf16LeDecoder {
+// Streaming UTF-16 (little- or big-endian) -> UTF-8; keeps an odd byte or a lone high surrogate
+// for the next chunk.
+class Utf16Decoder {
  public:
+  explicit Utf16Decoder(bool big_endian = false) : big_endian_(big_endian) {}
   void Feed(std::string_view bytes, std::string* out);
 
  private:
+  bool big_endian_;
   int pending_byte_ = -1;
   unsigned high_surrogate_ = 0;
 };
+
+// The start of a file as UTF-8 text for the format sniffers: without its BOM, UTF-16 decoded,
+// and lines that end in CR alone ended in LF.
+std::string DecodeHead(std::string_view head);
 
 void AppendUtf8(unsigned code_point, std::string* out);
 

@@ -56,15 +56,16 @@ Status PowerCliParser::Start(std::string_view head) {
   sniffed_ = true;
   const perfmon::Sniffed s = perfmon::SniffEncoding(head);
   summary_.encoding = s.encoding;
+  utf16_ = perfmon::Utf16Decoder(s.encoding == perfmon::Encoding::kUtf16Be);
   head.remove_prefix(std::min(head.size(), s.bom_length));
-  if (s.encoding != perfmon::Encoding::kUtf16Le &&
+  if (!perfmon::IsUtf16(s.encoding) &&
       std::memchr(head.data(), '\0', std::min(head.size(), kSniffBytes)) != nullptr)
     return Status::NotSupported(options_.file + " is a binary file, not a PowerCLI Get-Stat CSV export");
   return Feed(head);
 }
 
 Status PowerCliParser::Feed(std::string_view chunk) {
-  if (summary_.encoding == perfmon::Encoding::kUtf16Le) {
+  if (perfmon::IsUtf16(summary_.encoding)) {
     decoded_.clear();
     utf16_.Feed(chunk, &decoded_);
     return FeedText(decoded_);
@@ -73,7 +74,7 @@ Status PowerCliParser::Feed(std::string_view chunk) {
 }
 
 Status PowerCliParser::FeedText(std::string_view text) {
-  return lines_.Feed(text, '\n', [this](std::string_view line, bool) { return OnLine(line, true); });
+  return lines_.Feed(text, [this](std::string_view line, bool) { return OnLine(line, true); });
 }
 
 Status PowerCliParser::OnLine(std::string_view raw, bool terminated) {

@@ -96,9 +96,9 @@ class PowerCliParser {
 
   bool sniffed_ = false;
   std::string head_;  // the input's start while it is shorter than kSniffBytes
-  perfmon::Utf16LeDecoder utf16_;
+  perfmon::Utf16Decoder utf16_;
   std::string decoded_;
-  LineSplitter lines_;
+  AutoLineSplitter lines_;
   bool quiet_ = false;
 
   std::string type_line_;

@@ -165,15 +165,7 @@ std::optional<ParsedTime> ParseTimestamp(std::string_view s) {
 }
 
 bool LooksLikePowerCliExport(std::string_view head) {
-  const perfmon::Sniffed sn = perfmon::SniffEncoding(head);
-  head.remove_prefix(std::min(head.size(), sn.bom_length));
-  std::string text;
-  if (sn.encoding == perfmon::Encoding::kUtf16Le) {
-    perfmon::Utf16LeDecoder d;
-    d.Feed(head, &text);
-  } else {
-    text.assign(head);
-  }
+  const std::string text = perfmon::DecodeHead(head);
   std::string_view rest(text);
   while (!rest.empty()) {
     const size_t nl = rest.find('\n');

@@ -56,7 +56,7 @@ RunFn AddIngestCommand(CLI::App& app) {
   cmd->add_option("--tz-bias", o->tz_bias,
                   "UTC minus local time in minutes, for logs whose header has no readable bias (EST = 300)");
   cmd->add_option("--encoding", o->encoding, "Force the text encoding instead of detecting it")
-      ->check(CLI::IsMember({"utf-8", "utf-16le", "windows-1251", "windows-1252"}));
+      ->check(CLI::IsMember({"utf-8", "utf-16le", "utf-16be", "windows-1251", "windows-1252"}));
   cmd->add_option("--date", o->date, "YYYY-MM-DD of the first row, for sar text without its header line");
   // One value per --map (repeat it for more): a list option would take the log files after it.
   cmd->add_option("--map", o->maps, "Store a mapping from a guest computer name to its VM name (GUEST=VM; repeatable)")

@@ -79,8 +79,8 @@ void PrintTable(std::ostream& out, const std::vector<IngestResult>& results) {
 }  // namespace
 
 std::optional<perfmon::Encoding> ParseEncodingName(const std::string& name) {
-  for (auto e : {perfmon::Encoding::kUtf8, perfmon::Encoding::kUtf16Le, perfmon::Encoding::kCp1251,
-                 perfmon::Encoding::kCp1252})
+  for (auto e : {perfmon::Encoding::kUtf8, perfmon::Encoding::kUtf16Le, perfmon::Encoding::kUtf16Be,
+                 perfmon::Encoding::kCp1251, perfmon::Encoding::kCp1252})
     if (perfmon::EncodingName(e) == name) return e;
   return std::nullopt;
 }

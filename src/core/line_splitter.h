@@ -57,6 +57,48 @@ class LineSplitter {
   std::string carry_;
 };
 
+// A LineSplitter that first finds out whether lines end in LF (or CRLF) or in CR alone (files
+// re-saved by old spreadsheet software, old Mac tools). Until a line end shows which, the text is
+// held: split at the wrong separator, the first line would run into the next ones. It holds at
+// most the first line; its lines reach on_line as transient (the held text goes away).
+class AutoLineSplitter {
+ public:
+  template <typename OnLine>
+  Status Feed(std::string_view text, OnLine&& on_line) {
+    if (known_) return lines_.Feed(text, sep_, on_line);
+    undecided_.append(text);
+    const size_t cr = undecided_.find('\r');
+    if (cr != std::string::npos && cr + 1 < undecided_.size()) {
+      if (undecided_[cr + 1] != '\n' && undecided_.find('\n') > cr) sep_ = '\r';
+    } else if (undecided_.find('\n') == std::string::npos) {
+      return Status::Ok();
+    }
+    known_ = true;
+    return FlushHeld(on_line);
+  }
+
+  // No line end at all, or a CR only at the very end: the held text is one line.
+  template <typename OnLine>
+  Status Finish(OnLine&& on_line) {
+    if (!undecided_.empty()) RETURN_IF_ERROR(FlushHeld(on_line));
+    return lines_.Finish(on_line);
+  }
+
+  bool cr_only() const { return sep_ == '\r'; }
+
+ private:
+  template <typename OnLine>
+  Status FlushHeld(OnLine& on_line) {
+    std::string held;
+    held.swap(undecided_);
+    return lines_.Feed(held, sep_, [&](std::string_view line, bool) { return on_line(line, true); });
+  }
+  LineSplitter lines_;
+  std::string undecided_;
+  bool known_ = false;
+  char sep_ = '\n';
+};
+
 }  // namespace vrecon
 
 #endif  // VRECON_SRC_CORE_LINE_SPLITTER_H_
