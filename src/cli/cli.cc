@@ -41,7 +41,7 @@ StatusOr<std::unique_ptr<Store>> OpenExistingStore(const std::string& path) {
   std::error_code ec;
   if (path != ":memory:" && !std::filesystem::exists(path, ec))
     return Status::NotFound("store " + path + " does not exist: run `vrecon ingest --db " + path + " FILE...` first");
-  return Store::Open(path);
+  return Store::OpenForReading(path);
 }
 
 Status ParseMapping(const std::string& text, std::string* guest, std::string* vm) {

@@ -137,9 +137,18 @@ int Run(const Opts& o) {
       PrintError("--recompute: store " + o.db + " holds no samples to recompute the corrections from");
       return kExitFailure;
     }
-    if (!o.recompute)
+    const std::optional<std::string>& read_only = (*store)->read_only_reason();
+    if (read_only) {
+      std::cerr << "vrecon: note: " << o.db << " is read-only (" << *read_only << "): the corrections are computed "
+                << "for this report and not stored\n";
+      if (Status s = (*store)->ShadowCorrectionTables(); !s.ok()) {
+        PrintError(s.message());
+        return kExitFailure;
+      }
+    } else if (!o.recompute) {
       std::cerr << "vrecon: note: " << o.db << " holds no stored corrections yet: computing them from its samples "
                 << "and storing them for the next report\n";
+    }
     CorrectionRequest all;  // everything: a report reads stored results, whatever its range
     all.vsphere_run = creq.vsphere_run;
     auto n = StoreCorrections(store->get(), all);

@@ -69,10 +69,41 @@ std::string_view Statement::ColumnBlob(int i) const {
   return b ? std::string_view(static_cast<const char*>(b), sqlite3_column_bytes(stmt_, i)) : std::string_view();
 }
 
-StatusOr<std::unique_ptr<Database>> Database::Open(const std::string& path) {
+namespace {
+
+// A URI for sqlite3_open_v2 with SQLITE_OPEN_URI: the path with the characters a URI gives
+// meaning to escaped.
+std::string ImmutableUri(const std::string& path) {
+  std::string uri = "file:";
+  for (char c : path) {
+    if (c == '%' || c == '?' || c == '#') {
+      static constexpr char kHex[] = "0123456789ABCDEF";
+      uri += '%';
+      uri += kHex[static_cast<unsigned char>(c) >> 4];
+      uri += kHex[static_cast<unsigned char>(c) & 15];
+    } else {
+      uri += c;
+    }
+  }
+  return uri + "?immutable=1";
+}
+
+}  // namespace
+
+StatusOr<std::unique_ptr<Database>> Database::Open(const std::string& path, Mode mode) {
   sqlite3* db = nullptr;
-  const int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                                 nullptr);
+  int flags = SQLITE_OPEN_NOMUTEX;
+  std::string name = path;
+  if (mode == Mode::kReadWrite) {
+    flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  } else {
+    flags |= SQLITE_OPEN_READONLY;
+  }
+  if (mode == Mode::kImmutable) {
+    flags |= SQLITE_OPEN_URI;
+    name = ImmutableUri(path);
+  }
+  const int rc = sqlite3_open_v2(name.c_str(), &db, flags, nullptr);
   if (rc != SQLITE_OK) {
     std::string msg = "cannot open database " + path + ": " + (db ? sqlite3_errmsg(db) : "out of memory");
     sqlite3_close(db);
@@ -83,6 +114,7 @@ StatusOr<std::unique_ptr<Database>> Database::Open(const std::string& path) {
 }
 
 int Database::ErrorCode() const { return sqlite3_errcode(db_) & 0xff; }
+bool Database::read_only() const { return sqlite3_db_readonly(db_, "main") == 1; }
 
 Database::~Database() {
   cache_.clear();  // finalize before closing
@@ -131,7 +163,9 @@ StatusOr<Transaction> Transaction::Begin(Database* db) {
   // committed since, taking the write lock would fail at once (SQLITE_BUSY_SNAPSHOT, no busy
   // wait). Several collectors' connections write one store in fleet mode.
   db->ResetCached();
-  RETURN_IF_ERROR(db->Exec("BEGIN IMMEDIATE"));
+  // A read-only store can only write its TEMP tables (Store::ShadowCorrectionTables): no lock on
+  // the file is taken for those.
+  RETURN_IF_ERROR(db->Exec(db->read_only() ? "BEGIN" : "BEGIN IMMEDIATE"));
   return Transaction(db);
 }
 

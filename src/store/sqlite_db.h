@@ -51,8 +51,11 @@ class Statement {
 
 class Database {
  public:
-  // Opens (creating if needed) `path`; ":memory:" gives a private in-memory database.
-  static StatusOr<std::unique_ptr<Database>> Open(const std::string& path);
+  // kReadWrite opens (creating if needed) `path`; ":memory:" gives a private in-memory database.
+  // kReadOnly never writes the file; kImmutable also takes no locks and needs no WAL index (a
+  // store on a read-only medium, where none can be made), so it must not change meanwhile.
+  enum class Mode { kReadWrite, kReadOnly, kImmutable };
+  static StatusOr<std::unique_ptr<Database>> Open(const std::string& path, Mode mode = Mode::kReadWrite);
   ~Database();
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
@@ -68,6 +71,7 @@ class Database {
   int64_t LastInsertId() const;
   const std::string& path() const { return path_; }
   int ErrorCode() const;  // SQLite's primary result code of the last call on this connection
+  bool read_only() const;  // the main database was opened read-only (or SQLite could only read it)
 
  private:
   Database(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}

@@ -44,6 +44,15 @@ class Store {
   // one creates it and the other opens it. `created`: this call made the file at `path`.
   static StatusOr<std::unique_ptr<Store>> Open(const std::string& path, bool* created = nullptr);
 
+  // For commands that only read: Open() when the store can be written, else the store opened
+  // read-only (src/store/store_read_only.cc), as it is: it cannot be migrated.
+  static StatusOr<std::unique_ptr<Store>> OpenForReading(const std::string& path);
+  // Why the store cannot be written (read-only file, directory or file system), when opened so.
+  const std::optional<std::string>& read_only_reason() const { return read_only_reason_; }
+  // Empty in-memory stand-ins for the stored-correction tables (read-only store: the report
+  // computes corrections it cannot store).
+  Status ShadowCorrectionTables();
+
   Database* db() { return db_.get(); }
 
   StatusOr<std::optional<FileRecord>> FindFile(const std::string& fingerprint);
@@ -70,7 +79,12 @@ class Store {
   explicit Store(std::unique_ptr<Database> db) : db_(std::move(db)) {}
   static StatusOr<std::unique_ptr<Store>> OpenAt(const std::string& path);  // open or create in place
   std::unique_ptr<Database> db_;
+  std::optional<std::string> read_only_reason_;
 };
+
+// Why `path` cannot be written, when it cannot: the file, its directory (SQLite's -wal and -shm
+// files go there) or the file system is read-only.
+std::optional<std::string> WhyReadOnly(const std::string& path);
 
 }  // namespace vrecon
 

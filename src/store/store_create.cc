@@ -30,7 +30,14 @@ Status Renamed(const Status& s, const std::string& from, const std::string& to) 
 StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& path, bool* created) {
   if (created) *created = false;
   std::error_code ec;
-  if (path == ":memory:" || std::filesystem::exists(path, ec)) return OpenAt(path);
+  if (path == ":memory:") return OpenAt(path);
+  if (std::filesystem::exists(path, ec)) {
+    // Refused before SQLite opens it: it would open the file read-only and leave -wal and -shm
+    // files behind when the first write fails.
+    if (const std::optional<std::string> why = WhyReadOnly(path))
+      return Status::IOError("store " + path + " is read-only: " + *why + "; this command writes to it");
+    return OpenAt(path);
+  }
   const std::string tmp = path + ".creating-" + std::to_string(getpid());
   RemoveDatabaseFiles(tmp);  // a leftover of a run of this pid that was killed
   {
