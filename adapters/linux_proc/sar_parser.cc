@@ -60,7 +60,7 @@ std::optional<TimeNs> ParseDate(std::string_view s) {
     return std::nullopt;
   }
   if (y < 100) y += 2000;
-  if (y < 1970 || y > kMaxYear || mo < 1 || mo > 12 || d < 1 || d > 31) return std::nullopt;
+  if (y < 1970 || y > kMaxYear || mo < 1 || mo > 12 || d < 1 || d > DaysInMonth(y, mo)) return std::nullopt;
   return DaysFromCivil(y, mo, d) * kDay;
 }
 

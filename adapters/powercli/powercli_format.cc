@@ -9,15 +9,6 @@
 #include "src/core/text_util.h"
 
 namespace vrecon::powercli {
-namespace {
-
-int DaysInMonth(int y, int m) {
-  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  if (m == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0)) return 29;
-  return kDays[m - 1];
-}
-
-}  // namespace
 
 char DetectDelimiter(std::string_view header) {
   size_t from = 0;

@@ -43,8 +43,15 @@ TimeNs NsFromCivil(const CivilTime& c) {
   return ms * kNsPerMs;
 }
 
+int DaysInMonth(int y, int m) {
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (m == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0)) return 29;
+  return kDays[m - 1];
+}
+
 std::optional<TimeNs> CheckedNsFromCivil(const CivilTime& c) {
   if (c.year < kMinYear || c.year > kMaxYear) return std::nullopt;
+  if (c.month < 1 || c.month > 12 || c.day < 1 || c.day > DaysInMonth(c.year, c.month)) return std::nullopt;
   return NsFromCivil(c);
 }
 

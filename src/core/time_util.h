@@ -32,7 +32,10 @@ TimeNs NsFromCivil(const CivilTime& c);
 // nor the difference of two, nor either shifted by a time-zone bias or a few days overflows.
 // Readers refuse a time outside them as unreadable (a bad row), as they refuse "13/45/2026".
 inline constexpr int kMinYear = 1900, kMaxYear = 2189;
-// NsFromCivil for times read from input: nullopt when c.year is outside kMinYear..kMaxYear.
+// 28-31 (Gregorian leap years); m in 1..12.
+int DaysInMonth(int y, int m);
+// NsFromCivil for times read from input: nullopt when c.year is outside kMinYear..kMaxYear or the
+// day is not in its month (2026-02-30 is no date, not March 2nd).
 std::optional<TimeNs> CheckedNsFromCivil(const CivilTime& c);
 
 // "2026-11-01T10:00:00Z"; with millis=true "2026-11-01T10:00:00.000Z".

@@ -25,4 +25,14 @@ TEST(TimeUtilTest, ParsesIsoWithAndWithoutOffset) {
 }
 
 }  // namespace
+TEST(TimeUtilTest, DaysThatAreNotInTheirMonthAreNoDate) {
+  EXPECT_FALSE(ParseIso("2026-02-30"));
+  EXPECT_FALSE(ParseIso("2026-02-29T10:00:00Z"));
+  EXPECT_FALSE(ParseIso("2100-02-29"));  // not a leap year
+  EXPECT_FALSE(ParseIso("2026-04-31"));
+  EXPECT_TRUE(ParseIso("2024-02-29"));
+  EXPECT_TRUE(ParseIso("2000-02-29"));
+  EXPECT_TRUE(ParseIso("2026-12-31T23:59:59Z"));
+}
+
 }  // namespace vrecon

@@ -34,6 +34,12 @@ TEST_F(HostileCliTest, FromAfterToIsAUsageError) {
   }
 }
 
+TEST_F(HostileCliTest, ADayThatIsNotInItsMonthIsAUsageError) {
+  CliResult r = RunVrecon({"correct", "--db", db_, "--from", "2026-02-30"});
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_EQ(r.err.rfind("vrecon: error: --from", 0), 0u) << r.err;
+}
+
 TEST_F(HostileCliTest, NonsenseNumbersAreRefused) {
   for (const auto& [option, value] : {std::pair<std::string, std::string>{"--idle-threshold", "nan"},
                                       {"--idle-threshold", "inf"},
