@@ -10,8 +10,10 @@ namespace vrecon::models {
 namespace {
 
 std::string Pct(double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.1f%%", v);
+  char b[48];
+  // Beyond a billion %, fixed notation would be cut off at the buffer's end (1e30 showed as a
+  // 31-digit number): a sample that far out is shown in exponent form.
+  std::snprintf(b, sizeof b, std::fabs(v) < 1e9 ? "%.1f%%" : "%.3g%%", v);
   return b;
 }
 

@@ -13,6 +13,12 @@ namespace {
 
 constexpr TimeNs kHour = 3600 * kNsPerSec;
 
+// No counter reads more than this in magnitude (a 64-bit raw counter is under 2e19, and a
+// formatted one a few powers of ten more); a larger cell is stored as missing. Far below a
+// double's overflow, so sums of value x seconds over any span stay finite: 1e308 in a log made
+// window means inf - inf = NaN.
+constexpr double kMaxCounterMagnitude = 1e100;
+
 // One cell of a row. Perfmon quotes every cell ("..."); spreadsheets re-save without quotes.
 // Returns false at the end of the line. Doubled quotes inside a quoted cell are kept as they
 // are: they never occur in values, and header cells go through UnquoteHeaderCell.
@@ -153,13 +159,22 @@ Status PerfmonParser::OnDataRow(std::string_view line) {
     if (col < 0 || cell.empty()) continue;
     double v;
     auto r = std::from_chars(cell.data(), cell.data() + cell.size(), v);
-    if (r.ec == std::errc() && r.ptr == cell.data() + cell.size() && std::isfinite(v)) {
+    // The comparison is false for NaN and true for Inf: one test on the fast path.
+    if (r.ec == std::errc() && r.ptr == cell.data() + cell.size() && std::fabs(v) <= kMaxCounterMagnitude) {
       values_[col] = v;
       continue;
     }
     if (IsBlank(cell)) continue;
-    if (auto parsed = ParseDouble(cell)) {
+    std::optional<double> parsed = ParseDouble(cell);
+    if (parsed && std::fabs(*parsed) <= kMaxCounterMagnitude) {
       values_[col] = *parsed;
+      continue;
+    }
+    // A number too large for a counter, or for a double (1.8e308): stored as missing, said so.
+    if (parsed || (r.ec == std::errc::result_out_of_range && r.ptr == cell.data() + cell.size())) {
+      Issue(Severity::kWarning, "out-of-range",
+            "column " + std::to_string(i + 1) + " holds \"" + Printable(cell) +
+                "\", beyond any counter's range (magnitude over 1e100); that value is stored as missing");
       continue;
     }
     Issue(Severity::kWarning, "non-numeric",
