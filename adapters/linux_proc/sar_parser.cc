@@ -119,15 +119,19 @@ Status SarParser::Start() {
 
 Status SarParser::Feed(std::string_view chunk) {
   auto on_line = [this](std::string_view line, bool) { return OnLine(line); };
-  if (!perfmon::IsUtf16(summary_.encoding)) return lines_.Feed(chunk, on_line);
-  decoded_.clear();
-  utf16_.Feed(chunk, &decoded_);
-  return lines_.Feed(decoded_, on_line);
+  if (perfmon::IsUtf16(summary_.encoding)) {
+    decoded_.clear();
+    utf16_.Feed(chunk, &decoded_);
+    chunk = decoded_;
+  }
+  Status s = lines_.Feed(chunk, on_line);
+  return NameLongLine(std::move(s), lines_.too_long(), options_.file, summary_.lines + 1);
 }
 
 Status SarParser::Finish() {
   if (!sniffed_) RETURN_IF_ERROR(Start());
-  RETURN_IF_ERROR(lines_.Finish([this](std::string_view line, bool) { return OnLine(line); }));
+  Status last = lines_.Finish([this](std::string_view line, bool) { return OnLine(line); });
+  RETURN_IF_ERROR(NameLongLine(std::move(last), lines_.too_long(), options_.file, summary_.lines + 1));
   RETURN_IF_ERROR(FlushGroup());
   if (!fingerprinted_)
     return Status::InvalidArgument(options_.file + ": no sar -u data row (\"HH:MM:SS [AM|PM] all|N values...\") found");

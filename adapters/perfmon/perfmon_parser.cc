@@ -131,11 +131,12 @@ void PerfmonParser::SettleLineHash() {
 }
 
 Status PerfmonParser::FeedText(std::string_view text) {
-  return lines_.Feed(text, [this](std::string_view line, bool transient) {
+  Status s = lines_.Feed(text, [this](std::string_view line, bool transient) {
     Status s = OnLine(line);
     if (transient) SettleLineHash();  // the line's text goes away after this call
     return s;
   });
+  return NameLongLine(std::move(s), lines_.too_long(), options_.file, summary_.lines + 1);
 }
 
 Status PerfmonParser::Finish() {
@@ -144,11 +145,12 @@ Status PerfmonParser::Finish() {
     head_.clear();
     RETURN_IF_ERROR(Start(head));
   }
-  RETURN_IF_ERROR(lines_.Finish([this](std::string_view line, bool) {
+  Status last = lines_.Finish([this](std::string_view line, bool) {
     Status s = OnLine(line);
     SettleLineHash();
     return s;
-  }));
+  });
+  RETURN_IF_ERROR(NameLongLine(std::move(last), lines_.too_long(), options_.file, summary_.lines + 1));
   RETURN_IF_ERROR(FinishHeld());
   if (!sniffed_ || summary_.lines == 0) return Status::ParseError(options_.file + " is empty");
   if (!header_done_) return Status::ParseError(options_.file + " holds no header line");

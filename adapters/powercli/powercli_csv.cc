@@ -74,7 +74,8 @@ Status PowerCliParser::Feed(std::string_view chunk) {
 }
 
 Status PowerCliParser::FeedText(std::string_view text) {
-  return lines_.Feed(text, [this](std::string_view line, bool) { return OnLine(line, true); });
+  Status s = lines_.Feed(text, [this](std::string_view line, bool) { return OnLine(line, true); });
+  return NameLongLine(std::move(s), lines_.too_long(), options_.file, summary_.lines + 1);
 }
 
 Status PowerCliParser::OnLine(std::string_view raw, bool terminated) {
@@ -316,7 +317,8 @@ Status PowerCliParser::Finish() {
     head_.clear();
     RETURN_IF_ERROR(Start(head));
   }
-  RETURN_IF_ERROR(lines_.Finish([this](std::string_view line, bool) { return OnLine(line, false); }));
+  Status last = lines_.Finish([this](std::string_view line, bool) { return OnLine(line, false); });
+  RETURN_IF_ERROR(NameLongLine(std::move(last), lines_.too_long(), options_.file, summary_.lines + 1));
   if (!sniffed_ || summary_.lines == 0) return Status::ParseError(options_.file + " is empty");
   if (!header_done_) return Status::ParseError(options_.file + " holds no header line");
   if (!data_begun_)

@@ -13,6 +13,11 @@ namespace vrecon {
 
 class LineSplitter {
  public:
+  // A longer line ends the input with LineTooLong(): no log has one, and a line is held whole.
+  static constexpr size_t kMaxLine = size_t{64} << 20;
+  static Status LineTooLong() { return Status::ParseError("the line is longer than 64 MiB, which no log has"); }
+  bool too_long() const { return too_long_; }
+
   // Calls on_line(line, transient) for every line completed by `text`, without its `sep`; with
   // sep '\n' a trailing '\r' (CRLF) is removed too. `transient` is true when the line's text
   // lives only during the call (it was assembled across chunks); otherwise it points into
@@ -23,11 +28,14 @@ class LineSplitter {
     while (pos < text.size()) {
       const char* nl = static_cast<const char*>(std::memchr(text.data() + pos, sep, text.size() - pos));
       if (nl == nullptr) {
+        if (carry_.size() + (text.size() - pos) > kMaxLine) return TooLong();
         carry_.append(text.substr(pos));
         break;
       }
       std::string_view line(text.data() + pos, nl - (text.data() + pos));
       pos = nl - text.data() + 1;
+      // Checked on whole lines too, so that the outcome does not depend on the chunking.
+      if (carry_.size() + line.size() > kMaxLine) return TooLong();
       if (carry_.empty()) {
         RETURN_IF_ERROR(on_line(Chomp(line), false));
         continue;
@@ -54,7 +62,12 @@ class LineSplitter {
     if (!s.empty() && s.back() == '\r') s.remove_suffix(1);
     return s;
   }
+  Status TooLong() {
+    too_long_ = true;
+    return LineTooLong();
+  }
   std::string carry_;
+  bool too_long_ = false;
 };
 
 // A LineSplitter that first finds out whether lines end in LF (or CRLF) or in CR alone (files
@@ -71,6 +84,11 @@ class AutoLineSplitter {
     if (cr != std::string::npos && cr + 1 < undecided_.size()) {
       if (undecided_[cr + 1] != '\n' && undecided_.find('\n') > cr) sep_ = '\r';
     } else if (undecided_.find('\n') == std::string::npos) {
+      // One more byte than a line may have, and a CR at its end that says nothing yet.
+      if (undecided_.size() > LineSplitter::kMaxLine + 1) {
+        too_long_ = true;
+        return LineSplitter::LineTooLong();
+      }
       return Status::Ok();
     }
     known_ = true;
@@ -85,6 +103,7 @@ class AutoLineSplitter {
   }
 
   bool cr_only() const { return sep_ == '\r'; }
+  bool too_long() const { return too_long_ || lines_.too_long(); }
 
  private:
   template <typename OnLine>
@@ -96,8 +115,15 @@ class AutoLineSplitter {
   LineSplitter lines_;
   std::string undecided_;
   bool known_ = false;
+  bool too_long_ = false;
   char sep_ = '\n';
 };
+
+// A reader's status with the file and line named when the splitter stopped at a line too long.
+inline Status NameLongLine(Status s, bool too_long, const std::string& file, int64_t line) {
+  if (s.ok() || !too_long) return s;
+  return Status::ParseError(file + ":" + std::to_string(line) + ": " + s.message() + "; reading stopped");
+}
 
 }  // namespace vrecon
 
