@@ -293,7 +293,8 @@ Status ForEachVmCorrection(Store* store, const CorrectionRequest& req, const VmW
     ~ReadSnapshot() {
       if (!open) return;
       db->ResetCached();
-      if (!db->Exec("COMMIT").ok()) (void)db->Exec("ROLLBACK");  // it only read: either ends it
+      // It only read: either statement ends it, and nothing is lost if the ROLLBACK fails too.
+      if (!db->Exec("COMMIT").ok()) db->Exec("ROLLBACK").IgnoreError();
     }
   } snapshot{db, db->Exec("BEGIN").ok()};
   ASSIGN_OR_RETURN(std::vector<StoredSeries> all, FindSeries(db, SeriesFilter{}));
