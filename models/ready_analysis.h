@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "models/correction.h"
+#include "src/core/severity.h"
 #include "src/core/time_util.h"
 
 namespace vrecon::models {
@@ -68,7 +69,9 @@ std::optional<double> Percentile(std::vector<double> values, double p);
 Summary Summarize(const std::vector<double>& values, const std::vector<double>& thresholds);
 
 struct Hint {
-  std::string code, severity, message;
+  std::string code;
+  Severity severity = Severity::kWarning;
+  std::string message;
 };
 
 struct VmReadySummary {

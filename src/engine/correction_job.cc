@@ -273,7 +273,7 @@ void Annotate(const VmEntry& e, std::vector<models::WindowResult>* windows) {
     r.vm_name_shared = e.name_shared;
     if (e.ambiguous.empty()) continue;
     r.flags.push_back(models::Flag{
-        "ambiguous-vm", "error",
+        "ambiguous-vm", Severity::kError,
         "guest " + e.name + " matches " + std::to_string(e.ambiguous.size()) + " VMs by name (" + candidates +
             "), so it is corrected against none of them; pin it with --map " + e.name +
             "=VM_KEY or a [[map]] entry in the fleet file"});

@@ -55,7 +55,7 @@ int64_t AddVm(Database* db, const std::string& name) {
 
 TEST(WindowBlocksTest, BlockRoundTripKeepsMissingFieldsMissing) {
   StoredWindow a = Window(kDay0, 12.5);
-  a.flags = {{"high-ready", "warning", "ready 12% per vCPU"}, {"gap", "info", "no data\tfor 5 min"}};
+  a.flags = {{"high-ready", Severity::kWarning, "ready 12% per vCPU"}, {"gap", Severity::kInfo, "no data\tfor 5 min"}};
   a.clock_offset_s = -3.25;
   StoredWindow b;  // nothing but coverage: every optional missing, NaN counted as missing
   b.start = kDay0 + 300 * kS;
