@@ -7,9 +7,10 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 # CI must run the browser test of the HTML report (tests/report/report_browser_test.cc), not skip it.
 export VRECON_REQUIRE_CHROMIUM=1
-build=build; flags=(-DCMAKE_BUILD_TYPE=Release)
+# Warnings in the project's own code fail the build here (VRECON_WERROR; off for plain users).
+build=build; flags=(-DCMAKE_BUILD_TYPE=Release -DVRECON_WERROR=ON)
 if [ "${1:-}" = "--sanitize" ]; then
-  build=build-asan; flags=(-DCMAKE_BUILD_TYPE=Debug -DVRECON_SANITIZE=ON)
+  build=build-asan; flags=(-DCMAKE_BUILD_TYPE=Debug -DVRECON_SANITIZE=ON -DVRECON_WERROR=ON)
 fi
 cmake -S . -B "$build" "${flags[@]}"
 cmake --build "$build" -j"$(nproc)"
