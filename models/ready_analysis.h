@@ -92,7 +92,7 @@ VmReadySummary AnalyzeVm(const ReadyInput& in, const ReadyThresholds& t = {});
 // Window flags for `vrecon correct`: high-ready / high-costop (per-vCPU window means), and for
 // Hyper-V, which has no ready counter, high-dispatch-wait (the window's mean CPU Wait Time Per
 // Dispatch, microseconds, above the warning threshold of `vrecon ready`).
-std::vector<Flag> ReadyWindowFlags(std::optional<double> ready_pct_per_vcpu, std::optional<double> costop_pct_per_vcpu,
+std::vector<Flag> ReadyWindowFlags(std::optional<double> ready, std::optional<double> costop,
                                    const ReadyThresholds& t = {},
                                    std::optional<double> wait_per_dispatch_us = std::nullopt);
 

@@ -112,7 +112,7 @@ void QueueOnIdle(const WindowFlagConfig& cfg, const WindowSeries* queue, int ind
 void AddWindowFlags(const VmSeries& vm, const WindowGrid& grid, const WindowFlagConfig& cfg,
                     std::vector<WindowResult>* windows) {
   const double window_s = static_cast<double>(grid.width) / kNsPerSec;
-  const WindowSeries* total = vm.guest_total ? &*vm.guest_total : (vm.guest_cpus.empty() ? nullptr : &vm.guest_cpus[0]);
+  const WindowSeries* total = vm.guest_total ? &*vm.guest_total : (vm.guest_cpus.empty() ? nullptr : vm.guest_cpus.data());
   const WindowSeries* queue = vm.guest_queue ? &*vm.guest_queue : nullptr;
   std::vector<WindowResult>& ws = *windows;
   // w-unstable looks at the neighbours' w before any flag of this pass is added.

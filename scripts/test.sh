@@ -2,6 +2,7 @@
 # Builds vrecon and runs the whole test suite with ctest.
 #   scripts/test.sh             Release build in build/
 #   scripts/test.sh --sanitize  AddressSanitizer + UndefinedBehaviorSanitizer build in build-asan/
+# The Release run then checks format and lint (scripts/lint.sh; docs/development.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -15,3 +16,8 @@ fi
 cmake -S . -B "$build" "${flags[@]}"
 cmake --build "$build" -j"$(nproc)"
 ctest --test-dir "$build" --output-on-failure -j"$(nproc)"
+# After the tests, so their results show even when a line is misformatted. The sanitizer build
+# compiles the same code: linting it again would find nothing new.
+if [ "$build" = build ]; then
+  scripts/lint.sh
+fi

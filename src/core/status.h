@@ -89,11 +89,14 @@ class [[nodiscard]] StatusOr {
     if (!vrecon_status_.ok()) return vrecon_status_; \
   } while (0)
 
+// tmp and lhs name a declaration and an assignment target: they cannot be parenthesized.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \
   auto tmp = (expr);                          \
   if (!tmp.ok()) return tmp.status();         \
   lhs = std::move(tmp).value()
 
 #define ASSIGN_OR_RETURN(lhs, expr) ASSIGN_OR_RETURN_IMPL(VRECON_CONCAT(vrecon_sor_, __LINE__), lhs, expr)
+// NOLINTEND(bugprone-macro-parentheses)
 
 #endif  // VRECON_SRC_CORE_STATUS_H_

@@ -258,7 +258,8 @@ StatusOr<std::vector<models::WindowResult>> CorrectPlanned(RunContext* ctx, cons
 StatusOr<std::map<std::string, std::string>> Mappings(Store* store, const CorrectionRequest& req) {
   ASSIGN_OR_RETURN(auto mappings, store->Mappings());
   for (const auto& [g, v] : req.mappings) {
-    std::erase_if(mappings, [&](const auto& m) { return NormalizeVmName(m.first) == NormalizeVmName(g); });
+    // The guest's name through an init-capture: clang before 16 cannot capture a structured binding.
+    std::erase_if(mappings, [&, guest = NormalizeVmName(g)](const auto& m) { return NormalizeVmName(m.first) == guest; });
     mappings[g] = v;
   }
   return mappings;

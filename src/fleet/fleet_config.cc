@@ -30,7 +30,7 @@ class Checker {
 
   Status CheckKeys(const toml::table& t, const std::string& prefix, const std::set<std::string>& known) const {
     for (auto&& [k, v] : t) {
-      if (known.count(std::string(k.str()))) continue;
+      if (known.contains(std::string(k.str()))) continue;
       std::string list;
       for (const std::string& n : known) list += (list.empty() ? "" : ", ") + n;
       return Bad(k.source(), prefix + std::string(k.str()), "unknown key (known here: " + list + ")");

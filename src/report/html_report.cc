@@ -109,7 +109,7 @@ void FlagExplanations(Sink& s, const FleetReport& r) {
       << "</p><p><b>What happens:</b> " << InlineMarkdownToHtml(d.what) << "</p></div>";
   }
   for (const auto& [code, f] : r.flags)
-    if (!documented.count(code))
+    if (!documented.contains(code))
       s << "<div class=\"flagdoc\" id=\"flag-" << H(code) << "\"><h3><code>" << H(code)
         << "</code></h3><p>Not described in docs/flags.md of this build. Example: " << H(f.message) << "</p></div>";
   for (const auto& [title, text] : ParseFlagNotes(FlagsMarkdown()))

@@ -1,7 +1,7 @@
 // One VM's section of the HTML report: summary line, utilization chart with w, ready / co-stop
 // chart with threshold bands, flag timeline, processes as reported and corrected, hints.
 #include <algorithm>
-#include <array>
+#include <map>
 #include <set>
 
 #include "src/core/text_util.h"
@@ -16,8 +16,6 @@ namespace {
 void WriteVmSection(Sink& s, size_t index, const VmReport& v, const std::vector<StoredWindow>& windows,
                     const HtmlOptions& opt, SvgDefs* defs) {
   const VmStats& st = v.stats;
-  size_t flagged = 0;
-  for (const auto& [code, f] : st.flags) flagged += static_cast<size_t>(f.windows);
   s << "<details class=\"vm\" id=\"" << VmAnchor(index) << "\"" << (index < opt.open_sections ? " open" : "")
     << "><summary><b>" << H(v.label) << "</b>";
   if (!v.vm.guest_machine.empty() && v.vm.guest_machine != v.vm.vm) s << " (guest " << H(v.vm.guest_machine) << ")";

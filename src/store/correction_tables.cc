@@ -227,6 +227,7 @@ StatusOr<std::vector<ProcessAggregate>> LoadProcessAggregates(Database* db, int6
     }
   }
   std::vector<ProcessAggregate> out;
+  out.reserve(merged.size());
   for (auto& [name, p] : merged) out.push_back(std::move(p));
   auto key = [](const ProcessAggregate& p) { return p.MeanCorrected().value_or(p.MeanGuest().value_or(-1)); };
   std::stable_sort(out.begin(), out.end(), [&](const auto& a, const auto& b) { return key(a) > key(b); });
