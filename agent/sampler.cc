@@ -103,7 +103,7 @@ SampleResult Sampler::Sample(bool refresh_columns) {
     bool added = false;
     for (size_t i = 0; i < counters_.size(); ++i)
       for (const std::string& inst : instances[i])
-        if (!have.count({i, inst})) added = true;
+        if (!have.contains({i, inst})) added = true;
     if (added) {
       // Rebuild in counter order: current instances, plus the old columns of counters whose
       // array could not be read this time (they are not known to be gone).

@@ -63,7 +63,7 @@ struct Digest {
       Opt(*v);
     Num(w.guest_coverage), Num(w.host_coverage), Num(static_cast<double>(w.host));
     for (const auto& p : w.processes) Str(p.name), Opt(p.guest_pct), Opt(p.corrected_pct), Opt(p.ci_lo), Opt(p.ci_hi);
-    for (const auto& f : w.flags) Str(f.code), Str(f.severity), Str(f.message);
+    for (const auto& f : w.flags) Str(f.code), Str(std::string(SeverityName(f.severity))), Str(f.message);
   }
 };
 

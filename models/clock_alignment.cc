@@ -142,6 +142,7 @@ bool FitLine(std::vector<Point> pts, double* a, double* b) {
     *a = c(0), *b = c(1);
     if (pass == 1) break;
     std::vector<double> res;
+    res.reserve(pts.size());
     for (const Point& p : pts) res.push_back(std::abs(p.offset - (*a + *b * p.t)));
     std::vector<double> sorted = res;
     std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
@@ -198,7 +199,7 @@ std::vector<std::pair<TimeNs, TimeNs>> BlindSpans(const std::vector<RangeEstimat
 
 TimeNs ClockModel::ToHost(TimeNs guest) const {
   // Called for every guest sample: one segment (the common case) skips the search.
-  const ClockSegment* s = segments.size() == 1 ? &segments[0] : FindSegment(*this, guest);
+  const ClockSegment* s = segments.size() == 1 ? segments.data() : FindSegment(*this, guest);
   if (!s || !s->estimated) return guest;
   const double off = s->offset_s + s->drift_ppm * 1e-6 * Seconds(guest - s->guest_from);
   // std::llround (half away from zero) without its libm call: x - trunc(x) is exact here.

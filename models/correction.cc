@@ -58,7 +58,7 @@ std::string Seconds(double s) {
   return b;
 }
 
-void AddFlag(WindowResult* r, const char* code, const char* severity, std::string message) {
+void AddFlag(WindowResult* r, const char* code, Severity severity, std::string message) {
   r->flags.push_back(Flag{code, severity, std::move(message)});
 }
 
@@ -72,7 +72,7 @@ void FrequencyScaled(const VmSeries& vm, int w, std::optional<int> vcpus, Window
   const double run = *run_sum / *vcpus;
   const double larger = std::max(*usage, run);
   if (larger <= 0 || std::fabs(*usage - run) <= 0.10 * larger) return;
-  AddFlag(r, "frequency-scaled", "info",
+  AddFlag(r, "frequency-scaled", Severity::kInfo,
           "vSphere cpu.usage.average reads " + Pct(*usage) + " of capacity but cpu.run.summation " + Pct(run) +
               " per vCPU: usage is scaled by the cores' clock (turbo, hyper-threading), run counts time as the "
               "guest's ticks do; w uses " + vm.host_counter + " (--vsphere-counter)");
@@ -212,7 +212,7 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
       order.push_back(Keyed{m && !std::isnan(*m) ? *m : -1, i, m, st.covered_s});  // NaN would break the sort's order
       if (m) process_sum += *m;
       if (vcpus && s.at(w).max > 100.0 * *vcpus * (1 + cfg.processor_tolerance_pct / 100)) {
-        AddFlag(&r, "impossible-value", "error",
+        AddFlag(&r, "impossible-value", Severity::kError,
                 "Process(" + *procs[i].first + ") reads " + Pct(s.at(w).max) + " of one CPU, more than " +
                     std::to_string(*vcpus) + " vCPUs can give; that sample is bad");
       }
@@ -222,19 +222,19 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
     if (!any_guest && !any_host) continue;
 
     if (guest_max_cpu > 100 + cfg.processor_tolerance_pct) {
-      AddFlag(&r, "impossible-value", "error",
+      AddFlag(&r, "impossible-value", Severity::kError,
               "the guest's % Processor Time reads " + Pct(guest_max_cpu) + ", above 100% beyond tolerance");
     }
     if (!r.guest_util_pct) {
-      AddFlag(&r, "missing-guest", "error", "no guest Processor % Processor Time in this window: nothing to correct");
+      AddFlag(&r, "missing-guest", Severity::kError, "no guest Processor % Processor Time in this window: nothing to correct");
     } else if (r.guest_coverage < cfg.min_coverage) {
-      AddFlag(&r, "low-coverage", "warning",
+      AddFlag(&r, "low-coverage", Severity::kWarning,
               "guest data covers " + Pct(100 * r.guest_coverage) + " of the window (under " +
                   Pct(100 * cfg.min_coverage) + "): w rests on part of the window" +
                   (same_seconds ? ", and compares the host's figure over those same seconds" : ""));
     }
     if (r.host_util_pct && vm.host_interval_s && *vm.host_interval_s > window_s * 1.01) {
-      AddFlag(&r, "host-coarser-than-window", "warning",
+      AddFlag(&r, "host-coarser-than-window", Severity::kWarning,
               "the host side samples every " + Seconds(*vm.host_interval_s) + ", longer than this " + Seconds(window_s) +
                   " window: its value here is part of one longer average, so w cannot show what changed inside the "
                   "window; use --window " + Seconds(*vm.host_interval_s) + " or longer");
@@ -246,28 +246,28 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
       if (vm.host == HostSource::kEsxtop && !vcpus) why = "esxtop % Used needs the vCPU count, and no guest Processor(n) shows it";
       if (vm.host_counter == "cpu.run.summation" && !vcpus)
         why = "cpu.run.summation needs the vCPU count, and neither the guest nor the inventory shows it";
-      AddFlag(&r, "missing-host", "error", why + ": nothing to correct with");
+      AddFlag(&r, "missing-host", Severity::kError, why + ": nothing to correct with");
     } else if (r.host_coverage < cfg.min_coverage) {
-      AddFlag(&r, "low-coverage", "warning",
+      AddFlag(&r, "low-coverage", Severity::kWarning,
               "host data covers " + Pct(100 * r.host_coverage) + " of the window (under " +
                   Pct(100 * cfg.min_coverage) + "): w rests on part of the window");
     }
 
     if (r.guest_util_pct && !vcpus) {
-      AddFlag(&r, "vcpus-unknown", "warning",
+      AddFlag(&r, "vcpus-unknown", Severity::kWarning,
               "nothing says how many vCPUs this VM has (no guest Processor(n), no host VP count or inventory numCPU): "
               "the 95% intervals and the processes-exceed-total check need it and are left out; log Processor(*) "
               "in the guest or collect the VM from vCenter");
     }
     if (guest_vcpus && host_vcpus && *guest_vcpus != *host_vcpus && (r.guest_util_pct || r.host_util_pct)) {
-      AddFlag(&r, "vcpu-count-mismatch", "warning",
+      AddFlag(&r, "vcpu-count-mismatch", Severity::kWarning,
               "the guest shows " + std::to_string(*guest_vcpus) + " processors but the host side " +
                   std::to_string(*host_vcpus) + " vCPUs: a vCPU hot-add, a guest that does not use every vCPU, or "
                   "guest and host that are not the same VM; per-vCPU figures use the guest's count");
     }
     if (r.guest_util_pct && r.host_util_pct) {
       if (*r.guest_util_pct < cfg.idle_guest_pct) {
-        AddFlag(&r, "idle-guest", "info",
+        AddFlag(&r, "idle-guest", Severity::kInfo,
                 "the guest reports " + Pct(*r.guest_util_pct) + " busy, under " + Pct(cfg.idle_guest_pct) +
                     ": w = H/G is undefined and processes are not corrected");
       } else {
@@ -285,7 +285,7 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
     if (vm.guest_steal) r.steal_pct = vm.guest_steal->Mean(w);
     const std::optional<double> scale = r.steal_pct ? std::optional<double>(1.0) : r.w;
     if (r.steal_pct) {
-      AddFlag(&r, "linux-steal-corrected", "info",
+      AddFlag(&r, "linux-steal-corrected", Severity::kInfo,
               "the Linux guest reports steal (" + Pct(*r.steal_pct) +
                   " in this window): its kernel already leaves steal out of process CPU, so processes are not "
                   "rescaled by w");
@@ -314,7 +314,7 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
       p.ci_lo = ci.lo;
       p.ci_hi = ci.hi;
       if (vcpus && *p.corrected_pct > 100.0 * *vcpus * (1 + cfg.processor_tolerance_pct / 100)) {
-        AddFlag(&r, "impossible-value", "error",
+        AddFlag(&r, "impossible-value", Severity::kError,
                 "Process(" + p.name + ") corrects to " + Pct(*p.corrected_pct) + " of one CPU, more than " +
                     std::to_string(*vcpus) + " vCPUs can give: w or the guest's figures are wrong in this window");
       }
@@ -326,7 +326,7 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
       const double se = 100.0 * k * std::sqrt(share * (1 - share) / n_ticks);
       const double tolerance = 3 * se + 1.0;
       if (process_sum > total + tolerance) {
-        AddFlag(&r, "processes-exceed-total", "warning",
+        AddFlag(&r, "processes-exceed-total", Severity::kWarning,
                 "processes sum to " + Pct(process_sum) + " of one CPU, more than the guest's total " + Pct(total) +
                     " beyond sampling tolerance (" + Pct(tolerance) + ")");
       }
@@ -338,7 +338,7 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
         char b[160];
         std::snprintf(b, sizeof b, "Process(%s) changed owner in this window (ID Process %.0f and %.0f): its series mixes two processes",
                       name.c_str(), s.min, s.max);
-        AddFlag(&r, "instance-slot-reuse", "warning", b);
+        AddFlag(&r, "instance-slot-reuse", Severity::kWarning, b);
       }
     }
 

@@ -11,6 +11,7 @@
 
 #include "models/clock_alignment.h"
 #include "models/window_series.h"
+#include "src/core/severity.h"
 
 namespace vrecon::models {
 
@@ -27,7 +28,7 @@ const char* HostSourceName(HostSource s);
 
 struct Flag {
   std::string code;
-  std::string severity;  // info | warning | error
+  Severity severity = Severity::kWarning;
   std::string message;
 };
 

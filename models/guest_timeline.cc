@@ -20,7 +20,7 @@ void Withhold(const std::vector<const WindowResult*>& claims, double tolerance, 
   if (total <= 1.0 + tolerance) return;  // one guest ended and the next began inside the window
   r->w.reset();
   for (ProcessResult& p : r->processes) p.corrected_pct = p.ci_lo = p.ci_hi = std::nullopt;
-  r->flags.push_back(Flag{"guest-conflict", "error",
+  r->flags.push_back(Flag{"guest-conflict", Severity::kError,
                           "guests " + Join(names, ", ") + " both have data for this VM in this window; w is withheld. If one of "
                           "them is another machine, pin it to its own VM with --map or [[map]]"});
 }

@@ -131,13 +131,13 @@ std::vector<std::vector<Flag>> IntervalFlags(const GuestTimeline& tl, const Cloc
         if (std::abs(e.size_s) > std::abs(jitter[w].worst)) jitter[w].worst = e.size_s;
         break;
       case ClockEventKind::kGap:
-        out[w].push_back(Flag{"gap", "warning",
+        out[w].push_back(Flag{"gap", Severity::kWarning,
                               "the guest logged no sample for " + Num(e.size_s, 0) + " s before " + when +
                                   " (about " + Num(std::round(e.size_s / m) - 1, 0) + " missed samples at " + med +
                                   "); the window's guest figures rest on the samples around the gap"});
         break;
       case ClockEventKind::kStep: {
-        out[w].push_back(Flag{"clock-step", "warning",
+        out[w].push_back(Flag{"clock-step", Severity::kWarning,
                               std::string("the guest clock stepped ") + (e.size_s >= 0 ? "forward" : "backward") + " by " +
                                   Num(std::abs(e.size_s), 1) + " s at " + when +
                                   " (a resync or lost-tick catch-up); the sample interval around it is not " + med +
@@ -145,13 +145,13 @@ std::vector<std::vector<Flag>> IntervalFlags(const GuestTimeline& tl, const Cloc
         break;
       }
       case ClockEventKind::kRestart:
-        out[w].push_back(Flag{"guest-restart", "warning",
+        out[w].push_back(Flag{"guest-restart", Severity::kWarning,
                               "the guest restarted at " + when +
                                   " (its uptime started again): the silence before it is a reboot, not a clock step; "
                                   "the figures on each side belong to separate boots"});
         break;
       case ClockEventKind::kDstShift:
-        out[w].push_back(Flag{"dst-shift", "info",
+        out[w].push_back(Flag{"dst-shift", Severity::kInfo,
                               std::string("the guest's local time ") + (e.size_s >= 0 ? "jumped forward" : "went back") +
                                   " one hour at " + when +
                                   " (daylight saving time); vrecon stored UTC, so the figures are continuous, but "
@@ -161,7 +161,7 @@ std::vector<std::vector<Flag>> IntervalFlags(const GuestTimeline& tl, const Cloc
   }
   for (int w = 0; w < grid.count; ++w) {
     if (jitter[w].count == 0) continue;
-    out[w].push_back(Flag{"interval-jitter", "info",
+    out[w].push_back(Flag{"interval-jitter", Severity::kInfo,
                           std::to_string(jitter[w].count) + " guest sample interval(s) in this window were off the " +
                               med + " median by up to " + Num(jitter[w].worst, 1) +
                               " s and made up by the next one; each such sample's value covers an uneven span"});
@@ -175,7 +175,7 @@ std::vector<std::vector<Flag>> IntervalFlags(const GuestTimeline& tl, const Cloc
     const std::optional<double> off0 = model.OffsetAt(mid_h);
     const TimeNs mid_g = mid_h + static_cast<TimeNs>(off0.value_or(0) * kNsPerSec);
     if (!model.OffsetAt(mid_g)) {
-      out[w].push_back(Flag{"alignment-unknown", "info",
+      out[w].push_back(Flag{"alignment-unknown", Severity::kInfo,
                             "the guest clock's offset against the host could not be estimated here (the CPU series "
                             "are too flat, too short or do not match); guest times are used as they are (offset 0)"});
       continue;
@@ -186,7 +186,7 @@ std::vector<std::vector<Flag>> IntervalFlags(const GuestTimeline& tl, const Cloc
       if (seg.guest_from <= mid_g) drift_ppm = seg.drift_ppm;
     const double extra_s = drift_ppm * 1e-6 * window_s;  // guest seconds counted beyond the host's
     if (std::abs(extra_s) > std::max(cfg.elapsed_tolerance_s, 0.005 * window_s)) {
-      out[w].push_back(Flag{"elapsed-mismatch", "warning",
+      out[w].push_back(Flag{"elapsed-mismatch", Severity::kWarning,
                             "over this window the guest clock counted " + Num(window_s + extra_s, 1) +
                                 " s while the host counted " + Num(window_s, 0) +
                                 " s: the guest's rates and percentages use the wrong elapsed time"});
@@ -201,7 +201,7 @@ std::vector<std::vector<Flag>> IntervalFlags(const GuestTimeline& tl, const Cloc
     for (int w = std::max(0, w0); w >= 0 && w <= w1 && w < grid.count; ++w) {
       const bool seen = std::any_of(out[w].begin(), out[w].end(), [](const Flag& f) { return f.code == "elapsed-mismatch"; });
       if (seen) continue;
-      out[w].push_back(Flag{"elapsed-mismatch", "warning",
+      out[w].push_back(Flag{"elapsed-mismatch", Severity::kWarning,
                             "between " + Clock(r.from) + " and " + Clock(r.to) + " UTC the guest clock was " +
                                 Num(*r.offset_s, 1) + " s ahead of the host instead of the " + Num(*fitted, 1) +
                                 " s its segment's estimate gives: guest and host elapsed times disagree there"});

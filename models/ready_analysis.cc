@@ -112,30 +112,30 @@ VmReadySummary AnalyzeVm(const ReadyInput& in, const ReadyThresholds& t) {
   // Right-sizing hints.
   if (r.vcpus && *r.vcpus >= 2 && r.costop.mean && *r.costop.mean > t.costop_pct && r.usage_mean &&
       *r.usage_mean < t.low_usage_pct) {
-    r.hints.push_back({"fewer-vcpus", "warning",
+    r.hints.push_back({"fewer-vcpus", Severity::kWarning,
                        "co-stop averages " + Pct(*r.costop.mean) + " per vCPU while each of the " +
                            std::to_string(*r.vcpus) + " vCPUs is only " + Pct(*r.usage_mean) +
                            " used: fewer vCPUs would help (the scheduler must find " + std::to_string(*r.vcpus) +
                            " physical CPUs at once)"});
   }
   if (r.ready.mean && *r.ready.mean > t.ready_crit_pct) {
-    r.hints.push_back({"host-overcommit", "warning",
+    r.hints.push_back({"host-overcommit", Severity::kWarning,
                        "ready averages " + Pct(*r.ready.mean) + " per vCPU (above " + Pct(t.ready_crit_pct) +
                            "): the VM is starved by host overcommit; move it or reduce the host's load"});
   } else if (r.ready.mean && *r.ready.mean > t.ready_warn_pct) {
-    r.hints.push_back({"ready-elevated", "info",
+    r.hints.push_back({"ready-elevated", Severity::kInfo,
                        "ready averages " + Pct(*r.ready.mean) + " per vCPU (above " + Pct(t.ready_warn_pct) +
                            "): the host is getting busy; watch it"});
   }
   if (r.wait_per_dispatch_us && r.wait_per_dispatch_us->mean) {
     const double m = *r.wait_per_dispatch_us->mean;
     if (m > t.wait_dispatch_crit_us) {
-      r.hints.push_back({"host-overcommit", "warning",
+      r.hints.push_back({"host-overcommit", Severity::kWarning,
                          "CPU Wait Time Per Dispatch averages " + FormatFixed(m, 1) + " us (above " +
                              FormatFixed(t.wait_dispatch_crit_us, 0) +
                              " us): the VM is starved by host overcommit; move it or reduce the host's load"});
     } else if (m > t.wait_dispatch_warn_us) {
-      r.hints.push_back({"ready-elevated", "info",
+      r.hints.push_back({"ready-elevated", Severity::kInfo,
                          "CPU Wait Time Per Dispatch averages " + FormatFixed(m, 1) + " us (above " +
                              FormatFixed(t.wait_dispatch_warn_us, 0) + " us): the host is getting busy; watch it"});
     }
@@ -144,11 +144,11 @@ VmReadySummary AnalyzeVm(const ReadyInput& in, const ReadyThresholds& t) {
     const double p = *r.host_load->p95;
     const std::string host = in.host.empty() ? "the host" : "host " + in.host;
     if (p > t.host_load_crit_pct) {
-      r.hints.push_back({"host-load-critical", "error",
+      r.hints.push_back({"host-load-critical", Severity::kError,
                          host + "'s CPU load reaches " + Pct(p) + " (p95, above " + Pct(t.host_load_crit_pct) +
                              "): the host is overloaded; add capacity or move VMs away"});
     } else if (p > t.host_load_warn_pct) {
-      r.hints.push_back({"host-load-high", "warning",
+      r.hints.push_back({"host-load-high", Severity::kWarning,
                          host + "'s CPU load reaches " + Pct(p) + " (p95, above " + Pct(t.host_load_warn_pct) +
                              "): the host is near its limit"});
     }
@@ -160,19 +160,19 @@ std::vector<Flag> ReadyWindowFlags(std::optional<double> ready, std::optional<do
                                    std::optional<double> wait_us) {
   std::vector<Flag> f;
   if (wait_us && *wait_us > t.wait_dispatch_warn_us) {
-    f.push_back({"high-dispatch-wait", "warning",
+    f.push_back({"high-dispatch-wait", Severity::kWarning,
                  "virtual processors waited " + FormatFixed(*wait_us, 1) + " us per dispatch on average in this window "
                  "(above " + FormatFixed(t.wait_dispatch_warn_us, 0) + " us; " + FormatFixed(t.wait_dispatch_crit_us, 0) +
                  " us is critical): the VM queued for physical CPUs, the Hyper-V counterpart of high ready, so the "
                  "guest's CPU numbers are unreliable here"});
   }
   if (ready && *ready > t.ready_crit_pct) {
-    f.push_back({"high-ready", "warning",
+    f.push_back({"high-ready", Severity::kWarning,
                  "ready averages " + Pct(*ready) + " per vCPU in this window (above " + Pct(t.ready_crit_pct) +
                      "): the guest's clock ticks were delayed or lost, so its CPU numbers are unreliable here"});
   }
   if (costop && *costop > t.costop_pct) {
-    f.push_back({"high-costop", "warning",
+    f.push_back({"high-costop", Severity::kWarning,
                  "co-stop averages " + Pct(*costop) + " per vCPU in this window (above " + Pct(t.costop_pct) +
                      "): vCPUs were held back to keep pace with each other, so the guest's CPU numbers are unreliable here"});
   }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "models/correction.h"
+#include "src/core/severity.h"
 #include "src/core/time_util.h"
 
 namespace vrecon::models {
@@ -68,7 +69,9 @@ std::optional<double> Percentile(std::vector<double> values, double p);
 Summary Summarize(const std::vector<double>& values, const std::vector<double>& thresholds);
 
 struct Hint {
-  std::string code, severity, message;
+  std::string code;
+  Severity severity = Severity::kWarning;
+  std::string message;
 };
 
 struct VmReadySummary {
@@ -89,7 +92,7 @@ VmReadySummary AnalyzeVm(const ReadyInput& in, const ReadyThresholds& t = {});
 // Window flags for `vrecon correct`: high-ready / high-costop (per-vCPU window means), and for
 // Hyper-V, which has no ready counter, high-dispatch-wait (the window's mean CPU Wait Time Per
 // Dispatch, microseconds, above the warning threshold of `vrecon ready`).
-std::vector<Flag> ReadyWindowFlags(std::optional<double> ready_pct_per_vcpu, std::optional<double> costop_pct_per_vcpu,
+std::vector<Flag> ReadyWindowFlags(std::optional<double> ready, std::optional<double> costop,
                                    const ReadyThresholds& t = {},
                                    std::optional<double> wait_per_dispatch_us = std::nullopt);
 

@@ -14,7 +14,7 @@ std::string Num(const char* fmt, double v) {
   return b;
 }
 
-void Add(WindowResult* r, const char* code, const char* severity, std::string message) {
+void Add(WindowResult* r, const char* code, Severity severity, std::string message) {
   r->flags.push_back(Flag{code, severity, std::move(message)});
 }
 
@@ -33,7 +33,7 @@ void FewTicks(const WindowFlagConfig& cfg, double window_s, const WindowSeries* 
   const double p = std::clamp(*r->guest_util_pct / 100.0, 0.0, 1.0);
   const double half = cfg.z95 * 100.0 * k * std::sqrt(std::max(p * (1 - p), 0.25 / n) / n);
   if (half > cfg.max_sampling_error_pts) {
-    Add(r, "few-ticks", "warning",
+    Add(r, "few-ticks", Severity::kWarning,
         "the window's guest figures rest on about " + Num("%.0f", n) + " clock ticks (" + Num("%.0f", covered_s) +
             " s on " + Num("%.0f", k) + " vCPUs): their sampling error is +-" + Num("%.1f", half) +
             " points of one CPU (95%)");
@@ -47,7 +47,7 @@ void FewTicks(const WindowFlagConfig& cfg, double window_s, const WindowSeries* 
   const double interval_s = s.covered_s / (s.samples - 1);
   if (interval_s >= cfg.min_sample_interval_s - 0.5) return;
   const double per_sample = cfg.z95 * 100.0 * std::sqrt(0.25 / (cfg.ticks_per_second * interval_s));
-  Add(r, "few-ticks", "info",
+  Add(r, "few-ticks", Severity::kInfo,
       "guest samples are " + Num("%.1f", interval_s) + " s apart (under " + Num("%.0f", cfg.min_sample_interval_s) +
           " s): each sample holds " + Num("%.0f", cfg.ticks_per_second * interval_s) +
           " ticks per vCPU, a sampling error of up to +-" + Num("%.1f", per_sample) +
@@ -72,7 +72,7 @@ void Unstable(const WindowFlagConfig& cfg, const WindowResult& prev, WindowResul
   if (std::abs(b - a) <= cfg.w_jump * a || std::abs(b - c) <= cfg.w_jump * c) return;
   const auto ra = ReadyLoad(prev), rb = ReadyLoad(*r), rc = ReadyLoad(next);
   if (rb && ra && rc && std::abs(*rb - (*ra + *rc) / 2) > cfg.ready_reason_pts) return;
-  Add(r, "w-unstable", "warning",
+  Add(r, "w-unstable", Severity::kWarning,
       "w is " + Num("%.2f", b) + " here but " + Num("%.2f", a) + " and " + Num("%.2f", c) +
           " in the windows either side, with no host-side ready or co-stop change to explain it: check the "
           "clocks of guest and host for this window");
@@ -90,7 +90,7 @@ bool ContentionFlagged(const WindowResult& r) {
 void Implausible(const WindowFlagConfig& cfg, WindowResult* r) {
   if (!r->w || (*r->w >= cfg.w_min && *r->w <= cfg.w_max)) return;
   if (*r->w < cfg.w_min && ContentionFlagged(*r)) return;
-  Add(r, "w-implausible", "warning",
+  Add(r, "w-implausible", Severity::kWarning,
       "w = " + Num("%.2f", *r->w) + " is outside the plausible " + Num("%.2f", cfg.w_min) + " to " +
           Num("%.2f", cfg.w_max) + ": the guest and host series may not belong to the same VM or time span");
 }
@@ -100,7 +100,7 @@ void QueueOnIdle(const WindowFlagConfig& cfg, const WindowSeries* queue, int ind
   const auto q = queue->Mean(index);
   const double k = r->vcpus.value_or(1);
   if (!q || *q < cfg.queue_per_vcpu * k || *r->guest_util_pct >= cfg.queue_idle_busy_pct) return;
-  Add(r, "queue-on-idle", "warning",
+  Add(r, "queue-on-idle", Severity::kWarning,
       "Processor Queue Length averages " + Num("%.1f", *q) + " on " + Num("%.0f", k) + " vCPUs while the guest is only " +
           Num("%.1f", *r->guest_util_pct) +
           "% busy: delayed clock ticks release waiting threads in clumps (seed 000), so the guest's CPU figures "
@@ -112,7 +112,7 @@ void QueueOnIdle(const WindowFlagConfig& cfg, const WindowSeries* queue, int ind
 void AddWindowFlags(const VmSeries& vm, const WindowGrid& grid, const WindowFlagConfig& cfg,
                     std::vector<WindowResult>* windows) {
   const double window_s = static_cast<double>(grid.width) / kNsPerSec;
-  const WindowSeries* total = vm.guest_total ? &*vm.guest_total : (vm.guest_cpus.empty() ? nullptr : &vm.guest_cpus[0]);
+  const WindowSeries* total = vm.guest_total ? &*vm.guest_total : (vm.guest_cpus.empty() ? nullptr : vm.guest_cpus.data());
   const WindowSeries* queue = vm.guest_queue ? &*vm.guest_queue : nullptr;
   std::vector<WindowResult>& ws = *windows;
   // w-unstable looks at the neighbours' w before any flag of this pass is added.

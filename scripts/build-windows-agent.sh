@@ -8,7 +8,7 @@ smoke=0; [ "${1:-}" = "--smoke" ] && smoke=1
 extra=(g++-mingw-w64-x86-64-posix)
 [ $smoke = 1 ] && extra+=(wine64)
 scripts/install-deps.sh "${extra[@]}"
-cmake -S . -B build-win -DCMAKE_TOOLCHAIN_FILE=cmake/mingw-w64.cmake
+cmake -S . -B build-win -DCMAKE_TOOLCHAIN_FILE=cmake/mingw-w64.cmake -DVRECON_WERROR=ON
 cmake --build build-win -j"$(nproc)"
 exe=build-win/agent/windows/vrecon-agent.exe
 echo "built $exe ($(stat -c %s "$exe") bytes)"

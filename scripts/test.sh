@@ -2,15 +2,22 @@
 # Builds vrecon and runs the whole test suite with ctest.
 #   scripts/test.sh             Release build in build/
 #   scripts/test.sh --sanitize  AddressSanitizer + UndefinedBehaviorSanitizer build in build-asan/
+# The Release run then checks format and lint (scripts/lint.sh; docs/development.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 # CI must run the browser test of the HTML report (tests/report/report_browser_test.cc), not skip it.
 export VRECON_REQUIRE_CHROMIUM=1
-build=build; flags=(-DCMAKE_BUILD_TYPE=Release)
+# Warnings in the project's own code fail the build here (VRECON_WERROR; off for plain users).
+build=build; flags=(-DCMAKE_BUILD_TYPE=Release -DVRECON_WERROR=ON)
 if [ "${1:-}" = "--sanitize" ]; then
-  build=build-asan; flags=(-DCMAKE_BUILD_TYPE=Debug -DVRECON_SANITIZE=ON)
+  build=build-asan; flags=(-DCMAKE_BUILD_TYPE=Debug -DVRECON_SANITIZE=ON -DVRECON_WERROR=ON)
 fi
 cmake -S . -B "$build" "${flags[@]}"
 cmake --build "$build" -j"$(nproc)"
 ctest --test-dir "$build" --output-on-failure -j"$(nproc)"
+# After the tests, so their results show even when a line is misformatted. The sanitizer build
+# compiles the same code: linting it again would find nothing new.
+if [ "$build" = build ]; then
+  scripts/lint.sh
+fi

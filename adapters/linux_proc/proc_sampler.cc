@@ -8,6 +8,8 @@
 #include <cmath>
 #include <set>
 
+#include "src/core/check.h"
+
 namespace vrecon::linux_proc {
 
 bool RealFileSystem::ReadFile(const std::string& path, std::string* out) {
@@ -192,7 +194,11 @@ Status ProcSampler::Tick(TimeNs wall, TimeNs mono, SampleSink* sink, TickStats* 
       if (kb >= ka) r[3] = 100.0 * static_cast<double>(kb - ka) / total;
     }
   }
-  for (const auto& [inst, v] : proc_values) row_[proc_column_.at(inst)] = v;
+  for (const auto& [inst, v] : proc_values) {
+    const auto column = proc_column_.find(inst);
+    VRECON_CHECK(column != proc_column_.end());  // a new instance redeclared the columns above
+    row_[column->second] = v;
+  }
   ts.columns = static_cast<int>(columns_.size());
   return sink->AddRow(start, wall, row_);
 }

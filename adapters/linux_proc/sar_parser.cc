@@ -297,6 +297,7 @@ Status SarParser::FlushGroup() {
   }
 
   std::vector<int> cpus;
+  cpus.reserve(group.size());
   for (const auto& [c, v] : group) cpus.push_back(c);
   // Busy as the /proc sampler counts it (user + nice + system + irq + softirq): iowait is idle
   // time spent waiting for I/O, and steal is time the hypervisor ran something else.

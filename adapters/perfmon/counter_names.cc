@@ -87,7 +87,7 @@ std::string EnglishObject(std::string_view object) {
   return it == ObjectTable().end() ? std::string(object) : it->second;
 }
 
-bool IsKnownObject(std::string_view object) { return ObjectTable().count(FoldCase(object)) > 0; }
+bool IsKnownObject(std::string_view object) { return ObjectTable().contains(FoldCase(object)); }
 
 std::string EnglishCounter(std::string_view english_object, std::string_view counter) {
   const std::string folded = FoldCase(counter);

@@ -3,7 +3,10 @@
 #ifndef VRECON_AGENT_WINDOWS_WIN_PDH_H_
 #define VRECON_AGENT_WINDOWS_WIN_PDH_H_
 
+// windows.h first, in a block of its own so that clang-format's include sorting keeps it
+// first: pdh.h uses its types without including it.
 #include <windows.h>
+
 #include <pdh.h>
 
 #include <string>

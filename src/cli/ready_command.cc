@@ -43,7 +43,7 @@ void WriteJson(std::ostream& os, const std::vector<VmReadySummary>& vms) {
        << ", \"host_load_pct\": " << (v.host_load ? JsonSummary(*v.host_load, {"75", "90"}) : "null") << ", \"hints\": [";
     for (size_t j = 0; j < v.hints.size(); ++j) {
       const auto& h = v.hints[j];
-      os << (j ? ", " : "") << "{\"code\": " << JsonString(h.code) << ", \"severity\": " << JsonString(h.severity)
+      os << (j ? ", " : "") << "{\"code\": " << JsonString(h.code) << ", \"severity\": " << JsonString(SeverityName(h.severity))
          << ", \"message\": " << JsonString(h.message) << "}";
     }
     os << "], \"vm_key\": " << JsonString(v.vm_key) << ", \"vm_source\": " << JsonString(v.vm_source) << "}";
@@ -82,7 +82,7 @@ void WriteTable(std::ostream& os, const std::vector<VmReadySummary>& vms) {
   }
   t.Print(os);
   for (const VmReadySummary& v : vms)
-    for (const auto& h : v.hints) os << "hint " << VmLabel(v.vm, v.vm_source, v.vm_name_shared) << " " << h.code << " (" << h.severity << "): " << h.message << "\n";
+    for (const auto& h : v.hints) os << "hint " << VmLabel(v.vm, v.vm_source, v.vm_name_shared) << " " << h.code << " (" << SeverityName(h.severity) << "): " << h.message << "\n";
 }
 
 }  // namespace

@@ -59,7 +59,7 @@ Status Write(const Opts& o, const std::function<Status(std::ostream&)>& body) {
     f.close();
     if (s.ok() && !f) s = Status::IOError("cannot write " + o.out + " (disk full?)");
     if (!s.ok()) {
-      std::filesystem::remove(tmp);
+      std::filesystem::remove(tmp, ec);  // best effort: the error to report is s
       return s;
     }
   }

@@ -230,13 +230,14 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
     clients.push_back(std::move(c));
   }
   std::vector<std::thread> threads;
+  threads.reserve(workers);
   for (int w = 0; w < workers; ++w) {
     threads.emplace_back([&, w] {
       while (true) {
         size_t i;
         {
           std::unique_lock<std::mutex> lock(mu);
-          cv.wait(lock, [&] { return ready.size() < static_cast<size_t>(2 * workers); });
+          cv.wait(lock, [&] { return ready.size() < 2 * static_cast<size_t>(workers); });
           if (next >= batches.size()) break;
           if (opt.stop && opt.stop->load()) {
             stopped = true;

@@ -24,13 +24,4 @@ bool ParseSourceKind(std::string_view s, SourceKind* out) {
   return false;
 }
 
-std::string_view SeverityName(Severity s) {
-  switch (s) {
-    case Severity::kInfo: return "info";
-    case Severity::kWarning: return "warning";
-    case Severity::kError: return "error";
-  }
-  return "warning";
-}
-
 }  // namespace vrecon

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "src/core/severity.h"
 #include "src/core/time_util.h"
 
 namespace vrecon {
@@ -41,9 +42,6 @@ struct SeriesKey {
 // NaN. It never means zero; parsers never produce NaN for a real value.
 inline constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
 inline bool IsMissing(double v) { return std::isnan(v); }
-
-enum class Severity { kInfo, kWarning, kError };
-std::string_view SeverityName(Severity s);
 
 // A problem with part of an input that did not stop the rest from being read.
 struct ImportIssue {

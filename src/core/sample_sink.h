@@ -24,7 +24,8 @@ class SampleSink {
   virtual void AddIssue(ImportIssue issue) = 0;
   // A clock event (DST shift, clock stepped back), every one of them: unlike issues they are not
   // capped, because the clock model needs each. Sinks that keep no clock ignore them.
-  virtual void AddClockEvent(ClockRecord event) { (void)event; }
+  // By value so that a sink that keeps the event moves it; this default drops it.
+  virtual void AddClockEvent(ClockRecord /*event*/) {}  // NOLINT(performance-unnecessary-value-param)
 };
 
 }  // namespace vrecon

@@ -129,6 +129,14 @@ std::string HexU64(uint64_t v) {
   return buf;
 }
 
+std::optional<uint64_t> ParseHexU64(std::string_view s) {
+  uint64_t v = 0;
+  if (s.empty() || s.size() > 16) return std::nullopt;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v, 16);
+  if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
 namespace {
 char Lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
 }  // namespace

@@ -56,6 +56,8 @@ std::optional<double> ParseDouble(std::string_view s);
 // FNV-1a, 64 bit: a stable fingerprint for headers and lines (not for security).
 uint64_t Fnv1a64(std::string_view s, uint64_t seed = 14695981039346656037ULL);
 std::string HexU64(uint64_t v);
+// The inverse of HexU64: 1 to 16 hex digits (either case), nothing else; nullopt otherwise.
+std::optional<uint64_t> ParseHexU64(std::string_view s);
 
 // Shell-style glob with '*' and '?', case-insensitive.
 bool GlobMatch(std::string_view pattern, std::string_view text);

@@ -258,7 +258,8 @@ StatusOr<std::vector<models::WindowResult>> CorrectPlanned(RunContext* ctx, cons
 StatusOr<std::map<std::string, std::string>> Mappings(Store* store, const CorrectionRequest& req) {
   ASSIGN_OR_RETURN(auto mappings, store->Mappings());
   for (const auto& [g, v] : req.mappings) {
-    std::erase_if(mappings, [&](const auto& m) { return NormalizeVmName(m.first) == NormalizeVmName(g); });
+    // The guest's name through an init-capture: clang before 16 cannot capture a structured binding.
+    std::erase_if(mappings, [&, guest = NormalizeVmName(g)](const auto& m) { return NormalizeVmName(m.first) == guest; });
     mappings[g] = v;
   }
   return mappings;
@@ -273,7 +274,7 @@ void Annotate(const VmEntry& e, std::vector<models::WindowResult>* windows) {
     r.vm_name_shared = e.name_shared;
     if (e.ambiguous.empty()) continue;
     r.flags.push_back(models::Flag{
-        "ambiguous-vm", "error",
+        "ambiguous-vm", Severity::kError,
         "guest " + e.name + " matches " + std::to_string(e.ambiguous.size()) + " VMs by name (" + candidates +
             "), so it is corrected against none of them; pin it with --map " + e.name +
             "=VM_KEY or a [[map]] entry in the fleet file"});
@@ -287,7 +288,7 @@ constexpr TimeNs kLongestListedGap = 24 * 3600 * kNsPerSec;
 
 void FlagGap(TimeNs from, TimeNs to, models::WindowResult* first_after) {
   first_after->flags.push_back(models::Flag{
-      "data-gap", "info",
+      "data-gap", Severity::kInfo,
       "no sample of this VM from " + FormatIso(from, false) + " to " + FormatIso(to, false) + " (" +
           FormatSpan(to - from) + "); the windows in between are not listed"});
 }
@@ -314,7 +315,8 @@ Status ForEachVmCorrection(Store* store, const CorrectionRequest& req, const VmW
     ~ReadSnapshot() {
       if (!open) return;
       db->ResetCached();
-      if (!db->Exec("COMMIT").ok()) (void)db->Exec("ROLLBACK");  // it only read: either ends it
+      // It only read: either statement ends it, and nothing is lost if the ROLLBACK fails too.
+      if (!db->Exec("COMMIT").ok()) db->Exec("ROLLBACK").IgnoreError();
     }
   } snapshot{db, db->Exec("BEGIN").ok()};
   ASSIGN_OR_RETURN(std::vector<StoredSeries> all, FindSeries(db, SeriesFilter{}));

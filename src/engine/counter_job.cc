@@ -39,7 +39,7 @@ std::vector<const StoredSeries*> HostDiskSeries(const std::vector<StoredSeries>&
                                                 std::string* why) {
   std::map<std::string, std::vector<const StoredSeries*>> by_instance;
   for (const StoredSeries& s : host_side) {
-    if (hosts.count(NormalizeVmName(s.key.machine)) && s.key.object == guest.object && s.key.counter == guest.counter)
+    if (hosts.contains(NormalizeVmName(s.key.machine)) && s.key.object == guest.object && s.key.counter == guest.counter)
       by_instance[s.key.instance].push_back(&s);
   }
   auto pick = [&](const std::string& instance) {
@@ -84,7 +84,8 @@ struct TypedSeries {
 void UseClocks(const std::map<std::string, models::ClockModel>& clocks, CounterRequest* request) {
   for (const auto& [vm, clock] : clocks) {
     if (std::none_of(clock.segments.begin(), clock.segments.end(), [](const auto& s) { return s.estimated; })) continue;
-    request->clocks[vm] = [clock](TimeNs t) { return clock.ToHost(t); };
+    // An init-capture: clang before 16 cannot capture a structured binding.
+    request->clocks[vm] = [clock = clock](TimeNs t) { return clock.ToHost(t); };
   }
 }
 

@@ -91,7 +91,7 @@ StatusOr<std::vector<models::VmReadySummary>> RunReadyAnalysis(Store* store, con
   const std::vector<size_t> selected = dir.Select(req.vm);
   std::set<size_t> wanted(selected.begin(), selected.end());
   for (auto& [key, a] : vms) {
-    if (!wanted.count(key.first) || a.series.empty()) continue;
+    if (!wanted.contains(key.first) || a.series.empty()) continue;
     const VmEntry& e = dir.entry(key.first);
     models::ReadyInput in;
     in.vm = e.name;

@@ -104,7 +104,7 @@ Status VmDirectory::AddHostEntries(Database* db, const std::vector<StoredSeries>
   for (const NamedVm& n : named)
     if (n.kind == "vsphere") with_data.insert(n.hosts.front().host);
   for (const StoredVm& v : inventory)
-    if (!v.guest_hostname.empty() && !with_data.count(v.entity)) inventory_only_.emplace_back(v.guest_hostname, v.name);
+    if (!v.guest_hostname.empty() && !with_data.contains(v.entity)) inventory_only_.emplace_back(v.guest_hostname, v.name);
 
   for (const NamedVm& n : named) {
     if (n.kind == "vsphere") {

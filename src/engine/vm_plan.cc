@@ -93,7 +93,7 @@ void PlanHost(const std::vector<const StoredSeries*>& all, bool guest_run_time, 
   } else if (!vsphere_usage.empty() || !vsphere_runs.empty()) {
     p->host = HostSource::kVsphere;
     // run when asked for and stored; usage otherwise (the default, and what PowerCLI exports hold).
-    const bool run = vsphere_runs.size() && (vsphere_run || vsphere_usage.empty());
+    const bool run = !vsphere_runs.empty() && (vsphere_run || vsphere_usage.empty());
     p->host_group = run ? vsphere_runs : vsphere_usage;
     p->host_counter = run ? "cpu.run.summation" : "cpu.usage.average";
     if (!vsphere_usage.empty() && !vsphere_runs.empty()) {

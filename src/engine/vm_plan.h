@@ -32,12 +32,11 @@ struct VmPlan {
   std::vector<int64_t> AllIds() const;
 };
 
-// `guest_series`: every series of one guest machine.
-void PlanGuest(const std::vector<const StoredSeries*>& guest_series, VmPlan* plan);
-// `host_series`: every host-side series of one VM.
+// `all`: every series of one guest machine.
+void PlanGuest(const std::vector<const StoredSeries*>& all, VmPlan* p);
+// `all`: every host-side series of one VM.
 // `vsphere_run`: cpu.run.summation rather than cpu.usage.average where both are stored.
-void PlanHost(const std::vector<const StoredSeries*>& host_series, bool guest_run_time, bool vsphere_run,
-              VmPlan* plan);
+void PlanHost(const std::vector<const StoredSeries*>& all, bool guest_run_time, bool vsphere_run, VmPlan* p);
 
 }  // namespace vrecon
 

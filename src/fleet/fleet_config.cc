@@ -30,7 +30,7 @@ class Checker {
 
   Status CheckKeys(const toml::table& t, const std::string& prefix, const std::set<std::string>& known) const {
     for (auto&& [k, v] : t) {
-      if (known.count(std::string(k.str()))) continue;
+      if (known.contains(std::string(k.str()))) continue;
       std::string list;
       for (const std::string& n : known) list += (list.empty() ? "" : ", ") + n;
       return Bad(k.source(), prefix + std::string(k.str()), "unknown key (known here: " + list + ")");
@@ -329,7 +329,10 @@ ConfigLookups SystemLookups() {
     if (line.empty()) return Status::InvalidArgument(file + " is empty");
     return line;
   };
-  l.is_regular_file = [](const std::string& file) { return std::filesystem::is_regular_file(file); };
+  l.is_regular_file = [](const std::string& file) {
+    std::error_code ec;  // the overload without it throws on an unreadable directory
+    return std::filesystem::is_regular_file(file, ec);
+  };
   return l;
 }
 
@@ -356,7 +359,9 @@ StatusOr<FleetConfig> ParseFleetConfig(std::string_view text, const std::string&
     return Status::InvalidArgument(path + ":" + std::to_string(e.source().begin.line) + ": not valid TOML: " +
                                    std::string(e.description()));
   }
-  const Checker c(path, std::filesystem::absolute(path).parent_path(), lookups);
+  std::error_code cwd_error;  // absolute() without it throws when the working directory is gone
+  const std::filesystem::path absolute = std::filesystem::absolute(path, cwd_error);
+  const Checker c(path, (cwd_error ? std::filesystem::path(path) : absolute).parent_path(), lookups);
   RETURN_IF_ERROR(c.CheckKeys(root, "", {"db", "window", "since", "parallel_sources", "retries", "retry_backoff", "settle",
                                          "mappings", "map", "vcenter", "drop_folder", "vsphere_counter"}));
   RETURN_IF_ERROR(c.Path(root, "", "db", &cfg.db));

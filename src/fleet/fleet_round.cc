@@ -200,6 +200,7 @@ RoundResult RunRound(const RoundContext& ctx) {
   };
   const int n = std::max(1, std::min<int>(cfg.parallel_sources, static_cast<int>(jobs.size())));
   std::vector<std::thread> threads;
+  threads.reserve(n);
   for (int i = 0; i < n; ++i) threads.emplace_back(worker);
   for (std::thread& t : threads) t.join();
   round.stopped = ctx.stop && ctx.stop->load();

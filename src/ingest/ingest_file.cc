@@ -1,8 +1,8 @@
 #include "src/ingest/ingest_file.h"
 
 #include <algorithm>
-
 #include <filesystem>
+#include <optional>
 
 #include "adapters/linux_proc/sar_parser.h"
 #include "adapters/powercli/powercli_file.h"
@@ -57,9 +57,19 @@ StatusOr<IngestResult> IngestFile(Store* store, const std::string& path, const I
     }
     if (*found) {
       rec = **found;
+      // Only this program writes the hash (HexU64). Anything else means the store was edited or
+      // damaged: refuse the file rather than guess where to resume (re-reading from the start
+      // would store its rows twice; resuming unchecked could skip changed lines silently).
+      const std::optional<uint64_t> hash = ParseHexU64(rec.consumed_line_hash);
+      if (!hash) {
+        lookup_status = Status::ParseError("store " + store->db()->path() + ": the resume point recorded for " + path +
+                                           " has line hash \"" + rec.consumed_line_hash +
+                                           "\", not a hexadecimal number; the store was edited or is damaged");
+        return perfmon::ResumePoint{};
+      }
       result.seen_before = true;
       resume.after_line = rec.consumed_lines;
-      resume.line_hash = std::stoull(rec.consumed_line_hash, nullptr, 16);
+      resume.line_hash = *hash;
     } else {
       rec.fingerprint = HexU64(fingerprint);
       rec.path = path;

@@ -38,7 +38,7 @@ void WriteJsonWindow(std::ostream& os, const WindowResult& r, const std::vector<
   os << "], \"flags\": [";
   for (size_t j = 0; j < r.flags.size(); ++j) {
     const auto& f = r.flags[j];
-    os << (j ? ", " : "") << "{\"code\": " << JsonString(f.code) << ", \"severity\": " << JsonString(f.severity)
+    os << (j ? ", " : "") << "{\"code\": " << JsonString(f.code) << ", \"severity\": " << JsonString(SeverityName(f.severity))
        << ", \"message\": " << JsonString(f.message) << "}";
   }
   os << "]";
@@ -119,7 +119,7 @@ void WriteTableWindow(std::ostream& os, const WindowResult& r, int top) {
     if (shown < static_cast<int>(r.processes.size()))
       os << "  ... " << r.processes.size() - shown << " more processes (--top 0 shows all)\n";
   }
-  for (const auto& f : r.flags) os << "  flag " << f.code << " (" << f.severity << "): " << f.message << "\n";
+  for (const auto& f : r.flags) os << "  flag " << f.code << " (" << SeverityName(f.severity) << "): " << f.message << "\n";
 }
 
 }  // namespace

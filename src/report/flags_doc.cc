@@ -55,10 +55,10 @@ std::vector<std::pair<std::string, std::string>> ParseFlagNotes(std::string_view
   std::vector<std::pair<std::string, std::string>> out;
   bool in_note = false;
   for (std::string_view line : SplitLines(markdown)) {
-    if (line.rfind("## ", 0) == 0) {
+    if (line.starts_with("## ")) {
       out.emplace_back(std::string(line.substr(3)), "");
       in_note = true;
-    } else if (line.rfind("# ", 0) == 0 || line.rfind("|", 0) == 0) {
+    } else if (line.starts_with("# ") || line.starts_with('|')) {
       in_note = false;
     } else if (in_note) {
       std::string& t = out.back().second;

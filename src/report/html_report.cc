@@ -81,7 +81,7 @@ void FleetPage(Sink& s, const FleetReport& r, const HtmlOptions& opt) {
   } else {
     s << "<table><tr><th>flag</th><th>severity</th><th>windows</th><th>first (UTC)</th><th>last (UTC)</th></tr>";
     for (const auto& [code, f] : r.flags)
-      s << "<tr><td>" << FlagLink(code) << "</td><td class=\"sev-" << H(f.severity) << "\">" << H(f.severity)
+      s << "<tr><td>" << FlagLink(code) << "</td><td class=\"sev-" << SeverityName(f.severity) << "\">" << SeverityName(f.severity)
         << "</td><td class=\"n\">" << std::to_string(f.windows) << "</td><td>" << H(Iso(f.first)) << "</td><td>"
         << H(Iso(f.last)) << "</td></tr>";
     s << "</table>";
@@ -93,7 +93,7 @@ void FleetPage(Sink& s, const FleetReport& r, const HtmlOptions& opt) {
       for (const StoredFlag& h : rd.hints) {
         if (hints++ == 0) s << "<table><tr><th>VM</th><th>hint</th><th>severity</th><th>what to change</th></tr>";
         s << "<tr><td><a href=\"#" << VmAnchor(i) << "\">" << H(r.vms[i].label) << "</a></td><td><code>" << H(h.code)
-          << "</code></td><td class=\"sev-" << H(h.severity) << "\">" << H(h.severity) << "</td><td>" << H(h.message)
+          << "</code></td><td class=\"sev-" << SeverityName(h.severity) << "\">" << SeverityName(h.severity) << "</td><td>" << H(h.message)
           << "</td></tr>";
       }
   s << (hints ? "</table>" : "<p>No hints: no VM crossed the Ready-Time thresholds.</p>") << "</section>\n";
@@ -109,7 +109,7 @@ void FlagExplanations(Sink& s, const FleetReport& r) {
       << "</p><p><b>What happens:</b> " << InlineMarkdownToHtml(d.what) << "</p></div>";
   }
   for (const auto& [code, f] : r.flags)
-    if (!documented.count(code))
+    if (!documented.contains(code))
       s << "<div class=\"flagdoc\" id=\"flag-" << H(code) << "\"><h3><code>" << H(code)
         << "</code></h3><p>Not described in docs/flags.md of this build. Example: " << H(f.message) << "</p></div>";
   for (const auto& [title, text] : ParseFlagNotes(FlagsMarkdown()))

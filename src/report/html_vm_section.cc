@@ -1,7 +1,7 @@
 // One VM's section of the HTML report: summary line, utilization chart with w, ready / co-stop
 // chart with threshold bands, flag timeline, processes as reported and corrected, hints.
 #include <algorithm>
-#include <array>
+#include <map>
 #include <set>
 
 #include "src/core/text_util.h"
@@ -11,15 +11,11 @@
 namespace vrecon::report {
 namespace {
 
-int SeverityRow(const std::string& s) { return s == "error" ? 0 : s == "warning" ? 1 : 2; }
-
 }  // namespace
 
 void WriteVmSection(Sink& s, size_t index, const VmReport& v, const std::vector<StoredWindow>& windows,
                     const HtmlOptions& opt, SvgDefs* defs) {
   const VmStats& st = v.stats;
-  size_t flagged = 0;
-  for (const auto& [code, f] : st.flags) flagged += static_cast<size_t>(f.windows);
   s << "<details class=\"vm\" id=\"" << VmAnchor(index) << "\"" << (index < opt.open_sections ? " open" : "")
     << "><summary><b>" << H(v.label) << "</b>";
   if (!v.vm.guest_machine.empty() && v.vm.guest_machine != v.vm.vm) s << " (guest " << H(v.vm.guest_machine) << ")";
@@ -51,7 +47,7 @@ void WriteVmSection(Sink& s, size_t index, const VmReport& v, const std::vector<
   int n = opt.chart_buckets;
   if (window > 0) n = static_cast<int>(std::clamp<TimeNs>((t1 - t0 + window - 1) / window, 1, opt.chart_buckets));
   Buckets guest(t0, t1, n), host(t0, t1, n), w(t0, t1, n), ready(t0, t1, n), costop(t0, t1, n);
-  std::map<int, std::array<std::set<std::string>, 3>> marks;
+  std::map<int, std::map<Severity, std::set<std::string>>> marks;  // bucket -> codes by severity
   for (const StoredWindow& win : windows) {
     guest.Add(win.start, win.end, win.guest_util);
     host.Add(win.start, win.end, win.host_util);
@@ -61,7 +57,7 @@ void WriteVmSection(Sink& s, size_t index, const VmReport& v, const std::vector<
     if (!win.flags.empty()) {
       const int b = guest.Index(win.start, win.end);
       if (b >= 0)
-        for (const StoredFlag& f : win.flags) marks[b][SeverityRow(f.severity)].insert(f.code);
+        for (const StoredFlag& f : win.flags) marks[b][f.severity].insert(f.code);
     }
   }
   ChartSpec util;
@@ -82,18 +78,17 @@ void WriteVmSection(Sink& s, size_t index, const VmReport& v, const std::vector<
   rc.lines = {{3, "co-stop 3% threshold"}};
   s << "<h4>Ready / co-stop per vCPU</h4>" << RenderChart(rc, t0, t1, defs) << "\n";
   std::vector<FlagMark> fm;
-  for (const auto& [b, rows] : marks)
-    for (int sev = 0; sev < 3; ++sev)
-      if (!rows[sev].empty()) {
-        std::string codes;
-        for (const auto& c : rows[sev]) codes += (codes.empty() ? "" : ", ") + c;
-        fm.push_back({b, sev, codes});
-      }
+  for (const auto& [b, by_severity] : marks)
+    for (const auto& [sev, codes_set] : by_severity) {
+      std::string codes;
+      for (const auto& c : codes_set) codes += (codes.empty() ? "" : ", ") + c;
+      fm.push_back({b, sev, codes});
+    }
   s << "<h4>Flags over time</h4>" << RenderFlagStrip(fm, n, t0, t1, defs) << "\n";
   if (!st.flags.empty()) {
     s << "<table><tr><th>flag</th><th>severity</th><th>windows</th><th>first (UTC)</th><th>last (UTC)</th></tr>";
     for (const auto& [code, f] : st.flags)
-      s << "<tr><td>" << FlagLink(code) << "</td><td class=\"sev-" << H(f.severity) << "\">" << H(f.severity) << "</td><td>"
+      s << "<tr><td>" << FlagLink(code) << "</td><td class=\"sev-" << SeverityName(f.severity) << "\">" << SeverityName(f.severity) << "</td><td>"
         << std::to_string(f.windows) << "</td><td>" << H(Iso(f.first)) << "</td><td>" << H(Iso(f.last)) << "</td></tr>";
     s << "</table>\n";
   }
@@ -120,7 +115,7 @@ void WriteVmSection(Sink& s, size_t index, const VmReport& v, const std::vector<
   }
   for (const StoredReady& rd : v.ready)
     for (const StoredFlag& h : rd.hints)
-      s << "<p class=\"hint sev-" << H(h.severity) << "\">Hint (" << H(rd.source) << ") <code>" << H(h.code) << "</code>: "
+      s << "<p class=\"hint sev-" << SeverityName(h.severity) << "\">Hint (" << H(rd.source) << ") <code>" << H(h.code) << "</code>: "
         << H(h.message) << "</p>\n";
   s << "</details>\n";
 }

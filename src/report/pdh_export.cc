@@ -70,7 +70,7 @@ Status WritePdhCsv(std::ostream& os, const std::vector<models::WindowResult>& wi
   // Rows: every window end, plus a blank row at a window start that is no other window's end.
   std::set<TimeNs> times = ends;
   for (TimeNs s : starts)
-    if (!ends.count(s)) times.insert(s);
+    if (!ends.contains(s)) times.insert(s);
   std::vector<std::optional<double>> values(columns.size());
   for (TimeNs t : times) {
     for (size_t c = 0; c < columns.size(); ++c) {

@@ -49,7 +49,7 @@ void FlagRows(Sink& s, const CorrVm& vm, const std::map<std::string, FlagStat>& 
     r.vm = vm.vm;
     r.vm_key = vm.vm_key;
     r.item = code;
-    r.severity = f.severity;
+    r.severity = SeverityName(f.severity);
     r.start = Iso(f.first);
     r.end = Iso(f.last);
     r.count = std::to_string(f.windows);
@@ -203,7 +203,7 @@ StatusOr<FleetReport> WriteReportCsv(std::ostream& os, Database* db, const Repor
         row.vm_key = v.vm.vm_key;
         row.item = h.code;
         row.source = rd.source;
-        row.severity = h.severity;
+        row.severity = SeverityName(h.severity);
         row.message = h.message;
         row.Write(s);
       }

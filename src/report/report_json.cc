@@ -15,7 +15,7 @@ std::string JN(const D& v) { return JsonNumber(v); }
 std::string JsonFlags(const std::map<std::string, FlagStat>& flags) {
   std::string o = "[";
   for (const auto& [code, f] : flags) {
-    o += (o.size() > 1 ? ", " : "") + std::string("{\"code\": ") + J(code) + ", \"severity\": " + J(f.severity) +
+    o += (o.size() > 1 ? ", " : "") + std::string("{\"code\": ") + J(code) + ", \"severity\": " + JsonString(SeverityName(f.severity)) +
          ", \"windows\": " + std::to_string(f.windows) + ", \"first\": " + J(Iso(f.first)) + ", \"last\": " +
          J(Iso(f.last)) + ", \"message\": " + J(f.message) + ", \"explanation\": " + J("#flag-" + code) + "}";
   }
@@ -65,7 +65,7 @@ StatusOr<FleetReport> WriteReportJson(std::ostream& os, Database* db, const Repo
         << ", \"costop_p95\": " << JN(rd.costop_p95) << ", \"host_load_p95\": " << JN(rd.host_load_p95)
         << ", \"hints\": [";
       for (size_t k = 0; k < rd.hints.size(); ++k)
-        s << (k ? ", " : "") << "{\"code\": " << J(rd.hints[k].code) << ", \"severity\": " << J(rd.hints[k].severity)
+        s << (k ? ", " : "") << "{\"code\": " << J(rd.hints[k].code) << ", \"severity\": " << JsonString(SeverityName(rd.hints[k].severity))
           << ", \"message\": " << J(rd.hints[k].message) << "}";
       s << "]}";
     }

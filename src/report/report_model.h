@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "src/core/severity.h"
 #include "src/store/correction_tables.h"
 
 namespace vrecon::report {
@@ -30,7 +31,8 @@ struct Mean {
 };
 
 struct FlagStat {
-  std::string severity, message;  // message: of the first window that raised it
+  Severity severity = Severity::kWarning;
+  std::string message;  // of the first window that raised it
   int64_t windows = 0;
   TimeNs first = 0, last = 0;
 };

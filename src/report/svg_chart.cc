@@ -304,12 +304,14 @@ std::string RenderFlagStrip(const std::vector<FlagMark>& marks, int buckets, Tim
   const int height = kStripTop + 3 * kRow + 24;
   std::string o = "<svg class=\"chart strip\" viewBox=\"0 0 " + std::to_string(kWidth) + " " + std::to_string(height) +
                   "\" role=\"img\"><title>flags over time</title>";
-  const char* names[] = {"error", "warning", "info"};
+  // Top to bottom: the worst first.
+  constexpr Severity kRows[] = {Severity::kError, Severity::kWarning, Severity::kInfo};
   const char* colors[] = {"#c62828", "#ef8f00", "#1e88e5"};
   std::string fixed;
   for (int r = 0; r < 3; ++r)
     fixed += "<text class=\"tick\" font-size=\"10\" fill=\"#444\" x=\"" + std::to_string(kLeft - 4) + "\" y=\"" +
-             std::to_string(kStripTop + r * kRow + 11) + "\" text-anchor=\"end\">" + names[r] + "</text>";
+             std::to_string(kStripTop + r * kRow + 11) + "\" text-anchor=\"end\">" + std::string(SeverityName(kRows[r])) +
+             "</text>";
   fixed += "<rect class=\"frame\" fill=\"none\" stroke=\"#999\" x=\"" + std::to_string(kLeft) + "\" y=\"" + std::to_string(kStripTop) + "\" width=\"" +
            std::to_string(kPlotW) + "\" height=\"" + std::to_string(3 * kRow) + "\"/>";
   TimeAxis(&fixed, t0, std::max(t1, t0 + 1), kStripTop, 3 * kRow);
@@ -317,7 +319,8 @@ std::string RenderFlagStrip(const std::vector<FlagMark>& marks, int buckets, Tim
   // One path per severity; neighbouring buckets merge into one bar. The row's <title> names the
   // codes (the table under the strip dates each one).
   const double bw = static_cast<double>(kPlotW) / std::max(buckets, 1);
-  for (int sev = 0; sev < 3; ++sev) {
+  for (int row = 0; row < 3; ++row) {
+    const Severity sev = kRows[row];
     std::vector<int> on;
     std::set<std::string> codes;
     for (const FlagMark& m : marks)
@@ -333,7 +336,7 @@ std::string RenderFlagStrip(const std::vector<FlagMark>& marks, int buckets, Tim
     if (on.empty()) continue;
     std::sort(on.begin(), on.end());
     std::string d;
-    const std::string y = std::to_string(kStripTop + sev * kRow + 2), h = std::to_string(kRow - 4);
+    const std::string y = std::to_string(kStripTop + row * kRow + 2), h = std::to_string(kRow - 4);
     for (size_t i = 0; i < on.size();) {
       size_t j = i;
       while (j + 1 < on.size() && on[j + 1] == on[j] + 1) ++j;
@@ -343,7 +346,7 @@ std::string RenderFlagStrip(const std::vector<FlagMark>& marks, int buckets, Tim
     }
     std::string title;
     for (const auto& c : codes) title += (title.empty() ? "" : "; ") + c;
-    o += "<path class=\"mark\" fill=\"" + std::string(colors[sev]) + "\" d=\"" + d + "\"><title>" + XmlEscape(title) +
+    o += "<path class=\"mark\" fill=\"" + std::string(colors[row]) + "\" d=\"" + d + "\"><title>" + XmlEscape(title) +
          "</title></path>";
   }
   if (marks.empty())

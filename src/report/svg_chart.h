@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "src/core/severity.h"
 #include "src/core/time_util.h"
 #include "src/report/svg_defs.h"
 
@@ -65,7 +66,7 @@ std::string RenderChart(const ChartSpec& spec, TimeNs t0, TimeNs t1, SvgDefs* de
 // flag of that severity; each mark's <title> lists the codes.
 struct FlagMark {
   int bucket = 0;
-  int severity = 0;  // 0 error, 1 warning, 2 info
+  Severity severity = Severity::kError;
   std::string codes;
 };
 std::string RenderFlagStrip(const std::vector<FlagMark>& marks, int buckets, TimeNs t0, TimeNs t1,

@@ -67,7 +67,7 @@ std::optional<double> ProcessAggregate::HalfWidth95() const {
 
 std::string EncodeFlags(const std::vector<StoredFlag>& flags) {
   std::string out;
-  for (const StoredFlag& f : flags) out += Clean(f.severity) + "\t" + Clean(f.code) + "\t" + Clean(f.message) + "\n";
+  for (const StoredFlag& f : flags) out += Clean(SeverityName(f.severity)) + "\t" + Clean(f.code) + "\t" + Clean(f.message) + "\n";
   return out;
 }
 
@@ -80,8 +80,9 @@ std::vector<StoredFlag> DecodeFlags(std::string_view text) {
     const size_t t1 = line.find('\t');
     const size_t t2 = t1 == std::string_view::npos ? t1 : line.find('\t', t1 + 1);
     if (t2 == std::string_view::npos) continue;
-    out.push_back({std::string(line.substr(t1 + 1, t2 - t1 - 1)), std::string(line.substr(0, t1)),
-                   std::string(line.substr(t2 + 1))});
+    // Only this program writes these; an unknown severity (a store edited by hand) keeps the flag.
+    out.push_back({std::string(line.substr(t1 + 1, t2 - t1 - 1)),
+                   ParseSeverity(line.substr(0, t1)).value_or(Severity::kWarning), std::string(line.substr(t2 + 1))});
   }
   return out;
 }
@@ -226,6 +227,7 @@ StatusOr<std::vector<ProcessAggregate>> LoadProcessAggregates(Database* db, int6
     }
   }
   std::vector<ProcessAggregate> out;
+  out.reserve(merged.size());
   for (auto& [name, p] : merged) out.push_back(std::move(p));
   auto key = [](const ProcessAggregate& p) { return p.MeanCorrected().value_or(p.MeanGuest().value_or(-1)); };
   std::stable_sort(out.begin(), out.end(), [&](const auto& a, const auto& b) { return key(a) > key(b); });

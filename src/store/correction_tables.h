@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "src/core/severity.h"
 #include "src/core/status.h"
 #include "src/core/time_util.h"
 #include "src/store/sqlite_db.h"
@@ -31,7 +32,9 @@ struct CorrVm {
 };
 
 struct StoredFlag {
-  std::string code, severity, message;
+  std::string code;
+  Severity severity = Severity::kWarning;
+  std::string message;
 };
 
 struct StoredWindow {

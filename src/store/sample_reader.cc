@@ -4,6 +4,7 @@
 #include <cstring>
 #include <unordered_set>
 
+#include "src/core/check.h"
 #include "src/core/text_util.h"
 
 namespace vrecon {
@@ -108,7 +109,9 @@ Status BlockReader::Stream(int64_t series_id, const TimeRange& range,
   // rows are visited as they come, without the time_block join and without buffering the series.
   ASSIGN_OR_RETURN(Statement* q, db_->Cached("SELECT block_id, vals, present FROM value_block WHERE series_id = ?"));
   q->Bind(1, series_id);
-  const std::vector<int64_t>& blocks = series_blocks_.at(series_id);
+  const auto spanned = series_blocks_.find(series_id);
+  VRECON_CHECK_MSG(spanned != series_blocks_.end(), "Stream() of series " + std::to_string(series_id) + " before Span()");
+  const std::vector<int64_t>& blocks = spanned->second;
   size_t k = 0;
   Status status = Status::Ok();
   while (status.ok()) {
@@ -122,7 +125,9 @@ Status BlockReader::Stream(int64_t series_id, const TimeRange& range,
       break;
     }
     ++k;
-    const BlockMeta& m = meta_.at(id);
+    const auto meta = meta_.find(id);
+    VRECON_CHECK(meta != meta_.end());  // Span() read the meta of every block it listed
+    const BlockMeta& m = meta->second;
     const std::string_view vals = q->ColumnBlob(1);
     if (!vals.empty() && vals.size() != static_cast<size_t>(m.n) * 8) {
       status = Damaged(series_id);

@@ -2,46 +2,64 @@
 
 #include <sqlite3.h>
 
+#include <limits>
+#include <string>
+
+#include "src/core/check.h"
+
 namespace vrecon {
 
-Statement::Statement(Statement&& o) noexcept : db_(o.db_), stmt_(o.stmt_) { o.stmt_ = nullptr; }
+Statement::Statement(Statement&& o) noexcept
+    : db_(o.db_), path_(o.path_), stmt_(o.stmt_), bind_status_(std::move(o.bind_status_)) {
+  o.stmt_ = nullptr;
+}
 Statement& Statement::operator=(Statement&& o) noexcept {
   if (this != &o) {
     sqlite3_finalize(stmt_);
     db_ = o.db_;
+    path_ = o.path_;
     stmt_ = o.stmt_;
+    bind_status_ = std::move(o.bind_status_);
     o.stmt_ = nullptr;
   }
   return *this;
 }
 Statement::~Statement() { sqlite3_finalize(stmt_); }
 
-Statement& Statement::Bind(int i, int64_t v) {
-  sqlite3_bind_int64(stmt_, i, v);
-  return *this;
+Status Statement::Error(const std::string& what) const {
+  return Status::IOError("database " + (path_ ? *path_ : std::string("?")) + ": " + what);
 }
-Statement& Statement::Bind(int i, double v) {
-  sqlite3_bind_double(stmt_, i, v);
-  return *this;
-}
-Statement& Statement::Bind(int i, std::string_view t) {
-  sqlite3_bind_text(stmt_, i, t.data(), static_cast<int>(t.size()), SQLITE_TRANSIENT);
-  return *this;
-}
-Statement& Statement::BindBlob(int i, const void* data, size_t size) {
-  sqlite3_bind_blob(stmt_, i, size ? data : "", static_cast<int>(size), SQLITE_STATIC);
-  return *this;
-}
-Statement& Statement::BindNull(int i) {
-  sqlite3_bind_null(stmt_, i);
+
+// SQLITE_RANGE (no such parameter) and SQLITE_MISUSE (a finalized statement) can only come from
+// the code; the others (SQLITE_NOMEM, SQLITE_TOOBIG for a value over SQLite's length limit)
+// from the data or the machine, so they become the Status of the next Step.
+Statement& Statement::CheckBind(int rc, int index) {
+  if (rc == SQLITE_OK) return *this;
+  VRECON_CHECK_MSG(rc != SQLITE_RANGE && rc != SQLITE_MISUSE,
+                   "binding parameter " + std::to_string(index) + ": " + sqlite3_errstr(rc));
+  if (bind_status_.ok()) bind_status_ = Error("cannot bind parameter " + std::to_string(index) + ": " + sqlite3_errstr(rc));
   return *this;
 }
 
+Statement& Statement::Bind(int i, int64_t v) { return CheckBind(sqlite3_bind_int64(stmt_, i, v), i); }
+Statement& Statement::Bind(int i, double v) { return CheckBind(sqlite3_bind_double(stmt_, i, v), i); }
+Statement& Statement::Bind(int i, std::string_view t) {
+  // A length over INT_MAX would wrap to a negative int, which SQLite reads as "up to the NUL".
+  if (t.size() > static_cast<size_t>(std::numeric_limits<int>::max())) return CheckBind(SQLITE_TOOBIG, i);
+  return CheckBind(sqlite3_bind_text(stmt_, i, t.data(), static_cast<int>(t.size()), SQLITE_TRANSIENT), i);
+}
+Statement& Statement::BindBlob(int i, const void* data, size_t size) {
+  if (size > static_cast<size_t>(std::numeric_limits<int>::max())) return CheckBind(SQLITE_TOOBIG, i);
+  return CheckBind(sqlite3_bind_blob(stmt_, i, size ? data : "", static_cast<int>(size), SQLITE_STATIC), i);
+}
+Statement& Statement::BindNull(int i) { return CheckBind(sqlite3_bind_null(stmt_, i), i); }
+
 StatusOr<bool> Statement::Step() {
+  if (!bind_status_.ok()) return bind_status_;
   const int rc = sqlite3_step(stmt_);
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
-  return Status::IOError(std::string("database error: ") + sqlite3_errmsg(db_));
+  return Error(sqlite3_errmsg(db_));
 }
 
 Status Statement::Run() {
@@ -52,8 +70,10 @@ Status Statement::Run() {
 }
 
 void Statement::Reset() {
+  // sqlite3_reset repeats the last step's error, which Step already returned.
   sqlite3_reset(stmt_);
   sqlite3_clear_bindings(stmt_);
+  bind_status_ = Status::Ok();
 }
 
 int64_t Statement::ColumnInt(int i) const { return sqlite3_column_int64(stmt_, i); }
@@ -136,7 +156,7 @@ StatusOr<Statement> Database::Prepare(std::string_view sql) {
   sqlite3_stmt* s = nullptr;
   if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &s, nullptr) != SQLITE_OK)
     return Status::IOError("database " + path_ + ": " + sqlite3_errmsg(db_));
-  return Statement(db_, s);
+  return Statement(db_, &path_, s);
 }
 
 StatusOr<Statement*> Database::Cached(std::string_view sql) {
@@ -170,7 +190,9 @@ StatusOr<Transaction> Transaction::Begin(Database* db) {
 }
 
 Transaction::~Transaction() {
-  if (db_) (void)db_->Exec("ROLLBACK");
+  // A destructor has no one to report to; a failed ROLLBACK leaves the transaction to SQLite,
+  // which rolls it back when the connection closes.
+  if (db_) db_->Exec("ROLLBACK").IgnoreError();
 }
 
 Status Transaction::Commit() {

@@ -23,17 +23,21 @@ class Statement {
   Statement& operator=(Statement&&) noexcept;
   ~Statement();
 
+  // A failed bind is kept and returned by the next Step or Run (binding is chained, so the
+  // error waits there); a bind to a parameter the SQL does not have is a bug and stops the
+  // program (VRECON_CHECK).
   Statement& Bind(int index, int64_t v);
   Statement& Bind(int index, double v);
   Statement& Bind(int index, std::string_view text);
   Statement& BindBlob(int index, const void* data, size_t size);  // copied by SQLite only if needed
   Statement& BindNull(int index);
 
-  // Runs one step: returns true with a row available, false when done.
+  // Runs one step: returns true with a row available, false when done; any other outcome is an
+  // error naming the database and SQLite's message.
   StatusOr<bool> Step();
   // Steps to completion (for INSERT/UPDATE) and resets.
   Status Run();
-  void Reset();
+  void Reset();  // also forgets a bind error
   int ErrorCode() const;  // SQLite's primary result code of the connection's last call
 
   int64_t ColumnInt(int i) const;
@@ -44,9 +48,13 @@ class Statement {
 
  private:
   friend class Database;
-  Statement(sqlite3* db, sqlite3_stmt* s) : db_(db), stmt_(s) {}
+  Statement(sqlite3* db, const std::string* path, sqlite3_stmt* s) : db_(db), path_(path), stmt_(s) {}
+  Statement& CheckBind(int rc, int index);
+  Status Error(const std::string& what) const;
   sqlite3* db_ = nullptr;
+  const std::string* path_ = nullptr;  // the Database's, which outlives its statements
   sqlite3_stmt* stmt_ = nullptr;
+  Status bind_status_;  // the first failed bind since the last Reset
 };
 
 class Database {

@@ -138,7 +138,7 @@ StatusOr<std::vector<ImportIssue>> Store::Issues(int64_t file_id) {
     i.file = q.ColumnText(0);
     i.line = q.ColumnInt(1);
     const std::string sev = q.ColumnText(2);
-    i.severity = sev == "error" ? Severity::kError : sev == "info" ? Severity::kInfo : Severity::kWarning;
+    i.severity = ParseSeverity(sev).value_or(Severity::kWarning);
     i.code = q.ColumnText(3);
     i.message = q.ColumnText(4);
     out.push_back(std::move(i));

@@ -13,6 +13,17 @@ TEST(TextUtilTest, FoldsLatinAndCyrillic) {
   EXPECT_EQ(FoldCase("ПРОЦЕСС"), "процесс");
 }
 
+TEST(TextUtilTest, ParsesHexU64AsHexU64WritesIt) {
+  for (uint64_t v : {uint64_t{0}, uint64_t{0xcbf29ce484222325}, ~uint64_t{0}}) EXPECT_EQ(ParseHexU64(HexU64(v)), v);
+  EXPECT_EQ(ParseHexU64("1A"), 0x1au);
+  EXPECT_FALSE(ParseHexU64(""));
+  EXPECT_FALSE(ParseHexU64("not-hex"));
+  EXPECT_FALSE(ParseHexU64("0x1a"));
+  EXPECT_FALSE(ParseHexU64(" 1a"));
+  EXPECT_FALSE(ParseHexU64("-1"));
+  EXPECT_FALSE(ParseHexU64("10000000000000000"));  // 17 digits: more than 64 bits
+}
+
 TEST(TextUtilTest, ParsesNumbersStrictly) {
   EXPECT_DOUBLE_EQ(ParseDouble("5.0045e-005").value(), 5.0045e-5);
   EXPECT_DOUBLE_EQ(ParseDouble(" 12.5 ").value(), 12.5);

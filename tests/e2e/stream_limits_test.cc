@@ -197,7 +197,9 @@ TEST_F(StreamLimitsTest, ExtremeCellsAreStoredOrNamed) {
   for (const char* format : {"json", "csv", "table"}) {
     CliResult c = RunVrecon({"correct", "--db", db_, "--format", format});
     EXPECT_EQ(c.exit_code, 0) << format << ": " << c.err;
-    if (std::string(format) == "json") EXPECT_EQ(c.out.find("null, \"corrected_pct\": null"), std::string::npos) << c.out;
+    if (std::string(format) == "json") {
+      EXPECT_EQ(c.out.find("null, \"corrected_pct\": null"), std::string::npos) << c.out;
+    }
     std::string lower = c.out;
     for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     for (const char* bad : {"inf", "nan"}) {

@@ -18,7 +18,7 @@ using vrecon::testing::WriteText;
 std::string Rows(int step, int n, const std::string& first, const std::string& rest) {
   std::string t;
   for (int i = 0; i <= n; ++i) {
-    char ts[32];
+    char ts[64];  // room for any two ints, which -Wformat-truncation counts on
     std::snprintf(ts, sizeof ts, "\"11/02/2026 10:%02d:%02d.000\"", i * step / 60, i * step % 60);
     t += ts + (i == 0 ? first : rest) + "\n";
   }

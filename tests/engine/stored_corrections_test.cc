@@ -21,12 +21,12 @@ std::unique_ptr<Store> SeedStore() {
 }
 
 TEST(CorrectionTablesTest, FlagsAndProcessBlobsRoundTrip) {
-  const std::vector<StoredFlag> flags = {{"low-coverage", "warning", "guest covers 50%\tof\nthe window"},
-                                         {"idle", "info", ""}};
+  const std::vector<StoredFlag> flags = {{"low-coverage", Severity::kWarning, "guest covers 50%\tof\nthe window"},
+                                         {"idle", Severity::kInfo, ""}};
   const std::vector<StoredFlag> back = DecodeFlags(EncodeFlags(flags));
   ASSERT_EQ(back.size(), 2u);
   EXPECT_EQ(back[0].code, "low-coverage");
-  EXPECT_EQ(back[0].severity, "warning");
+  EXPECT_EQ(back[0].severity, Severity::kWarning);
   EXPECT_EQ(back[0].message, "guest covers 50% of the window");
   EXPECT_EQ(back[1].code, "idle");
   EXPECT_EQ(back[1].message, "");

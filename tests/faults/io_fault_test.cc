@@ -37,7 +37,10 @@ std::string Integrity(const std::string& db) {
     sqlite3_stmt* st = nullptr;
     if (sqlite3_prepare_v2(h, "PRAGMA integrity_check", -1, &st, nullptr) == SQLITE_OK) {
       result.clear();
-      while (sqlite3_step(st) == SQLITE_ROW) result += reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+      int rc = SQLITE_ROW;
+      while ((rc = sqlite3_step(st)) == SQLITE_ROW) result += reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+      // A check that stops half way (an unreadable page, a busy store) is not an "ok".
+      if (rc != SQLITE_DONE) result += std::string(" (integrity_check failed: ") + sqlite3_errmsg(h) + ")";
     }
     sqlite3_finalize(st);
   }

@@ -42,7 +42,8 @@ std::map<std::string, std::string> StoreDigest(const std::string& db) {
   };
   std::map<std::string, Acc> acc;
   if (sqlite3_prepare_v2(h, sql, -1, &st, nullptr) == SQLITE_OK) {
-    while (sqlite3_step(st) == SQLITE_ROW) {
+    int rc = SQLITE_ROW;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
       Acc& a = acc[reinterpret_cast<const char*>(sqlite3_column_text(st, 0))];
       for (int c = 1; c <= 10; ++c) {
         const void* p = sqlite3_column_blob(st, c);
@@ -51,6 +52,8 @@ std::map<std::string, std::string> StoreDigest(const std::string& db) {
       ++a.blocks;
       a.samples += sqlite3_column_int64(st, 9);
     }
+    // A read that fails half way must not pass for a smaller store: the digest says so.
+    if (rc != SQLITE_DONE) out["(read failed)"] = sqlite3_errmsg(h);
   }
   sqlite3_finalize(st);
   sqlite3_close(h);
@@ -68,7 +71,10 @@ std::string IntegrityCheck(const std::string& db) {
     sqlite3_stmt* st = nullptr;
     if (sqlite3_prepare_v2(h, "PRAGMA integrity_check", -1, &st, nullptr) == SQLITE_OK) {
       result.clear();
-      while (sqlite3_step(st) == SQLITE_ROW) result += reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+      int rc = SQLITE_ROW;
+      while ((rc = sqlite3_step(st)) == SQLITE_ROW) result += reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+      // A check that stops half way (an unreadable page, a busy store) is not an "ok".
+      if (rc != SQLITE_DONE) result += std::string(" (integrity_check failed: ") + sqlite3_errmsg(h) + ")";
     }
     sqlite3_finalize(st);
   }

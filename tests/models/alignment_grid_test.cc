@@ -51,6 +51,7 @@ double NaivePearson(const std::vector<double>& g, const std::vector<double>& h, 
 
 TEST(AlignmentGridTest, WholeSamplesBecomeOneRunEach) {
   std::vector<TimedValue> s;
+  s.reserve(8);
   for (int i = 0; i < 8; ++i) s.push_back({kT0 + i * 15 * kS, kT0 + (i + 1) * 15 * kS, 10.0 + i});
   const std::vector<CellRun> runs = OnGridRuns(s, Disjoint(s), kT0, kS, 120);
   ASSERT_EQ(runs.size(), 8u);

@@ -150,6 +150,7 @@ TEST(ClockAlignmentTest, GapWithTheOffsetChangedIsAStep) {
   const size_t i = g.size() / 2;
   for (size_t j = i; j < g.size(); ++j) g[j].start += j > i ? 30 * kS : 0, g[j].end += 30 * kS;
   std::vector<TimeNs> ends;
+  ends.reserve(g.size());
   for (const TimedValue& s : g) ends.push_back(s.end);
   GuestTimeline t = AnalyzeGuestTimes(ends, {}, TimelineConfig{});
   ASSERT_EQ(t.events.size(), 1u);

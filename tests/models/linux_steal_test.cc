@@ -42,7 +42,7 @@ TEST(LinuxStealTest, StealKnownProcessesNotRescaled) {
   EXPECT_GT(*r[0].processes[0].ci_hi, 50);
   ASSERT_EQ(r[0].flags.size(), 1u);
   EXPECT_EQ(r[0].flags[0].code, "linux-steal-corrected");
-  EXPECT_EQ(r[0].flags[0].severity, "info");
+  EXPECT_EQ(r[0].flags[0].severity, Severity::kInfo);
   // Window 1: no steal value -> the usual w x guest.
   EXPECT_FALSE(r[1].steal_pct);
   EXPECT_NEAR(*r[1].processes[0].corrected_pct, 50 * 45.0 / 60.0, 1e-9);

@@ -169,7 +169,7 @@ TEST(ReadyAnalysisTest, WindowFlags) {
   auto f = ReadyWindowFlags(15.0, 5.0);
   ASSERT_EQ(f.size(), 2u);
   EXPECT_EQ(f[0].code, "high-ready");
-  EXPECT_EQ(f[0].severity, "warning");
+  EXPECT_EQ(f[0].severity, Severity::kWarning);
   EXPECT_NE(f[0].message.find("unreliable"), std::string::npos);
   EXPECT_EQ(f[1].code, "high-costop");
 }

@@ -122,7 +122,7 @@ TEST(WindowFlagsTest, ShortWindowHasFewTicksWithTheErrorStated) {
   ASSERT_EQ(r.size(), 1u);
   ASSERT_EQ(Count(r[0], "few-ticks"), 1);
   const Flag& f = r[0].flags.back();
-  EXPECT_EQ(f.severity, "warning");
+  EXPECT_EQ(f.severity, Severity::kWarning);
   EXPECT_NE(f.message.find("1280 clock ticks"), std::string::npos) << f.message;
   EXPECT_NE(f.message.find("+-2.7 points"), std::string::npos) << f.message;
 }
@@ -132,7 +132,7 @@ TEST(WindowFlagsTest, SubFifteenSecondSamplesAreNoted) {
   auto r = Correct(Vm(g, {50}, {40}, 5), g);
   ASSERT_EQ(r.size(), 1u);
   ASSERT_EQ(Count(r[0], "few-ticks"), 1);
-  EXPECT_EQ(r[0].flags.back().severity, "info");
+  EXPECT_EQ(r[0].flags.back().severity, Severity::kInfo);
   EXPECT_NE(r[0].flags.back().message.find("s apart (under 15 s)"), std::string::npos) << r[0].flags.back().message;
 }
 

@@ -30,9 +30,7 @@ bool Read(const std::string& path, std::string* text) {
   return true;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int Run(int argc, char** argv) {
   CLI::App app{"vrecon-sim: guest and host logs with known true per-process CPU (docs/accuracy.md)"};
   app.require_subcommand(1);
   std::string scenario, out_dir, truth_path, correct_path;
@@ -91,4 +89,16 @@ int main(int argc, char** argv) {
               a.job_windows, a.job_naive_mae, a.job_corrected_mae, a.job_floor_mae);
   for (const std::string& m : a.misses) std::printf("  miss: %s\n", m.c_str());
   return 0;
+}
+
+}  // namespace
+
+// CLI11 throws on a wrong option declaration (a bug, but one that should print, not terminate).
+int main(int argc, char** argv) {
+  try {
+    return Run(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "vrecon-sim: " << e.what() << "\n";
+    return 1;
+  }
 }

@@ -190,6 +190,24 @@ TEST(StoreTest, ReingestAddsNothingAndGrownFileAddsOnlyNewRows) {
   EXPECT_EQ((*files)[0].rows, 15);
 }
 
+TEST(StoreTest, AResumeHashEditedByHandIsAnErrorNotAThrow) {
+  TempDir dir;
+  const std::string file = dir.File("g.csv");
+  WriteText(file, Log(10));
+  auto store = Store::Open(dir.File("s.db"));
+  ASSERT_TRUE(store.ok());
+  ASSERT_TRUE(IngestFile(store->get(), file, {}).ok());
+  // std::stoull threw std::invalid_argument out of IngestFile on this.
+  ASSERT_TRUE((*store)->db()->Exec("UPDATE source_file SET consumed_line_hash = 'not-hex'").ok());
+  WriteText(file, Log(10) + Log(5, 10));
+  auto again = IngestFile(store->get(), file, {});
+  ASSERT_FALSE(again.ok());
+  EXPECT_TRUE(again.status().IsParseError());
+  EXPECT_NE(again.status().message().find("line hash \"not-hex\""), std::string::npos) << again.status().message();
+  EXPECT_NE(again.status().message().find(file), std::string::npos) << again.status().message();
+  EXPECT_EQ(Values(store->get(), "Processor").size(), 10u) << "nothing stored from the refused file";
+}
+
 TEST(StoreTest, FailedFileLeavesNothing) {
   TempDir dir;
   WriteText(dir.File("bad.csv"), "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\G\\Memory\\Available MBytes\"\r\n");

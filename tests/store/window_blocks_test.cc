@@ -43,6 +43,7 @@ std::vector<StoredWindow> Read(Database* db, int64_t vm, TimeNs from = kMinT, Ti
 // Windows every 300 s from `from` for `n` windows, guest value = index.
 std::vector<StoredWindow> Windows(TimeNs from, int n, double base = 0) {
   std::vector<StoredWindow> v;
+  v.reserve(n);
   for (int i = 0; i < n; ++i) v.push_back(Window(from + i * 300 * kS, base + i));
   return v;
 }
@@ -55,7 +56,7 @@ int64_t AddVm(Database* db, const std::string& name) {
 
 TEST(WindowBlocksTest, BlockRoundTripKeepsMissingFieldsMissing) {
   StoredWindow a = Window(kDay0, 12.5);
-  a.flags = {{"high-ready", "warning", "ready 12% per vCPU"}, {"gap", "info", "no data\tfor 5 min"}};
+  a.flags = {{"high-ready", Severity::kWarning, "ready 12% per vCPU"}, {"gap", Severity::kInfo, "no data\tfor 5 min"}};
   a.clock_offset_s = -3.25;
   StoredWindow b;  // nothing but coverage: every optional missing, NaN counted as missing
   b.start = kDay0 + 300 * kS;
@@ -123,7 +124,8 @@ TEST(WindowBlocksTest, ReplacingARangeKeepsTheWindowsAroundIt) {
       EXPECT_GE(*w.guest_util, 500);  // new
       EXPECT_LT(w.start, from + 3600 * kS);
     } else {
-      EXPECT_EQ(*w.guest_util, static_cast<double>((w.start - kDay0) / (300 * kS)));  // kept
+      const int64_t window_index = (w.start - kDay0) / (300 * kS);
+      EXPECT_EQ(*w.guest_util, static_cast<double>(window_index));  // kept
     }
   }
   EXPECT_EQ(Read(db, other).size(), 10u);  // another VM untouched

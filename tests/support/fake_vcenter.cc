@@ -278,7 +278,11 @@ void FakeVcenter::Serve() {
     if (fds[0].revents) break;
     if (fds[1].revents & POLLIN) {
       const int fd = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
-      if (fd >= 0) conns.push_back(FakeConnection{.fd = fd});
+      if (fd >= 0) {
+        FakeConnection c;
+        c.fd = fd;
+        conns.push_back(std::move(c));
+      }
     }
     const auto now = Clock::now();
     for (size_t i = 0; i < conns.size(); ++i) {

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Format and static checks of vrecon's own C++: src adapters models agent tests fuzz bench
+# (not fixtures, corpora or anything third-party). Pinned to clang 14 (Debian 12), since another
+# clang-format version formats differently.
+#   scripts/lint.sh          check: clang-format must change nothing, then clang-tidy (.clang-tidy)
+#                            over build/compile_commands.json (all but tests/) must report nothing;
+#                            exit 1 if either does
+#   scripts/lint.sh --fix    rewrite the files in place with clang-format (clang-tidy is not run)
+#   scripts/lint.sh --format check the format only (no build needed)
+# The check needs a configured build/ (scripts/test.sh makes one); it lints every .cc there that
+# is ours, so Windows-only files (agent/windows/) get the format check only.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode=check
+case "${1:-}" in
+  --fix) mode=fix ;;
+  --format) mode=format ;;
+  "") ;;
+  *) echo "usage: scripts/lint.sh [--fix | --format]" >&2; exit 2 ;;
+esac
+scripts/install-deps.sh clang-format-14 clang-tidy-14
+
+dirs=(src adapters models agent tests fuzz bench)
+mapfile -t files < <(git ls-files -- "${dirs[@]/%//*.cc}" "${dirs[@]/%//*.h}")
+
+if [ $mode = fix ]; then
+  clang-format-14 -i "${files[@]}"
+  exit 0
+fi
+
+status=0
+echo "lint: clang-format on ${#files[@]} files" >&2
+clang-format-14 --dry-run -Werror "${files[@]}" || status=1
+[ $mode = format ] && exit $status
+
+# clang-tidy covers the product's code; tests/ is left out: its GoogleTest-heavy files would take
+# three quarters of the time (docs/development.md).
+tidy_dirs=(src adapters models agent fuzz bench)
+db=build/compile_commands.json
+[ -f "$db" ] || { echo "lint: $db missing: configure build/ first (scripts/test.sh)" >&2; exit 1; }
+echo "lint: clang-tidy on the project's files in $db" >&2
+start=$SECONDS
+# The file regex: the sources of our directories as compile_commands.json names them (absolute).
+# -Wno-unknown-warning-option: the database holds GCC's flags (-Wno-restrict), which clang lacks.
+root=$(pwd -P)
+regex="^$root/($(IFS='|'; echo "${tidy_dirs[*]}"))/.*\.cc\$"
+run-clang-tidy-14 -p build -j"$(nproc)" -quiet -extra-arg=-Wno-unknown-warning-option "$regex" \
+  > build/clang-tidy.log 2>&1 || status=1
+sed 's/\x1b\[[0-9;]*m//g' build/clang-tidy.log | grep -E '(warning|error): ' | sort -u >&2 || true
+echo "lint: clang-tidy took $((SECONDS - start)) s; full output in build/clang-tidy.log" >&2
+exit $status
