@@ -68,8 +68,8 @@ StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
       if (i + 1 >= args.size()) return Status::InvalidArgument(a + ": missing value");
       return args[++i];
     };
-#define VRECON_TAKE(var)                  \
-  auto var##_or = take();                 \
+#define VRECON_TAKE(var)                        \
+  auto var##_or = take();                       \
   if (!var##_or.ok()) return var##_or.status(); \
   const std::string var = *var##_or
     if (a == "--help" || a == "-h" || a == "/?") {
@@ -197,8 +197,8 @@ Status RunAgent(const Options& o, const std::vector<CounterSpec>& selection, Pdh
   const std::int64_t start_ms = clock.Now().utc_ms;
   const std::int64_t end_ms = o.duration_seconds > 0 ? start_ms + std::llround(o.duration_seconds * 1000) : 0;
   std::int64_t last_refresh_ms = start_ms;
-  log << "vrecon-agent: sampling " << sampler.counters().size() << " counters every " << FormatNumber(o.interval_seconds)
-      << " s into " << o.out_dir << "\n";
+  log << "vrecon-agent: sampling " << sampler.counters().size() << " counters every "
+      << FormatNumber(o.interval_seconds) << " s into " << o.out_dir << "\n";
   Status result = Status::Ok();
   for (std::int64_t k = 1;; ++k) {
     const std::int64_t due = start_ms + k * interval_ms;

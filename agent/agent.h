@@ -53,8 +53,8 @@ class Clock {
 
 struct RunStats {
   std::int64_t rows = 0;
-  std::int64_t missing_cells = 0;    // cells written " " (data errors, gone instances, first values)
-  std::int64_t collect_errors = 0;   // collections PDH failed as a whole (row written blank)
+  std::int64_t missing_cells = 0;   // cells written " " (data errors, gone instances, first values)
+  std::int64_t collect_errors = 0;  // collections PDH failed as a whole (row written blank)
   std::vector<std::string> files;
 };
 

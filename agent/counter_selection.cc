@@ -46,8 +46,7 @@ StatusOr<CounterSpec> ParseCounterPath(std::string_view path) {
       return Status::InvalidArgument("counter path \"" + shown + "\": unbalanced parentheses in the instance");
     spec.instance = std::string(object.substr(open + 1, object.size() - open - 2));
     object = object.substr(0, open);
-    if (spec.instance.empty())
-      return Status::InvalidArgument("counter path \"" + shown + "\": empty instance \"()\"");
+    if (spec.instance.empty()) return Status::InvalidArgument("counter path \"" + shown + "\": empty instance \"()\"");
   }
   spec.object = std::string(object);
   if (spec.object.empty()) return Status::InvalidArgument("counter path \"" + shown + "\": empty object name");
@@ -70,33 +69,33 @@ std::vector<std::string> CounterSetNames() { return {"vrecon", "hyperv"}; }
 StatusOr<std::vector<CounterSpec>> CounterSet(std::string_view name, const std::string& m) {
   std::vector<CounterSpec> s;
   if (name == "vrecon") {
-    AddAll(&s, m, "Processor", "*", {"% Processor Time", "% User Time", "% Privileged Time", "% Interrupt Time",
-                                     "% DPC Time"}, false);
-    AddAll(&s, m, "Processor Information", "*", {"% Processor Time", "% Processor Utility",
-                                                 "% Processor Performance"}, true);
+    AddAll(&s, m, "Processor", "*",
+           {"% Processor Time", "% User Time", "% Privileged Time", "% Interrupt Time", "% DPC Time"}, false);
+    AddAll(&s, m, "Processor Information", "*", {"% Processor Time", "% Processor Utility", "% Processor Performance"},
+           true);
     AddAll(&s, m, "Process", "*", {"% Processor Time", "% User Time", "% Privileged Time", "ID Process"}, false,
            /*prefer_v2=*/true);
     AddAll(&s, m, "System", "", {"Processor Queue Length", "Context Switches/sec", "Processes", "Threads"}, false);
     AddAll(&s, m, "Memory", "", {"Available MBytes", "Committed Bytes", "Pages/sec"}, false);
-    AddAll(&s, m, "PhysicalDisk", "*", {"% Idle Time", "Disk Transfers/sec", "Avg. Disk sec/Transfer",
-                                        "Current Disk Queue Length"}, true);
-    AddAll(&s, m, "VM Processor", "*", {"% Processor Time", "CPU stolen time", "Effective VM Speed in MHz",
-                                        "Host processor speed in MHz", "Limit in MHz", "Reservation in MHz"}, true);
-    AddAll(&s, m, "VM Memory", "", {"Memory Active in MB", "Memory Ballooned in MB", "Memory Swapped in MB",
-                                    "Memory Used in MB"}, true);
+    AddAll(&s, m, "PhysicalDisk", "*",
+           {"% Idle Time", "Disk Transfers/sec", "Avg. Disk sec/Transfer", "Current Disk Queue Length"}, true);
+    AddAll(&s, m, "VM Processor", "*",
+           {"% Processor Time", "CPU stolen time", "Effective VM Speed in MHz", "Host processor speed in MHz",
+            "Limit in MHz", "Reservation in MHz"},
+           true);
+    AddAll(&s, m, "VM Memory", "",
+           {"Memory Active in MB", "Memory Ballooned in MB", "Memory Swapped in MB", "Memory Used in MB"}, true);
     return s;
   }
   if (name == "hyperv") {
     // CPU Wait Time Per Dispatch is an average counter (value and base): PDH applies the base
     // when it formats the second and later collections, so the agent reads it like any other.
-    AddAll(&s, m, "Hyper-V Hypervisor Virtual Processor", "*", {"% Total Run Time", "% Guest Run Time",
-                                                                "% Hypervisor Run Time", "CPU Wait Time Per Dispatch"},
-           false);
-    AddAll(&s, m, "Hyper-V Hypervisor Root Virtual Processor", "*", {"% Total Run Time", "% Guest Run Time",
-                                                                     "% Hypervisor Run Time",
-                                                                     "CPU Wait Time Per Dispatch"}, false);
-    AddAll(&s, m, "Hyper-V Hypervisor Logical Processor", "*", {"% Total Run Time", "% Guest Run Time",
-                                                                "% Hypervisor Run Time", "% Idle Time"}, false);
+    AddAll(&s, m, "Hyper-V Hypervisor Virtual Processor", "*",
+           {"% Total Run Time", "% Guest Run Time", "% Hypervisor Run Time", "CPU Wait Time Per Dispatch"}, false);
+    AddAll(&s, m, "Hyper-V Hypervisor Root Virtual Processor", "*",
+           {"% Total Run Time", "% Guest Run Time", "% Hypervisor Run Time", "CPU Wait Time Per Dispatch"}, false);
+    AddAll(&s, m, "Hyper-V Hypervisor Logical Processor", "*",
+           {"% Total Run Time", "% Guest Run Time", "% Hypervisor Run Time", "% Idle Time"}, false);
     AddAll(&s, m, "Hyper-V Hypervisor", "", {"Logical Processors", "Virtual Processors"}, true);
     return s;
   }
@@ -123,7 +122,7 @@ StatusOr<std::vector<CounterSpec>> ParseCounterFile(std::string_view text, const
 
 std::vector<CounterSpec> ResolveSelection(PdhApi& pdh, const std::vector<CounterSpec>& wanted,
                                           std::vector<std::string>* notes) {
-  std::map<std::string, bool> has_v2;      // per machine
+  std::map<std::string, bool> has_v2;       // per machine
   std::map<std::string, bool> has_counter;  // per probed path
   auto probe = [&](const CounterSpec& s) {
     const std::string path = CounterPath(CounterSpec{s.machine, s.object, s.instance.empty() ? "" : "*", s.counter});

@@ -17,11 +17,11 @@ namespace vrecon::agent {
 // One English counter path: \\machine\object(instance)\counter. instance "" = the object has
 // no instances, "*" = every instance (expanded at each refresh).
 struct CounterSpec {
-  std::string machine;   // "" = the local machine
+  std::string machine;  // "" = the local machine
   std::string object;
   std::string instance;
   std::string counter;
-  bool optional = false;        // skipped quietly when the machine does not have it
+  bool optional = false;           // skipped quietly when the machine does not have it
   bool prefer_process_v2 = false;  // object "Process": use "Process V2" where the OS has it
   bool operator==(const CounterSpec&) const = default;
 };

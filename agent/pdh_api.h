@@ -14,15 +14,15 @@ namespace vrecon::agent {
 
 // PDH status codes the portable code looks at (values from pdhmsg.h).
 using PdhStatus = std::uint32_t;
-inline constexpr PdhStatus kPdhValidData = 0x00000000;      // PDH_CSTATUS_VALID_DATA
-inline constexpr PdhStatus kPdhNewData = 0x00000001;        // PDH_CSTATUS_NEW_DATA
-inline constexpr PdhStatus kPdhNoInstance = 0x800007D1;     // PDH_CSTATUS_NO_INSTANCE
-inline constexpr PdhStatus kPdhNoData = 0x800007D5;         // PDH_NO_DATA
-inline constexpr PdhStatus kPdhCalcNegative = 0x800007D8;   // PDH_CALC_NEGATIVE_VALUE
-inline constexpr PdhStatus kPdhNoObject = 0xC0000BB8;       // PDH_CSTATUS_NO_OBJECT
-inline constexpr PdhStatus kPdhNoCounter = 0xC0000BB9;      // PDH_CSTATUS_NO_COUNTER
+inline constexpr PdhStatus kPdhValidData = 0x00000000;           // PDH_CSTATUS_VALID_DATA
+inline constexpr PdhStatus kPdhNewData = 0x00000001;             // PDH_CSTATUS_NEW_DATA
+inline constexpr PdhStatus kPdhNoInstance = 0x800007D1;          // PDH_CSTATUS_NO_INSTANCE
+inline constexpr PdhStatus kPdhNoData = 0x800007D5;              // PDH_NO_DATA
+inline constexpr PdhStatus kPdhCalcNegative = 0x800007D8;        // PDH_CALC_NEGATIVE_VALUE
+inline constexpr PdhStatus kPdhNoObject = 0xC0000BB8;            // PDH_CSTATUS_NO_OBJECT
+inline constexpr PdhStatus kPdhNoCounter = 0xC0000BB9;           // PDH_CSTATUS_NO_COUNTER
 inline constexpr PdhStatus kPdhCStatusInvalidData = 0xC0000BBA;  // PDH_CSTATUS_INVALID_DATA
-inline constexpr PdhStatus kPdhInvalidData = 0xC0000BC6;    // PDH_INVALID_DATA
+inline constexpr PdhStatus kPdhInvalidData = 0xC0000BC6;         // PDH_INVALID_DATA
 
 inline bool PdhItemOk(PdhStatus s) { return s == kPdhValidData || s == kPdhNewData; }
 

@@ -31,8 +31,8 @@ std::string FormatHeader(const TimeZone& zone, const std::vector<std::string>& c
 
 std::string FormatTimestamp(const LocalTime& t) {
   char b[40];
-  std::snprintf(b, sizeof b, "%02d/%02d/%04d %02d:%02d:%02d.%03d", t.month, t.day, t.year, t.hour, t.minute,
-                t.second, t.millisecond);
+  std::snprintf(b, sizeof b, "%02d/%02d/%04d %02d:%02d:%02d.%03d", t.month, t.day, t.year, t.hour, t.minute, t.second,
+                t.millisecond);
   return b;
 }
 

@@ -26,9 +26,9 @@ struct Column {
 
 struct SampleResult {
   std::vector<std::optional<double>> values;  // one per column, nullopt = " "
-  bool columns_changed = false;  // new columns appeared: the file must start again (fixed header)
+  bool columns_changed = false;               // new columns appeared: the file must start again (fixed header)
   PdhStatus collect_status = kPdhValidData;
-  int missing_cells = 0;         // cells written as " " in this row
+  int missing_cells = 0;  // cells written as " " in this row
 };
 
 class Sampler {

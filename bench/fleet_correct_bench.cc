@@ -58,8 +58,8 @@ struct Digest {
   void Add(const models::WindowResult& w) {
     Str(w.vm), Str(w.guest_machine), Bytes(&w.start, sizeof w.start), Bytes(&w.end, sizeof w.end);
     Num(w.vcpus.value_or(-1));
-    for (const auto* v : {&w.guest_util_pct, &w.host_util_pct, &w.w, &w.steal_pct, &w.ready_pct_per_vcpu,
-                          &w.costop_pct, &w.clock_offset_s})
+    for (const auto* v : {&w.guest_util_pct, &w.host_util_pct, &w.w, &w.steal_pct, &w.ready_pct_per_vcpu, &w.costop_pct,
+                          &w.clock_offset_s})
       Opt(*v);
     Num(w.guest_coverage), Num(w.host_coverage), Num(static_cast<double>(w.host));
     for (const auto& p : w.processes) Str(p.name), Opt(p.guest_pct), Opt(p.corrected_pct), Opt(p.ci_lo), Opt(p.ci_hi);
@@ -77,7 +77,8 @@ struct Lcg {
 };
 
 Status WriteFile(Store* store, const std::string& fingerprint, const std::vector<SeriesKey>& columns, TimeNs start,
-                 int rows, TimeNs step, Lcg* rng, const std::function<void(double, TimeNs, std::vector<double>*)>& fill) {
+                 int rows, TimeNs step, Lcg* rng,
+                 const std::function<void(double, TimeNs, std::vector<double>*)>& fill) {
   FileRecord rec;
   rec.fingerprint = fingerprint;
   rec.path = fingerprint;
@@ -173,7 +174,9 @@ Status Scan(Database* db) {
 int Main(int argc, char** argv) {
   Options o;
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s generate|scan|correct --db F [--vms N] [--hours H] [--processes P] [--vcpus K] [--noise] [--no-align] [--digest]\n",
+    std::fprintf(stderr,
+                 "usage: %s generate|scan|correct --db F [--vms N] [--hours H] [--processes P] [--vcpus K] [--noise] "
+                 "[--no-align] [--digest]\n",
                  argv[0]);
     return 2;
   }

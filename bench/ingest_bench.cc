@@ -92,8 +92,8 @@ int main(int argc, char** argv) {
     if (!keep) fs::remove(db, ec);
   }
   if (!keep) fs::remove_all(dir, ec);
-  std::printf("lib bytes=%ju rows=%lld seconds=%.3f mb_per_s=%.2f cpu_seconds=%.3f peak_rss_kb=%ld db_bytes=%ju%s\n", bytes,
-              static_cast<long long>(rows), best, bytes / 1e6 / best, best_cpu, PeakRssKb(), db_bytes,
+  std::printf("lib bytes=%ju rows=%lld seconds=%.3f mb_per_s=%.2f cpu_seconds=%.3f peak_rss_kb=%ld db_bytes=%ju%s\n",
+              bytes, static_cast<long long>(rows), best, bytes / 1e6 / best, best_cpu, PeakRssKb(), db_bytes,
               keep ? (" db_dir=" + dir.string()).c_str() : "");
   return 0;
 }

@@ -21,9 +21,9 @@ ChunkedInput SplitTrailer(const uint8_t* data, size_t size) {
   const std::string_view all(reinterpret_cast<const char*>(data), size);
   if (size < 4) return ChunkedInput{all, 3};  // mode 3: byte by byte
   const uint8_t* t = data + size - 4;
-  return ChunkedInput{all.substr(0, size - 4),
-                      static_cast<uint32_t>(t[0]) | static_cast<uint32_t>(t[1]) << 8 |
-                          static_cast<uint32_t>(t[2]) << 16 | static_cast<uint32_t>(t[3]) << 24};
+  return ChunkedInput{all.substr(0, size - 4), static_cast<uint32_t>(t[0]) | static_cast<uint32_t>(t[1]) << 8 |
+                                                   static_cast<uint32_t>(t[2]) << 16 |
+                                                   static_cast<uint32_t>(t[3]) << 24};
 }
 
 std::vector<std::string_view> Cut(std::string_view file, uint32_t seed) {

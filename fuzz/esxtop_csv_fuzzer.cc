@@ -12,9 +12,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<vrecon::SeriesKey> columns;
-  vrecon::fuzz::CheckChunking(data, size, [&](const auto& chunks, uint32_t seed) {
-    return vrecon::fuzz::ReadPerfmon(chunks, seed, &columns);
-  });
+  vrecon::fuzz::CheckChunking(
+      data, size, [&](const auto& chunks, uint32_t seed) { return vrecon::fuzz::ReadPerfmon(chunks, seed, &columns); });
   std::set<vrecon::SourceKind> kinds;
   for (const vrecon::SeriesKey& k : columns) kinds.insert(k.source);
   const bool host_file = kinds.count(vrecon::SourceKind::kEsxtop) || kinds.count(vrecon::SourceKind::kHyperV);

@@ -38,8 +38,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto cfg = fleet::ParseFleetConfig(text, "/fuzz/fleet.toml", lookups);
   if (!cfg.ok()) {
     // (Unless the text itself holds that string: quoting the file's own text is no leak.)
-    FUZZ_CHECK(text.find(kSecret) != std::string_view::npos || cfg.status().message().find(kSecret) == std::string::npos,
-               "an error message never shows the password");
+    FUZZ_CHECK(
+        text.find(kSecret) != std::string_view::npos || cfg.status().message().find(kSecret) == std::string::npos,
+        "an error message never shows the password");
     return 0;
   }
   const fleet::FleetConfig& c = *cfg;
@@ -49,7 +50,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FUZZ_CHECK(c.retries >= 0 && c.retries <= 10, "retries within its range");
   FUZZ_CHECK(c.since > 0 && c.retry_backoff > 0 && c.settle > 0, "durations are positive");
   for (const fleet::VcenterConfig& v : c.vcenters) {
-    FUZZ_CHECK(!v.url.empty() && !v.user.empty() && v.password == kSecret, "a vCenter has a url, a user and its password");
+    FUZZ_CHECK(!v.url.empty() && !v.user.empty() && v.password == kSecret,
+               "a vCenter has a url, a user and its password");
     FUZZ_CHECK(v.concurrency >= 1 && v.concurrency <= 64 && v.timeout_s >= 1 && v.timeout_s <= 3600,
                "vCenter limits within their ranges");
   }

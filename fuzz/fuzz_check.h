@@ -5,12 +5,12 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define FUZZ_CHECK(cond, what)                                                                    \
-  do {                                                                                            \
-    if (!(cond)) {                                                                                \
+#define FUZZ_CHECK(cond, what)                                                                      \
+  do {                                                                                              \
+    if (!(cond)) {                                                                                  \
       std::fprintf(stderr, "%s:%d: property violated: %s (%s)\n", __FILE__, __LINE__, what, #cond); \
-      std::abort();                                                                               \
-    }                                                                                             \
+      std::abort();                                                                                 \
+    }                                                                                               \
   } while (0)
 
 #endif  // VRECON_FUZZ_FUZZ_CHECK_H_

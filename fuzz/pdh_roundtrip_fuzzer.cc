@@ -8,10 +8,10 @@
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <bit>
-#include <cstdio>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <vector>
@@ -101,14 +101,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FUZZ_CHECK(sum.format.bias_minutes == zone.bias_minutes && sum.format.time_zone == zone.name,
              "the header's zone and bias read back as written");
   FUZZ_CHECK(sum.columns.size() == ncols, "every counter path written reads back as a column");
-  for (size_t c = 0; c < ncols; ++c) FUZZ_CHECK(sum.columns[c].original == paths[c], "a counter path reads back as written");
+  for (size_t c = 0; c < ncols; ++c)
+    FUZZ_CHECK(sum.columns[c].original == paths[c], "a counter path reads back as written");
   FUZZ_CHECK(sum.issues == 0 && sink.rows.size() == rows.size(), "every row reads back, without issues");
 
   const TimeNs bias = static_cast<TimeNs>(zone.bias_minutes) * 60 * kNsPerSec;
   for (size_t r = 0; r < rows.size(); ++r) {
     const RowSink::Row& got = sink.rows[r];
     FUZZ_CHECK(got.end == rows[r].local + bias, "a row reads back at the instant written");
-    FUZZ_CHECK(got.start == (r == 0 ? got.end : rows[r - 1].local + bias), "a row's interval starts at the previous row");
+    FUZZ_CHECK(got.start == (r == 0 ? got.end : rows[r - 1].local + bias),
+               "a row's interval starts at the previous row");
     for (size_t c = 0; c < ncols; ++c) {
       const std::optional<double>& w = rows[r].values[c];
       if (!w || !std::isfinite(*w)) {

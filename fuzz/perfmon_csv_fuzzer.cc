@@ -9,8 +9,7 @@
 #include "fuzz/perfmon_harness.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  vrecon::fuzz::CheckChunking(data, size, [](const auto& chunks, uint32_t seed) {
-    return vrecon::fuzz::ReadPerfmon(chunks, seed);
-  });
+  vrecon::fuzz::CheckChunking(
+      data, size, [](const auto& chunks, uint32_t seed) { return vrecon::fuzz::ReadPerfmon(chunks, seed); });
   return 0;
 }

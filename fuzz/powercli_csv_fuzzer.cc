@@ -33,9 +33,10 @@ std::string ReadPowerCli(const std::vector<std::string_view>& chunks, uint32_t s
   fuzz::AppendStatus(s, &sink.text);
   const powercli::ParseSummary& m = parser.summary();
   sink.text += "summary " + std::string(perfmon::EncodingName(m.encoding)) + " " + m.type_name + " " + m.delimiter;
-  for (int64_t v : {static_cast<int64_t>(m.bias_minutes), static_cast<int64_t>(m.zone_less_times), m.lines,
-                    m.consumed_lines, m.rows, m.rows_already, m.issues, m.first_end.value_or(-1), m.last_end.value_or(-1),
-                    static_cast<int64_t>(m.fingerprint), static_cast<int64_t>(m.consumed_line_hash)})
+  for (int64_t v :
+       {static_cast<int64_t>(m.bias_minutes), static_cast<int64_t>(m.zone_less_times), m.lines, m.consumed_lines,
+        m.rows, m.rows_already, m.issues, m.first_end.value_or(-1), m.last_end.value_or(-1),
+        static_cast<int64_t>(m.fingerprint), static_cast<int64_t>(m.consumed_line_hash)})
     sink.text += " " + std::to_string(v);
   for (const SeriesKey& k : m.columns) fuzz::AppendKey(k, &sink.text);
   return sink.text;

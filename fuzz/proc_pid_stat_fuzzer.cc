@@ -17,7 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string line = std::to_string(p->pid) + " (" + p->comm + ") " + p->state;
   for (int field = 4; field <= 22; ++field) {
     line += " ";
-    line += field == 14 ? std::to_string(p->utime)
+    line += field == 14   ? std::to_string(p->utime)
             : field == 15 ? std::to_string(p->stime)
             : field == 22 ? std::to_string(p->starttime)
                           : "0";

@@ -39,8 +39,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FUZZ_CHECK(again->total.has_value() == st->total.has_value() && (!st->total || Same(*again->total, *st->total)),
              "the aggregate cpu line reads back the same");
   FUZZ_CHECK(again->cpus.size() == st->cpus.size(), "every cpuN line reads back");
-  for (size_t i = 0; i < st->cpus.size(); ++i) FUZZ_CHECK(Same(again->cpus[i], st->cpus[i]), "a cpuN line reads back the same");
+  for (size_t i = 0; i < st->cpus.size(); ++i)
+    FUZZ_CHECK(Same(again->cpus[i], st->cpus[i]), "a cpuN line reads back the same");
   FUZZ_CHECK(again->btime == st->btime, "btime reads back the same");
-  for (const CpuTimes& c : st->cpus) FUZZ_CHECK(c.fields >= 4 && c.fields <= 10 && c.cpu >= 0, "a cpuN line has 4..10 fields");
+  for (const CpuTimes& c : st->cpus)
+    FUZZ_CHECK(c.fields >= 4 && c.fields <= 10 && c.cpu >= 0, "a cpuN line has 4..10 fields");
   return 0;
 }

@@ -26,8 +26,9 @@ namespace {
 // Text XML 1.0 can carry: no C0 control other than tab, LF and CR.
 bool XmlCanHold(std::string_view s) {
   if (!perfmon::IsValidUtf8(s)) return false;
-  return std::all_of(s.begin(), s.end(),
-                     [](char c) { return static_cast<unsigned char>(c) >= 0x20 || c == '\t' || c == '\n' || c == '\r'; });
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return static_cast<unsigned char>(c) >= 0x20 || c == '\t' || c == '\n' || c == '\r';
+  });
 }
 
 pugi::xml_node Named(const pugi::xml_document& doc, const char* name) {
@@ -64,12 +65,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view body(reinterpret_cast<const char*>(data), size);
   (void)ParseFault(body);
   if (auto sc = ParseServiceContent(body); sc.ok()) {
-    FUZZ_CHECK(!sc->session_manager.value.empty() && !sc->perf_manager.value.empty() &&
-                   !sc->property_collector.value.empty(),
-               "a ServiceContent read names its managers");
+    FUZZ_CHECK(
+        !sc->session_manager.value.empty() && !sc->perf_manager.value.empty() && !sc->property_collector.value.empty(),
+        "a ServiceContent read names its managers");
   }
   (void)ParseCurrentTime(body);
-  if (auto counters = ParsePerfCounters(body); counters.ok()) FUZZ_CHECK(!counters->empty(), "a counter list is not empty");
+  if (auto counters = ParsePerfCounters(body); counters.ok())
+    FUZZ_CHECK(!counters->empty(), "a counter list is not empty");
   (void)ParseRetrieveResult(body);
   (void)ParseMoRefReturn(body);
   (void)ParseOptionValue(body);
@@ -77,7 +79,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (const EntityMetrics& em : *perf) {
       FUZZ_CHECK(std::is_sorted(em.ends.begin(), em.ends.end()), "QueryPerf samples are oldest first");
       FUZZ_CHECK(em.intervals_s.size() == em.ends.size(), "one interval per timestamp");
-      for (const MetricSeries& ms : em.series) FUZZ_CHECK(ms.values.size() == em.ends.size(), "one value per timestamp");
+      for (const MetricSeries& ms : em.series)
+        FUZZ_CHECK(ms.values.size() == em.ends.size(), "one value per timestamp");
     }
   }
   CheckEscapeRoundTrip(body.substr(0, 256));

@@ -114,8 +114,8 @@ void OnGridRuns(std::span<const TimedValue> samples, bool disjoint, TimeNs t0, T
   // so the sums are those of OnGridDense, added in the same order.
   const TimeNs t1 = t0 + g * n;
   const double gs = Seconds(g);
-  auto it = std::lower_bound(samples.begin(), samples.end(), t0,
-                             [](const TimedValue& s, TimeNs t) { return s.start < t; });
+  auto it =
+      std::lower_bound(samples.begin(), samples.end(), t0, [](const TimedValue& s, TimeNs t) { return s.start < t; });
   while (it != samples.begin() && (std::prev(it)->end > t0 || std::prev(it)->end <= std::prev(it)->start)) --it;
   const auto last = std::lower_bound(it, samples.end(), t1, [](const TimedValue& s, TimeNs t) { return s.start < t; });
   RunWriter out(runs, n, gs / 2, false, 6 * static_cast<size_t>(last - it));  // part, whole, part; gaps between

@@ -166,7 +166,8 @@ bool FitLine(std::vector<Point> pts, double* a, double* b) {
   const double se_b = pts.size() > 2 && stt > 0 ? std::sqrt(sres / (n - 2) / stt) : INFINITY;
   // Equal lags leave rounding noise (1e-13 ppm) with a near-zero standard error; a drift that
   // moves the offset by under 1 ms across the ranges is no drift (and keeps the shift constant).
-  const auto [t_lo, t_hi] = std::minmax_element(pts.begin(), pts.end(), [](const Point& p, const Point& q) { return p.t < q.t; });
+  const auto [t_lo, t_hi] =
+      std::minmax_element(pts.begin(), pts.end(), [](const Point& p, const Point& q) { return p.t < q.t; });
   if (!(std::abs(*b) > 3 * se_b) || std::abs(*b) * (t_hi->t - t_lo->t) < 1e-3) *a = mo, *b = 0;
   return true;
 }

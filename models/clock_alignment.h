@@ -34,8 +34,8 @@ struct ClockSegment {
 };
 
 struct ClockModel {
-  std::vector<ClockSegment> segments;  // empty: identity
-  TimeNs ToHost(TimeNs guest) const;   // guest time -> host (true UTC) time
+  std::vector<ClockSegment> segments;                  // empty: identity
+  TimeNs ToHost(TimeNs guest) const;                   // guest time -> host (true UTC) time
   std::optional<double> OffsetAt(TimeNs guest) const;  // guest - host, seconds; nullopt if not estimated
   // How far the line may be off at `guest`: the segment's residual_s, or blind_shift_s in a blind
   // span; 0 outside every segment.

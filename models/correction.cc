@@ -48,7 +48,8 @@ Combined MeanOver(const std::vector<WindowSeries>& series, int w) {
 
 // The series with data in window w: the vCPUs (or VPs) the VM had then.
 std::optional<int> CountWithData(const std::vector<WindowSeries>& series, int w) {
-  const auto n = std::count_if(series.begin(), series.end(), [w](const WindowSeries& s) { return s.at(w).samples > 0; });
+  const auto n =
+      std::count_if(series.begin(), series.end(), [w](const WindowSeries& s) { return s.at(w).samples > 0; });
   return n > 0 ? std::optional<int>(static_cast<int>(n)) : std::nullopt;
 }
 
@@ -75,13 +76,14 @@ void FrequencyScaled(const VmSeries& vm, int w, std::optional<int> vcpus, Window
   AddFlag(r, "frequency-scaled", Severity::kInfo,
           "vSphere cpu.usage.average reads " + Pct(*usage) + " of capacity but cpu.run.summation " + Pct(run) +
               " per vCPU: usage is scaled by the cores' clock (turbo, hyper-threading), run counts time as the "
-              "guest's ticks do; w uses " + vm.host_counter + " (--vsphere-counter)");
+              "guest's ticks do; w uses " +
+              vm.host_counter + " (--vsphere-counter)");
 }
 
 // w's relative variance in window w (models/interval.h): the guest total's tick-sampling error
 // the window's edges off by the clock fit's residual, and the host's samples cut by the edges.
-double WRelVariance(const VmSeries& vm, int w, const WindowResult& r, double guest_covered_s, double k,
-                    double shift_s, const CorrectionConfig& cfg) {
+double WRelVariance(const VmSeries& vm, int w, const WindowResult& r, double guest_covered_s, double k, double shift_s,
+                    const CorrectionConfig& cfg) {
   if (!r.guest_util_pct || *r.guest_util_pct <= 0) return 0;
   const double g = *r.guest_util_pct;
   const double window_s = static_cast<double>(r.end - r.start) / kNsPerSec;
@@ -226,7 +228,8 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
               "the guest's % Processor Time reads " + Pct(guest_max_cpu) + ", above 100% beyond tolerance");
     }
     if (!r.guest_util_pct) {
-      AddFlag(&r, "missing-guest", Severity::kError, "no guest Processor % Processor Time in this window: nothing to correct");
+      AddFlag(&r, "missing-guest", Severity::kError,
+              "no guest Processor % Processor Time in this window: nothing to correct");
     } else if (r.guest_coverage < cfg.min_coverage) {
       AddFlag(&r, "low-coverage", Severity::kWarning,
               "guest data covers " + Pct(100 * r.guest_coverage) + " of the window (under " +
@@ -235,15 +238,18 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
     }
     if (r.host_util_pct && vm.host_interval_s && *vm.host_interval_s > window_s * 1.01) {
       AddFlag(&r, "host-coarser-than-window", Severity::kWarning,
-              "the host side samples every " + Seconds(*vm.host_interval_s) + ", longer than this " + Seconds(window_s) +
+              "the host side samples every " + Seconds(*vm.host_interval_s) + ", longer than this " +
+                  Seconds(window_s) +
                   " window: its value here is part of one longer average, so w cannot show what changed inside the "
-                  "window; use --window " + Seconds(*vm.host_interval_s) + " or longer");
+                  "window; use --window " +
+                  Seconds(*vm.host_interval_s) + " or longer");
     }
     if (!r.host_util_pct) {
       std::string why = vm.host == HostSource::kNone
                             ? "no host-side data (Hyper-V, vSphere, esxtop or VMware Tools) matches this VM"
                             : "no host-side value in this window";
-      if (vm.host == HostSource::kEsxtop && !vcpus) why = "esxtop % Used needs the vCPU count, and no guest Processor(n) shows it";
+      if (vm.host == HostSource::kEsxtop && !vcpus)
+        why = "esxtop % Used needs the vCPU count, and no guest Processor(n) shows it";
       if (vm.host_counter == "cpu.run.summation" && !vcpus)
         why = "cpu.run.summation needs the vCPU count, and neither the guest nor the inventory shows it";
       AddFlag(&r, "missing-host", Severity::kError, why + ": nothing to correct with");
@@ -262,7 +268,8 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
     if (guest_vcpus && host_vcpus && *guest_vcpus != *host_vcpus && (r.guest_util_pct || r.host_util_pct)) {
       AddFlag(&r, "vcpu-count-mismatch", Severity::kWarning,
               "the guest shows " + std::to_string(*guest_vcpus) + " processors but the host side " +
-                  std::to_string(*host_vcpus) + " vCPUs: a vCPU hot-add, a guest that does not use every vCPU, or "
+                  std::to_string(*host_vcpus) +
+                  " vCPUs: a vCPU hot-add, a guest that does not use every vCPU, or "
                   "guest and host that are not the same VM; per-vCPU figures use the guest's count");
     }
     if (r.guest_util_pct && r.host_util_pct) {
@@ -336,8 +343,10 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
       const WindowStats& s = ids.at(w);
       if (s.samples > 1 && s.max != s.min) {
         char b[160];
-        std::snprintf(b, sizeof b, "Process(%s) changed owner in this window (ID Process %.0f and %.0f): its series mixes two processes",
-                      name.c_str(), s.min, s.max);
+        std::snprintf(
+            b, sizeof b,
+            "Process(%s) changed owner in this window (ID Process %.0f and %.0f): its series mixes two processes",
+            name.c_str(), s.min, s.max);
         AddFlag(&r, "instance-slot-reuse", Severity::kWarning, b);
       }
     }

@@ -16,10 +16,10 @@
 namespace vrecon::models {
 
 struct CorrectionConfig {
-  double idle_guest_pct = 5.0;       // G below this: w is undefined, nothing is corrected
-  double min_coverage = 0.8;         // each side must cover this share of the window
+  double idle_guest_pct = 5.0;           // G below this: w is undefined, nothing is corrected
+  double min_coverage = 0.8;             // each side must cover this share of the window
   double processor_tolerance_pct = 5.0;  // guest processor above 100 + this is impossible
-  double ticks_per_second = 64.0;    // Windows clock tick rate (15.625 ms)
+  double ticks_per_second = 64.0;        // Windows clock tick rate (15.625 ms)
   double z95 = 1.959964;
 };
 
@@ -35,18 +35,18 @@ struct Flag {
 // Everything known about one VM, aggregated on one grid. Per-CPU and per-VP series are in
 // instance order; process series are keyed by instance name as the guest wrote it.
 struct VmSeries {
-  std::string vm;             // the hypervisor's name for the VM
-  std::string guest_machine;  // the guest's computer name ("" when no guest data)
-  std::vector<WindowSeries> guest_cpus;        // Processor(n) / Processor Information(x,n)
-  std::optional<WindowSeries> guest_total;     // Processor(_Total)
+  std::string vm;                           // the hypervisor's name for the VM
+  std::string guest_machine;                // the guest's computer name ("" when no guest data)
+  std::vector<WindowSeries> guest_cpus;     // Processor(n) / Processor Information(x,n)
+  std::optional<WindowSeries> guest_total;  // Processor(_Total)
   // Processor(_Total) % Steal Time of a Linux guest (procfs sampler, sar). Where it has a value
   // the kernel has a steal clock and process CPU is already in real terms: not rescaled.
   std::optional<WindowSeries> guest_steal;
-  std::optional<WindowSeries> guest_queue;           // System\Processor Queue Length (models/window_flags.h)
-  std::map<std::string, WindowSeries> processes;     // Process(p) % Processor Time, without _Total/Idle
-  std::map<std::string, WindowSeries> process_ids;   // Process(p) ID Process, for slot reuse
+  std::optional<WindowSeries> guest_queue;          // System\Processor Queue Length (models/window_flags.h)
+  std::map<std::string, WindowSeries> processes;    // Process(p) % Processor Time, without _Total/Idle
+  std::map<std::string, WindowSeries> process_ids;  // Process(p) ID Process, for slot reuse
   HostSource host = HostSource::kNone;
-  std::vector<WindowSeries> host_vps;          // Hyper-V: one per virtual processor
+  std::vector<WindowSeries> host_vps;  // Hyper-V: one per virtual processor
   // esxtop % Used (summed over vCPUs), vSphere cpu.usage.average (% of the VM's capacity) or
   // VMware Tools VM Processor(_Total) % Processor Time.
   std::optional<WindowSeries> host_group;
@@ -56,7 +56,7 @@ struct VmSeries {
   // vSphere, when both are stored: cpu.usage.average (% of capacity, frequency-scaled) and
   // cpu.run.summation (% of the interval summed over vCPUs), for the frequency-scaled flag.
   std::optional<WindowSeries> vsphere_usage, vsphere_run;
-  std::optional<int> host_vcpus;               // VP count the host side shows, when it shows one
+  std::optional<int> host_vcpus;  // VP count the host side shows, when it shows one
   // The host side's typical sample length (median, seconds), when known: a window shorter than it
   // holds a piece of one host sample, so its w cannot show what changed inside the window.
   std::optional<double> host_interval_s;

@@ -79,7 +79,8 @@ CounterClass ClassifyCounter(std::string_view object, std::string_view instance,
     // Process(_Total) holds Idle, so it is 100 x vCPUs by construction; Process(Idle) and the
     // idle threads are what is left of ticks: neither is a share of busy time that w scales.
     if (c.type == CounterType::kPercentTime && c.percent == PercentRule::kScale &&
-        (object == "Process" || object == "Process V2" || object == "Thread") && IsIdleOrTotalInstance(object, instance)) {
+        (object == "Process" || object == "Process V2" || object == "Thread") &&
+        IsIdleOrTotalInstance(object, instance)) {
       c.percent = PercentRule::kNone;
       c.rule = "idle or _Total instance";
     }

@@ -44,7 +44,7 @@ struct CounterWindowInput {
   RateWindows::Cell rate;            // rate counters only
   bool aligned = false;              // a clock model mapped the guest's times
   std::optional<double> w;
-  bool linux_steal = false;  // the guest kernel has a steal clock: its CPU times are already real
+  bool linux_steal = false;              // the guest kernel has a steal clock: its CPU times are already real
   std::optional<double> host_latency_s;  // qpc-latency: the matching host disk's mean latency
   std::string host_disk;                 // that disk, e.g. "HV01 LogicalDisk(D:)"
   std::string no_host_reason;            // why there is none, when there is none

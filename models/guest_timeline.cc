@@ -21,8 +21,9 @@ void Withhold(const std::vector<const WindowResult*>& claims, double tolerance, 
   r->w.reset();
   for (ProcessResult& p : r->processes) p.corrected_pct = p.ci_lo = p.ci_hi = std::nullopt;
   r->flags.push_back(Flag{"guest-conflict", Severity::kError,
-                          "guests " + Join(names, ", ") + " both have data for this VM in this window; w is withheld. If one of "
-                          "them is another machine, pin it to its own VM with --map or [[map]]"});
+                          "guests " + Join(names, ", ") +
+                              " both have data for this VM in this window; w is withheld. If one of "
+                              "them is another machine, pin it to its own VM with --map or [[map]]"});
 }
 
 }  // namespace
@@ -41,9 +42,8 @@ std::vector<WindowResult> JoinGuestTimelines(std::vector<std::vector<WindowResul
       out.push_back(std::move(*results.front()));
       continue;
     }
-    const WindowResult* best = *std::max_element(claims.begin(), claims.end(), [](auto* a, auto* b) {
-      return a->guest_coverage < b->guest_coverage;
-    });
+    const WindowResult* best = *std::max_element(
+        claims.begin(), claims.end(), [](auto* a, auto* b) { return a->guest_coverage < b->guest_coverage; });
     WindowResult r = *best;
     if (claims.size() > 1) Withhold(claims, tolerance, &r);
     out.push_back(std::move(r));

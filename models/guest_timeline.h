@@ -15,8 +15,7 @@ namespace vrecon::models {
 // time (coverages summing above 1 + `tolerance`) the window carries the error flag
 // `guest-conflict` naming them, and w and the corrected values are withheld: two guests claim the
 // same seconds of one VM, so neither w can be trusted. Input: per guest, windows in time order.
-std::vector<WindowResult> JoinGuestTimelines(std::vector<std::vector<WindowResult>> per_guest,
-                                             double tolerance = 0.05);
+std::vector<WindowResult> JoinGuestTimelines(std::vector<std::vector<WindowResult>> per_guest, double tolerance = 0.05);
 
 }  // namespace vrecon::models
 

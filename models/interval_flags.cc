@@ -132,14 +132,14 @@ std::vector<std::vector<Flag>> IntervalFlags(const GuestTimeline& tl, const Cloc
         break;
       case ClockEventKind::kGap:
         out[w].push_back(Flag{"gap", Severity::kWarning,
-                              "the guest logged no sample for " + Num(e.size_s, 0) + " s before " + when +
-                                  " (about " + Num(std::round(e.size_s / m) - 1, 0) + " missed samples at " + med +
+                              "the guest logged no sample for " + Num(e.size_s, 0) + " s before " + when + " (about " +
+                                  Num(std::round(e.size_s / m) - 1, 0) + " missed samples at " + med +
                                   "); the window's guest figures rest on the samples around the gap"});
         break;
       case ClockEventKind::kStep: {
         out[w].push_back(Flag{"clock-step", Severity::kWarning,
-                              std::string("the guest clock stepped ") + (e.size_s >= 0 ? "forward" : "backward") + " by " +
-                                  Num(std::abs(e.size_s), 1) + " s at " + when +
+                              std::string("the guest clock stepped ") + (e.size_s >= 0 ? "forward" : "backward") +
+                                  " by " + Num(std::abs(e.size_s), 1) + " s at " + when +
                                   " (a resync or lost-tick catch-up); the sample interval around it is not " + med +
                                   " of real time and the clock estimate restarts there"});
         break;
@@ -152,8 +152,8 @@ std::vector<std::vector<Flag>> IntervalFlags(const GuestTimeline& tl, const Cloc
         break;
       case ClockEventKind::kDstShift:
         out[w].push_back(Flag{"dst-shift", Severity::kInfo,
-                              std::string("the guest's local time ") + (e.size_s >= 0 ? "jumped forward" : "went back") +
-                                  " one hour at " + when +
+                              std::string("the guest's local time ") +
+                                  (e.size_s >= 0 ? "jumped forward" : "went back") + " one hour at " + when +
                                   " (daylight saving time); vrecon stored UTC, so the figures are continuous, but "
                                   "local-time reports of this guest repeat or skip an hour here"});
         break;
@@ -199,7 +199,8 @@ std::vector<std::vector<Flag>> IntervalFlags(const GuestTimeline& tl, const Cloc
     if (!fitted || std::abs(*r.offset_s - *fitted) <= cfg.elapsed_tolerance_s) continue;
     const int w0 = window_of(r.from), w1 = window_of(r.to - 1);
     for (int w = std::max(0, w0); w >= 0 && w <= w1 && w < grid.count; ++w) {
-      const bool seen = std::any_of(out[w].begin(), out[w].end(), [](const Flag& f) { return f.code == "elapsed-mismatch"; });
+      const bool seen =
+          std::any_of(out[w].begin(), out[w].end(), [](const Flag& f) { return f.code == "elapsed-mismatch"; });
       if (seen) continue;
       out[w].push_back(Flag{"elapsed-mismatch", Severity::kWarning,
                             "between " + Clock(r.from) + " and " + Clock(r.to) + " UTC the guest clock was " +

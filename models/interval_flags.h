@@ -36,7 +36,7 @@ struct ClockEvent {
 inline bool EarlierEvent(const ClockEvent& a, const ClockEvent& b) { return a.at < b.at; }
 
 struct GuestTimeline {
-  double median_spacing_s = 0;  // 0 when the guest has fewer than two sample intervals
+  double median_spacing_s = 0;     // 0 when the guest has fewer than two sample intervals
   std::vector<ClockEvent> events;  // sorted by time
   // Guest times that split the clock estimate: the clock steps.
   std::vector<TimeNs> Steps() const;

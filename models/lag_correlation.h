@@ -64,9 +64,9 @@ class LagCorrelator {
   Buffer<CellRun> host_;         // centred; complete grids only
   Buffer<double> host_squares_;  // complete grids: HostSquares(host_[r].start), then the total
   size_t host_runs_ = 0;
-  int n_ = 0, m_ = 0;           // guest and host cells
-  bool complete_ = false;       // every cell of both grids has a value
-  double g1_ = 0, g2_ = 0;      // sums of the centred guest cells and their squares
+  int n_ = 0, m_ = 0;       // guest and host cells
+  bool complete_ = false;   // every cell of both grids has a value
+  double g1_ = 0, g2_ = 0;  // sums of the centred guest cells and their squares
   // Index i <= m_: sums over host cells < i of the centred values (NaN as 0); grids with empty
   // cells also have the squares (h2_) and the count of cells with a value (hn_). Past m_, padding
   // that AtConsecutive reads into lanes it drops.

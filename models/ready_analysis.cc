@@ -161,10 +161,12 @@ std::vector<Flag> ReadyWindowFlags(std::optional<double> ready, std::optional<do
   std::vector<Flag> f;
   if (wait_us && *wait_us > t.wait_dispatch_warn_us) {
     f.push_back({"high-dispatch-wait", Severity::kWarning,
-                 "virtual processors waited " + FormatFixed(*wait_us, 1) + " us per dispatch on average in this window "
-                 "(above " + FormatFixed(t.wait_dispatch_warn_us, 0) + " us; " + FormatFixed(t.wait_dispatch_crit_us, 0) +
-                 " us is critical): the VM queued for physical CPUs, the Hyper-V counterpart of high ready, so the "
-                 "guest's CPU numbers are unreliable here"});
+                 "virtual processors waited " + FormatFixed(*wait_us, 1) +
+                     " us per dispatch on average in this window "
+                     "(above " +
+                     FormatFixed(t.wait_dispatch_warn_us, 0) + " us; " + FormatFixed(t.wait_dispatch_crit_us, 0) +
+                     " us is critical): the VM queued for physical CPUs, the Hyper-V counterpart of high ready, so the "
+                     "guest's CPU numbers are unreliable here"});
   }
   if (ready && *ready > t.ready_crit_pct) {
     f.push_back({"high-ready", Severity::kWarning,
@@ -172,9 +174,10 @@ std::vector<Flag> ReadyWindowFlags(std::optional<double> ready, std::optional<do
                      "): the guest's clock ticks were delayed or lost, so its CPU numbers are unreliable here"});
   }
   if (costop && *costop > t.costop_pct) {
-    f.push_back({"high-costop", Severity::kWarning,
-                 "co-stop averages " + Pct(*costop) + " per vCPU in this window (above " + Pct(t.costop_pct) +
-                     "): vCPUs were held back to keep pace with each other, so the guest's CPU numbers are unreliable here"});
+    f.push_back(
+        {"high-costop", Severity::kWarning,
+         "co-stop averages " + Pct(*costop) + " per vCPU in this window (above " + Pct(t.costop_pct) +
+             "): vCPUs were held back to keep pace with each other, so the guest's CPU numbers are unreliable here"});
   }
   return f;
 }

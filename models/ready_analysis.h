@@ -17,13 +17,13 @@
 namespace vrecon::models {
 
 struct ReadyThresholds {
-  double ready_warn_pct = 5.0;     // ready % per vCPU
+  double ready_warn_pct = 5.0;  // ready % per vCPU
   double ready_crit_pct = 10.0;
-  double costop_pct = 3.0;         // co-stop % per vCPU
-  double low_usage_pct = 50.0;     // usage per vCPU under this counts as low (fewer-vcpus hint)
-  double wait_dispatch_warn_us = 60.0;   // Hyper-V CPU Wait Time Per Dispatch
+  double costop_pct = 3.0;              // co-stop % per vCPU
+  double low_usage_pct = 50.0;          // usage per vCPU under this counts as low (fewer-vcpus hint)
+  double wait_dispatch_warn_us = 60.0;  // Hyper-V CPU Wait Time Per Dispatch
   double wait_dispatch_crit_us = 100.0;
-  double host_load_warn_pct = 75.0;      // host logical-processor / physical CPU load (PAL)
+  double host_load_warn_pct = 75.0;  // host logical-processor / physical CPU load (PAL)
   double host_load_crit_pct = 90.0;
 };
 
@@ -36,14 +36,14 @@ struct Interval {
 // What the store holds for one VM, as intervals. Aggregate counters are summed over vCPUs.
 struct ReadyInput {
   std::string vm;
-  std::string source;             // vsphere | esxtop | hyperv
+  std::string source;  // vsphere | esxtop | hyperv
   std::optional<int> vcpus;
   std::vector<Interval> ready, costop, run, wait;  // % of the interval, summed over vCPUs
-  std::vector<Interval> used;     // esxtop % Used, summed over vCPUs
-  std::vector<Interval> usage;    // vSphere cpu.usage.average, % of the VM's capacity
-  std::vector<Interval> wait_per_dispatch_ns;  // Hyper-V, one entry per VP sample
-  std::string host;               // the host's name, when known
-  std::vector<Interval> host_load;  // host LP / physical CPU load, 0-100
+  std::vector<Interval> used;                      // esxtop % Used, summed over vCPUs
+  std::vector<Interval> usage;                     // vSphere cpu.usage.average, % of the VM's capacity
+  std::vector<Interval> wait_per_dispatch_ns;      // Hyper-V, one entry per VP sample
+  std::string host;                                // the host's name, when known
+  std::vector<Interval> host_load;                 // host LP / physical CPU load, 0-100
 };
 
 // One sample (interval) of the VM, every value per vCPU (0-100), unknown = nullopt.
@@ -80,7 +80,7 @@ struct VmReadySummary {
   bool vm_name_shared = false;
   std::optional<int> vcpus;
   int samples = 0;
-  Summary ready, costop;             // % per vCPU; thresholds {warn, crit} and {costop}
+  Summary ready, costop;                                  // % per vCPU; thresholds {warn, crit} and {costop}
   std::optional<double> run_mean, wait_mean, usage_mean;  // % per vCPU
   std::optional<Summary> wait_per_dispatch_us;            // Hyper-V only; {warn, crit}
   std::optional<Summary> host_load;                       // {warn, crit}

@@ -40,7 +40,9 @@ std::optional<std::string> ParseEsxtopGroupInstance(std::string_view inst) {
 std::vector<std::vector<size_t>> GroupSightings(const std::vector<HostSighting>& s, TimeNs max_overlap) {
   std::vector<size_t> order(s.size());
   std::iota(order.begin(), order.end(), 0);
-  auto first = [&](size_t i) { return s[i].present.empty() ? std::numeric_limits<TimeNs>::max() : s[i].present.front().from; };
+  auto first = [&](size_t i) {
+    return s[i].present.empty() ? std::numeric_limits<TimeNs>::max() : s[i].present.front().from;
+  };
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return first(a) < first(b); });
   std::vector<std::vector<size_t>> groups;
   for (size_t i : order) {

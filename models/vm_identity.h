@@ -86,7 +86,6 @@ class VmNameIndex {
   std::multimap<std::string, size_t> by_key_, by_name_, by_hostname_, by_short_hostname_;
 };
 
-
 }  // namespace vrecon::models
 
 #endif  // VRECON_MODELS_VM_IDENTITY_H_

@@ -101,8 +101,8 @@ void QueueOnIdle(const WindowFlagConfig& cfg, const WindowSeries* queue, int ind
   const double k = r->vcpus.value_or(1);
   if (!q || *q < cfg.queue_per_vcpu * k || *r->guest_util_pct >= cfg.queue_idle_busy_pct) return;
   Add(r, "queue-on-idle", Severity::kWarning,
-      "Processor Queue Length averages " + Num("%.1f", *q) + " on " + Num("%.0f", k) + " vCPUs while the guest is only " +
-          Num("%.1f", *r->guest_util_pct) +
+      "Processor Queue Length averages " + Num("%.1f", *q) + " on " + Num("%.0f", k) +
+          " vCPUs while the guest is only " + Num("%.1f", *r->guest_util_pct) +
           "% busy: delayed clock ticks release waiting threads in clumps (seed 000), so the guest's CPU figures "
           "in this window are distorted");
 }
@@ -112,7 +112,8 @@ void QueueOnIdle(const WindowFlagConfig& cfg, const WindowSeries* queue, int ind
 void AddWindowFlags(const VmSeries& vm, const WindowGrid& grid, const WindowFlagConfig& cfg,
                     std::vector<WindowResult>* windows) {
   const double window_s = static_cast<double>(grid.width) / kNsPerSec;
-  const WindowSeries* total = vm.guest_total ? &*vm.guest_total : (vm.guest_cpus.empty() ? nullptr : vm.guest_cpus.data());
+  const WindowSeries* total =
+      vm.guest_total ? &*vm.guest_total : (vm.guest_cpus.empty() ? nullptr : vm.guest_cpus.data());
   const WindowSeries* queue = vm.guest_queue ? &*vm.guest_queue : nullptr;
   std::vector<WindowResult>& ws = *windows;
   // w-unstable looks at the neighbours' w before any flag of this pass is added.

@@ -31,7 +31,7 @@ struct WindowStats {
   double covered_s = 0;     // seconds of the window with a value
   double max = -std::numeric_limits<double>::infinity();
   double min = std::numeric_limits<double>::infinity();
-  int samples = 0;          // samples touching the window (instantaneous ones included)
+  int samples = 0;  // samples touching the window (instantaneous ones included)
   // Successive samples' differences inside the window (sum of squares, count) and the last value:
   // the sample-to-sample scatter from which models/interval.h estimates the sampling error.
   double diff_sq = 0;
@@ -46,8 +46,8 @@ struct WindowStats {
 struct BlockPlan {
   static constexpr int kSplit = -2, kThroughAdd = -1;
   struct Run {
-    int window;            // >= 0, kSplit (one sample, pieces [p0, p1)) or kThroughAdd
-    uint32_t begin, end;   // samples
+    int window;           // >= 0, kSplit (one sample, pieces [p0, p1)) or kThroughAdd
+    uint32_t begin, end;  // samples
     uint32_t p0 = 0, p1 = 0;
     bool same_secs = true;  // window >= 0: every sample of the run has the same length
   };

@@ -63,7 +63,9 @@ std::string ProcessInstance(std::string_view comm, int64_t pid) {
     switch (c) {
       case '(': s += '['; break;
       case ')': s += ']'; break;
-      case '/': case '\\': case '#': s += '_'; break;
+      case '/':
+      case '\\':
+      case '#': s += '_'; break;
       default: s += (static_cast<unsigned char>(c) < 0x20 || c == '"') ? '_' : c;
     }
   }
@@ -93,8 +95,7 @@ Status ProcSampler::Tick(TimeNs wall, TimeNs mono, SampleSink* sink, TickStats* 
   TickStats local;
   TickStats& ts = stats ? *stats : local;
   ts = TickStats{};
-  if (!fs_->ReadFile(opt_.proc + "/stat", &scratch_))
-    return Status::IOError("cannot read " + opt_.proc + "/stat");
+  if (!fs_->ReadFile(opt_.proc + "/stat", &scratch_)) return Status::IOError("cannot read " + opt_.proc + "/stat");
   std::optional<ProcStat> st = ParseProcStat(scratch_);
   if (!st) return Status::InvalidArgument(opt_.proc + "/stat holds no cpu line");
 

@@ -51,15 +51,15 @@ std::string HostName();
 std::string ProcessInstance(std::string_view comm, int64_t pid);
 
 struct ProcSamplerOptions {
-  std::string machine;     // counter-path machine name (the host name)
-  long user_hz = 100;      // clock ticks per second of /proc/[pid]/stat times
+  std::string machine;  // counter-path machine name (the host name)
+  long user_hz = 100;   // clock ticks per second of /proc/[pid]/stat times
   std::string proc = "/proc";
   bool per_cpu_detail = true;  // also % User Time / % Privileged Time
 };
 
 struct TickStats {
-  int processes = 0;       // /proc/[pid]/stat read this tick
-  int columns = 0;         // columns of the row emitted (0 on the priming tick)
+  int processes = 0;  // /proc/[pid]/stat read this tick
+  int columns = 0;    // columns of the row emitted (0 on the priming tick)
   bool redeclared = false;
 };
 
@@ -91,9 +91,9 @@ class ProcSampler {
 
   // Declared columns: fixed CPU columns, then one per process instance.
   std::vector<SeriesKey> columns_;
-  std::vector<int> cpu_ids_;                 // declared CPUs (-1 = _Total), in column order
-  int cpu_counters_ = 0;                     // columns per CPU
-  std::map<std::string, int> proc_column_;   // instance -> column
+  std::vector<int> cpu_ids_;                // declared CPUs (-1 = _Total), in column order
+  int cpu_counters_ = 0;                    // columns per CPU
+  std::map<std::string, int> proc_column_;  // instance -> column
   std::vector<double> row_;
   std::string scratch_;
 };

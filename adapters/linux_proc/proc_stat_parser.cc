@@ -7,7 +7,6 @@
 namespace vrecon::linux_proc {
 namespace {
 
-
 template <typename T>
 bool ParseNumber(std::string_view s, T* out) {
   auto r = std::from_chars(s.data(), s.data() + s.size(), *out);

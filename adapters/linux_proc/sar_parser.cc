@@ -13,7 +13,6 @@ namespace {
 constexpr TimeNs kDay = 86400 * kNsPerSec;
 constexpr int kIssueDetailCap = 1000;
 
-
 bool Int(std::string_view s, int* out) {
   auto r = std::from_chars(s.data(), s.data() + s.size(), *out);
   return !s.empty() && r.ec == std::errc() && r.ptr == s.data() + s.size();
@@ -66,10 +65,10 @@ std::optional<TimeNs> ParseDate(std::string_view s) {
 
 std::string CounterFor(std::string_view field) {
   static const std::pair<const char*, const char*> kNames[] = {
-      {"%user", "% User Time"},     {"%usr", "% User Time"},       {"%nice", "% Nice Time"},
-      {"%system", "% System Time"}, {"%sys", "% System Time"},     {"%iowait", "% IOWait Time"},
-      {"%steal", "% Steal Time"},   {"%idle", "% Idle Time"},      {"%irq", "% IRQ Time"},
-      {"%soft", "% SoftIRQ Time"},  {"%guest", "% Guest Time"},    {"%gnice", "% Guest Nice Time"}};
+      {"%user", "% User Time"},     {"%usr", "% User Time"},    {"%nice", "% Nice Time"},
+      {"%system", "% System Time"}, {"%sys", "% System Time"},  {"%iowait", "% IOWait Time"},
+      {"%steal", "% Steal Time"},   {"%idle", "% Idle Time"},   {"%irq", "% IRQ Time"},
+      {"%soft", "% SoftIRQ Time"},  {"%guest", "% Guest Time"}, {"%gnice", "% Guest Nice Time"}};
   for (const auto& [f, c] : kNames)
     if (field == f) return c;
   std::string_view bare = field.starts_with('%') ? field.substr(1) : field;

@@ -65,8 +65,8 @@ class SarParser {
   AutoLineSplitter lines_;
 
   std::string machine_;
-  std::optional<TimeNs> day_;      // local midnight of the current day
-  std::optional<TimeNs> last_tod_; // time of day of the last row (for midnight roll-over)
+  std::optional<TimeNs> day_;       // local midnight of the current day
+  std::optional<TimeNs> last_tod_;  // time of day of the last row (for midnight roll-over)
   std::vector<std::string> fields_ = {"%user", "%nice", "%system", "%iowait", "%steal", "%idle"};
   bool fingerprinted_ = false;
   std::string first_line_;

@@ -9,7 +9,7 @@
 namespace vrecon::perfmon {
 
 struct CounterPath {
-  std::string machine;   // without the leading "\\"; "" when the path has none
+  std::string machine;  // without the leading "\\"; "" when the path has none
   std::string object;
   std::string instance;  // everything between the object's "(" and its ")" : "Parent/name#2"
   std::string counter;

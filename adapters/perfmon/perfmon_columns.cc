@@ -35,8 +35,9 @@ ColumnPlan PlanColumns(const std::vector<std::string>& paths) {
     const auto& cp = parsed[i];
     if (!cp) {
       plan.map.push_back(-1);
-      plan.problems.push_back("header column " + std::to_string(i + 2) + " \"" + paths[i] +
-                              "\" is not a counter path (\\\\machine\\object(instance)\\counter); its values are not read");
+      plan.problems.push_back(
+          "header column " + std::to_string(i + 2) + " \"" + paths[i] +
+          "\" is not a counter path (\\\\machine\\object(instance)\\counter); its values are not read");
       continue;
     }
     if (!seen.emplace(cp->machine, cp->object, cp->instance, cp->counter).second) {

@@ -11,7 +11,7 @@
 namespace vrecon::perfmon {
 
 struct ColumnPlan {
-  std::vector<int> map;               // header cell (after the first) -> index in columns, or -1
+  std::vector<int> map;  // header cell (after the first) -> index in columns, or -1
   std::vector<SeriesKey> columns;
   std::vector<std::string> problems;  // one sentence per cell that could not be used
 };

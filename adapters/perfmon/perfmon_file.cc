@@ -6,7 +6,8 @@ Status ReadPerfmonFile(const std::string& path, ParserOptions options, SampleSin
                        const ProgressFn& progress) {
   if (options.file.empty()) options.file = path;
   PerfmonParser parser(std::move(options), sink);
-  RETURN_IF_ERROR(StreamFile(path, [&](std::string_view chunk) { return parser.Parse(chunk); }, progress));
+  RETURN_IF_ERROR(StreamFile(
+      path, [&](std::string_view chunk) { return parser.Parse(chunk); }, progress));
   Status s = parser.Finish();
   *summary = parser.summary();
   return s;

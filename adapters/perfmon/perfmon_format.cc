@@ -62,12 +62,14 @@ std::optional<TimeNs> ParseLocalTimestamp(std::string_view s) {
   CivilTime c;
   int a = 0, b = 0, y = 0;
   if (s.size() >= 10 && s[4] == '-') {
-    if (!TakeDigits(s, 4, 4, &y) || !TakeChar(s, '-') || !TakeDigits(s, 1, 2, &a) || !TakeChar(s, '-') || !TakeDigits(s, 1, 2, &b))
+    if (!TakeDigits(s, 4, 4, &y) || !TakeChar(s, '-') || !TakeDigits(s, 1, 2, &a) || !TakeChar(s, '-') ||
+        !TakeDigits(s, 1, 2, &b))
       return std::nullopt;
     c.year = y, c.month = a, c.day = b;
     if (!s.empty() && (s[0] == 'T' || s[0] == ' ')) s.remove_prefix(1);
   } else {
-    if (!TakeDigits(s, 1, 2, &a) || !TakeChar(s, '/') || !TakeDigits(s, 1, 2, &b) || !TakeChar(s, '/') || !TakeDigits(s, 4, 4, &y))
+    if (!TakeDigits(s, 1, 2, &a) || !TakeChar(s, '/') || !TakeDigits(s, 1, 2, &b) || !TakeChar(s, '/') ||
+        !TakeDigits(s, 4, 4, &y))
       return std::nullopt;
     c.year = y, c.month = a, c.day = b;
     if (!TakeChar(s, ' ')) return std::nullopt;

@@ -15,9 +15,9 @@ namespace vrecon::perfmon {
 // write only "(PDH-CSV 4.0)"; real files hold cut-off cells such as "(PDH-CSV 4.0) (RTZ 2 (".
 struct FormatCell {
   bool tsv = false;
-  std::string time_zone;             // "" when absent
-  std::optional<int> bias_minutes;   // nullopt when absent or cut off
-  bool cut_off = false;              // a time-zone part is present but unreadable
+  std::string time_zone;            // "" when absent
+  std::optional<int> bias_minutes;  // nullopt when absent or cut off
+  bool cut_off = false;             // a time-zone part is present but unreadable
 };
 std::optional<FormatCell> ParseFormatCell(std::string_view cell);
 

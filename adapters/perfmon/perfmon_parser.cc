@@ -155,17 +155,17 @@ Status PerfmonParser::Finish() {
   if (!sniffed_ || summary_.lines == 0) return Status::ParseError(options_.file + " is empty");
   if (!header_done_) return Status::ParseError(options_.file + " holds no header line");
   if (!data_begun_)
-    return Status::ParseError(options_.file + " has a header but no data rows (line " +
-                              std::to_string(summary_.lines) + " is the last)");
+    return Status::ParseError(options_.file + " has a header but no data rows (line " + std::to_string(summary_.lines) +
+                              " is the last)");
   if (summary_.rows == 0 && summary_.rows_already == 0) {
     std::string why = first_row_problem_.empty() ? "" : "; the first problem, " + first_row_problem_;
     return Status::ParseError("none of the data rows of " + options_.file + " could be read" + why);
   }
   for (const auto& [code, n] : issue_counts_) {
     if (n > kIssueDetailCap) {
-      sink_->AddIssue(ImportIssue{options_.file, 0, Severity::kInfo, code,
-                                  std::to_string(n - kIssueDetailCap) + " more '" + code +
-                                      "' issues in this file are counted but not listed"});
+      sink_->AddIssue(ImportIssue{
+          options_.file, 0, Severity::kInfo, code,
+          std::to_string(n - kIssueDetailCap) + " more '" + code + "' issues in this file are counted but not listed"});
     }
   }
   summary_.bias_minutes = bias_;
@@ -200,7 +200,8 @@ Status PerfmonParser::OnHeader(std::string_view raw) {
   if (!fmt) {
     return Status::ParseError(options_.file + ":" + std::to_string(summary_.lines) +
                               ": not a Perfmon CSV/TSV log: the first cell should start with \"(PDH-CSV 4.0)\" or "
-                              "\"(PDH-TSV 4.0)\", found \"" + first.substr(0, 60) + "\"");
+                              "\"(PDH-TSV 4.0)\", found \"" +
+                              first.substr(0, 60) + "\"");
   }
   summary_.format = *fmt;
   delim_ = fmt->tsv ? '\t' : ',';
@@ -220,7 +221,8 @@ Status PerfmonParser::OnHeader(std::string_view raw) {
     bias_ = *fmt->bias_minutes;
   } else {
     bias_ = options_.tz_bias_minutes.value_or(0);
-    const std::string why = fmt->cut_off ? "the header's time-zone cell is cut off" : "the header carries no time-zone bias";
+    const std::string why =
+        fmt->cut_off ? "the header's time-zone cell is cut off" : "the header carries no time-zone bias";
     Issue(Severity::kWarning, "no-bias",
           why + "; local times were read as UTC" +
               (options_.tz_bias_minutes ? std::string(" shifted by --tz-bias ") + std::to_string(bias_) + " min"

@@ -41,12 +41,12 @@ struct ParseSummary {
   int bias_minutes = 0;  // at the end of the file (DST shifts move it)
   std::vector<SeriesKey> columns;
   uint64_t fingerprint = 0;
-  int64_t lines = 0;            // lines seen, header included
-  int64_t consumed_lines = 0;   // last line stored (now or by an earlier ingest)
+  int64_t lines = 0;           // lines seen, header included
+  int64_t consumed_lines = 0;  // last line stored (now or by an earlier ingest)
   uint64_t consumed_line_hash = 0;
-  int64_t rows = 0;             // rows handed to the sink by this run
-  int64_t rows_already = 0;     // rows skipped because an earlier ingest stored them
-  int64_t issues = 0;           // issues raised by this run, all of them (details may be capped)
+  int64_t rows = 0;                           // rows handed to the sink by this run
+  int64_t rows_already = 0;                   // rows skipped because an earlier ingest stored them
+  int64_t issues = 0;                         // issues raised by this run, all of them (details may be capped)
   std::optional<TimeNs> first_end, last_end;  // UTC span of the rows of this run
 };
 

@@ -143,8 +143,9 @@ Status PerfmonParser::OnDataRow(std::string_view line) {
   NextCell(p, end, delim_, &cell, &more);
   auto local = ParseLocalTimestamp(cell);
   if (!local) {
-    Issue(Severity::kWarning, "bad-timestamp",
-          "the first cell \"" + Printable(cell) + "\" is not a timestamp (MM/DD/YYYY HH:MM:SS.mmm); the row is skipped");
+    Issue(
+        Severity::kWarning, "bad-timestamp",
+        "the first cell \"" + Printable(cell) + "\" is not a timestamp (MM/DD/YYYY HH:MM:SS.mmm); the row is skipped");
     return Status::Ok();
   }
   const size_t ncols = column_map_.size();

@@ -58,8 +58,7 @@ Status PowerCliParser::Start(std::string_view head) {
   summary_.encoding = s.encoding;
   utf16_ = perfmon::Utf16Decoder(s.encoding == perfmon::Encoding::kUtf16Be);
   head.remove_prefix(std::min(head.size(), s.bom_length));
-  if (!perfmon::IsUtf16(s.encoding) &&
-      std::memchr(head.data(), '\0', std::min(head.size(), kSniffBytes)) != nullptr)
+  if (!perfmon::IsUtf16(s.encoding) && std::memchr(head.data(), '\0', std::min(head.size(), kSniffBytes)) != nullptr)
     return Status::NotSupported(options_.file + " is a binary file, not a PowerCLI Get-Stat CSV export");
   return Feed(head);
 }
@@ -120,8 +119,10 @@ Status PowerCliParser::OnHeader(std::string_view line) {
   col_interval_ = FindColumn(cells, "IntervalSecs");
   col_instance_ = FindColumn(cells, "Instance");
   if (col_value_ < 0 || col_time_ < 0 || col_metric_ < 0)
-    return Status::ParseError(where + ": not a PowerCLI Get-Stat export: the header should name the columns Value, "
-                              "Timestamp and MetricId, found \"" + Shown(line) + "\"");
+    return Status::ParseError(where +
+                              ": not a PowerCLI Get-Stat export: the header should name the columns Value, "
+                              "Timestamp and MetricId, found \"" +
+                              Shown(line) + "\"");
   std::string missing;
   if (col_entity_ < 0 && col_entity_id_ < 0) missing += " Entity";
   if (col_interval_ < 0) missing += " IntervalSecs";
@@ -235,10 +236,10 @@ Status PowerCliParser::ReadRow(std::string_view line, bool quiet, bool* good) {
     last_metric_ = std::string(metric);
     last_instance_ = std::string(instance);
     if (declared_.insert(last_entity_ + '\x1f' + last_metric_ + '\x1f' + last_instance_).second) {
-      summary_.columns.push_back(SeriesKey{SourceKind::kVsphere, last_entity_, vsphere::CounterGroup(metric),
-                                           last_instance_, last_metric_,
-                                           vsphere::Convert(metric, 0, unit, secs).value_or(vsphere::StoredValue{}).unit,
-                                           "powercli:" + last_metric_, ""});
+      summary_.columns.push_back(
+          SeriesKey{SourceKind::kVsphere, last_entity_, vsphere::CounterGroup(metric), last_instance_, last_metric_,
+                    vsphere::Convert(metric, 0, unit, secs).value_or(vsphere::StoredValue{}).unit,
+                    "powercli:" + last_metric_, ""});
     }
   }
   if (quiet) return Status::Ok();
@@ -322,8 +323,8 @@ Status PowerCliParser::Finish() {
   if (!sniffed_ || summary_.lines == 0) return Status::ParseError(options_.file + " is empty");
   if (!header_done_) return Status::ParseError(options_.file + " holds no header line");
   if (!data_begun_)
-    return Status::ParseError(options_.file + " has a header but no data rows (line " +
-                              std::to_string(summary_.lines) + " is the last)");
+    return Status::ParseError(options_.file + " has a header but no data rows (line " + std::to_string(summary_.lines) +
+                              " is the last)");
   RETURN_IF_ERROR(EmitGroup());
   if (summary_.rows == 0 && summary_.rows_already == 0) {
     std::string why = first_row_problem_.empty() ? "" : "; the first problem, " + first_row_problem_;

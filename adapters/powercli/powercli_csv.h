@@ -39,18 +39,18 @@ struct ParserOptions {
 
 struct ParseSummary {
   perfmon::Encoding encoding = perfmon::Encoding::kUtf8;
-  std::string type_name;        // from the #TYPE line, "" when there was none
+  std::string type_name;  // from the #TYPE line, "" when there was none
   char delimiter = ',';
-  int bias_minutes = 0;         // applied to timestamps without an offset
-  bool zone_less_times = false; // some timestamps had no offset (bias_minutes applied)
+  int bias_minutes = 0;            // applied to timestamps without an offset
+  bool zone_less_times = false;    // some timestamps had no offset (bias_minutes applied)
   std::vector<SeriesKey> columns;  // every series delivered, in first-seen order
   uint64_t fingerprint = 0;
-  int64_t lines = 0;            // lines seen, #TYPE and header included
-  int64_t consumed_lines = 0;   // last line read and done with (now or by an earlier ingest)
+  int64_t lines = 0;           // lines seen, #TYPE and header included
+  int64_t consumed_lines = 0;  // last line read and done with (now or by an earlier ingest)
   uint64_t consumed_line_hash = 0;
-  int64_t rows = 0;             // samples (data rows) handed to the sink by this run
-  int64_t rows_already = 0;     // samples skipped because an earlier ingest stored them
-  int64_t issues = 0;           // issues raised by this run, all of them (details may be capped)
+  int64_t rows = 0;                           // samples (data rows) handed to the sink by this run
+  int64_t rows_already = 0;                   // samples skipped because an earlier ingest stored them
+  int64_t issues = 0;                         // issues raised by this run, all of them (details may be capped)
   std::optional<TimeNs> first_end, last_end;  // UTC span of the samples of this run
 };
 
@@ -68,7 +68,7 @@ class PowerCliParser {
   [[nodiscard]] Status Finish();
   const ParseSummary& summary() const { return summary_; }
 
-  static constexpr int kIssueDetailCap = 1000;        // per code and file; the count stays exact
+  static constexpr int kIssueDetailCap = 1000;         // per code and file; the count stays exact
   static constexpr size_t kMaxGroupSamples = 1 << 16;  // a longer group is delivered in parts
   static constexpr size_t kSniffBytes = 4096;          // what the encoding sniffer and binary probe see
 

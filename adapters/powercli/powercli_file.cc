@@ -6,7 +6,8 @@ Status ReadPowerCliFile(const std::string& path, ParserOptions options, SampleSi
                         const ProgressFn& progress) {
   if (options.file.empty()) options.file = path;
   PowerCliParser parser(std::move(options), sink);
-  RETURN_IF_ERROR(StreamFile(path, [&](std::string_view chunk) { return parser.Parse(chunk); }, progress));
+  RETURN_IF_ERROR(StreamFile(
+      path, [&](std::string_view chunk) { return parser.Parse(chunk); }, progress));
   Status s = parser.Finish();
   *summary = parser.summary();
   return s;

@@ -74,18 +74,15 @@ std::string Describe(CURLcode code, const char* detail, const std::string& url, 
     case CURLE_SSL_CACERT_BADFILE:
       return "the TLS certificate of " + url + " is not trusted (" + why +
              "); pass --ca FILE with the CA that signed it, or --insecure to skip verification";
-    case CURLE_SSL_CONNECT_ERROR:
-      return "TLS handshake with " + url + " failed: " + why;
+    case CURLE_SSL_CONNECT_ERROR: return "TLS handshake with " + url + " failed: " + why;
     case CURLE_OPERATION_TIMEDOUT:
       if (received > 0)
         return url + " did not finish its answer within the " + std::to_string(o.timeout_s) +
                " s request timeout; abandoned" + so_far;
       return url + " did not answer within the " + std::to_string(o.timeout_s) + " s request timeout";
     case CURLE_COULDNT_RESOLVE_HOST:
-    case CURLE_COULDNT_CONNECT:
-      return "cannot reach " + url + ": " + why;
-    default:
-      return "request to " + url + " failed: " + why;
+    case CURLE_COULDNT_CONNECT: return "cannot reach " + url + ": " + why;
+    default: return "request to " + url + " failed: " + why;
   }
 }
 
@@ -98,7 +95,8 @@ StatusOr<std::unique_ptr<HttpTransport>> HttpTransport::Create(const TransportOp
     return Status::InvalidArgument("the URL must not carry credentials; give --user and the password separately");
   // The commands check this first with their own wording; here it guards every other caller.
   if (!IsHttpsUrl(options.url) && !(options.allow_http && IsPlainHttpUrl(options.url)))
-    return Status::InvalidArgument(options.url + " is not an https:// URL; plain http:// would send the password "
+    return Status::InvalidArgument(options.url +
+                                   " is not an https:// URL; plain http:// would send the password "
                                    "unencrypted and needs --allow-insecure-http");
   std::unique_ptr<HttpTransport> t(new HttpTransport(options));
   CURL* c = curl_easy_init();

@@ -32,10 +32,12 @@ std::string VsphereClient::ServerText(std::string text) const {
   // request would otherwise put it on stderr. Then at most 300 characters of it are shown.
   for (const std::string& secret : {options_.password, XmlEscape(options_.password)}) {
     if (secret.empty()) continue;
-    for (size_t at = text.find(secret); at != std::string::npos; at = text.find(secret, at + 3)) text.replace(at, secret.size(), "***");
+    for (size_t at = text.find(secret); at != std::string::npos; at = text.find(secret, at + 3))
+      text.replace(at, secret.size(), "***");
   }
   constexpr size_t kShown = 300;
-  if (text.size() > kShown) text = text.substr(0, kShown) + "... (" + std::to_string(text.size() - kShown) + " more bytes)";
+  if (text.size() > kShown)
+    text = text.substr(0, kShown) + "... (" + std::to_string(text.size() - kShown) + " more bytes)";
   return text;
 }
 
@@ -88,7 +90,8 @@ StatusOr<TimeNs> VsphereClient::CurrentTime() {
 }
 
 StatusOr<std::vector<CounterInfo>> VsphereClient::PerfCounters() {
-  ASSIGN_OR_RETURN(std::string body, Call("RetrievePropertiesEx(perfCounter)", [&] { return PerfCounterRequest(sc_); }));
+  ASSIGN_OR_RETURN(std::string body,
+                   Call("RetrievePropertiesEx(perfCounter)", [&] { return PerfCounterRequest(sc_); }));
   return Named("RetrievePropertiesEx(perfCounter)", ParsePerfCounters(body));
 }
 
@@ -106,17 +109,19 @@ int VsphereClient::MaxQueryMetrics(int unlimited) {
 }
 
 StatusOr<std::vector<ObjectProps>> VsphereClient::RetrieveView(std::string_view type,
-                                                                const std::vector<std::string>& paths) {
+                                                               const std::vector<std::string>& paths) {
   ASSIGN_OR_RETURN(std::string created,
                    Call("CreateContainerView", [&] { return CreateContainerViewRequest(sc_, type); }));
   ASSIGN_OR_RETURN(MoRef view, Named("CreateContainerView", ParseMoRefReturn(created)));
   std::vector<ObjectProps> out;
-  ASSIGN_OR_RETURN(std::string body, Call("RetrievePropertiesEx", [&] { return RetrieveViewRequest(sc_, view, type, paths); }));
+  ASSIGN_OR_RETURN(std::string body,
+                   Call("RetrievePropertiesEx", [&] { return RetrieveViewRequest(sc_, view, type, paths); }));
   while (true) {
     ASSIGN_OR_RETURN(RetrieveResult page, Named("RetrievePropertiesEx", ParseRetrieveResult(body)));
     for (ObjectProps& o : page.objects) out.push_back(std::move(o));
     if (page.token.empty()) break;
-    ASSIGN_OR_RETURN(body, Call("ContinueRetrievePropertiesEx", [&] { return ContinueRetrieveRequest(sc_, page.token); }));
+    ASSIGN_OR_RETURN(body,
+                     Call("ContinueRetrievePropertiesEx", [&] { return ContinueRetrieveRequest(sc_, page.token); }));
   }
   (void)Call("DestroyView", [&] { return DestroyViewRequest(view); });
   return out;
@@ -140,8 +145,8 @@ StatusOr<std::vector<VmInfo>> VsphereClient::VirtualMachines() {
 }
 
 StatusOr<std::vector<HostInfo>> VsphereClient::Hosts() {
-  ASSIGN_OR_RETURN(auto objs, RetrieveView("HostSystem", {"name", "summary.hardware.numCpuCores",
-                                                          "summary.hardware.cpuMhz"}));
+  ASSIGN_OR_RETURN(auto objs,
+                   RetrieveView("HostSystem", {"name", "summary.hardware.numCpuCores", "summary.hardware.cpuMhz"}));
   std::vector<HostInfo> out;
   for (ObjectProps& o : objs) {
     HostInfo h;

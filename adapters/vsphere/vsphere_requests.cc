@@ -48,7 +48,8 @@ std::string RetrieveServiceContentRequest() {
 }
 
 std::string CurrentTimeRequest() {
-  return Envelope("<CurrentTime xmlns=\"urn:vim25\"><_this type=\"ServiceInstance\">ServiceInstance</_this></CurrentTime>");
+  return Envelope(
+      "<CurrentTime xmlns=\"urn:vim25\"><_this type=\"ServiceInstance\">ServiceInstance</_this></CurrentTime>");
 }
 
 std::string LoginRequest(const ServiceContent& sc, std::string_view user, std::string_view password) {
@@ -64,7 +65,8 @@ std::string PerfCounterRequest(const ServiceContent& sc) {
   return Envelope("<RetrievePropertiesEx xmlns=\"urn:vim25\">" + This(sc.property_collector) +
                   "<specSet><propSet><type>PerformanceManager</type><pathSet>perfCounter</pathSet></propSet>"
                   "<objectSet><obj type=\"PerformanceManager\">" +
-                  XmlEscape(sc.perf_manager.value) + "</obj></objectSet></specSet><options></options>"
+                  XmlEscape(sc.perf_manager.value) +
+                  "</obj></objectSet></specSet><options></options>"
                   "</RetrievePropertiesEx>");
 }
 

@@ -151,9 +151,8 @@ StatusOr<RetrieveResult> ParseRetrieveResult(std::string_view body) {
   ForChildren(rv, "objects", [&](pugi::xml_node o) {
     ObjectProps p;
     p.obj = ReadMoRef(Child(o, "obj"));
-    ForChildren(o, "propSet", [&](pugi::xml_node ps) {
-      p.props[Child(ps, "name").text().get()] = Child(ps, "val").text().get();
-    });
+    ForChildren(o, "propSet",
+                [&](pugi::xml_node ps) { p.props[Child(ps, "name").text().get()] = Child(ps, "val").text().get(); });
     r.objects.push_back(std::move(p));
   });
   return r;
@@ -196,7 +195,8 @@ StatusOr<std::vector<EntityMetrics>> ParseQueryPerf(std::string_view body) {
       size_t pos = 0;
       while (pos < s.size()) {
         size_t c1 = s.find(',', pos);
-        if (c1 == std::string_view::npos) return Status::ParseError("sampleInfoCSV of " + em.entity.value + " is cut off");
+        if (c1 == std::string_view::npos)
+          return Status::ParseError("sampleInfoCSV of " + em.entity.value + " is cut off");
         size_t c2 = s.find(',', c1 + 1);
         if (c2 == std::string_view::npos) c2 = s.size();
         int interval = 0;
@@ -231,8 +231,8 @@ StatusOr<std::vector<EntityMetrics>> ParseQueryPerf(std::string_view body) {
           ms.values.push_back(n.value_or(-1));
         });
       }
-      const std::string what = "counter " + std::to_string(ms.counter_id) + " instance \"" + ms.instance + "\" of " +
-                               em.entity.value;
+      const std::string what =
+          "counter " + std::to_string(ms.counter_id) + " instance \"" + ms.instance + "\" of " + em.entity.value;
       if (!ok) {
         em.problems.push_back(what + " holds a value that is not a number; the series is skipped");
       } else if (ms.values.size() != em.ends.size()) {

@@ -43,8 +43,6 @@ std::optional<StoredValue> Convert(std::string_view counter, double raw, RawUnit
   return std::nullopt;
 }
 
-std::string CounterGroup(std::string_view counter) {
-  return std::string(counter.substr(0, counter.find('.')));
-}
+std::string CounterGroup(std::string_view counter) { return std::string(counter.substr(0, counter.find('.'))); }
 
 }  // namespace vrecon::vsphere

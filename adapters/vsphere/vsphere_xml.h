@@ -22,7 +22,7 @@ struct MoRef {
 
 struct ServiceContent {
   MoRef root_folder, property_collector, view_manager, session_manager, perf_manager, setting;
-  std::string full_name;  // "VMware vCenter Server 9.0.1 build-24957454"
+  std::string full_name;      // "VMware vCenter Server 9.0.1 build-24957454"
   std::string instance_uuid;  // about.instanceUuid: the server's own id, whatever URL reaches it ("" when absent)
 };
 
@@ -50,7 +50,7 @@ struct RetrieveResult {
 
 struct MetricSeries {
   int counter_id = 0;
-  std::string instance;  // "" = the VM aggregate, "0".."n" = per vCPU
+  std::string instance;        // "" = the VM aggregate, "0".."n" = per vCPU
   std::vector<double> values;  // aligned with EntityMetrics::ends; -1 = no data
 };
 struct EntityMetrics {
@@ -75,8 +75,8 @@ std::string RetrieveViewRequest(const ServiceContent& sc, const MoRef& view, std
 std::string ContinueRetrieveRequest(const ServiceContent& sc, std::string_view token);
 
 struct QuerySpec {
-  std::string entity;                // VM MoRef value
-  std::vector<int> counter_ids;      // queried with instance "*": aggregate and every vCPU
+  std::string entity;            // VM MoRef value
+  std::vector<int> counter_ids;  // queried with instance "*": aggregate and every vCPU
   int interval_id = 20;
   std::optional<TimeNs> start, end;  // start exclusive, end inclusive (server time)
   int max_sample = 0;                // always set: the simulator returns nothing without it

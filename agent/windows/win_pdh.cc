@@ -85,7 +85,8 @@ PdhArray WinPdh::GetFormattedArray(CounterHandle counter) {
         s1 == static_cast<PDH_STATUS>(PDH_INVALID_DATA)) {
       out.status = kPdhValidData;
       out.items.push_back(PdhItem{"", static_cast<PdhStatus>(v.CStatus), v.doubleValue});
-      if (s1 != ERROR_SUCCESS && PdhItemOk(out.items.back().status)) out.items.back().status = static_cast<PdhStatus>(s1);
+      if (s1 != ERROR_SUCCESS && PdhItemOk(out.items.back().status))
+        out.items.back().status = static_cast<PdhStatus>(s1);
     }
     return out;
   }
@@ -137,8 +138,8 @@ Stamp WinClock::Now() {
   SystemTimeToFileTime(&utc, &ft);
   st.utc_ms = UtcMs(ft);
   if (!SystemTimeToTzSpecificLocalTime(nullptr, &utc, &local)) GetLocalTime(&local);
-  st.local = LocalTime{local.wYear, local.wMonth, local.wDay, local.wHour, local.wMinute, local.wSecond,
-                       local.wMilliseconds};
+  st.local =
+      LocalTime{local.wYear, local.wMonth, local.wDay, local.wHour, local.wMinute, local.wSecond, local.wMilliseconds};
   TIME_ZONE_INFORMATION tz{};
   const DWORD which = GetTimeZoneInformation(&tz);
   const bool daylight = which == TIME_ZONE_ID_DAYLIGHT;

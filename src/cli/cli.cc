@@ -11,7 +11,9 @@ namespace vrecon::cli {
 void PrintError(const std::string& message) { std::cerr << "vrecon: error: " << message << std::endl; }
 
 void AddFormatOption(CLI::App* cmd, std::string* format) {
-  cmd->add_option("--format", *format, "Output format")->check(CLI::IsMember({"table", "csv", "json"}))->capture_default_str();
+  cmd->add_option("--format", *format, "Output format")
+      ->check(CLI::IsMember({"table", "csv", "json"}))
+      ->capture_default_str();
 }
 
 OutputFormat ToFormat(const std::string& s) {
@@ -23,7 +25,8 @@ OutputFormat ToFormat(const std::string& s) {
 Status ParseTimeOption(const std::string& option, const std::string& text, std::optional<TimeNs>* out) {
   if (text.empty()) return Status::Ok();
   auto t = ParseIso(text);
-  if (!t) return Status::InvalidArgument(option + " \"" + text + "\" is not an ISO 8601 time (e.g. 2026-11-01T10:00:00Z)");
+  if (!t)
+    return Status::InvalidArgument(option + " \"" + text + "\" is not an ISO 8601 time (e.g. 2026-11-01T10:00:00Z)");
   *out = t;
   return Status::Ok();
 }

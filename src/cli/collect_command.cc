@@ -32,7 +32,7 @@ StatusOr<std::string> ReadPassword(const std::string& file) {
       return Status::InvalidArgument("no password: set VRECON_VSPHERE_PASSWORD or pass --password-file FILE");
     return std::string(env);
   }
-  struct stat st{};
+  struct stat st {};
   if (stat(file.c_str(), &st) != 0) return Status::IOError("cannot read password file " + file);
   if (st.st_mode & (S_IRWXG | S_IRWXO))
     return Status::InvalidArgument("password file " + file +
@@ -68,14 +68,15 @@ RunFn AddCollectCommand(CLI::App& app) {
     int timeout = 120;
   };
   auto o = std::make_shared<Opts>();
-  CLI::App* collect = app.add_subcommand(
-      "collect", "Collect data from live sources into the store: the fleet of a TOML file (--config FILE "
-                 "--every 5m | --once), one vCenter/ESXi (vsphere), this Linux machine's /proc (procfs)");
+  CLI::App* collect =
+      app.add_subcommand("collect",
+                         "Collect data from live sources into the store: the fleet of a TOML file (--config FILE "
+                         "--every 5m | --once), one vCenter/ESXi (vsphere), this Linux machine's /proc (procfs)");
   collect->require_subcommand(0, 1);
   RunFn fleet = AddCollectFleetOptions(collect);
-  CLI::App* cmd = collect->add_subcommand(
-      "vsphere", "One collection round from vCenter/ESXi over the vSphere API (password from "
-                 "VRECON_VSPHERE_PASSWORD or --password-file)");
+  CLI::App* cmd = collect->add_subcommand("vsphere",
+                                          "One collection round from vCenter/ESXi over the vSphere API (password from "
+                                          "VRECON_VSPHERE_PASSWORD or --password-file)");
   RunFn procfs = AddCollectProcfsCommand(collect);
   cmd->add_option("--url", o->url, "SDK endpoint, e.g. https://vc01.example/sdk")->required();
   cmd->add_option("--user", o->user, "User name")->required();
@@ -89,9 +90,11 @@ RunFn AddCollectCommand(CLI::App& app) {
   cmd->add_flag("--historical", o->historical, "Use the 300 s historical rollup instead of 20 s realtime");
   cmd->add_option("--since", o->since, "How far back to start for VMs never collected (90s, 15m, 1h, 2d)")
       ->capture_default_str();
-  cmd->add_option("--concurrency", o->concurrency, "Parallel QueryPerf requests")->check(CLI::Range(1, 64))
+  cmd->add_option("--concurrency", o->concurrency, "Parallel QueryPerf requests")
+      ->check(CLI::Range(1, 64))
       ->capture_default_str();
-  cmd->add_option("--timeout", o->timeout, "Seconds one request may take, its whole answer included, before it is abandoned")
+  cmd->add_option("--timeout", o->timeout,
+                  "Seconds one request may take, its whole answer included, before it is abandoned")
       ->check(CLI::Range(1, 3600))
       ->capture_default_str();
   cmd->add_option("--db", o->db, "Store file")->capture_default_str();
@@ -115,8 +118,8 @@ RunFn AddCollectCommand(CLI::App& app) {
     }
     if (o->insecure) std::cerr << "vrecon: warning: --insecure: the server's certificate is not verified\n";
     if (IsPlainHttpUrl(o->url))
-      std::cerr << "vrecon: warning: --allow-insecure-http: the password is sent unencrypted to "
-                << UrlHost(o->url) << "\n";
+      std::cerr << "vrecon: warning: --allow-insecure-http: the password is sent unencrypted to " << UrlHost(o->url)
+                << "\n";
     auto store = Store::Open(o->db);
     if (!store.ok()) {
       PrintError(store.status().message());
@@ -151,20 +154,20 @@ RunFn AddCollectCommand(CLI::App& app) {
       std::cout << "{\"url\": " << JsonString(o->url) << ", \"server\": " << JsonString(r->server)
                 << ", \"vms_selected\": " << r->vms_selected << ", \"vms_collected\": " << r->vms_collected
                 << ", \"vms_skipped_powered_off\": " << r->vms_skipped << ", \"interval_s\": " << r->interval_s
-                << ", \"from\": " << JsonString(FormatIso(r->from, false)) << ", \"to\": "
-                << JsonString(FormatIso(r->to, false)) << ", \"samples\": " << r->samples
+                << ", \"from\": " << JsonString(FormatIso(r->from, false))
+                << ", \"to\": " << JsonString(FormatIso(r->to, false)) << ", \"samples\": " << r->samples
                 << ", \"batches\": " << r->batches << ", \"batches_failed\": " << r->batches_failed
                 << ", \"batch_limit\": " << r->batch_limit << ", \"requests\": " << r->transport.requests
-                << ", \"bytes_sent\": " << r->transport.bytes_sent << ", \"bytes_received\": "
-                << r->transport.bytes_received << ", \"relogins\": " << r->relogins << ", \"issues\": "
-                << r->issues.size() << "}\n";
+                << ", \"bytes_sent\": " << r->transport.bytes_sent
+                << ", \"bytes_received\": " << r->transport.bytes_received << ", \"relogins\": " << r->relogins
+                << ", \"issues\": " << r->issues.size() << "}\n";
     } else if (fmt == OutputFormat::kCsv) {
       std::cout << "url,server,vms_selected,vms_collected,vms_skipped_powered_off,interval_s,from,to,samples,"
                    "batches,batches_failed,requests,bytes_received,relogins,issues\n"
                 << CsvCell(o->url) << "," << CsvCell(r->server) << "," << r->vms_selected << "," << r->vms_collected
                 << "," << r->vms_skipped << "," << r->interval_s << "," << FormatIso(r->from, false) << ","
-                << FormatIso(r->to, false) << "," << r->samples << "," << r->batches << "," << r->batches_failed
-                << "," << r->transport.requests << "," << r->transport.bytes_received << "," << r->relogins << ","
+                << FormatIso(r->to, false) << "," << r->samples << "," << r->batches << "," << r->batches_failed << ","
+                << r->transport.requests << "," << r->transport.bytes_received << "," << r->relogins << ","
                 << r->issues.size() << "\n";
     } else {
       std::cout << o->url << " (" << r->server << ")\n"

@@ -12,10 +12,11 @@ namespace {
 
 void PrintRound(const fleet::RoundResult& r, OutputFormat fmt) {
   if (fmt == OutputFormat::kJson) {
-    std::cout << "{\"started\": " << JsonString(FormatIso(r.started, false)) << ", \"seconds\": "
-              << FormatFixed(r.seconds, 3) << ", \"ok\": " << (r.ok() ? "true" : "false")
-              << ", \"windows_stored\": " << r.windows_stored << ", \"correction_error\": "
-              << (r.correction_error.empty() ? "null" : JsonString(r.correction_error)) << ", \"sources\": [";
+    std::cout << "{\"started\": " << JsonString(FormatIso(r.started, false))
+              << ", \"seconds\": " << FormatFixed(r.seconds, 3) << ", \"ok\": " << (r.ok() ? "true" : "false")
+              << ", \"windows_stored\": " << r.windows_stored
+              << ", \"correction_error\": " << (r.correction_error.empty() ? "null" : JsonString(r.correction_error))
+              << ", \"sources\": [";
     for (size_t i = 0; i < r.sources.size(); ++i) {
       const auto& s = r.sources[i];
       std::cout << (i ? ", " : "") << "{\"source\": " << JsonString(s.source) << ", \"kind\": " << JsonString(s.kind)
@@ -53,9 +54,10 @@ RunFn AddCollectFleetOptions(CLI::App* collect) {
     bool once = false;
   };
   auto o = std::make_shared<Opts>();
-  auto* config = collect->add_option("--config", o->config,
-                                     "Fleet file (TOML, docs/config.md): collect every source it names");
-  auto* every = collect->add_option("--every", o->every, "Run a round every DURATION (30s, 5m, 1h) until SIGINT/SIGTERM");
+  auto* config =
+      collect->add_option("--config", o->config, "Fleet file (TOML, docs/config.md): collect every source it names");
+  auto* every =
+      collect->add_option("--every", o->every, "Run a round every DURATION (30s, 5m, 1h) until SIGINT/SIGTERM");
   auto* once = collect->add_flag("--once", o->once, "Run one round and exit (for cron or a systemd timer)");
   every->excludes(once);
   every->needs(config);

@@ -27,14 +27,15 @@ RunFn AddCollectProcfsCommand(CLI::App* collect) {
   };
   auto o = std::make_shared<Opts>();
   CLI::App* cmd = collect->add_subcommand(
-      "procfs", "Sample this Linux machine's /proc (per-CPU % Processor Time and % Steal Time, per-process "
-                "% Processor Time) into the store, or into a PDH-CSV file with --out; stops on Ctrl+C");
+      "procfs",
+      "Sample this Linux machine's /proc (per-CPU % Processor Time and % Steal Time, per-process "
+      "% Processor Time) into the store, or into a PDH-CSV file with --out; stops on Ctrl+C");
   cmd->add_option("--db", o->db, "Store file (written every 20 samples, one transaction each)")->capture_default_str();
   cmd->add_option("--interval", o->interval, "Seconds between samples")
       ->check(CLI::Range(0.05, 86400.0))
       ->capture_default_str();
-  auto* duration = cmd->add_option("--duration", o->duration, "Stop after this many seconds")
-                       ->check(CLI::PositiveNumber);
+  auto* duration =
+      cmd->add_option("--duration", o->duration, "Stop after this many seconds")->check(CLI::PositiveNumber);
   auto* count = cmd->add_option("--count", o->count, "Stop after this many samples (rows)")->check(CLI::PositiveNumber);
   duration->excludes(count);
   auto* out = cmd->add_option("--out", o->out, "Write a PDH-CSV 4.0 file instead of the store");
@@ -52,7 +53,7 @@ RunFn AddCollectProcfsCommand(CLI::App* collect) {
       }
       store = std::move(s).value();
     }
-    struct sigaction sa{};
+    struct sigaction sa {};
     sa.sa_handler = OnStopSignal;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, nullptr);

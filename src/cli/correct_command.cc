@@ -53,11 +53,15 @@ RunFn AddCorrectCommand(CLI::App& app) {
       ->check(PercentValidator())
       ->capture_default_str();
   cmd->add_option("--top", o->top, "Processes shown per window in the table (0 = all; default 10)")
-      ->check([](const std::string& s) { return s.find_first_not_of("0123456789") == std::string::npos && !s.empty()
-                                                   ? std::string() : "must be a whole number, 0 or more"; });
-  auto* counters_flag = cmd->add_flag("--counters", o->counters,
-                "Also the guest's other counters per window, typed and corrected (docs/counter-types.md): a "
-                "\"counters\" array per JSON window, a second block in the table; for CSV use vrecon counters");
+      ->check([](const std::string& s) {
+        return s.find_first_not_of("0123456789") == std::string::npos && !s.empty()
+                   ? std::string()
+                   : "must be a whole number, 0 or more";
+      });
+  auto* counters_flag =
+      cmd->add_flag("--counters", o->counters,
+                    "Also the guest's other counters per window, typed and corrected (docs/counter-types.md): a "
+                    "\"counters\" array per JSON window, a second block in the table; for CSV use vrecon counters");
   cmd->add_option("--host-disk", o->host_disk,
                   "With --counters: host disk instance holding the VM's virtual disk (e.g. D:), for disk latency")
       ->needs(counters_flag);

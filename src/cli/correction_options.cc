@@ -10,7 +10,9 @@ void AddCorrectionOptions(CLI::App* cmd, CorrectionOptions* o) {
   cmd->add_option("--vm", o->vm,
                   "Only this VM: its vm_key, or a VM or guest name or glob (every VM of that name; domain suffix "
                   "ignored)");
-  cmd->add_option("--window", o->window, "Window length in seconds")->check(CLI::Range(15, 86400))->capture_default_str();
+  cmd->add_option("--window", o->window, "Window length in seconds")
+      ->check(CLI::Range(15, 86400))
+      ->capture_default_str();
   cmd->add_option("--from", o->from, "Start of the range, ISO 8601 (UTC unless an offset is given)");
   cmd->add_option("--to", o->to, "End of the range, ISO 8601");
   // One value per --map (repeat it for more), as for `vrecon ingest`, where a list option would

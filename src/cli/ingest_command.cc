@@ -25,7 +25,8 @@ Status RefreshStoredCorrections(Store* store, const IngestRunResult& r) {
   // A margin on each side: a sample's interval starts before its end, a sample near a window's
   // edge weighs on the neighbour through its span, and the clock alignment may move guest
   // samples by up to its largest lag.
-  const TimeNs margin = std::max<TimeNs>(2 * *length, static_cast<TimeNs>(req.alignment.max_lag_s * kNsPerSec) + *length);
+  const TimeNs margin =
+      std::max<TimeNs>(2 * *length, static_cast<TimeNs>(req.alignment.max_lag_s * kNsPerSec) + *length);
   req.from = FloorTo(*r.first_new_end - margin, *length);
   req.to = FloorTo(*r.last_new_end + margin, *length) + *length;
   auto n = StoreCorrections(store, req);

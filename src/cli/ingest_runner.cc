@@ -47,8 +47,8 @@ void PrintCsv(std::ostream& out, const std::vector<IngestResult>& results) {
   for (const IngestResult& r : results) {
     const auto& s = r.summary;
     out << CsvCell(r.path) << "," << CsvCell(Join(r.kinds, ";")) << "," << CsvCell(Join(r.machines, ";")) << ","
-        << s.columns.size() << "," << s.rows << "," << s.rows_already << "," << Span(s, true) << ","
-        << SpanEnd(s, true) << "," << s.issues << "\n";
+        << s.columns.size() << "," << s.rows << "," << s.rows_already << "," << Span(s, true) << "," << SpanEnd(s, true)
+        << "," << s.issues << "\n";
   }
 }
 
@@ -58,8 +58,8 @@ void PrintTable(std::ostream& out, const std::vector<IngestResult>& results) {
     const auto& s = r.summary;
     std::string rows = std::to_string(s.rows);
     if (s.rows_already > 0) rows += " new (" + std::to_string(s.rows_already) + " already stored)";
-    t.AddRow({r.path, Join(r.kinds, ","), Join(r.machines, ","), std::to_string(s.columns.size()), rows,
-              Span(s, false), SpanEnd(s, false), std::to_string(s.issues)});
+    t.AddRow({r.path, Join(r.kinds, ","), Join(r.machines, ","), std::to_string(s.columns.size()), rows, Span(s, false),
+              SpanEnd(s, false), std::to_string(s.issues)});
   }
   t.Print(out);
   for (const IngestResult& r : results) {

@@ -33,18 +33,20 @@ void WriteJson(std::ostream& os, const std::vector<VmReadySummary>& vms) {
     os << (i ? ",\n  " : "\n  ") << "{\"vm\": " << JsonString(v.vm) << ", \"source\": " << JsonString(v.source)
        << ", \"host\": " << (v.host.empty() ? "null" : JsonString(v.host))
        << ", \"vcpus\": " << JsonNumber(v.vcpus ? std::optional<double>(*v.vcpus) : std::nullopt)
-       << ", \"samples\": " << v.samples
-       << ", \"ready_pct_per_vcpu\": " << JsonSummary(v.ready, {"5", "10"})
+       << ", \"samples\": " << v.samples << ", \"ready_pct_per_vcpu\": " << JsonSummary(v.ready, {"5", "10"})
        << ", \"costop_pct_per_vcpu\": " << JsonSummary(v.costop, {"3"})
-       << ", \"state_pct_per_vcpu\": {\"run\": " << JsonNumber(v.run_mean) << ", \"ready\": " << JsonNumber(v.ready.mean)
-       << ", \"costop\": " << JsonNumber(v.costop.mean) << ", \"wait\": " << JsonNumber(v.wait_mean)
-       << ", \"usage\": " << JsonNumber(v.usage_mean) << "}"
-       << ", \"wait_per_dispatch_us\": " << (v.wait_per_dispatch_us ? JsonSummary(*v.wait_per_dispatch_us, {"60", "100"}) : "null")
-       << ", \"host_load_pct\": " << (v.host_load ? JsonSummary(*v.host_load, {"75", "90"}) : "null") << ", \"hints\": [";
+       << ", \"state_pct_per_vcpu\": {\"run\": " << JsonNumber(v.run_mean)
+       << ", \"ready\": " << JsonNumber(v.ready.mean) << ", \"costop\": " << JsonNumber(v.costop.mean)
+       << ", \"wait\": " << JsonNumber(v.wait_mean) << ", \"usage\": " << JsonNumber(v.usage_mean) << "}"
+       << ", \"wait_per_dispatch_us\": "
+       << (v.wait_per_dispatch_us ? JsonSummary(*v.wait_per_dispatch_us, {"60", "100"}) : "null")
+       << ", \"host_load_pct\": " << (v.host_load ? JsonSummary(*v.host_load, {"75", "90"}) : "null")
+       << ", \"hints\": [";
     for (size_t j = 0; j < v.hints.size(); ++j) {
       const auto& h = v.hints[j];
-      os << (j ? ", " : "") << "{\"code\": " << JsonString(h.code) << ", \"severity\": " << JsonString(SeverityName(h.severity))
-         << ", \"message\": " << JsonString(h.message) << "}";
+      os << (j ? ", " : "") << "{\"code\": " << JsonString(h.code)
+         << ", \"severity\": " << JsonString(SeverityName(h.severity)) << ", \"message\": " << JsonString(h.message)
+         << "}";
     }
     os << "], \"vm_key\": " << JsonString(v.vm_key) << ", \"vm_source\": " << JsonString(v.vm_source) << "}";
   }
@@ -75,14 +77,16 @@ void WriteTable(std::ostream& os, const std::vector<VmReadySummary>& vms) {
                ">3%", "wait/dispatch us", "host load p95"});
   for (const VmReadySummary& v : vms) {
     const auto& wpd = v.wait_per_dispatch_us;
-    t.AddRow({VmLabel(v.vm, v.vm_source, v.vm_name_shared), v.source, v.vcpus ? std::to_string(*v.vcpus) : "?", std::to_string(v.samples), Fx(v.ready.mean, 2),
-              Fx(v.ready.p95, 2), Pc(Share(v.ready, 0)), Pc(Share(v.ready, 1)), Fx(v.costop.mean, 2),
-              Fx(v.costop.p95, 2), Pc(Share(v.costop, 0)), wpd ? Fx(wpd->mean, 1) : "-",
-              v.host_load ? Fx(v.host_load->p95, 1) : "-"});
+    t.AddRow({VmLabel(v.vm, v.vm_source, v.vm_name_shared), v.source, v.vcpus ? std::to_string(*v.vcpus) : "?",
+              std::to_string(v.samples), Fx(v.ready.mean, 2), Fx(v.ready.p95, 2), Pc(Share(v.ready, 0)),
+              Pc(Share(v.ready, 1)), Fx(v.costop.mean, 2), Fx(v.costop.p95, 2), Pc(Share(v.costop, 0)),
+              wpd ? Fx(wpd->mean, 1) : "-", v.host_load ? Fx(v.host_load->p95, 1) : "-"});
   }
   t.Print(os);
   for (const VmReadySummary& v : vms)
-    for (const auto& h : v.hints) os << "hint " << VmLabel(v.vm, v.vm_source, v.vm_name_shared) << " " << h.code << " (" << SeverityName(h.severity) << "): " << h.message << "\n";
+    for (const auto& h : v.hints)
+      os << "hint " << VmLabel(v.vm, v.vm_source, v.vm_name_shared) << " " << h.code << " (" << SeverityName(h.severity)
+         << "): " << h.message << "\n";
 }
 
 }  // namespace
@@ -96,7 +100,8 @@ RunFn AddReadyCommand(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "ready", "Ready-Time analysis per VM (ready, co-stop, wait per dispatch, host load) and right-sizing hints");
   cmd->add_option("--db", o->db, "Store to read")->capture_default_str();
-  cmd->add_option("--vm", o->vm, "Only this VM: its vm_key, or a name or glob (every VM of that name; domain suffix ignored)");
+  cmd->add_option("--vm", o->vm,
+                  "Only this VM: its vm_key, or a name or glob (every VM of that name; domain suffix ignored)");
   cmd->add_option("--from", o->from, "Start of the range, ISO 8601 (UTC unless an offset is given)");
   cmd->add_option("--to", o->to, "End of the range, ISO 8601");
   AddFormatOption(cmd, &o->format);

@@ -80,7 +80,8 @@ int Run(const Opts& o) {
   report::ReportRequest rreq;
   CorrectionRequest creq;
   if (!o.vm.empty()) rreq.vm = creq.vm = o.vm;
-  for (const auto& [opt, text, out] : {std::tuple{"--from", &o.from, &rreq.from}, std::tuple{"--to", &o.to, &rreq.to}}) {
+  for (const auto& [opt, text, out] :
+       {std::tuple{"--from", &o.from, &rreq.from}, std::tuple{"--to", &o.to, &rreq.to}}) {
     Status s = ParseTimeOption(opt, *text, out);
     if (!s.ok()) {
       PrintError(s.message());
@@ -193,7 +194,8 @@ int Run(const Opts& o) {
 RunFn AddReportCommand(CLI::App& app) {
   auto o = std::make_shared<Opts>();
   CLI::App* cmd = app.add_subcommand(
-      "report", "Capacity report from the stored corrections: guest vs real CPU, processes, ready/co-stop, flags, hints");
+      "report",
+      "Capacity report from the stored corrections: guest vs real CPU, processes, ready/co-stop, flags, hints");
   cmd->add_option("--db", o->db, "Store to read")->capture_default_str();
   cmd->add_option("--vm", o->vm, "Only this VM (name or glob; domain suffix ignored)");
   cmd->add_option("--from", o->from, "Start of the range, ISO 8601 (UTC unless an offset is given)");

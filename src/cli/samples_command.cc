@@ -86,12 +86,14 @@ RunFn AddSamplesCommand(CLI::App& app) {
       }
       w[5] = w[6] = 24;
       w[7] = 12;
-      table.emplace(out, std::vector<std::string>{"source", "machine", "object", "instance", "counter", "start", "end",
-                                                  "value", "unit"},
+      table.emplace(out,
+                    std::vector<std::string>{"source", "machine", "object", "instance", "counter", "start", "end",
+                                             "value", "unit"},
                     w);
     }
     if (fmt == OutputFormat::kJson) out << "{\"samples\": [";
-    if (fmt == OutputFormat::kCsv) out << "source,machine,object,instance,counter,start,end,value,unit,original,vm_key\n";
+    if (fmt == OutputFormat::kCsv)
+      out << "source,machine,object,instance,counter,start,end,value,unit,original,vm_key\n";
     bool first = true;
     for (const StoredSeries& s : *series) {
       const SeriesKey& k = s.key;
@@ -102,10 +104,10 @@ RunFn AddSamplesCommand(CLI::App& app) {
         const std::optional<double> value = IsMissing(v) ? std::nullopt : std::optional<double>(v);
         switch (fmt) {
           case OutputFormat::kJson:
-            out << (first ? "\n  " : ",\n  ") << "{\"source\": " << JsonString(src) << ", \"machine\": "
-                << JsonString(k.machine) << ", \"object\": " << JsonString(k.object) << ", \"instance\": "
-                << JsonString(k.instance) << ", \"counter\": " << JsonString(k.counter) << ", \"start\": "
-                << JsonString(FormatIso(a, true)) << ", \"end\": " << JsonString(FormatIso(b, true))
+            out << (first ? "\n  " : ",\n  ") << "{\"source\": " << JsonString(src)
+                << ", \"machine\": " << JsonString(k.machine) << ", \"object\": " << JsonString(k.object)
+                << ", \"instance\": " << JsonString(k.instance) << ", \"counter\": " << JsonString(k.counter)
+                << ", \"start\": " << JsonString(FormatIso(a, true)) << ", \"end\": " << JsonString(FormatIso(b, true))
                 << ", \"value\": " << JsonNumber(value) << ", \"unit\": " << JsonString(k.unit)
                 << ", \"original\": " << JsonString(k.original)
                 << (vm_key.empty() ? "" : ", \"vm_key\": " + JsonString(vm_key)) << "}";
@@ -118,7 +120,7 @@ RunFn AddSamplesCommand(CLI::App& app) {
             break;
           case OutputFormat::kTable:
             table->Row({src, k.machine, k.object, k.instance, k.counter, FormatIso(a, true), FormatIso(b, true),
-                          value ? FormatDouble(*value) : "(missing)", k.unit});
+                        value ? FormatDouble(*value) : "(missing)", k.unit});
             break;
         }
         first = false;

@@ -38,15 +38,14 @@ std::string Whole(const std::optional<double>& v) { return v ? FormatFixed(*v, 0
 // zeroes the consecutive-failure count in one statement (RecordAttempt); a failure moves
 // last_attempt only and adds one. last_error and its time are kept after a recovery, so they
 // only say the source failed at some point: they must not make it failing.
-bool LastAttemptFailed(const fleet::SourceStatus& s) {
-  return s.failures > 0 || s.last_success != s.last_attempt;
-}
+bool LastAttemptFailed(const fleet::SourceStatus& s) { return s.failures > 0 || s.last_success != s.last_attempt; }
 
 const char* StateName(State st) { return st == State::kStale ? "stale" : st == State::kFailing ? "failing" : "ok"; }
 
 Line Classify(const fleet::SourceStatus& s, const std::optional<TimeNs>& stale_after, TimeNs now) {
-  const TimeNs threshold =
-      stale_after ? *stale_after : s.round_interval_s ? 3 * *s.round_interval_s * kNsPerSec : kDefaultStale;
+  const TimeNs threshold = stale_after          ? *stale_after
+                           : s.round_interval_s ? 3 * *s.round_interval_s * kNsPerSec
+                                                : kDefaultStale;
   const bool stale = !s.last_success || now - *s.last_success > threshold;
   const bool failed = LastAttemptFailed(s);
   return {&s, stale ? State::kStale : failed ? State::kFailing : State::kOk, failed, threshold};
@@ -57,7 +56,8 @@ Line Classify(const fleet::SourceStatus& s, const std::optional<TimeNs>& stale_a
 std::string Problem(const Line& l, TimeNs now) {
   const fleet::SourceStatus& s = *l.s;
   std::string error = s.last_error.empty() ? "the last attempt failed (no error recorded)" : s.last_error;
-  std::replace_if(error.begin(), error.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+  std::replace_if(
+      error.begin(), error.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
   if (l.state == State::kFailing) return "source " + s.source + " failing: " + error;
   std::string why = s.last_success ? "no success for " + FormatSpan(now - *s.last_success) : "no success recorded";
   why += " (threshold " + FormatSpan(l.threshold) + ")";
@@ -79,8 +79,9 @@ void WriteJson(const std::string& db, const std::vector<Line>& lines, TimeNs now
               << ", \"lag_s\": " << JsonNumber(Seconds(s.newest_data, now)) << ", \"rows_added\": " << s.rows_added
               << ", \"rows_total\": " << s.rows_total << ", \"failures\": " << s.failures
               << ", \"stale_after_s\": " << lines[i].threshold / kNsPerSec
-              << ", \"last_error\": " << opt_str(s.last_error) << ", \"last_error_at\": " << opt_str(Iso(s.last_error_at))
-              << ", \"rollups_due\": " << s.rollups_due << "}";
+              << ", \"last_error\": " << opt_str(s.last_error)
+              << ", \"last_error_at\": " << opt_str(Iso(s.last_error_at)) << ", \"rollups_due\": " << s.rollups_due
+              << "}";
   }
   std::cout << "]}\n";
 }
@@ -98,7 +99,8 @@ void WriteCsv(const std::vector<Line>& lines, TimeNs now) {
 }
 
 void WriteTable(const std::string& db, const std::vector<Line>& lines, TimeNs now) {
-  TextTable t({"source", "kind", "state", "last success", "lag s", "rows added", "failures", "rollups due", "last error"});
+  TextTable t(
+      {"source", "kind", "state", "last success", "lag s", "rows added", "failures", "rollups due", "last error"});
   for (const Line& l : lines) {
     const auto& s = *l.s;
     t.AddRow({s.source, s.kind, l.state == State::kStale ? "STALE" : StateName(l.state), Iso(s.last_success),
@@ -148,8 +150,9 @@ RunFn AddStatusCommand(CLI::App& app) {
       PrintError(rows.status().message());
       return kExitFailure;
     }
-    const TimeNs now = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                           std::chrono::system_clock::now().time_since_epoch()).count();
+    const TimeNs now =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
     std::vector<Line> lines;
     int stale = 0, failing = 0;
     for (const auto& s : *rows) {

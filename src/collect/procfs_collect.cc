@@ -100,8 +100,8 @@ class PdhCsvFileSink : public SampleSink {
   Status DeclareColumns(const std::vector<SeriesKey>& columns) override {
     map_.clear();
     for (const SeriesKey& k : columns) {
-      const std::string path = "\\\\" + k.machine + "\\" + k.object + (k.instance.empty() ? "" : "(" + k.instance + ")") +
-                               "\\" + k.counter;
+      const std::string path =
+          "\\\\" + k.machine + "\\" + k.object + (k.instance.empty() ? "" : "(" + k.instance + ")") + "\\" + k.counter;
       auto [it, added] = index_.emplace(path, static_cast<int>(paths_.size()));
       if (added) paths_.push_back(path);
       map_.push_back(it->second);
@@ -177,7 +177,7 @@ void SleepUntil(TimeNs deadline, const std::atomic<bool>* stop) {
 
 LocalZone LocalZoneAt(TimeNs utc) {
   const time_t t = static_cast<time_t>(utc / kNsPerSec);
-  struct tm tm{};
+  struct tm tm {};
   localtime_r(&t, &tm);
   LocalZone z;
   z.name = tm.tm_zone ? tm.tm_zone : "UTC";

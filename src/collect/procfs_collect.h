@@ -16,13 +16,13 @@ namespace vrecon {
 
 struct ProcfsCollectOptions {
   double interval_s = 15;
-  std::optional<double> duration_s;  // stop after this long
-  std::optional<int64_t> count;      // or after this many rows (samples after the priming one)
-  int flush_rows = 20;               // store mode: rows per transaction
-  std::string out;                   // PDH-CSV file instead of the store
+  std::optional<double> duration_s;      // stop after this long
+  std::optional<int64_t> count;          // or after this many rows (samples after the priming one)
+  int flush_rows = 20;                   // store mode: rows per transaction
+  std::string out;                       // PDH-CSV file instead of the store
   linux_proc::FileSystem* fs = nullptr;  // default: the real /proc
   std::string proc = "/proc";
-  std::string machine;                   // default: the host name
+  std::string machine;                      // default: the host name
   const std::atomic<bool>* stop = nullptr;  // set by a signal handler: finish the flush and return
   std::function<void(int64_t done, std::optional<int64_t> total)> progress;
 };

@@ -51,7 +51,8 @@ Status VsphereBatchWriter::WriteEntity(const EntityMetrics& em, std::map<MarkKey
   const std::string vm_name = vm_it != vms_.end() ? vm_it->second.name : em.entity.value;
   const std::string where = vcenter_ + " " + vm_name;
   std::vector<ImportIssue> own;
-  for (const std::string& p : em.problems) own.push_back(ImportIssue{vcenter_, 0, Severity::kWarning, "perf-series-mismatch", p});
+  for (const std::string& p : em.problems)
+    own.push_back(ImportIssue{vcenter_, 0, Severity::kWarning, "perf-series-mismatch", p});
 
   std::vector<SeriesKey> columns;
   std::vector<const vsphere::MetricSeries*> series;

@@ -20,8 +20,8 @@ class VsphereBatchWriter {
   // `vcenter` is the URL (files, marks, messages); `vcenter_id` names the server in each series'
   // entity (src/core/vsphere_entity.h).
   VsphereBatchWriter(Store* store, std::string vcenter, std::string vcenter_id,
-                     const std::map<int, vsphere::CounterInfo>& counters, const std::map<std::string, vsphere::VmInfo>& vms,
-                     std::map<MarkKey, TimeNs>* marks)
+                     const std::map<int, vsphere::CounterInfo>& counters,
+                     const std::map<std::string, vsphere::VmInfo>& vms, std::map<MarkKey, TimeNs>* marks)
       : store_(store),
         vcenter_(std::move(vcenter)),
         vcenter_id_(std::move(vcenter_id)),

@@ -10,9 +10,9 @@
 #include <thread>
 
 #include "adapters/vsphere/vsphere_units.h"
+#include "src/collect/vsphere_batch_writer.h"
 #include "src/core/text_util.h"
 #include "src/core/vsphere_entity.h"
-#include "src/collect/vsphere_batch_writer.h"
 #include "src/store/vsphere_tables.h"
 
 namespace vrecon {
@@ -55,10 +55,12 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
   const std::string reported_id = VcenterId(client->service_content().instance_uuid, vcenter);
   ASSIGN_OR_RETURN(const std::string vcenter_id, RecordVcenter(store->db(), vcenter, reported_id));
   if (vcenter_id != reported_id) {
-    result.issues.push_back(ImportIssue{
-        vcenter, 0, Severity::kWarning, "vcenter-uuid-shared",
-        vcenter + " reports instanceUuid " + reported_id + ", as another vCenter in this store does; its VMs are "
-        "kept apart as vsphere:" + vcenter_id + "/<moid>. If both URLs reach one server, collect it by one URL"});
+    result.issues.push_back(ImportIssue{vcenter, 0, Severity::kWarning, "vcenter-uuid-shared",
+                                        vcenter + " reports instanceUuid " + reported_id +
+                                            ", as another vCenter in this store does; its VMs are "
+                                            "kept apart as vsphere:" +
+                                            vcenter_id +
+                                            "/<moid>. If both URLs reach one server, collect it by one URL"});
   }
   ASSIGN_OR_RETURN(const TimeNs now, client->CurrentTime());
 
@@ -82,11 +84,12 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
   result.batch_limit = client->MaxQueryMetrics(/*unlimited=*/256);
   {
     ASSIGN_OR_RETURN(Transaction tx, Transaction::Begin(store->db()));
-    for (const auto& h : hosts) RETURN_IF_ERROR(SaveVsphereHost(store->db(), StoredHost{vcenter, h.moid, h.name, h.cores, h.mhz}));
+    for (const auto& h : hosts)
+      RETURN_IF_ERROR(SaveVsphereHost(store->db(), StoredHost{vcenter, h.moid, h.name, h.cores, h.mhz}));
     for (const auto& v : vm_list)
-      RETURN_IF_ERROR(SaveVsphereVm(store->db(), StoredVm{vcenter, v.moid, v.name, v.host_moid, v.power_state,
-                                                          v.guest_hostname, v.num_cpu,
-                                                          VsphereEntity(vcenter_id, v.moid)}));
+      RETURN_IF_ERROR(
+          SaveVsphereVm(store->db(), StoredVm{vcenter, v.moid, v.name, v.host_moid, v.power_state, v.guest_hostname,
+                                              v.num_cpu, VsphereEntity(vcenter_id, v.moid)}));
     RETURN_IF_ERROR(tx.Commit());
   }
 

@@ -24,8 +24,8 @@ struct VsphereCollectOptions {
   TimeNs since = 3600 * kNsPerSec;  // how far back a VM without a high-water mark starts
   int concurrency = 1;
   // Counters collected, as the VM aggregate and per vCPU.
-  std::vector<std::string> counters = {"cpu.usage.average",   "cpu.ready.summation", "cpu.costop.summation",
-                                       "cpu.run.summation",   "cpu.used.summation",  "cpu.wait.summation"};
+  std::vector<std::string> counters = {"cpu.usage.average", "cpu.ready.summation", "cpu.costop.summation",
+                                       "cpu.run.summation", "cpu.used.summation",  "cpu.wait.summation"};
   std::function<void(int done, int total)> progress;
   // Set (by a signal handler) to stop: no new batch is asked for; the batches already answered
   // are stored, each in its own transaction, and the round returns.
@@ -33,22 +33,22 @@ struct VsphereCollectOptions {
 };
 
 struct VsphereCollectResult {
-  std::string server;      // the server's full name
-  int vms_selected = 0;    // matching --vm and powered on
-  int vms_skipped = 0;     // matching --vm but not powered on (no performance data)
-  int vms_collected = 0;   // every batch holding the VM stored
+  std::string server;     // the server's full name
+  int vms_selected = 0;   // matching --vm and powered on
+  int vms_skipped = 0;    // matching --vm but not powered on (no performance data)
+  int vms_collected = 0;  // every batch holding the VM stored
   int interval_s = 20;
   int batch_limit = 64;
   int batches = 0, batches_failed = 0;
-  int64_t samples = 0;     // values stored
+  int64_t samples = 0;  // values stored
   int relogins = 0;
   vsphere::TransportStats transport;
-  TimeNs from = 0, to = 0; // the range asked, in server time
+  TimeNs from = 0, to = 0;                            // the range asked, in server time
   std::optional<TimeNs> first_new_end, last_new_end;  // of the samples this round stored
-  int vms_caught_up = 0;   // VMs whose realtime gap was older than realtime keeps: 300 s rollups asked
-  int rollups_due = 0;     // after the round: VMs whose planned rollup range is still not stored
+  int vms_caught_up = 0;    // VMs whose realtime gap was older than realtime keeps: 300 s rollups asked
+  int rollups_due = 0;      // after the round: VMs whose planned rollup range is still not stored
   int rollups_expired = 0;  // rollup ranges dropped unstored: vCenter no longer keeps them
-  bool stopped = false;    // `stop` was set before every batch was asked
+  bool stopped = false;     // `stop` was set before every batch was asked
   std::vector<ImportIssue> issues;
   std::vector<std::string> errors;  // one sentence per failed batch
 };

@@ -18,7 +18,7 @@ namespace vrecon::internal {
 // so the failure path costs nothing where checks pass. stdio, not iostream: nothing to
 // construct on the way to abort().
 [[noreturn, gnu::cold, gnu::noinline]] inline void CheckFailed(const char* file, int line, const char* expr,
-                                                              std::string_view message) {
+                                                               std::string_view message) {
   std::fprintf(stderr, "%s:%d: check failed: %s", file, line, expr);
   if (!message.empty()) std::fprintf(stderr, " %.*s", static_cast<int>(message.size()), message.data());
   std::fputc('\n', stderr);

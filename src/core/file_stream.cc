@@ -21,8 +21,9 @@ std::string NotAFile(const std::string& path) {
   if (ec || !std::filesystem::exists(st) || std::filesystem::is_regular_file(st)) return "";
   if (std::filesystem::is_directory(st)) return path + " is a directory, not a file";
   if (std::filesystem::is_fifo(st))
-    return path + " is a pipe (FIFO): vrecon reads a log twice, to recognise its format and then to store it; "
-                  "write it to a file first";
+    return path +
+           " is a pipe (FIFO): vrecon reads a log twice, to recognise its format and then to store it; "
+           "write it to a file first";
   return path + " is not a regular file (a device or socket)";
 }
 

@@ -14,8 +14,8 @@ std::string_view SourceKindName(SourceKind k) {
 }
 
 bool ParseSourceKind(std::string_view s, SourceKind* out) {
-  for (SourceKind k : {SourceKind::kGuest, SourceKind::kVmTools, SourceKind::kHyperV, SourceKind::kEsxtop,
-                       SourceKind::kVsphere}) {
+  for (SourceKind k :
+       {SourceKind::kGuest, SourceKind::kVmTools, SourceKind::kHyperV, SourceKind::kEsxtop, SourceKind::kVsphere}) {
     if (SourceKindName(k) == s) {
       *out = k;
       return true;

@@ -30,7 +30,7 @@ struct SeriesKey {
   std::string object;
   std::string instance;  // "" when the object has no instances; keeps parent "/", "#n", "name:pid"
   std::string counter;
-  std::string unit;      // percent, per_second, bytes, MB, MHz, ns, count, or "" when unknown
+  std::string unit;  // percent, per_second, bytes, MB, MHz, ns, count, or "" when unknown
   std::string original;
   // A stable id of the machine the series is about, where the source has one: for the vSphere API
   // "<vCenter instanceUuid or URL host>/<VM moid>". Empty for logs that name machines only.

@@ -47,7 +47,7 @@ class [[nodiscard]] Status {
 template <typename T>
 class [[nodiscard]] StatusOr {
  public:
-  StatusOr(T value) : value_(std::move(value)) {}  // NOLINT(google-explicit-constructor): implicit by design
+  StatusOr(T value) : value_(std::move(value)) {}         // NOLINT(google-explicit-constructor): implicit by design
   StatusOr(Status status) : status_(std::move(status)) {  // NOLINT(google-explicit-constructor): implicit by design
     VRECON_CHECK_MSG(!status_.ok(), "StatusOr built from an OK Status: return a value instead");
   }
@@ -83,9 +83,9 @@ class [[nodiscard]] StatusOr {
 #define VRECON_CONCAT_INNER(a, b) a##b
 #define VRECON_CONCAT(a, b) VRECON_CONCAT_INNER(a, b)
 
-#define RETURN_IF_ERROR(expr)                       \
-  do {                                              \
-    ::vrecon::Status vrecon_status_ = (expr);       \
+#define RETURN_IF_ERROR(expr)                        \
+  do {                                               \
+    ::vrecon::Status vrecon_status_ = (expr);        \
     if (!vrecon_status_.ok()) return vrecon_status_; \
   } while (0)
 

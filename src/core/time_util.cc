@@ -59,8 +59,8 @@ std::string FormatIso(TimeNs t, bool millis) {
   const CivilTime c = CivilFromNs(t);
   char buf[40];
   if (millis) {
-    std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", c.year, c.month, c.day, c.hour,
-                  c.minute, c.second, c.millis);
+    std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", c.year, c.month, c.day, c.hour, c.minute,
+                  c.second, c.millis);
   } else {
     std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02dZ", c.year, c.month, c.day, c.hour, c.minute,
                   c.second);
@@ -119,6 +119,5 @@ std::string FormatSpan(TimeNs d) {
   }
   return out;
 }
-
 
 }  // namespace vrecon

@@ -105,7 +105,8 @@ Status AddBoots(BlockReader* reader, const StoredSeries* uptime, const TimeRange
     for (size_t i = 0; i < b.values.size(); ++i) {
       if (IsMissing(b.values[i])) continue;
       if (last && b.values[i] + 1 < *last)
-        events->push_back({models::ClockEventKind::kRestart, b.ends[i] - static_cast<TimeNs>(b.values[i] * kNsPerSec), 0});
+        events->push_back(
+            {models::ClockEventKind::kRestart, b.ends[i] - static_cast<TimeNs>(b.values[i] * kNsPerSec), 0});
       last = b.values[i];
     }
   }));
@@ -197,8 +198,8 @@ StatusOr<std::vector<models::WindowResult>> CorrectPlanned(RunContext* ctx, cons
     if (clocks) (*clocks)[entry.key] = *vm.clock;
   }
   const models::ClockModel* clock = aligned ? &*vm.clock : nullptr;
-  vm.interval_flags = models::IntervalFlags(timeline, clock ? *clock : models::ClockModel{}, ranges, grid, aligned,
-                                            req.timeline);
+  vm.interval_flags =
+      models::IntervalFlags(timeline, clock ? *clock : models::ClockModel{}, ranges, grid, aligned, req.timeline);
 
   BlockPlans plans;  // this VM's grid and clock, its reader's time blocks
   auto make = [&](const StoredSeries* s) -> StatusOr<models::WindowSeries> {
@@ -240,10 +241,10 @@ StatusOr<std::vector<models::WindowResult>> CorrectPlanned(RunContext* ctx, cons
   if (entry.num_cpu > 0) vm.host_vcpus = entry.num_cpu;
   vm.host_counter = plan.host_counter;
   // Host-side series the model takes as one series each (several VPs or host logs together).
-  for (auto [series, dst] : {std::pair{&plan.host_ready, &vm.host_ready}, std::pair{&plan.host_costop, &vm.host_costop},
-                             std::pair{&plan.vsphere_usage, &vm.vsphere_usage},
-                             std::pair{&plan.vsphere_run, &vm.vsphere_run},
-                             std::pair{&plan.host_dispatch_wait, &vm.host_dispatch_wait}}) {
+  for (auto [series, dst] :
+       {std::pair{&plan.host_ready, &vm.host_ready}, std::pair{&plan.host_costop, &vm.host_costop},
+        std::pair{&plan.vsphere_usage, &vm.vsphere_usage}, std::pair{&plan.vsphere_run, &vm.vsphere_run},
+        std::pair{&plan.host_dispatch_wait, &vm.host_dispatch_wait}}) {
     if (series->empty()) continue;
     models::WindowSeries w(grid);
     for (const StoredSeries* s : *series) RETURN_IF_ERROR(Fill(&reader, s, range, &w));
@@ -259,7 +260,8 @@ StatusOr<std::map<std::string, std::string>> Mappings(Store* store, const Correc
   ASSIGN_OR_RETURN(auto mappings, store->Mappings());
   for (const auto& [g, v] : req.mappings) {
     // The guest's name through an init-capture: clang before 16 cannot capture a structured binding.
-    std::erase_if(mappings, [&, guest = NormalizeVmName(g)](const auto& m) { return NormalizeVmName(m.first) == guest; });
+    std::erase_if(mappings,
+                  [&, guest = NormalizeVmName(g)](const auto& m) { return NormalizeVmName(m.first) == guest; });
     mappings[g] = v;
   }
   return mappings;
@@ -273,11 +275,11 @@ void Annotate(const VmEntry& e, std::vector<models::WindowResult>* windows) {
     r.vm_source = e.source;
     r.vm_name_shared = e.name_shared;
     if (e.ambiguous.empty()) continue;
-    r.flags.push_back(models::Flag{
-        "ambiguous-vm", Severity::kError,
-        "guest " + e.name + " matches " + std::to_string(e.ambiguous.size()) + " VMs by name (" + candidates +
-            "), so it is corrected against none of them; pin it with --map " + e.name +
-            "=VM_KEY or a [[map]] entry in the fleet file"});
+    r.flags.push_back(models::Flag{"ambiguous-vm", Severity::kError,
+                                   "guest " + e.name + " matches " + std::to_string(e.ambiguous.size()) +
+                                       " VMs by name (" + candidates +
+                                       "), so it is corrected against none of them; pin it with --map " + e.name +
+                                       "=VM_KEY or a [[map]] entry in the fleet file"});
   }
 }
 
@@ -287,10 +289,10 @@ void Annotate(const VmEntry& e, std::vector<models::WindowResult>* windows) {
 constexpr TimeNs kLongestListedGap = 24 * 3600 * kNsPerSec;
 
 void FlagGap(TimeNs from, TimeNs to, models::WindowResult* first_after) {
-  first_after->flags.push_back(models::Flag{
-      "data-gap", Severity::kInfo,
-      "no sample of this VM from " + FormatIso(from, false) + " to " + FormatIso(to, false) + " (" +
-          FormatSpan(to - from) + "); the windows in between are not listed"});
+  first_after->flags.push_back(models::Flag{"data-gap", Severity::kInfo,
+                                            "no sample of this VM from " + FormatIso(from, false) + " to " +
+                                                FormatIso(to, false) + " (" + FormatSpan(to - from) +
+                                                "); the windows in between are not listed"});
 }
 
 // A VM's clock over several pieces of data: each piece's segments, in time order.

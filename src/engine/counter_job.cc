@@ -39,7 +39,8 @@ std::vector<const StoredSeries*> HostDiskSeries(const std::vector<StoredSeries>&
                                                 std::string* why) {
   std::map<std::string, std::vector<const StoredSeries*>> by_instance;
   for (const StoredSeries& s : host_side) {
-    if (hosts.contains(NormalizeVmName(s.key.machine)) && s.key.object == guest.object && s.key.counter == guest.counter)
+    if (hosts.contains(NormalizeVmName(s.key.machine)) && s.key.object == guest.object &&
+        s.key.counter == guest.counter)
       by_instance[s.key.instance].push_back(&s);
   }
   auto pick = [&](const std::string& instance) {
@@ -66,7 +67,8 @@ std::vector<const StoredSeries*> HostDiskSeries(const std::vector<StoredSeries>&
     if (instance != "_Total") disks.push_back(instance);
   if (disks.size() == 1) return pick(disks.front());
   if (disks.empty()) return pick("_Total");
-  *why = "the host logs " + std::to_string(disks.size()) + " disks; name the one holding the VM's disk with --host-disk";
+  *why =
+      "the host logs " + std::to_string(disks.size()) + " disks; name the one holding the VM's disk with --host-disk";
   return {};
 }
 
@@ -89,8 +91,9 @@ void UseClocks(const std::map<std::string, models::ClockModel>& clocks, CounterR
   }
 }
 
-StatusOr<std::vector<std::vector<models::CounterValue>>> RunCounters(
-    Store* store, const std::vector<models::WindowResult>& windows, const CounterRequest& req) {
+StatusOr<std::vector<std::vector<models::CounterValue>>> RunCounters(Store* store,
+                                                                     const std::vector<models::WindowResult>& windows,
+                                                                     const CounterRequest& req) {
   Database* db = store->db();
   std::vector<std::vector<models::CounterValue>> out(windows.size());
   SeriesFilter guest_filter, host_filter;
@@ -178,7 +181,8 @@ StatusOr<std::vector<std::vector<models::CounterValue>>> RunCounters(
         } else {
           in.no_host_reason = t.no_host_reason;
         }
-        if (auto v = models::EvaluateCounter(PathOf(t.guest->key), t.guest->key.unit, in)) out[wi].push_back(std::move(*v));
+        if (auto v = models::EvaluateCounter(PathOf(t.guest->key), t.guest->key.unit, in))
+          out[wi].push_back(std::move(*v));
       }
     }
     first = next;

@@ -33,8 +33,9 @@ void UseClocks(const std::map<std::string, models::ClockModel>& clocks, CounterR
 // One list per element of `windows`, in the same order: the typed counters of that window's
 // guest (none when the window has no guest). The correction's own inputs, Process(p) % Processor
 // Time, are left out: the correction reports them as processes.
-StatusOr<std::vector<std::vector<models::CounterValue>>> RunCounters(
-    Store* store, const std::vector<models::WindowResult>& windows, const CounterRequest& request);
+StatusOr<std::vector<std::vector<models::CounterValue>>> RunCounters(Store* store,
+                                                                     const std::vector<models::WindowResult>& windows,
+                                                                     const CounterRequest& request);
 
 }  // namespace vrecon
 

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <map>
-#include <tuple>
 #include <set>
+#include <tuple>
 
 #include "models/vm_identity.h"
 #include "src/core/text_util.h"

@@ -14,7 +14,6 @@ namespace {
 
 constexpr TimeNs kHour = 3600 * kNsPerSec;
 
-
 std::optional<double> Share(const models::Summary& s, size_t i) {
   if (s.samples == 0 || i >= s.share_above.size()) return std::nullopt;
   return s.share_above[i];

@@ -41,7 +41,7 @@ bool IsPresenceCounter(const SeriesKey& k) { return k.counter == "% Total Run Ti
 
 // One VM name on one host as the host logs show it.
 struct Sighting {
-  std::string host;  // as spelled
+  std::string host;     // as spelled
   int64_t series = -1;  // the series read for its presence
 };
 struct NamedVm {
@@ -104,7 +104,8 @@ Status VmDirectory::AddHostEntries(Database* db, const std::vector<StoredSeries>
   for (const NamedVm& n : named)
     if (n.kind == "vsphere") with_data.insert(n.hosts.front().host);
   for (const StoredVm& v : inventory)
-    if (!v.guest_hostname.empty() && !with_data.contains(v.entity)) inventory_only_.emplace_back(v.guest_hostname, v.name);
+    if (!v.guest_hostname.empty() && !with_data.contains(v.entity))
+      inventory_only_.emplace_back(v.guest_hostname, v.name);
 
   for (const NamedVm& n : named) {
     if (n.kind == "vsphere") {

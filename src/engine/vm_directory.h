@@ -20,11 +20,11 @@ struct VmEntry {
   // PowerCLI export, which names no vCenter), "hyperv:<first host>/<name>",
   // "esxtop:<first host>/<name>", or "guest:<name>" for a guest log matched to no VM.
   std::string key;
-  std::string name;    // the hypervisor's name for it, else the guest's
-  std::string source;  // what tells it from another VM of its name: the vCenter, "hv01 -> hv02", "guest"
-  bool name_shared = false;  // another VM has the same name (outputs then show `source` beside it)
-  int num_cpu = 0;           // the vSphere inventory's numCPU, 0 when unknown
-  std::string guest_hostname;  // the vSphere inventory's guest.hostName, "" when unknown
+  std::string name;                 // the hypervisor's name for it, else the guest's
+  std::string source;               // what tells it from another VM of its name: the vCenter, "hv01 -> hv02", "guest"
+  bool name_shared = false;         // another VM has the same name (outputs then show `source` beside it)
+  int num_cpu = 0;                  // the vSphere inventory's numCPU, 0 when unknown
+  std::string guest_hostname;       // the vSphere inventory's guest.hostName, "" when unknown
   std::vector<std::string> hosts;   // hosts it ran on, in time order (host logs; vSphere: none)
   std::vector<std::string> guests;  // guest machine names (as stored) of its guest timeline
   std::vector<std::string> ambiguous;  // a guest entry: the keys of the VMs its name matched
@@ -53,10 +53,12 @@ class VmDirectory {
   void MatchGuests(const std::vector<std::string>& guests, const std::map<std::string, std::string>& mappings);
 
   std::vector<VmEntry> entries_;
-  std::vector<size_t> order_;  // guests' VMs in the guests' order, then VMs without a guest
+  std::vector<size_t> order_;              // guests' VMs in the guests' order, then VMs without a guest
   std::map<std::string, int> host_index_;  // HostSeriesId(...) -> entry
   std::map<std::string, std::string> guest_short_;
-  std::vector<std::pair<std::string, std::string>> inventory_only_;  // (guest.hostName, VM name) without vSphere data  // NormalizeVmName -> "" or the one full name it stands for
+  std::vector<std::pair<std::string, std::string>>
+      inventory_only_;  // (guest.hostName, VM name) without vSphere data  // NormalizeVmName -> "" or the one full name
+                        // it stands for
 };
 
 }  // namespace vrecon

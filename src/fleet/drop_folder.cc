@@ -17,7 +17,7 @@ namespace {
 namespace fs = std::filesystem;
 
 std::optional<DropFileMark> Look(const std::string& path) {
-  struct stat st{};
+  struct stat st {};
   if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
   return DropFileMark{static_cast<int64_t>(st.st_size),
                       static_cast<TimeNs>(st.st_mtim.tv_sec) * kNsPerSec + st.st_mtim.tv_nsec};
@@ -34,7 +34,8 @@ bool Wanted(const DropFolderConfig& folder, const std::string& name) {
 }
 
 TimeNs Now() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
 }
 
 // Sleeps up to `d`, returning early when `stop` is set.
@@ -50,7 +51,8 @@ StatusOr<DropFolderResult> CollectDropFolder(Store* store, const DropFolderConfi
                                              const std::atomic<bool>* stop, Logger* log) {
   DropFolderResult r;
   std::error_code ec;
-  if (!fs::is_directory(folder.path, ec)) return Status::IOError("drop folder " + folder.path + " is not a readable directory");
+  if (!fs::is_directory(folder.path, ec))
+    return Status::IOError("drop folder " + folder.path + " is not a readable directory");
   std::vector<std::string> paths;
   auto collect = [&](const fs::directory_entry& e) {
     if (e.is_regular_file(ec) && Wanted(folder, e.path().filename().string())) paths.push_back(e.path().string());

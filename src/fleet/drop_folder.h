@@ -20,7 +20,7 @@ struct DropFolderResult {
   int files_seen = 0, files_ingested = 0, files_unchanged = 0, files_waiting = 0, files_failed = 0;
   int64_t rows = 0;
   std::optional<TimeNs> first_new_end, last_new_end;  // of the rows this round added
-  std::vector<std::string> errors;  // one sentence per file that could not be ingested
+  std::vector<std::string> errors;                    // one sentence per file that could not be ingested
 };
 
 // An error only when the folder itself cannot be listed; a bad file is counted and named in

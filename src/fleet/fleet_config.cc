@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <toml++/toml.h>
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -9,7 +10,6 @@
 #include <set>
 #include <sstream>
 #include <vector>
-#include <toml++/toml.h>
 
 #include "src/core/text_util.h"
 
@@ -67,8 +67,9 @@ class Checker {
     if (!n->is_integer()) return Bad(n->source(), prefix + key, "must be an integer, not a " + TypeName(*n));
     const int64_t v = n->as_integer()->get();
     if (v < lo || v > hi)
-      return Bad(n->source(), prefix + key,
-                 "must be from " + std::to_string(lo) + " to " + std::to_string(hi) + " (got " + std::to_string(v) + ")");
+      return Bad(
+          n->source(), prefix + key,
+          "must be from " + std::to_string(lo) + " to " + std::to_string(hi) + " (got " + std::to_string(v) + ")");
     *out = static_cast<int>(v);
     return Status::Ok();
   }
@@ -81,7 +82,8 @@ class Checker {
     return Status::Ok();
   }
 
-  Status Strings(const toml::table& t, const std::string& prefix, const char* key, std::vector<std::string>* out) const {
+  Status Strings(const toml::table& t, const std::string& prefix, const char* key,
+                 std::vector<std::string>* out) const {
     const toml::node* n = t.get(key);
     if (!n) return Status::Ok();
     if (!n->is_array()) return Bad(n->source(), prefix + key, "must be an array of strings, not a " + TypeName(*n));
@@ -118,11 +120,13 @@ Status ReadPassword(const Checker& c, const toml::table& t, const std::string& p
   RETURN_IF_ERROR(c.String(t, prefix, "password_env", &env));
   RETURN_IF_ERROR(c.Path(t, prefix, "password_file", &file));
   if (!env.empty() && !file.empty())
-    return c.Bad(t.get("password_file")->source(), prefix + "password_file", "give password_env or password_file, not both");
+    return c.Bad(t.get("password_file")->source(), prefix + "password_file",
+                 "give password_env or password_file, not both");
   if (!env.empty()) {
     const std::optional<std::string> v = c.lookups().env(env);
-    if (!v || v->empty()) return c.Bad(t.get("password_env")->source(), prefix + "password_env",
-                                       "environment variable " + env + " is not set or empty");
+    if (!v || v->empty())
+      return c.Bad(t.get("password_env")->source(), prefix + "password_env",
+                   "environment variable " + env + " is not set or empty");
     *out = *v;
     return Status::Ok();
   }
@@ -134,15 +138,17 @@ Status ReadPassword(const Checker& c, const toml::table& t, const std::string& p
 }
 
 Status ReadVcenter(const Checker& c, const toml::table& t, const std::string& prefix, VcenterConfig* v) {
-  RETURN_IF_ERROR(c.CheckKeys(t, prefix, {"name", "url", "user", "password_env", "password_file", "ca", "insecure",
-                                          "allow_insecure_http", "vms", "exclude", "historical", "concurrency", "timeout"}));
+  RETURN_IF_ERROR(c.CheckKeys(t, prefix,
+                              {"name", "url", "user", "password_env", "password_file", "ca", "insecure",
+                               "allow_insecure_http", "vms", "exclude", "historical", "concurrency", "timeout"}));
   RETURN_IF_ERROR(c.String(t, prefix, "url", &v->url, true));
   RETURN_IF_ERROR(c.Bool(t, prefix, "allow_insecure_http", &v->allow_http));
   // Checked before the password is looked up: plain HTTP hands it to anyone on the path.
   if (IsPlainHttpUrl(v->url) && !v->allow_http)
-    return c.Bad(t.get("url")->source(), prefix + "url",
-                 "plain http:// would send the password to " + UrlHost(v->url) +
-                     " unencrypted; use https://, or set allow_insecure_http = true in this [[vcenter]] table to accept that");
+    return c.Bad(
+        t.get("url")->source(), prefix + "url",
+        "plain http:// would send the password to " + UrlHost(v->url) +
+            " unencrypted; use https://, or set allow_insecure_http = true in this [[vcenter]] table to accept that");
   if (!IsHttpsUrl(v->url) && !IsPlainHttpUrl(v->url))
     return c.Bad(t.get("url")->source(), prefix + "url", "must start with https:// (got \"" + v->url + "\")");
   RETURN_IF_ERROR(c.String(t, prefix, "name", &v->id));
@@ -151,7 +157,8 @@ Status ReadVcenter(const Checker& c, const toml::table& t, const std::string& pr
   RETURN_IF_ERROR(ReadPassword(c, t, prefix, &v->password));
   RETURN_IF_ERROR(c.Path(t, prefix, "ca", &v->ca));
   RETURN_IF_ERROR(c.Bool(t, prefix, "insecure", &v->insecure));
-  if (v->insecure && !v->ca.empty()) return c.Bad(t.get("insecure")->source(), prefix + "insecure", "give ca or insecure, not both");
+  if (v->insecure && !v->ca.empty())
+    return c.Bad(t.get("insecure")->source(), prefix + "insecure", "give ca or insecure, not both");
   if (!v->ca.empty() && !c.lookups().is_regular_file(v->ca))
     return c.Bad(t.get("ca")->source(), prefix + "ca", "no such file " + v->ca);
   RETURN_IF_ERROR(c.Strings(t, prefix, "vms", &v->include));
@@ -162,7 +169,8 @@ Status ReadVcenter(const Checker& c, const toml::table& t, const std::string& pr
 }
 
 // [[map]] guest = "WEB01" vm = "vsphere:<vCenter id>/vm-42" (a vm_key, or a VM name).
-Status ReadMap(const Checker& c, const toml::table& t, const std::string& prefix, std::pair<std::string, std::string>* m) {
+Status ReadMap(const Checker& c, const toml::table& t, const std::string& prefix,
+               std::pair<std::string, std::string>* m) {
   RETURN_IF_ERROR(c.CheckKeys(t, prefix, {"guest", "vm"}));
   RETURN_IF_ERROR(c.String(t, prefix, "guest", &m->first, true));
   return c.String(t, prefix, "vm", &m->second, true);
@@ -253,8 +261,7 @@ int64_t LineTomlppMisreads(std::string_view t) {
           start = false;
         }
         break;
-      case In::kComment:
-        break;
+      case In::kComment: break;
       case In::kBasic:
         if (c == '\\' && i + 1 < t.size() && t[i + 1] != '\n') {
           ++i;  // \" does not end the string
@@ -318,7 +325,7 @@ ConfigLookups SystemLookups() {
     return std::string(v);
   };
   l.password_file = [](const std::string& file) -> StatusOr<std::string> {
-    struct stat st{};
+    struct stat st {};
     if (stat(file.c_str(), &st) != 0) return Status::IOError("cannot read " + file);
     if (st.st_mode & (S_IRWXG | S_IRWXO))
       return Status::InvalidArgument(file + " is readable by group or others; chmod 600 it (refused to use it)");
@@ -339,7 +346,8 @@ ConfigLookups SystemLookups() {
 StatusOr<FleetConfig> LoadFleetConfig(const std::string& path) {
   std::error_code ec;
   std::ifstream in(path, std::ios::binary);
-  if (!in || std::filesystem::is_directory(path, ec)) return Status::IOError("cannot read the configuration file " + path);
+  if (!in || std::filesystem::is_directory(path, ec))
+    return Status::IOError("cannot read the configuration file " + path);
   std::ostringstream text;
   text << in.rdbuf();
   return ParseFleetConfig(text.str(), path, SystemLookups());
@@ -349,21 +357,23 @@ StatusOr<FleetConfig> ParseFleetConfig(std::string_view text, const std::string&
   FleetConfig cfg;
   cfg.file = path;
   if (const int64_t line = LineTomlppMisreads(text))
-    return Status::InvalidArgument(path + ":" + std::to_string(line) +
-                                   ": not valid TOML: a non-ASCII character outside quotes and comments (or right after "
-                                   "a backslash in a \"\"\" string)");
+    return Status::InvalidArgument(
+        path + ":" + std::to_string(line) +
+        ": not valid TOML: a non-ASCII character outside quotes and comments (or right after "
+        "a backslash in a \"\"\" string)");
   toml::table root;
   try {
     root = toml::parse(text, path);
   } catch (const toml::parse_error& e) {
-    return Status::InvalidArgument(path + ":" + std::to_string(e.source().begin.line) + ": not valid TOML: " +
-                                   std::string(e.description()));
+    return Status::InvalidArgument(path + ":" + std::to_string(e.source().begin.line) +
+                                   ": not valid TOML: " + std::string(e.description()));
   }
   std::error_code cwd_error;  // absolute() without it throws when the working directory is gone
   const std::filesystem::path absolute = std::filesystem::absolute(path, cwd_error);
   const Checker c(path, (cwd_error ? std::filesystem::path(path) : absolute).parent_path(), lookups);
-  RETURN_IF_ERROR(c.CheckKeys(root, "", {"db", "window", "since", "parallel_sources", "retries", "retry_backoff", "settle",
-                                         "mappings", "map", "vcenter", "drop_folder", "vsphere_counter"}));
+  RETURN_IF_ERROR(c.CheckKeys(root, "",
+                              {"db", "window", "since", "parallel_sources", "retries", "retry_backoff", "settle",
+                               "mappings", "map", "vcenter", "drop_folder", "vsphere_counter"}));
   RETURN_IF_ERROR(c.Path(root, "", "db", &cfg.db));
   RETURN_IF_ERROR(c.Int(root, "", "window", 20, 86400, &cfg.window_s));
   RETURN_IF_ERROR(c.Duration(root, "", "since", &cfg.since));
@@ -380,7 +390,8 @@ StatusOr<FleetConfig> ParseFleetConfig(std::string_view text, const std::string&
     if (!m->is_table()) return c.Bad(m->source(), "mappings", "must be a [mappings] table of \"guest\" = \"VM\"");
     for (auto&& [k, v] : *m->as_table()) {
       if (!v.is_string() || v.as_string()->get().empty())
-        return c.Bad(v.source(), "mappings." + std::string(k.str()), "must be the VM name (or its vm_key) as a non-empty string");
+        return c.Bad(v.source(), "mappings." + std::string(k.str()),
+                     "must be the VM name (or its vm_key) as a non-empty string");
       cfg.mappings[std::string(k.str())] = v.as_string()->get();
     }
   }
@@ -398,7 +409,8 @@ StatusOr<FleetConfig> ParseFleetConfig(std::string_view text, const std::string&
     }
   }
   if (cfg.vcenters.empty() && cfg.drop_folders.empty())
-    return Status::InvalidArgument(path + ":1: vcenter: the file names no source; add a [[vcenter]] or [[drop_folder]]");
+    return Status::InvalidArgument(path +
+                                   ":1: vcenter: the file names no source; add a [[vcenter]] or [[drop_folder]]");
   return cfg;
 }
 

@@ -16,7 +16,7 @@
 namespace vrecon::fleet {
 
 struct VcenterConfig {
-  std::string id;        // `name`, else the URL: the source's name in status and logs
+  std::string id;  // `name`, else the URL: the source's name in status and logs
   std::string url, user;
   std::string password;  // resolved from password_env or password_file at load; never printed
   std::string ca;
@@ -24,7 +24,7 @@ struct VcenterConfig {
   bool allow_http = false;           // allow_insecure_http = true: a plain http:// url is accepted
   std::vector<std::string> include;  // VM name globs; empty = every VM
   std::vector<std::string> exclude;
-  bool historical = false;           // 300 s rollups instead of 20 s realtime
+  bool historical = false;  // 300 s rollups instead of 20 s realtime
   int concurrency = 4;
   int timeout_s = 120;
 };
@@ -40,11 +40,11 @@ struct FleetConfig {
   std::string file;  // where it was read from
   std::string db;
   int window_s = 300;
-  TimeNs since = 3600 * kNsPerSec;       // how far back a never-collected VM starts
-  int parallel_sources = 4;              // sources collected at once
-  int retries = 3;                       // extra attempts of a source after a transient fault
-  TimeNs retry_backoff = 2 * kNsPerSec;  // first wait; doubles per attempt
-  TimeNs settle = 2 * kNsPerSec;         // a drop file must keep its size this long
+  TimeNs since = 3600 * kNsPerSec;              // how far back a never-collected VM starts
+  int parallel_sources = 4;                     // sources collected at once
+  int retries = 3;                              // extra attempts of a source after a transient fault
+  TimeNs retry_backoff = 2 * kNsPerSec;         // first wait; doubles per attempt
+  TimeNs settle = 2 * kNsPerSec;                // a drop file must keep its size this long
   std::map<std::string, std::string> mappings;  // guest -> VM
   bool vsphere_run = false;  // vsphere_counter = "run": cpu.run.summation is the host's truth (--vsphere-counter)
   std::vector<VcenterConfig> vcenters;

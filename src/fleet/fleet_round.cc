@@ -17,7 +17,8 @@ namespace vrecon::fleet {
 namespace {
 
 TimeNs Now() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
 }
 
 // Sleeps up to `d`; false when `stop` was set meanwhile.
@@ -188,7 +189,7 @@ RoundResult RunRound(const RoundContext& ctx) {
         jobs[i](store->get(), out);
         std::optional<TimeNs> newest = out->last_new_end;
         if (out->kind == "vcenter") newest = NewestVsphereData(store->get(), cfg.vcenters[i].url);
-        Attempt a{out->source, out->kind, Now(), newest, out->rows, ctx.round_interval_s, out->ok ? "" : out->error,
+        Attempt a{out->source,     out->kind, Now(), newest, out->rows, ctx.round_interval_s, out->ok ? "" : out->error,
                   out->rollups_due};
         Status recorded = RecordAttempt((*store)->db(), a);
         if (!recorded.ok()) ctx.log->Error(out->source + ": cannot record its status: " + recorded.message());

@@ -19,7 +19,7 @@ struct SourceOutcome {
   std::string source, kind;
   bool ok = false;
   int attempts = 0;
-  int64_t rows = 0;  // samples (vCenter) or rows (files) stored
+  int64_t rows = 0;    // samples (vCenter) or rows (files) stored
   std::string detail;  // "40 VMs" / "3 files ingested, 1 waiting"
   std::string error;
   std::optional<TimeNs> first_new_end, last_new_end;
@@ -39,7 +39,7 @@ struct RoundResult {
 
 struct RoundContext {
   const FleetConfig* config = nullptr;
-  std::string db;                 // the store (its schema already migrated)
+  std::string db;  // the store (its schema already migrated)
   Logger* log = nullptr;
   const std::atomic<bool>* stop = nullptr;
   std::optional<int> round_interval_s;  // recorded with each status row (--every)

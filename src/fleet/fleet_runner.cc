@@ -19,12 +19,12 @@ extern "C" void OnStop(int) { g_stop.store(true); }
 extern "C" void OnReload(int) { g_reload.store(true); }
 
 void InstallHandlers() {
-  struct sigaction sa{};
+  struct sigaction sa {};
   sa.sa_handler = OnStop;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
-  struct sigaction hup{};
+  struct sigaction hup {};
   hup.sa_handler = OnReload;
   sigemptyset(&hup.sa_mask);
   sigaction(SIGHUP, &hup, nullptr);
@@ -47,8 +47,10 @@ void Reload(const RunnerOptions& o, FleetConfig* cfg, Logger* log) {
     return;
   }
   if (DbOf(*fresh, o) != DbOf(*cfg, o)) {
-    log->Error("reload refused, keeping the previous configuration: " + o.config_path + ": db: the store cannot "
-               "change while the collector runs (" + DbOf(*cfg, o) + "); restart it instead");
+    log->Error("reload refused, keeping the previous configuration: " + o.config_path +
+               ": db: the store cannot "
+               "change while the collector runs (" +
+               DbOf(*cfg, o) + "); restart it instead");
     return;
   }
   Status s = SaveMappings(DbOf(*fresh, o), *fresh);

@@ -20,7 +20,7 @@ Status RecordAttempt(Database* db, const Attempt& a) {
   // bare INSERT after a read could fail at once with SQLITE_BUSY.
   ASSIGN_OR_RETURN(Transaction tx, Transaction::Begin(db));
   // A success clears the failure count but keeps the last error (and its time) for `status`.
-  ASSIGN_OR_RETURN(Statement* q, db->Cached(R"sql(
+  ASSIGN_OR_RETURN(Statement * q, db->Cached(R"sql(
 INSERT INTO source_status(source, kind, last_attempt_ns, last_success_ns, newest_data_ns, rows_added, rows_total,
                           failures, round_interval_s, last_error, last_error_ns, rollups_due)
 VALUES(?1, ?2, ?3, CASE WHEN ?7 IS NULL THEN ?3 END, ?4, ?5, ?5, CASE WHEN ?7 IS NULL THEN 0 ELSE 1 END, ?6, ?7,
@@ -51,9 +51,11 @@ ON CONFLICT(source) DO UPDATE SET
 }
 
 StatusOr<std::vector<SourceStatus>> SourceStatuses(Database* db) {
-  ASSIGN_OR_RETURN(Statement q, db->Prepare(
-      "SELECT source, kind, last_attempt_ns, last_success_ns, newest_data_ns, rows_added, rows_total, failures, "
-      "round_interval_s, last_error, last_error_ns, rollups_due FROM source_status ORDER BY kind DESC, source"));
+  ASSIGN_OR_RETURN(
+      Statement q,
+      db->Prepare(
+          "SELECT source, kind, last_attempt_ns, last_success_ns, newest_data_ns, rows_added, rows_total, failures, "
+          "round_interval_s, last_error, last_error_ns, rollups_due FROM source_status ORDER BY kind DESC, source"));
   std::vector<SourceStatus> out;
   while (true) {
     ASSIGN_OR_RETURN(bool row, q.Step());
@@ -92,8 +94,9 @@ StatusOr<std::map<std::string, DropFileMark>> DropFileMarks(Database* db, const 
 
 Status SetDropFileMark(Database* db, const std::string& path, const DropFileMark& mark, TimeNs now) {
   ASSIGN_OR_RETURN(Transaction tx, Transaction::Begin(db));
-  ASSIGN_OR_RETURN(Statement* q, db->Cached(
-      "INSERT OR REPLACE INTO drop_file(path, size, mtime_ns, ingested_at_ns) VALUES(?, ?, ?, ?)"));
+  ASSIGN_OR_RETURN(
+      Statement * q,
+      db->Cached("INSERT OR REPLACE INTO drop_file(path, size, mtime_ns, ingested_at_ns) VALUES(?, ?, ?, ?)"));
   q->Bind(1, path).Bind(2, mark.size).Bind(3, static_cast<int64_t>(mark.mtime)).Bind(4, static_cast<int64_t>(now));
   RETURN_IF_ERROR(q->Run());
   return tx.Commit();

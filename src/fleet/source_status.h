@@ -17,10 +17,10 @@ struct SourceStatus {
   std::string source;  // the vCenter's name or URL, the drop folder's path
   std::string kind;    // "vcenter" | "drop_folder"
   std::optional<TimeNs> last_attempt, last_success;
-  std::optional<TimeNs> newest_data;  // newest sample end stored from it; lag = now - this
-  int64_t rows_added = 0;             // by the last attempt
-  int64_t rows_total = 0;             // by every attempt of the collector
-  int64_t failures = 0;               // consecutive failed rounds (0: the last one succeeded)
+  std::optional<TimeNs> newest_data;    // newest sample end stored from it; lag = now - this
+  int64_t rows_added = 0;               // by the last attempt
+  int64_t rows_total = 0;               // by every attempt of the collector
+  int64_t failures = 0;                 // consecutive failed rounds (0: the last one succeeded)
   std::optional<int> round_interval_s;  // of the collector (--every); unset for --once
   std::string last_error;               // the newest error, kept after a recovery
   std::optional<TimeNs> last_error_at;

@@ -97,7 +97,8 @@ StatusOr<IngestResult> IngestFile(Store* store, const std::string& path, const I
     so.date = options.date;
     so.resume_lookup = resume_lookup;
     sar::SarParser parser(std::move(so), &writer);
-    s = StreamFile(path, [&](std::string_view chunk) { return parser.Parse(chunk); }, options.progress);
+    s = StreamFile(
+        path, [&](std::string_view chunk) { return parser.Parse(chunk); }, options.progress);
     if (s.ok()) s = parser.Finish();
     result.summary = parser.summary();
   } else {

@@ -25,10 +25,10 @@ struct IngestOptions {
 struct IngestResult {
   std::string path;
   perfmon::ParseSummary summary;
-  FileRecord record;              // after this ingest
-  bool seen_before = false;       // the same file (by fingerprint) was ingested earlier
-  std::set<std::string> kinds;    // source kinds among the file's columns
-  std::set<std::string> machines; // machines named by the file's counter paths
+  FileRecord record;                // after this ingest
+  bool seen_before = false;         // the same file (by fingerprint) was ingested earlier
+  std::set<std::string> kinds;      // source kinds among the file's columns
+  std::set<std::string> machines;   // machines named by the file's counter paths
   std::vector<ImportIssue> issues;  // raised by this run (details capped per code)
 };
 

@@ -8,9 +8,7 @@ namespace {
 
 using models::WindowResult;
 
-std::optional<double> Opt(const std::optional<int>& v) {
-  return v ? std::optional<double>(*v) : std::nullopt;
-}
+std::optional<double> Opt(const std::optional<int>& v) { return v ? std::optional<double>(*v) : std::nullopt; }
 
 std::string Fixed(const std::optional<double>& v, int decimals) { return v ? FormatFixed(*v, decimals) : "-"; }
 
@@ -18,12 +16,15 @@ std::string Fixed(const std::optional<double>& v, int decimals) { return v ? For
 void WriteJsonWindow(std::ostream& os, const WindowResult& r, const std::vector<models::CounterValue>* counters) {
   os << "{\"vm\": " << JsonString(r.vm) << ", \"start\": " << JsonString(FormatIso(r.start, false))
      << ", \"end\": " << JsonString(FormatIso(r.end, false)) << ", \"vcpus\": " << JsonNumber(Opt(r.vcpus))
-     << ", \"guest_util_pct\": " << JsonNumber(r.guest_util_pct) << ", \"host_util_pct\": " << JsonNumber(r.host_util_pct)
-     << ", \"w\": " << JsonNumber(r.w) << ", \"steal_pct\": " << JsonNumber(r.steal_pct) << ", \"guest_machine\": " << JsonString(r.guest_machine)
+     << ", \"guest_util_pct\": " << JsonNumber(r.guest_util_pct)
+     << ", \"host_util_pct\": " << JsonNumber(r.host_util_pct) << ", \"w\": " << JsonNumber(r.w)
+     << ", \"steal_pct\": " << JsonNumber(r.steal_pct) << ", \"guest_machine\": " << JsonString(r.guest_machine)
      << ", \"host_source\": " << JsonString(models::HostSourceName(r.host))
-     << ", \"guest_coverage\": " << JsonNumber(r.guest_coverage) << ", \"host_coverage\": " << JsonNumber(r.host_coverage)
-     << ", \"ready_pct_per_vcpu\": " << JsonNumber(r.ready_pct_per_vcpu) << ", \"costop_pct\": " << JsonNumber(r.costop_pct)
-     << ", \"clock_offset_s\": " << JsonNumber(r.clock_offset_s) << ", \"processes\": [";
+     << ", \"guest_coverage\": " << JsonNumber(r.guest_coverage)
+     << ", \"host_coverage\": " << JsonNumber(r.host_coverage)
+     << ", \"ready_pct_per_vcpu\": " << JsonNumber(r.ready_pct_per_vcpu)
+     << ", \"costop_pct\": " << JsonNumber(r.costop_pct) << ", \"clock_offset_s\": " << JsonNumber(r.clock_offset_s)
+     << ", \"processes\": [";
   for (size_t j = 0; j < r.processes.size(); ++j) {
     const auto& p = r.processes[j];
     os << (j ? ", " : "") << "{\"name\": " << JsonString(p.name) << ", \"guest_pct\": " << JsonNumber(p.guest_pct)
@@ -38,8 +39,9 @@ void WriteJsonWindow(std::ostream& os, const WindowResult& r, const std::vector<
   os << "], \"flags\": [";
   for (size_t j = 0; j < r.flags.size(); ++j) {
     const auto& f = r.flags[j];
-    os << (j ? ", " : "") << "{\"code\": " << JsonString(f.code) << ", \"severity\": " << JsonString(SeverityName(f.severity))
-       << ", \"message\": " << JsonString(f.message) << "}";
+    os << (j ? ", " : "") << "{\"code\": " << JsonString(f.code)
+       << ", \"severity\": " << JsonString(SeverityName(f.severity)) << ", \"message\": " << JsonString(f.message)
+       << "}";
   }
   os << "]";
   if (counters) {
@@ -95,10 +97,12 @@ void WriteTableWindow(std::ostream& os, const WindowResult& r, int top) {
      << models::HostSourceName(r.host) << (r.host == models::HostSource::kVsphere ? " " + r.host_counter : "")
      << ")  w " << Fixed(r.w, 3);
   if (r.steal_pct) os << "  steal " << FormatFixed(*r.steal_pct, 1) << "%";
-  if (r.clock_offset_s) os << "  guest clock " << (*r.clock_offset_s >= 0 ? "+" : "") << FormatFixed(*r.clock_offset_s, 1) << " s";
+  if (r.clock_offset_s)
+    os << "  guest clock " << (*r.clock_offset_s >= 0 ? "+" : "") << FormatFixed(*r.clock_offset_s, 1) << " s";
   os << "\n";
   if (r.ready_pct_per_vcpu || r.costop_pct)
-    os << "  ready " << Fixed(r.ready_pct_per_vcpu, 1) << "% per vCPU  co-stop " << Fixed(r.costop_pct, 1) << "% per vCPU\n";
+    os << "  ready " << Fixed(r.ready_pct_per_vcpu, 1) << "% per vCPU  co-stop " << Fixed(r.costop_pct, 1)
+       << "% per vCPU\n";
   if (!r.processes.empty()) {
     TextTable t({"  process", "guest %", "corrected %", "95% interval"});
     int shown = 0;
@@ -115,11 +119,13 @@ void WriteTableWindow(std::ostream& os, const WindowResult& r, int top) {
       t.AddRow({name, Fixed(p.guest_pct, 2), Fixed(p.corrected_pct, 2), ci});
     }
     t.Print(os);
-    if (any_partial) os << "  * existed for part of the window only (started or ended in it); its % is over the whole window\n";
+    if (any_partial)
+      os << "  * existed for part of the window only (started or ended in it); its % is over the whole window\n";
     if (shown < static_cast<int>(r.processes.size()))
       os << "  ... " << r.processes.size() - shown << " more processes (--top 0 shows all)\n";
   }
-  for (const auto& f : r.flags) os << "  flag " << f.code << " (" << SeverityName(f.severity) << "): " << f.message << "\n";
+  for (const auto& f : r.flags)
+    os << "  flag " << f.code << " (" << SeverityName(f.severity) << "): " << f.message << "\n";
 }
 
 }  // namespace

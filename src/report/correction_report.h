@@ -16,8 +16,8 @@ namespace vrecon {
 // top > 0 limits the processes shown per window in the table (CSV and JSON show all).
 // `counters` (correct --counters; counters[i] belongs to windows[i]) adds each JSON window's
 // "counters" array (src/report/counter_report.h); the other formats ignore it.
-void WriteCorrection(std::ostream& os, const std::vector<models::WindowResult>& windows, OutputFormat format,
-                     int top, const std::vector<std::vector<models::CounterValue>>* counters = nullptr);
+void WriteCorrection(std::ostream& os, const std::vector<models::WindowResult>& windows, OutputFormat format, int top,
+                     const std::vector<std::vector<models::CounterValue>>* counters = nullptr);
 
 // The same output written as the windows come, a chunk at a time (a fleet's VMs one by one, so
 // memory holds one VM's windows): the bytes are those of WriteCorrection on all the chunks.

@@ -23,9 +23,10 @@ void WriteJson(std::ostream& os, const std::vector<WindowResult>& windows,
   os << "{\"windows\": [";
   for (size_t i = 0; i < windows.size(); ++i) {
     const WindowResult& r = windows[i];
-    os << (i ? ",\n  " : "\n  ") << "{\"vm\": " << JsonString(r.vm) << ", \"guest_machine\": " << JsonString(r.guest_machine)
-       << ", \"start\": " << JsonString(FormatIso(r.start, false)) << ", \"end\": " << JsonString(FormatIso(r.end, false))
-       << ", \"w\": " << JsonNumber(r.w) << ", \"counters\": ";
+    os << (i ? ",\n  " : "\n  ") << "{\"vm\": " << JsonString(r.vm)
+       << ", \"guest_machine\": " << JsonString(r.guest_machine)
+       << ", \"start\": " << JsonString(FormatIso(r.start, false))
+       << ", \"end\": " << JsonString(FormatIso(r.end, false)) << ", \"w\": " << JsonNumber(r.w) << ", \"counters\": ";
     WriteCounterJsonArray(os, counters[i]);
     os << ", \"vm_key\": " << JsonString(r.vm_key) << "}";
   }
@@ -72,7 +73,8 @@ void WriteCounterJsonArray(std::ostream& os, const std::vector<CounterValue>& co
   os << "[";
   for (size_t j = 0; j < counters.size(); ++j) {
     const CounterValue& c = counters[j];
-    os << (j ? ", " : "") << "{\"path\": " << JsonString(c.path) << ", \"type\": " << JsonString(models::CounterTypeName(c.type))
+    os << (j ? ", " : "") << "{\"path\": " << JsonString(c.path)
+       << ", \"type\": " << JsonString(models::CounterTypeName(c.type))
        << ", \"guest_value\": " << JsonNumber(c.guest_value) << ", \"value\": " << JsonNumber(c.value)
        << ", \"unit\": " << JsonString(c.unit) << ", \"count\": " << JsonNumber(c.count)
        << ", \"note\": " << JsonString(c.note) << "}";

@@ -42,7 +42,8 @@ void RankTable(Sink& s, const FleetReport& r, const std::vector<size_t>& idx, si
     s << "<tr><td class=\"n\">" << std::to_string(k + 1) << "</td><td><a href=\"#" << VmAnchor(idx[k]) << "\">"
       << H(r.vms[idx[k]].label) << "</a></td><td class=\"n\">" << value(r.vms[idx[k]]) << "</td></tr>";
   s << "</table>";
-  if (idx.size() > rows) s << "<p class=\"note\">" << std::to_string(idx.size() - rows) << " more in the VM sections below.</p>";
+  if (idx.size() > rows)
+    s << "<p class=\"note\">" << std::to_string(idx.size() - rows) << " more in the VM sections below.</p>";
   s << "</div>";
 }
 
@@ -50,11 +51,12 @@ void FleetPage(Sink& s, const FleetReport& r, const HtmlOptions& opt) {
   s << "<section id=\"fleet\"><h2>Fleet</h2>";
   for (const std::string& n : r.notes) s << "<p class=\"missing\">" << H(n) << ".</p>";
   s << "<table><tr><th>period (UTC)</th><td>"
-    << (r.windows ? H(Iso(r.first)) + " to " + H(Iso(r.last)) : std::string("no data")) << "</td></tr><tr><th>VMs</th><td>"
-    << std::to_string(r.vms.size()) << "</td></tr><tr><th>windows</th><td>" << std::to_string(r.windows)
-    << "</td></tr><tr><th>windows with guest data</th><td>" << Pct(r.with_guest, r.windows)
+    << (r.windows ? H(Iso(r.first)) + " to " + H(Iso(r.last)) : std::string("no data"))
+    << "</td></tr><tr><th>VMs</th><td>" << std::to_string(r.vms.size()) << "</td></tr><tr><th>windows</th><td>"
+    << std::to_string(r.windows) << "</td></tr><tr><th>windows with guest data</th><td>" << Pct(r.with_guest, r.windows)
     << "</td></tr><tr><th>windows with host data</th><td>" << Pct(r.with_host, r.windows)
-    << "</td></tr><tr><th>windows with w (both sides, usable)</th><td>" << Pct(r.with_w, r.windows) << "</td></tr></table>";
+    << "</td></tr><tr><th>windows with w (both sides, usable)</th><td>" << Pct(r.with_w, r.windows)
+    << "</td></tr></table>";
   s << "<div class=\"grid2\">";
   RankTable(s, r, RankByGap(r), opt.ranking_rows, "Gap between guest-reported and real CPU", "real - guest (points), w",
             [](const VmReport& v) { return Num(v.stats.gap.value(), 1, " pt") + ", w " + Num(v.stats.w.value(), 2); });
@@ -81,9 +83,9 @@ void FleetPage(Sink& s, const FleetReport& r, const HtmlOptions& opt) {
   } else {
     s << "<table><tr><th>flag</th><th>severity</th><th>windows</th><th>first (UTC)</th><th>last (UTC)</th></tr>";
     for (const auto& [code, f] : r.flags)
-      s << "<tr><td>" << FlagLink(code) << "</td><td class=\"sev-" << SeverityName(f.severity) << "\">" << SeverityName(f.severity)
-        << "</td><td class=\"n\">" << std::to_string(f.windows) << "</td><td>" << H(Iso(f.first)) << "</td><td>"
-        << H(Iso(f.last)) << "</td></tr>";
+      s << "<tr><td>" << FlagLink(code) << "</td><td class=\"sev-" << SeverityName(f.severity) << "\">"
+        << SeverityName(f.severity) << "</td><td class=\"n\">" << std::to_string(f.windows) << "</td><td>"
+        << H(Iso(f.first)) << "</td><td>" << H(Iso(f.last)) << "</td></tr>";
     s << "</table>";
   }
   s << "<h3>Right-sizing hints</h3>";
@@ -93,8 +95,8 @@ void FleetPage(Sink& s, const FleetReport& r, const HtmlOptions& opt) {
       for (const StoredFlag& h : rd.hints) {
         if (hints++ == 0) s << "<table><tr><th>VM</th><th>hint</th><th>severity</th><th>what to change</th></tr>";
         s << "<tr><td><a href=\"#" << VmAnchor(i) << "\">" << H(r.vms[i].label) << "</a></td><td><code>" << H(h.code)
-          << "</code></td><td class=\"sev-" << SeverityName(h.severity) << "\">" << SeverityName(h.severity) << "</td><td>" << H(h.message)
-          << "</td></tr>";
+          << "</code></td><td class=\"sev-" << SeverityName(h.severity) << "\">" << SeverityName(h.severity)
+          << "</td><td>" << H(h.message) << "</td></tr>";
       }
   s << (hints ? "</table>" : "<p>No hints: no VM crossed the Ready-Time thresholds.</p>") << "</section>\n";
 }
@@ -104,9 +106,9 @@ void FlagExplanations(Sink& s, const FleetReport& r) {
   std::set<std::string> documented;
   for (const FlagDoc& d : ParseFlagDocs(FlagsMarkdown())) {
     documented.insert(d.code);
-    s << "<div class=\"flagdoc\" id=\"flag-" << H(d.code) << "\"><h3><code>" << H(d.code) << "</code> <span class=\"sev-"
-      << H(d.severity) << "\">" << H(d.severity) << "</span></h3><p><b>When:</b> " << InlineMarkdownToHtml(d.when)
-      << "</p><p><b>What happens:</b> " << InlineMarkdownToHtml(d.what) << "</p></div>";
+    s << "<div class=\"flagdoc\" id=\"flag-" << H(d.code) << "\"><h3><code>" << H(d.code)
+      << "</code> <span class=\"sev-" << H(d.severity) << "\">" << H(d.severity) << "</span></h3><p><b>When:</b> "
+      << InlineMarkdownToHtml(d.when) << "</p><p><b>What happens:</b> " << InlineMarkdownToHtml(d.what) << "</p></div>";
   }
   for (const auto& [code, f] : r.flags)
     if (!documented.contains(code))

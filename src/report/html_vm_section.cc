@@ -9,9 +9,7 @@
 #include "src/report/svg_chart.h"
 
 namespace vrecon::report {
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 void WriteVmSection(Sink& s, size_t index, const VmReport& v, const std::vector<StoredWindow>& windows,
                     const HtmlOptions& opt, SvgDefs* defs) {
@@ -25,13 +23,12 @@ void WriteVmSection(Sink& s, size_t index, const VmReport& v, const std::vector<
   if (!v.missing.empty()) s << "<p class=\"missing\">Missing: " << H(v.missing) << ".</p>\n";
   s << "<p class=\"meta\">VM key: <code>" << H(v.vm.vm_key) << "</code>; host-side source: " << H(v.vm.host_source)
     << (v.vm.host_counter.empty() ? std::string() : " (" + H(v.vm.host_counter) + ")")
-    << "; vCPUs: "
-    << (v.vm.vcpus ? std::to_string(*v.vm.vcpus) : std::string("unknown"));
-  if (st.windows)
-    s << "; period " << H(Iso(st.first)) << " to " << H(Iso(st.last)) << " UTC";
+    << "; vCPUs: " << (v.vm.vcpus ? std::to_string(*v.vm.vcpus) : std::string("unknown"));
+  if (st.windows) s << "; period " << H(Iso(st.first)) << " to " << H(Iso(st.last)) << " UTC";
   if (auto z = opt.guest_zones.find(v.vm.guest_machine); z != opt.guest_zones.end())
     s << " (guest log time zone: " << H(z->second) << ")";
-  s << "; data coverage: guest " << Num(st.guest_cov.value() ? std::optional<double>(100 * *st.guest_cov.value()) : std::nullopt, 0, "%")
+  s << "; data coverage: guest "
+    << Num(st.guest_cov.value() ? std::optional<double>(100 * *st.guest_cov.value()) : std::nullopt, 0, "%")
     << ", host " << Num(st.host_cov.value() ? std::optional<double>(100 * *st.host_cov.value()) : std::nullopt, 0, "%")
     << ".</p>\n<p class=\"meta\">Estimated guest clock offset (guest minus host): ";
   if (auto c = st.clock_offset.value()) {
@@ -73,7 +70,8 @@ void WriteVmSection(Sink& s, size_t index, const VmReport& v, const std::vector<
   rc.title = "Ready and co-stop per vCPU of " + v.label;
   rc.y_label = "% of time, per vCPU";
   rc.y_min_max = 12;
-  rc.series = {{"ready %/vCPU", "#e65100", &ready, false, true, false}, {"co-stop %/vCPU", "#6a1b9a", &costop, false, false, false}};
+  rc.series = {{"ready %/vCPU", "#e65100", &ready, false, true, false},
+               {"co-stop %/vCPU", "#6a1b9a", &costop, false, false, false}};
   rc.bands = {{5, 10, "#fff3c4", "ready 5-10% (warn)"}, {10, 1e18, "#fde0dc", "ready > 10% (critical)"}};
   rc.lines = {{3, "co-stop 3% threshold"}};
   s << "<h4>Ready / co-stop per vCPU</h4>" << RenderChart(rc, t0, t1, defs) << "\n";
@@ -88,8 +86,9 @@ void WriteVmSection(Sink& s, size_t index, const VmReport& v, const std::vector<
   if (!st.flags.empty()) {
     s << "<table><tr><th>flag</th><th>severity</th><th>windows</th><th>first (UTC)</th><th>last (UTC)</th></tr>";
     for (const auto& [code, f] : st.flags)
-      s << "<tr><td>" << FlagLink(code) << "</td><td class=\"sev-" << SeverityName(f.severity) << "\">" << SeverityName(f.severity) << "</td><td>"
-        << std::to_string(f.windows) << "</td><td>" << H(Iso(f.first)) << "</td><td>" << H(Iso(f.last)) << "</td></tr>";
+      s << "<tr><td>" << FlagLink(code) << "</td><td class=\"sev-" << SeverityName(f.severity) << "\">"
+        << SeverityName(f.severity) << "</td><td>" << std::to_string(f.windows) << "</td><td>" << H(Iso(f.first))
+        << "</td><td>" << H(Iso(f.last)) << "</td></tr>";
     s << "</table>\n";
   }
 
@@ -97,7 +96,8 @@ void WriteVmSection(Sink& s, size_t index, const VmReport& v, const std::vector<
   if (v.processes.empty()) {
     s << "<p class=\"missing\">No per-process data for this VM.</p>";
   } else {
-    s << "<table><tr><th>process</th><th>as reported</th><th>corrected (real)</th><th>95% interval</th><th>windows</th></tr>";
+    s << "<table><tr><th>process</th><th>as reported</th><th>corrected (real)</th><th>95% "
+         "interval</th><th>windows</th></tr>";
     for (size_t k = 0; k < v.processes.size() && k < opt.top_processes; ++k) {
       const ProcessAggregate& p = v.processes[k];
       const auto c = p.MeanCorrected();
@@ -115,8 +115,8 @@ void WriteVmSection(Sink& s, size_t index, const VmReport& v, const std::vector<
   }
   for (const StoredReady& rd : v.ready)
     for (const StoredFlag& h : rd.hints)
-      s << "<p class=\"hint sev-" << SeverityName(h.severity) << "\">Hint (" << H(rd.source) << ") <code>" << H(h.code) << "</code>: "
-        << H(h.message) << "</p>\n";
+      s << "<p class=\"hint sev-" << SeverityName(h.severity) << "\">Hint (" << H(rd.source) << ") <code>" << H(h.code)
+        << "</code>: " << H(h.message) << "</p>\n";
   s << "</details>\n";
 }
 

@@ -16,7 +16,7 @@ agent::LocalTime Utc(TimeNs t) {
 }
 
 struct Column {
-  size_t vm = 0;                 // index into the VM list
+  size_t vm = 0;                       // index into the VM list
   std::optional<std::string> process;  // nullopt: Processor(_Total)
 };
 

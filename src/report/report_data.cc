@@ -22,15 +22,17 @@ struct Row {
   std::string record, vm, item, source, severity, start, end, count, vcpus, flags, message, vm_key, host_counter;
   D guest, host, w, steal, ready, costop, clock, gcov, hcov, gpct, cpct, lo, hi, load;
   void Write(Sink& s) const {
-    s << record << ',' << CsvCell(vm) << ',' << CsvCell(item) << ',' << source << ',' << severity << ',' << start
-      << ',' << end << ',' << count << ',' << vcpus;
+    s << record << ',' << CsvCell(vm) << ',' << CsvCell(item) << ',' << source << ',' << severity << ',' << start << ','
+      << end << ',' << count << ',' << vcpus;
     std::string nums;
-    for (const D* d : {&guest, &host, &w, &steal, &ready, &costop, &clock, &gcov, &hcov, &gpct, &cpct, &lo, &hi, &load}) {
+    for (const D* d :
+         {&guest, &host, &w, &steal, &ready, &costop, &clock, &gcov, &hcov, &gpct, &cpct, &lo, &hi, &load}) {
       nums += ',';
       AppendFixed4(&nums, *d);
     }
     s << nums;
-    s << ',' << CsvCell(flags) << ',' << CsvCell(message) << ',' << CsvCell(vm_key) << ',' << CsvCell(host_counter) << '\n';
+    s << ',' << CsvCell(flags) << ',' << CsvCell(message) << ',' << CsvCell(vm_key) << ',' << CsvCell(host_counter)
+      << '\n';
   }
 };
 
@@ -74,9 +76,15 @@ void AppendIso(std::string* out, TimeNs t) {
     date = FormatIso(day * kDay, false).substr(0, 11);  // "2026-11-02T"
   }
   const int64_t sec = (t % kDay) / kNsPerSec;
-  const char b[9] = {static_cast<char>('0' + sec / 36000), static_cast<char>('0' + sec / 3600 % 10), ':',
-                     static_cast<char>('0' + sec % 3600 / 600), static_cast<char>('0' + sec % 3600 / 60 % 10), ':',
-                     static_cast<char>('0' + sec % 60 / 10), static_cast<char>('0' + sec % 10), 'Z'};
+  const char b[9] = {static_cast<char>('0' + sec / 36000),
+                     static_cast<char>('0' + sec / 3600 % 10),
+                     ':',
+                     static_cast<char>('0' + sec % 3600 / 600),
+                     static_cast<char>('0' + sec % 3600 / 60 % 10),
+                     ':',
+                     static_cast<char>('0' + sec % 60 / 10),
+                     static_cast<char>('0' + sec % 10),
+                     'Z'};
   *out += date;
   out->append(b, 9);
 }
@@ -247,19 +255,21 @@ void WriteReportMarkdown(std::ostream& os, const FleetReport& r) {
   os << "- VMs: " << r.vms.size() << ", windows: " << r.windows << ", with w: " << r.with_w << " ("
      << fx(r.windows ? D(100.0 * r.with_w / r.windows) : std::nullopt, 0) << "%)\n";
   for (const auto& n : r.notes) os << "- Note: " << n << "\n";
-  auto top = [&](const char* title, const std::vector<size_t>& idx, const std::function<std::string(const VmReport&)>& f) {
+  auto top = [&](const char* title, const std::vector<size_t>& idx,
+                 const std::function<std::string(const VmReport&)>& f) {
     if (idx.empty()) return;
     os << "\n**" << title << "**\n\n";
-    for (size_t k = 0; k < idx.size() && k < 5; ++k) os << k + 1 << ". " << r.vms[idx[k]].label << ": " << f(r.vms[idx[k]]) << "\n";
+    for (size_t k = 0; k < idx.size() && k < 5; ++k)
+      os << k + 1 << ". " << r.vms[idx[k]].label << ": " << f(r.vms[idx[k]]) << "\n";
   };
   top("Largest gap between guest-reported and real CPU", RankByGap(r), [&](const VmReport& v) {
     return "guest " + fx(v.stats.guest.value(), 1) + "%, real " + fx(v.stats.host.value(), 1) + "%, w " +
            fx(v.stats.w.value(), 2);
   });
-  top("Most ready time", RankByReady(r),
-      [&](const VmReport& v) { return fx(v.stats.ready.value(), 2) + "% per vCPU (max " + fx(v.stats.max_ready, 1) + "%)"; });
-  top("Most co-stop", RankByCostop(r),
-      [&](const VmReport& v) { return fx(v.stats.costop.value(), 2) + "% per vCPU"; });
+  top("Most ready time", RankByReady(r), [&](const VmReport& v) {
+    return fx(v.stats.ready.value(), 2) + "% per vCPU (max " + fx(v.stats.max_ready, 1) + "%)";
+  });
+  top("Most co-stop", RankByCostop(r), [&](const VmReport& v) { return fx(v.stats.costop.value(), 2) + "% per vCPU"; });
   if (!r.flags.empty()) {
     os << "\n**Flags**: ";
     bool first = true;

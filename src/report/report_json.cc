@@ -15,9 +15,10 @@ std::string JN(const D& v) { return JsonNumber(v); }
 std::string JsonFlags(const std::map<std::string, FlagStat>& flags) {
   std::string o = "[";
   for (const auto& [code, f] : flags) {
-    o += (o.size() > 1 ? ", " : "") + std::string("{\"code\": ") + J(code) + ", \"severity\": " + JsonString(SeverityName(f.severity)) +
-         ", \"windows\": " + std::to_string(f.windows) + ", \"first\": " + J(Iso(f.first)) + ", \"last\": " +
-         J(Iso(f.last)) + ", \"message\": " + J(f.message) + ", \"explanation\": " + J("#flag-" + code) + "}";
+    o += (o.size() > 1 ? ", " : "") + std::string("{\"code\": ") + J(code) +
+         ", \"severity\": " + JsonString(SeverityName(f.severity)) + ", \"windows\": " + std::to_string(f.windows) +
+         ", \"first\": " + J(Iso(f.first)) + ", \"last\": " + J(Iso(f.last)) + ", \"message\": " + J(f.message) +
+         ", \"explanation\": " + J("#flag-" + code) + "}";
   }
   return o + "]";
 }
@@ -35,19 +36,20 @@ StatusOr<FleetReport> WriteReportJson(std::ostream& os, Database* db, const Repo
   s << "{\"vms\": [";
   auto visit = [&](size_t i, const VmReport& v, const std::vector<StoredWindow>& windows) -> Status {
     const VmStats& st = v.stats;
-    s << (i ? ",\n  " : "\n  ") << "{\"vm\": " << J(v.vm.vm) << ", \"guest_machine\": "
-      << (v.vm.guest_machine.empty() ? "null" : J(v.vm.guest_machine)) << ", \"host_source\": " << J(v.vm.host_source)
+    s << (i ? ",\n  " : "\n  ") << "{\"vm\": " << J(v.vm.vm)
+      << ", \"guest_machine\": " << (v.vm.guest_machine.empty() ? "null" : J(v.vm.guest_machine))
+      << ", \"host_source\": " << J(v.vm.host_source)
       << ", \"vcpus\": " << (v.vm.vcpus ? std::to_string(*v.vm.vcpus) : "null")
       << ", \"missing\": " << (v.missing.empty() ? "null" : J(v.missing))
-      << ",\n   \"summary\": {\"windows\": " << std::to_string(st.windows) << ", \"with_w\": " << std::to_string(st.with_w)
-      << ", \"first\": " << (st.windows ? J(Iso(st.first)) : "null") << ", \"last\": "
-      << (st.windows ? J(Iso(st.last)) : "null") << ", \"guest_util_pct\": " << JN(st.guest.value())
+      << ",\n   \"summary\": {\"windows\": " << std::to_string(st.windows)
+      << ", \"with_w\": " << std::to_string(st.with_w) << ", \"first\": " << (st.windows ? J(Iso(st.first)) : "null")
+      << ", \"last\": " << (st.windows ? J(Iso(st.last)) : "null") << ", \"guest_util_pct\": " << JN(st.guest.value())
       << ", \"host_util_pct\": " << JN(st.host.value()) << ", \"gap_pct\": " << JN(st.gap.value())
       << ", \"w\": " << JN(st.w.value()) << ", \"steal_pct\": " << JN(st.steal.value())
       << ", \"ready_pct_per_vcpu\": " << JN(st.ready.value()) << ", \"ready_max\": " << JN(st.max_ready)
       << ", \"costop_pct_per_vcpu\": " << JN(st.costop.value()) << ", \"costop_max\": " << JN(st.max_costop)
-      << ", \"clock_offset_s\": " << JN(st.clock_offset.value()) << ", \"guest_coverage\": "
-      << JN(st.guest_cov.value()) << ", \"host_coverage\": " << JN(st.host_cov.value()) << "},\n   \"processes\": [";
+      << ", \"clock_offset_s\": " << JN(st.clock_offset.value()) << ", \"guest_coverage\": " << JN(st.guest_cov.value())
+      << ", \"host_coverage\": " << JN(st.host_cov.value()) << "},\n   \"processes\": [";
     for (size_t j = 0; j < v.processes.size(); ++j) {
       const ProcessAggregate& p = v.processes[j];
       const D c = p.MeanCorrected(), hw = p.HalfWidth95();
@@ -59,13 +61,14 @@ StatusOr<FleetReport> WriteReportJson(std::ostream& os, Database* db, const Repo
     s << "],\n   \"flags\": " << JsonFlags(st.flags) << ",\n   \"ready\": [";
     for (size_t j = 0; j < v.ready.size(); ++j) {
       const StoredReady& rd = v.ready[j];
-      s << (j ? ", " : "") << "{\"source\": " << J(rd.source) << ", \"host\": " << (rd.host.empty() ? "null" : J(rd.host))
-        << ", \"samples\": " << std::to_string(rd.samples) << ", \"ready_mean\": " << JN(rd.ready_mean)
-        << ", \"ready_p95\": " << JN(rd.ready_p95) << ", \"costop_mean\": " << JN(rd.costop_mean)
-        << ", \"costop_p95\": " << JN(rd.costop_p95) << ", \"host_load_p95\": " << JN(rd.host_load_p95)
-        << ", \"hints\": [";
+      s << (j ? ", " : "") << "{\"source\": " << J(rd.source)
+        << ", \"host\": " << (rd.host.empty() ? "null" : J(rd.host)) << ", \"samples\": " << std::to_string(rd.samples)
+        << ", \"ready_mean\": " << JN(rd.ready_mean) << ", \"ready_p95\": " << JN(rd.ready_p95)
+        << ", \"costop_mean\": " << JN(rd.costop_mean) << ", \"costop_p95\": " << JN(rd.costop_p95)
+        << ", \"host_load_p95\": " << JN(rd.host_load_p95) << ", \"hints\": [";
       for (size_t k = 0; k < rd.hints.size(); ++k)
-        s << (k ? ", " : "") << "{\"code\": " << J(rd.hints[k].code) << ", \"severity\": " << JsonString(SeverityName(rd.hints[k].severity))
+        s << (k ? ", " : "") << "{\"code\": " << J(rd.hints[k].code)
+          << ", \"severity\": " << JsonString(SeverityName(rd.hints[k].severity))
           << ", \"message\": " << J(rd.hints[k].message) << "}";
       s << "]}";
     }
@@ -73,9 +76,9 @@ StatusOr<FleetReport> WriteReportJson(std::ostream& os, Database* db, const Repo
     bool first = true;
     for (const StoredWindow& w : windows) {
       s << (first ? "\n    " : ",\n    ") << "{\"start\": " << J(Iso(w.start)) << ", \"end\": " << J(Iso(w.end))
-        << ", \"vcpus\": " << (w.vcpus ? std::to_string(*w.vcpus) : "null") << ", \"guest_util_pct\": "
-        << JN(w.guest_util) << ", \"host_util_pct\": " << JN(w.host_util) << ", \"w\": " << JN(w.w)
-        << ", \"steal_pct\": " << JN(w.steal) << ", \"ready_pct_per_vcpu\": " << JN(w.ready)
+        << ", \"vcpus\": " << (w.vcpus ? std::to_string(*w.vcpus) : "null")
+        << ", \"guest_util_pct\": " << JN(w.guest_util) << ", \"host_util_pct\": " << JN(w.host_util)
+        << ", \"w\": " << JN(w.w) << ", \"steal_pct\": " << JN(w.steal) << ", \"ready_pct_per_vcpu\": " << JN(w.ready)
         << ", \"costop_pct_per_vcpu\": " << JN(w.costop) << ", \"clock_offset_s\": " << JN(w.clock_offset_s)
         << ", \"guest_coverage\": " << JN(w.guest_cov) << ", \"host_coverage\": " << JN(w.host_cov) << ", \"flags\": [";
       for (size_t k = 0; k < w.flags.size(); ++k) s << (k ? ", " : "") << J(w.flags[k].code);
@@ -89,8 +92,9 @@ StatusOr<FleetReport> WriteReportJson(std::ostream& os, Database* db, const Repo
   ASSIGN_OR_RETURN(FleetReport r, BuildFleetReport(db, req, visit));
   s << (r.vms.empty() ? "]," : "\n],");
   s << "\n \"db\": " << J(r.db) << ",\n \"from\": " << (r.from ? J(Iso(*r.from)) : "null")
-    << ", \"to\": " << (r.to ? J(Iso(*r.to)) : "null") << ",\n \"period\": {\"first\": "
-    << (r.windows ? J(Iso(r.first)) : "null") << ", \"last\": " << (r.windows ? J(Iso(r.last)) : "null")
+    << ", \"to\": " << (r.to ? J(Iso(*r.to)) : "null")
+    << ",\n \"period\": {\"first\": " << (r.windows ? J(Iso(r.first)) : "null")
+    << ", \"last\": " << (r.windows ? J(Iso(r.last)) : "null")
     << "},\n \"coverage\": {\"windows\": " << std::to_string(r.windows) << ", \"with_w\": " << std::to_string(r.with_w)
     << ", \"with_guest\": " << std::to_string(r.with_guest) << ", \"with_host\": " << std::to_string(r.with_host)
     << "},\n \"notes\": [";
@@ -101,8 +105,9 @@ StatusOr<FleetReport> WriteReportJson(std::ostream& os, Database* db, const Repo
     s << (i ? ", " : "") << "{\"host\": " << J(h.host) << ", \"vms\": " << std::to_string(h.vms)
       << ", \"load_mean_pct\": " << JN(h.load_mean) << ", \"load_p95_pct\": " << JN(h.load_p95) << "}";
   }
-  s << "],\n \"rankings\": {\"gap\": " << JsonRanking(r, RankByGap(r)) << ", \"ready\": "
-    << JsonRanking(r, RankByReady(r)) << ", \"costop\": " << JsonRanking(r, RankByCostop(r)) << "}}\n";
+  s << "],\n \"rankings\": {\"gap\": " << JsonRanking(r, RankByGap(r))
+    << ", \"ready\": " << JsonRanking(r, RankByReady(r)) << ", \"costop\": " << JsonRanking(r, RankByCostop(r))
+    << "}}\n";
   s.Flush();
   if (!s.ok()) return Status::IOError("could not write the JSON report");
   return r;

@@ -83,11 +83,14 @@ StatusOr<FleetReport> BuildFleetReport(Database* db, const ReportRequest& req, c
   std::map<std::string, int> names;
   for (const CorrVm& v : all) ++names[models::FoldVmName(v.vm)];
   const std::string want = req.vm ? models::NormalizeVmName(*req.vm) : "";
-  const bool by_key = req.vm && std::any_of(all.begin(), all.end(), [&](const CorrVm& v) { return v.vm_key == *req.vm; });
+  const bool by_key =
+      req.vm && std::any_of(all.begin(), all.end(), [&](const CorrVm& v) { return v.vm_key == *req.vm; });
   for (CorrVm& v : all) {
     if (by_key && v.vm_key != *req.vm) continue;
     if (req.vm && !by_key) {
-      auto hit = [&](const std::string& n) { return !n.empty() && (GlobMatch(*req.vm, n) || models::NormalizeVmName(n) == want); };
+      auto hit = [&](const std::string& n) {
+        return !n.empty() && (GlobMatch(*req.vm, n) || models::NormalizeVmName(n) == want);
+      };
       if (!hit(v.vm) && !hit(v.guest_machine)) continue;
     }
     VmReport& added = r.vms.emplace_back();
@@ -156,12 +159,15 @@ StatusOr<FleetReport> BuildFleetReport(Database* db, const ReportRequest& req, c
     return a.load_p95 && *a.load_p95 > *b.load_p95;
   });
   if (r.windows == 0) r.notes.push_back("no corrected windows in the requested period");
-  else if (r.with_guest == 0) r.notes.push_back("no guest data in this period: guest-reported CPU, w and corrected processes are unknown");
-  else if (r.with_host == 0) r.notes.push_back("no host-side data in this period: real CPU, w and corrected processes are unknown");
+  else if (r.with_guest == 0)
+    r.notes.push_back("no guest data in this period: guest-reported CPU, w and corrected processes are unknown");
+  else if (r.with_host == 0)
+    r.notes.push_back("no host-side data in this period: real CPU, w and corrected processes are unknown");
   if (r.windows > 0 && r.with_w < r.windows)
     r.notes.push_back(std::to_string(r.windows - r.with_w) + " of " + std::to_string(r.windows) +
                       " windows have no w (see the flags for why)");
-  if (hosts.empty()) r.notes.push_back("no host load data (Ready-Time analysis needs vSphere, esxtop or Hyper-V host counters)");
+  if (hosts.empty())
+    r.notes.push_back("no host load data (Ready-Time analysis needs vSphere, esxtop or Hyper-V host counters)");
   return r;
 }
 

@@ -68,10 +68,10 @@ struct FleetReport {
   std::optional<TimeNs> from, to;  // as asked
   TimeNs first = 0, last = 0;      // the windows' span
   int64_t windows = 0, with_w = 0, with_guest = 0, with_host = 0;
-  std::vector<VmReport> vms;       // by VM name
+  std::vector<VmReport> vms;              // by VM name
   std::map<std::string, FlagStat> flags;  // over the fleet, by code
-  std::vector<HostLoad> hosts;     // largest load first, unknown last
-  std::vector<std::string> notes;  // what is missing, fleet-wide
+  std::vector<HostLoad> hosts;            // largest load first, unknown last
+  std::vector<std::string> notes;         // what is missing, fleet-wide
 };
 
 struct ReportRequest {
@@ -93,10 +93,9 @@ StatusOr<FleetReport> BuildFleetReport(Database* db, const ReportRequest& req, c
                                        const WindowVisitor& on_window = nullptr);
 
 // Rankings: indexes into report.vms, largest first, VMs without the value left out.
-std::vector<size_t> RankByGap(const FleetReport& r);      // |mean host - mean guest| utilization
-std::vector<size_t> RankByReady(const FleetReport& r);    // mean ready % per vCPU
-std::vector<size_t> RankByCostop(const FleetReport& r);   // mean co-stop % per vCPU
-
+std::vector<size_t> RankByGap(const FleetReport& r);     // |mean host - mean guest| utilization
+std::vector<size_t> RankByReady(const FleetReport& r);   // mean ready % per vCPU
+std::vector<size_t> RankByCostop(const FleetReport& r);  // mean co-stop % per vCPU
 
 }  // namespace vrecon::report
 

@@ -106,7 +106,8 @@ void TimeAxis(std::string* o, TimeNs t0, TimeNs t1, int top, int height) {
     grid += "M" + x + " " + std::to_string(top) + "v" + std::to_string(height);
     labels += "<text x=\"" + x + "\" y=\"" + std::to_string(top + height + 14) + "\">" + TimeLabel(t, step) + "</text>";
   }
-  *o += "<path class=\"grid\" stroke=\"#e6e6e6\" fill=\"none\" d=\"" + grid + "\"/><g class=\"tick\" font-size=\"10\" fill=\"#444\" text-anchor=\"middle\">" + labels + "</g>";
+  *o += "<path class=\"grid\" stroke=\"#e6e6e6\" fill=\"none\" d=\"" + grid +
+        "\"/><g class=\"tick\" font-size=\"10\" fill=\"#444\" text-anchor=\"middle\">" + labels + "</g>";
 }
 
 // Legend along the top.
@@ -115,8 +116,8 @@ std::string Legend(const ChartSpec& spec) {
   std::string o = "<g class=\"legend\" font-size=\"10\" fill=\"#444\">";
   auto legend = [&](const std::string& color, const std::string& label, bool box) {
     o += box ? "<rect x=\"" + std::to_string(x) + "\" y=\"8\" width=\"14\" height=\"10\" fill=\"" + color + "\"/>"
-             : "<line x1=\"" + std::to_string(x) + "\" y1=\"13\" x2=\"" + std::to_string(x + 14) + "\" y2=\"13\" stroke=\"" +
-                   color + "\" stroke-width=\"3\"/>";
+             : "<line x1=\"" + std::to_string(x) + "\" y1=\"13\" x2=\"" + std::to_string(x + 14) +
+                   "\" y2=\"13\" stroke=\"" + color + "\" stroke-width=\"3\"/>";
     o += "<text x=\"" + std::to_string(x + 18) + "\" y=\"17\">" + XmlEscape(label) + "</text>";
     x += 26 + static_cast<int>(label.size()) * 6;
   };
@@ -129,8 +130,12 @@ std::string Legend(const ChartSpec& spec) {
 }  // namespace
 
 Buckets::Buckets(TimeNs t0, TimeNs t1, int n)
-    : t0_(t0), t1_(std::max(t1, t0 + 1)), n_(std::max(n, 1), 0), sum_(n_.size(), 0),
-      min_(n_.size(), std::numeric_limits<double>::infinity()), max_(n_.size(), -std::numeric_limits<double>::infinity()) {}
+    : t0_(t0),
+      t1_(std::max(t1, t0 + 1)),
+      n_(std::max(n, 1), 0),
+      sum_(n_.size(), 0),
+      min_(n_.size(), std::numeric_limits<double>::infinity()),
+      max_(n_.size(), -std::numeric_limits<double>::infinity()) {}
 
 int Buckets::Index(TimeNs start, TimeNs end) const {
   const TimeNs mid = start + (end - start) / 2;
@@ -149,7 +154,9 @@ void Buckets::Add(TimeNs start, TimeNs end, const std::optional<double>& v) {
   max_[i] = std::max(max_[i], *v);
 }
 
-std::optional<double> Buckets::mean(int i) const { return n_[i] ? std::optional<double>(sum_[i] / n_[i]) : std::nullopt; }
+std::optional<double> Buckets::mean(int i) const {
+  return n_[i] ? std::optional<double>(sum_[i] / n_[i]) : std::nullopt;
+}
 std::optional<double> Buckets::min(int i) const { return n_[i] ? std::optional<double>(min_[i]) : std::nullopt; }
 std::optional<double> Buckets::max(int i) const { return n_[i] ? std::optional<double>(max_[i]) : std::nullopt; }
 bool Buckets::any() const {
@@ -157,8 +164,8 @@ bool Buckets::any() const {
 }
 
 TimeNs TimeTickStep(TimeNs span, int max_ticks) {
-  constexpr int64_t kSteps[] = {60, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 172800, 604800,
-                                1209600, 2592000};
+  constexpr int64_t kSteps[] = {60,    300,   600,   900,    1800,   3600,    7200,   10800,
+                                21600, 43200, 86400, 172800, 604800, 1209600, 2592000};
   for (int64_t s : kSteps)
     if (span / (s * kNsPerSec) <= max_ticks) return s * kNsPerSec;
   return 2592000 * kNsPerSec * (span / (2592000 * kNsPerSec * max_ticks) + 1);
@@ -228,16 +235,18 @@ std::string RenderChart(const ChartSpec& spec, TimeNs t0, TimeNs t1, SvgDefs* de
   }
   fixed += "<path class=\"grid\" stroke=\"#e6e6e6\" fill=\"none\" d=\"" + grid + "\"/>";
   TimeAxis(&fixed, t0, f.t1, kTop, kPlotH);
-  fixed += "<rect class=\"frame\" fill=\"none\" stroke=\"#999\" x=\"" + std::to_string(kLeft) + "\" y=\"" + std::to_string(kTop) + "\" width=\"" +
-           std::to_string(kPlotW) + "\" height=\"" + std::to_string(kPlotH) + "\"/>";
-  fixed += "<text class=\"axis\" font-size=\"11\" fill=\"#333\" x=\"12\" y=\"" + std::to_string(kTop + kPlotH / 2) + "\" transform=\"rotate(-90 12 " +
-           std::to_string(kTop + kPlotH / 2) + ")\" text-anchor=\"middle\">" + XmlEscape(spec.y_label) + "</text>";
+  fixed += "<rect class=\"frame\" fill=\"none\" stroke=\"#999\" x=\"" + std::to_string(kLeft) + "\" y=\"" +
+           std::to_string(kTop) + "\" width=\"" + std::to_string(kPlotW) + "\" height=\"" + std::to_string(kPlotH) +
+           "\"/>";
+  fixed += "<text class=\"axis\" font-size=\"11\" fill=\"#333\" x=\"12\" y=\"" + std::to_string(kTop + kPlotH / 2) +
+           "\" transform=\"rotate(-90 12 " + std::to_string(kTop + kPlotH / 2) + ")\" text-anchor=\"middle\">" +
+           XmlEscape(spec.y_label) + "</text>";
   if (right)
-    fixed += "<text class=\"axis\" font-size=\"11\" fill=\"#333\" x=\"" + std::to_string(kWidth - 8) + "\" y=\"" + std::to_string(kTop + kPlotH / 2) +
-             "\" transform=\"rotate(90 " + std::to_string(kWidth - 8) + " " + std::to_string(kTop + kPlotH / 2) +
-             ")\" text-anchor=\"middle\">" + XmlEscape(spec.y2_label) + "</text>";
-  fixed += "<text class=\"axis\" font-size=\"11\" fill=\"#333\" x=\"" + std::to_string(kLeft + kPlotW / 2) + "\" y=\"" + std::to_string(kHeight - 4) +
-           "\" text-anchor=\"middle\">time (UTC)</text>";
+    fixed += "<text class=\"axis\" font-size=\"11\" fill=\"#333\" x=\"" + std::to_string(kWidth - 8) + "\" y=\"" +
+             std::to_string(kTop + kPlotH / 2) + "\" transform=\"rotate(90 " + std::to_string(kWidth - 8) + " " +
+             std::to_string(kTop + kPlotH / 2) + ")\" text-anchor=\"middle\">" + XmlEscape(spec.y2_label) + "</text>";
+  fixed += "<text class=\"axis\" font-size=\"11\" fill=\"#333\" x=\"" + std::to_string(kLeft + kPlotW / 2) + "\" y=\"" +
+           std::to_string(kHeight - 4) + "\" text-anchor=\"middle\">time (UTC)</text>";
   fixed += Legend(spec);
   o += defs ? defs->Use(fixed) : fixed;
   o += "<g class=\"tick\" font-size=\"10\" fill=\"#444\" text-anchor=\"end\">" + left + "</g>";
@@ -289,7 +298,8 @@ std::string RenderChart(const ChartSpec& spec, TimeNs t0, TimeNs t1, SvgDefs* de
         d.Line(x_of(i), y);
       }
     }
-    o += "<path class=\"line" + std::string(s.dashed ? " dash" : "") + "\" stroke=\"" + s.color + "\" d=\"" + d.str() + "\"/>";
+    o += "<path class=\"line" + std::string(s.dashed ? " dash" : "") + "\" stroke=\"" + s.color + "\" d=\"" + d.str() +
+         "\"/>";
   }
   if (!any)
     o += "<text class=\"empty\" x=\"" + std::to_string(kLeft + kPlotW / 2) + "\" y=\"" +
@@ -310,10 +320,11 @@ std::string RenderFlagStrip(const std::vector<FlagMark>& marks, int buckets, Tim
   std::string fixed;
   for (int r = 0; r < 3; ++r)
     fixed += "<text class=\"tick\" font-size=\"10\" fill=\"#444\" x=\"" + std::to_string(kLeft - 4) + "\" y=\"" +
-             std::to_string(kStripTop + r * kRow + 11) + "\" text-anchor=\"end\">" + std::string(SeverityName(kRows[r])) +
-             "</text>";
-  fixed += "<rect class=\"frame\" fill=\"none\" stroke=\"#999\" x=\"" + std::to_string(kLeft) + "\" y=\"" + std::to_string(kStripTop) + "\" width=\"" +
-           std::to_string(kPlotW) + "\" height=\"" + std::to_string(3 * kRow) + "\"/>";
+             std::to_string(kStripTop + r * kRow + 11) + "\" text-anchor=\"end\">" +
+             std::string(SeverityName(kRows[r])) + "</text>";
+  fixed += "<rect class=\"frame\" fill=\"none\" stroke=\"#999\" x=\"" + std::to_string(kLeft) + "\" y=\"" +
+           std::to_string(kStripTop) + "\" width=\"" + std::to_string(kPlotW) + "\" height=\"" +
+           std::to_string(3 * kRow) + "\"/>";
   TimeAxis(&fixed, t0, std::max(t1, t0 + 1), kStripTop, 3 * kRow);
   o += defs ? defs->Use(fixed) : fixed;
   // One path per severity; neighbouring buckets merge into one bar. The row's <title> names the
@@ -350,8 +361,8 @@ std::string RenderFlagStrip(const std::vector<FlagMark>& marks, int buckets, Tim
          "</title></path>";
   }
   if (marks.empty())
-    o += "<text class=\"empty\" x=\"" + std::to_string(kLeft + kPlotW / 2) + "\" y=\"" + std::to_string(kStripTop + 25) +
-         "\" text-anchor=\"middle\">no flags in this period</text>";
+    o += "<text class=\"empty\" x=\"" + std::to_string(kLeft + kPlotW / 2) + "\" y=\"" +
+         std::to_string(kStripTop + 25) + "\" text-anchor=\"middle\">no flags in this period</text>";
   o += "</svg>";
   return o;
 }

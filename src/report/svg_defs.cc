@@ -12,8 +12,8 @@ std::string SvgDefs::Use(const std::string& fragment) {
 std::string SvgDefs::Block() const {
   if (defs_.empty()) return "";
   // Zero-sized and out of the flow; the parts keep their classes, styled like the charts.
-  return "<svg class=\"defs\" width=\"0\" height=\"0\" aria-hidden=\"true\" style=\"position:absolute\"><defs>" + defs_ +
-         "</defs></svg>\n";
+  return "<svg class=\"defs\" width=\"0\" height=\"0\" aria-hidden=\"true\" style=\"position:absolute\"><defs>" +
+         defs_ + "</defs></svg>\n";
 }
 
 }  // namespace vrecon::report

@@ -11,11 +11,11 @@ Status BlockWriter::DeclareColumns(const std::vector<SeriesKey>& columns) {
   Database* db = store_->db();
   if (!prepared_) {
     ASSIGN_OR_RETURN(find_series_, db->Cached("SELECT id FROM series WHERE source=? AND machine=? AND object=? "
-                                               "AND instance=? AND counter=? AND entity=?"));
+                                              "AND instance=? AND counter=? AND entity=?"));
     ASSIGN_OR_RETURN(add_series_, db->Cached("INSERT INTO series(source, machine, object, instance, counter, unit, "
-                                              "original, entity) VALUES(?,?,?,?,?,?,?,?)"));
+                                             "original, entity) VALUES(?,?,?,?,?,?,?,?)"));
     ASSIGN_OR_RETURN(insert_time_, db->Cached("INSERT INTO time_block(file_id, n, first_start_ns, last_end_ns, "
-                                               "starts, ends) VALUES(?,?,?,?,?,?)"));
+                                              "starts, ends) VALUES(?,?,?,?,?,?)"));
     ASSIGN_OR_RETURN(insert_values_,
                      db->Cached("INSERT INTO value_block(series_id, block_id, present, vals) VALUES(?,?,?,?)"));
     prepared_ = true;

@@ -50,10 +50,10 @@ class BlockWriter : public SampleSink {
   std::vector<TimeNs> starts_, ends_;
   // Per held block b, column-major: values_[(b * columns + col) * kBlockRows + row].
   std::vector<double> values_;
-  int rows_ = 0;                     // rows in the current (open) block
-  int batch_blocks_ = 1;             // blocks held before their values are written
-  std::vector<int64_t> block_ids_;   // closed blocks whose values are not written yet
-  std::vector<int> block_rows_;      // their row counts
+  int rows_ = 0;                    // rows in the current (open) block
+  int batch_blocks_ = 1;            // blocks held before their values are written
+  std::vector<int64_t> block_ids_;  // closed blocks whose values are not written yet
+  std::vector<int> block_rows_;     // their row counts
   std::vector<ImportIssue> issues_;
   std::vector<ClockRecord> clock_events_;
   bool prepared_ = false;

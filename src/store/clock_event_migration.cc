@@ -35,8 +35,9 @@ std::optional<ClockRecord> ClockEventFromIssue(const ImportIssue& i) {
 }
 
 Status ClockEventsFromIssues(Database* db) {
-  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT file_id, file, line, code, message FROM import_issue WHERE "
-                                            "file_id IS NOT NULL AND code IN ('dst-shift', 'time-backwards') ORDER BY id"));
+  ASSIGN_OR_RETURN(Statement q,
+                   db->Prepare("SELECT file_id, file, line, code, message FROM import_issue WHERE "
+                               "file_id IS NOT NULL AND code IN ('dst-shift', 'time-backwards') ORDER BY id"));
   std::vector<std::pair<int64_t, ClockRecord>> events;
   while (true) {
     ASSIGN_OR_RETURN(bool row, q.Step());

@@ -4,8 +4,8 @@
 namespace vrecon {
 
 Status Store::AddClockEvents(int64_t file_id, const std::vector<ClockRecord>& events) {
-  ASSIGN_OR_RETURN(Statement* q, db_->Cached("INSERT INTO clock_event(file_id, line, kind, before_ns, after_ns) "
-                                             "VALUES(?1, ?2, ?3, ?4, ?5)"));
+  ASSIGN_OR_RETURN(Statement * q, db_->Cached("INSERT INTO clock_event(file_id, line, kind, before_ns, after_ns) "
+                                              "VALUES(?1, ?2, ?3, ?4, ?5)"));
   for (const ClockRecord& e : events) {
     q->Bind(1, file_id).Bind(2, e.line).Bind(3, e.kind).Bind(4, static_cast<int64_t>(e.before));
     q->Bind(5, static_cast<int64_t>(e.after));
@@ -15,9 +15,10 @@ Status Store::AddClockEvents(int64_t file_id, const std::vector<ClockRecord>& ev
 }
 
 StatusOr<std::vector<Store::FileClockEvent>> Store::ClockEvents() {
-  ASSIGN_OR_RETURN(Statement q, db_->Prepare("SELECT e.kind, e.before_ns, e.after_ns, e.line, f.path, f.machines, f.kinds "
-                                             "FROM clock_event e JOIN source_file f ON f.id = e.file_id "
-                                             "ORDER BY e.file_id, e.id"));
+  ASSIGN_OR_RETURN(Statement q,
+                   db_->Prepare("SELECT e.kind, e.before_ns, e.after_ns, e.line, f.path, f.machines, f.kinds "
+                                "FROM clock_event e JOIN source_file f ON f.id = e.file_id "
+                                "ORDER BY e.file_id, e.id"));
   std::vector<FileClockEvent> out;
   while (true) {
     ASSIGN_OR_RETURN(bool row, q.Step());

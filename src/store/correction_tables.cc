@@ -67,7 +67,8 @@ std::optional<double> ProcessAggregate::HalfWidth95() const {
 
 std::string EncodeFlags(const std::vector<StoredFlag>& flags) {
   std::string out;
-  for (const StoredFlag& f : flags) out += Clean(SeverityName(f.severity)) + "\t" + Clean(f.code) + "\t" + Clean(f.message) + "\n";
+  for (const StoredFlag& f : flags)
+    out += Clean(SeverityName(f.severity)) + "\t" + Clean(f.code) + "\t" + Clean(f.message) + "\n";
   return out;
 }
 
@@ -119,12 +120,14 @@ StatusOr<std::vector<ProcessAggregate>> DecodeProcesses(std::string_view in) {
 }
 
 StatusOr<int64_t> UpsertCorrVm(Database* db, const CorrVm& vm) {
-  ASSIGN_OR_RETURN(Statement * s, db->Cached(
-      "INSERT INTO corr_vm(vm_key, vm, vm_source, guest_machine, host_source, vcpus, stored_at, host_counter) "
-      "VALUES(?1, ?2, ?3, ?4, ?5, ?6, strftime('%Y-%m-%dT%H:%M:%SZ','now'), ?7) ON CONFLICT(vm_key) DO UPDATE SET "
-      "vm = excluded.vm, vm_source = excluded.vm_source, guest_machine = excluded.guest_machine, "
-      "host_source = excluded.host_source, vcpus = excluded.vcpus, stored_at = excluded.stored_at, "
-      "host_counter = excluded.host_counter"));
+  ASSIGN_OR_RETURN(
+      Statement * s,
+      db->Cached(
+          "INSERT INTO corr_vm(vm_key, vm, vm_source, guest_machine, host_source, vcpus, stored_at, host_counter) "
+          "VALUES(?1, ?2, ?3, ?4, ?5, ?6, strftime('%Y-%m-%dT%H:%M:%SZ','now'), ?7) ON CONFLICT(vm_key) DO UPDATE SET "
+          "vm = excluded.vm, vm_source = excluded.vm_source, guest_machine = excluded.guest_machine, "
+          "host_source = excluded.host_source, vcpus = excluded.vcpus, stored_at = excluded.stored_at, "
+          "host_counter = excluded.host_counter"));
   s->Bind(1, vm.vm_key).Bind(2, vm.vm).Bind(3, vm.vm_source).Bind(4, vm.guest_machine).Bind(5, vm.host_source);
   BindOpt(s, 6, vm.vcpus);
   s->Bind(7, vm.host_counter);
@@ -158,11 +161,14 @@ Status ReplaceReady(Database* db, int64_t vm_id, const std::vector<StoredReady>&
   d->Bind(1, vm_id);
   RETURN_IF_ERROR(d->Run());
   for (const StoredReady& r : ready) {
-    ASSIGN_OR_RETURN(Statement * s, db->Cached(
-        "INSERT OR REPLACE INTO corr_ready(vm_id, source, host, vcpus, samples, ready_mean, ready_p95, ready_above_5, "
-        "ready_above_10, costop_mean, costop_p95, costop_above_3, run_mean, wait_mean, usage_mean, "
-        "wait_dispatch_us_mean, wait_dispatch_us_p95, host_load_mean, host_load_p95, hints) VALUES(?1, ?2, ?3, ?4, "
-        "?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)"));
+    ASSIGN_OR_RETURN(
+        Statement * s,
+        db->Cached(
+            "INSERT OR REPLACE INTO corr_ready(vm_id, source, host, vcpus, samples, ready_mean, ready_p95, "
+            "ready_above_5, "
+            "ready_above_10, costop_mean, costop_p95, costop_above_3, run_mean, wait_mean, usage_mean, "
+            "wait_dispatch_us_mean, wait_dispatch_us_p95, host_load_mean, host_load_p95, hints) VALUES(?1, ?2, ?3, ?4, "
+            "?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)"));
     s->Bind(1, vm_id).Bind(2, r.source).Bind(3, r.host);
     BindOpt(s, 4, r.vcpus);
     s->Bind(5, r.samples);
@@ -201,7 +207,8 @@ StatusOr<std::vector<ProcessAggregate>> LoadProcessAggregates(Database* db, int6
                                             "AND hour_ns < ?3 ORDER BY hour_ns"));
   // An hour overlaps [from, to) when hour < to and hour + 1 h > from.
   constexpr TimeNs kHour = 3600 * kNsPerSec;
-  const TimeNs after = from < std::numeric_limits<TimeNs>::min() + kHour ? std::numeric_limits<TimeNs>::min() : from - kHour;
+  const TimeNs after =
+      from < std::numeric_limits<TimeNs>::min() + kHour ? std::numeric_limits<TimeNs>::min() : from - kHour;
   q.Bind(1, vm_id).Bind(2, static_cast<int64_t>(after)).Bind(3, static_cast<int64_t>(to));
   // Decoded in place, looked up by string_view: a week is 168 blobs per VM.
   std::map<std::string, ProcessAggregate, std::less<>> merged;
@@ -235,10 +242,12 @@ StatusOr<std::vector<ProcessAggregate>> LoadProcessAggregates(Database* db, int6
 }
 
 StatusOr<std::vector<StoredReady>> LoadReady(Database* db, int64_t vm_id) {
-  ASSIGN_OR_RETURN(Statement q, db->Prepare(
-      "SELECT source, host, vcpus, samples, ready_mean, ready_p95, ready_above_5, ready_above_10, costop_mean, "
-      "costop_p95, costop_above_3, run_mean, wait_mean, usage_mean, wait_dispatch_us_mean, wait_dispatch_us_p95, "
-      "host_load_mean, host_load_p95, hints FROM corr_ready WHERE vm_id = ?1 ORDER BY source"));
+  ASSIGN_OR_RETURN(
+      Statement q,
+      db->Prepare(
+          "SELECT source, host, vcpus, samples, ready_mean, ready_p95, ready_above_5, ready_above_10, costop_mean, "
+          "costop_p95, costop_above_3, run_mean, wait_mean, usage_mean, wait_dispatch_us_mean, wait_dispatch_us_p95, "
+          "host_load_mean, host_load_p95, hints FROM corr_ready WHERE vm_id = ?1 ORDER BY source"));
   q.Bind(1, vm_id);
   std::vector<StoredReady> out;
   for (;;) {

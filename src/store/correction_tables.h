@@ -26,8 +26,8 @@ struct CorrVm {
   std::string vm, guest_machine;
   std::string host_source;  // hyperv | vsphere | esxtop | vmtools | none
   std::optional<int> vcpus;
-  std::string vm_key;     // unique: the VM's identity (src/engine/vm_directory.h)
-  std::string vm_source;  // what tells it from another VM of its name ("vc01.example", "hv01 -> hv02")
+  std::string vm_key;        // unique: the VM's identity (src/engine/vm_directory.h)
+  std::string vm_source;     // what tells it from another VM of its name ("vc01.example", "hv01 -> hv02")
   std::string host_counter;  // the host-side counter of its windows ("cpu.usage.average", "% Total Run Time", ...)
 };
 

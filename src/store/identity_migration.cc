@@ -13,11 +13,11 @@ namespace {
 using SeriesFiles = std::map<int64_t, std::map<std::string, std::vector<int64_t>>>;
 
 StatusOr<SeriesFiles> VsphereSeriesFiles(Database* db) {
-  ASSIGN_OR_RETURN(Statement q, db->Prepare(
-                                    "SELECT DISTINCT v.series_id, f.id, f.fingerprint FROM series s "
-                                    "JOIN value_block v ON v.series_id = s.id JOIN time_block t ON t.id = v.block_id "
-                                    "JOIN source_file f ON f.id = t.file_id WHERE s.source = 'vsphere' "
-                                    "ORDER BY v.series_id, f.id"));
+  ASSIGN_OR_RETURN(Statement q,
+                   db->Prepare("SELECT DISTINCT v.series_id, f.id, f.fingerprint FROM series s "
+                               "JOIN value_block v ON v.series_id = s.id JOIN time_block t ON t.id = v.block_id "
+                               "JOIN source_file f ON f.id = t.file_id WHERE s.source = 'vsphere' "
+                               "ORDER BY v.series_id, f.id"));
   SeriesFiles out;
   while (true) {
     ASSIGN_OR_RETURN(bool row, q.Step());

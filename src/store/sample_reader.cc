@@ -10,8 +10,9 @@
 namespace vrecon {
 
 StatusOr<std::vector<StoredSeries>> FindSeries(Database* db, const SeriesFilter& f) {
-  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT id, source, machine, object, instance, counter, unit, original, "
-                                            "entity FROM series ORDER BY machine, object, instance, counter, source, entity"));
+  ASSIGN_OR_RETURN(Statement q,
+                   db->Prepare("SELECT id, source, machine, object, instance, counter, unit, original, "
+                               "entity FROM series ORDER BY machine, object, instance, counter, source, entity"));
   std::vector<StoredSeries> out;
   auto match = [](const std::optional<std::string>& pat, const std::string& v) { return !pat || GlobMatch(*pat, v); };
   while (true) {
@@ -39,7 +40,8 @@ Status ForEachSample(Database* db, int64_t series_id, const TimeRange& range,
                      const std::function<void(TimeNs, TimeNs, double)>& visit) {
   BlockReader reader(db);
   return reader.ForEach(series_id, range, [&visit](const SampleBlock& b) {
-    for (size_t i = 0; i < b.starts.size(); ++i) visit(b.starts[i], b.ends[i], b.values.empty() ? kMissing : b.values[i]);
+    for (size_t i = 0; i < b.starts.size(); ++i)
+      visit(b.starts[i], b.ends[i], b.values.empty() ? kMissing : b.values[i]);
   });
 }
 
@@ -54,17 +56,18 @@ Status BlockReader::ForEach(int64_t series_id, const TimeRange& range,
   // No ORDER BY: SQLite would sort rows holding the value blobs. Rows come in block id order
   // (the index), which is the time order within a file whenever rows were written in order;
   // the stable sort below handles the rest exactly as the ORDER BY did.
-  ASSIGN_OR_RETURN(Statement* q, db_->Cached("SELECT t.file_id, t.first_start_ns, t.id, t.n, v.vals, v.present FROM value_block v "
-                                             "JOIN time_block t ON t.id = v.block_id WHERE v.series_id = ? "
-                                             "AND t.last_end_ns >= ? AND t.first_start_ns <= ?"));
+  ASSIGN_OR_RETURN(Statement * q,
+                   db_->Cached("SELECT t.file_id, t.first_start_ns, t.id, t.n, v.vals, v.present FROM value_block v "
+                               "JOIN time_block t ON t.id = v.block_id WHERE v.series_id = ? "
+                               "AND t.last_end_ns >= ? AND t.first_start_ns <= ?"));
   q->Bind(1, series_id).Bind(2, range.from).Bind(3, range.to);
   entries_.clear();
   values_.clear();
   while (true) {
     ASSIGN_OR_RETURN(bool row, q->Step());
     if (!row) break;
-    Entry e{q->ColumnInt(0), q->ColumnInt(1), q->ColumnInt(2), q->ColumnInt(3), std::string::npos,
-            q->ColumnInt(5) == q->ColumnInt(3)};
+    Entry e{q->ColumnInt(0), q->ColumnInt(1),   q->ColumnInt(2),
+            q->ColumnInt(3), std::string::npos, q->ColumnInt(5) == q->ColumnInt(3)};
     const std::string_view vals = q->ColumnBlob(4);
     if (e.n < 0 || (!vals.empty() && vals.size() != static_cast<size_t>(e.n) * 8)) {
       q->Reset();
@@ -81,7 +84,8 @@ Status BlockReader::ForEach(int64_t series_id, const TimeRange& range,
   auto before = [](const Entry& a, const Entry& b) {
     return a.file_id != b.file_id ? a.file_id < b.file_id : a.first_start < b.first_start;
   };
-  if (!std::is_sorted(entries_.begin(), entries_.end(), before)) std::stable_sort(entries_.begin(), entries_.end(), before);
+  if (!std::is_sorted(entries_.begin(), entries_.end(), before))
+    std::stable_sort(entries_.begin(), entries_.end(), before);
   for (const Entry& e : entries_) {
     const double* v = e.offset == std::string::npos ? nullptr : values_.data() + e.offset;
     RETURN_IF_ERROR(VisitBlock(series_id, e.block_id, e.n, v, e.complete, range, visit));
@@ -97,7 +101,8 @@ bool BlockReader::Streamable(int64_t series_id, const TimeRange& range) const {
     const auto m = meta_.find(id);
     if (m == meta_.end() || m->second.last_end < range.from || m->second.first_start > range.to) return false;
     const BlockMeta& b = m->second;
-    if (last && (b.file_id != last->file_id ? b.file_id < last->file_id : b.first_start < last->first_start)) return false;
+    if (last && (b.file_id != last->file_id ? b.file_id < last->file_id : b.first_start < last->first_start))
+      return false;
     last = &b;
   }
   return true;
@@ -107,10 +112,11 @@ Status BlockReader::Stream(int64_t series_id, const TimeRange& range,
                            const std::function<void(const SampleBlock&)>& visit) {
   // Span() saw every block of the series: in range, in time order by id, their times known. The
   // rows are visited as they come, without the time_block join and without buffering the series.
-  ASSIGN_OR_RETURN(Statement* q, db_->Cached("SELECT block_id, vals, present FROM value_block WHERE series_id = ?"));
+  ASSIGN_OR_RETURN(Statement * q, db_->Cached("SELECT block_id, vals, present FROM value_block WHERE series_id = ?"));
   q->Bind(1, series_id);
   const auto spanned = series_blocks_.find(series_id);
-  VRECON_CHECK_MSG(spanned != series_blocks_.end(), "Stream() of series " + std::to_string(series_id) + " before Span()");
+  VRECON_CHECK_MSG(spanned != series_blocks_.end(),
+                   "Stream() of series " + std::to_string(series_id) + " before Span()");
   const std::vector<int64_t>& blocks = spanned->second;
   size_t k = 0;
   Status status = Status::Ok();
@@ -121,7 +127,7 @@ Status BlockReader::Stream(int64_t series_id, const TimeRange& range,
     const int64_t id = q->ColumnInt(0);
     if (k >= blocks.size() || blocks[k] != id) {  // only if the store changed since Span()
       status = Status::Unavailable("database " + db_->path() + " changed while series " + std::to_string(series_id) +
-                                " was read; run again");
+                                   " was read; run again");
       break;
     }
     ++k;
@@ -163,8 +169,8 @@ Status BlockReader::VisitBlock(int64_t series_id, int64_t block_id, int64_t n_ro
   size_t i = t->first_out;
   if (i == n) {  // the usual case: the whole block lies in the range
     if (n > 0)
-      visit(SampleBlock{{s, n}, {en, n}, v ? std::span<const double>(v, n) : std::span<const double>(), block_id,
-                        complete});
+      visit(SampleBlock{
+          {s, n}, {en, n}, v ? std::span<const double>(v, n) : std::span<const double>(), block_id, complete});
     return Status::Ok();
   }
   part_values_.clear();
@@ -184,8 +190,8 @@ Status BlockReader::VisitBlock(int64_t series_id, int64_t block_id, int64_t n_ro
 StatusOr<std::optional<TimeRange>> BlockReader::Span(const std::vector<int64_t>& series_ids) {
   // The series of one file share its time blocks: their ids come from the covering index, and
   // each distinct block's span is read once (a join would look the time block up per series).
-  ASSIGN_OR_RETURN(Statement* q, db_->Cached("SELECT block_id FROM value_block WHERE series_id = ?"));
-  ASSIGN_OR_RETURN(Statement* t,
+  ASSIGN_OR_RETURN(Statement * q, db_->Cached("SELECT block_id FROM value_block WHERE series_id = ?"));
+  ASSIGN_OR_RETURN(Statement * t,
                    db_->Cached("SELECT file_id, n, first_start_ns, last_end_ns FROM time_block WHERE id = ?"));
   std::optional<TimeRange> span;
   for (int64_t id : series_ids) {
@@ -203,7 +209,8 @@ StatusOr<std::optional<TimeRange>> BlockReader::Span(const std::vector<int64_t>&
       if (it == meta_.end()) {
         t->Bind(1, b);
         ASSIGN_OR_RETURN(bool row, t->Step());
-        if (row) it = meta_.emplace(b, BlockMeta{t->ColumnInt(0), t->ColumnInt(1), t->ColumnInt(2), t->ColumnInt(3)}).first;
+        if (row)
+          it = meta_.emplace(b, BlockMeta{t->ColumnInt(0), t->ColumnInt(1), t->ColumnInt(2), t->ColumnInt(3)}).first;
         t->Reset();
         if (!row) return Damaged(id);  // a value block without its time block
       }
@@ -254,7 +261,7 @@ StatusOr<std::vector<TimeRange>> BlockReader::Occupied(const std::vector<int64_t
 
 StatusOr<BlockReader::Times*> BlockReader::TimesOf(int64_t block_id, int64_t n) {
   if (auto it = times_.find(block_id); it != times_.end()) return &it->second;
-  ASSIGN_OR_RETURN(Statement* q, db_->Cached("SELECT starts, ends FROM time_block WHERE id = ?"));
+  ASSIGN_OR_RETURN(Statement * q, db_->Cached("SELECT starts, ends FROM time_block WHERE id = ?"));
   q->Bind(1, block_id);
   ASSIGN_OR_RETURN(bool row, q->Step());
   Times* out = nullptr;

@@ -102,9 +102,9 @@ class BlockReader {
   std::vector<double> values_;
   std::vector<TimeNs> part_starts_, part_ends_;
   std::vector<double> part_values_;
-  std::unordered_map<int64_t, BlockMeta> meta_;                   // by time block id (Span)
+  std::unordered_map<int64_t, BlockMeta> meta_;                      // by time block id (Span)
   std::unordered_map<int64_t, std::vector<int64_t>> series_blocks_;  // block ids by series (Span)
-  std::vector<double> row_values_;                                 // one streamed row's values
+  std::vector<double> row_values_;                                   // one streamed row's values
 };
 
 }  // namespace vrecon

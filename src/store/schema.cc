@@ -279,7 +279,8 @@ Status RefuseForeignDatabase(Database* db) {
   ASSIGN_OR_RETURN(bool has_version, v.Step());
   if (has_version && v.ColumnInt(0) != 0) return Status::Ok();  // a vrecon store (or a newer one)
   v.Reset();
-  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name LIMIT 4"));
+  ASSIGN_OR_RETURN(Statement q,
+                   db->Prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name LIMIT 4"));
   std::string names;
   int n = 0;
   while (true) {

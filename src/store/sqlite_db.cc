@@ -37,7 +37,8 @@ Statement& Statement::CheckBind(int rc, int index) {
   if (rc == SQLITE_OK) return *this;
   VRECON_CHECK_MSG(rc != SQLITE_RANGE && rc != SQLITE_MISUSE,
                    "binding parameter " + std::to_string(index) + ": " + sqlite3_errstr(rc));
-  if (bind_status_.ok()) bind_status_ = Error("cannot bind parameter " + std::to_string(index) + ": " + sqlite3_errstr(rc));
+  if (bind_status_.ok())
+    bind_status_ = Error("cannot bind parameter " + std::to_string(index) + ": " + sqlite3_errstr(rc));
   return *this;
 }
 

@@ -37,7 +37,7 @@ class Statement {
   StatusOr<bool> Step();
   // Steps to completion (for INSERT/UPDATE) and resets.
   Status Run();
-  void Reset();  // also forgets a bind error
+  void Reset();           // also forgets a bind error
   int ErrorCode() const;  // SQLite's primary result code of the connection's last call
 
   int64_t ColumnInt(int i) const;
@@ -78,7 +78,7 @@ class Database {
   void ResetCached();
   int64_t LastInsertId() const;
   const std::string& path() const { return path_; }
-  int ErrorCode() const;  // SQLite's primary result code of the last call on this connection
+  int ErrorCode() const;   // SQLite's primary result code of the last call on this connection
   bool read_only() const;  // the main database was opened read-only (or SQLite could only read it)
 
  private:

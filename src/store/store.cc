@@ -72,7 +72,7 @@ std::string NowIso() {
 }  // namespace
 
 StatusOr<std::optional<FileRecord>> Store::FindFile(const std::string& fingerprint) {
-  ASSIGN_OR_RETURN(Statement* q,
+  ASSIGN_OR_RETURN(Statement * q,
                    db_->Cached(std::string("SELECT ") + kFileColumns + " FROM source_file WHERE fingerprint = ?"));
   q->Bind(1, fingerprint);
   ASSIGN_OR_RETURN(bool row, q->Step());
@@ -102,12 +102,14 @@ Status Store::SaveFile(FileRecord* f) {
                         : "UPDATE source_file SET fingerprint=?, path=?, format=?, encoding=?, kinds=?, machines=?, "
                           "time_zone=?, bias_minutes=?, consumed_lines=?, consumed_line_hash=?, rows=?, issues=?, "
                           "first_end_ns=?, last_end_ns=?, ingested_at=? WHERE id=?";
-  ASSIGN_OR_RETURN(Statement* q, db_->Cached(sql));
+  ASSIGN_OR_RETURN(Statement * q, db_->Cached(sql));
   q->Bind(1, f->fingerprint).Bind(2, f->path).Bind(3, f->format).Bind(4, f->encoding).Bind(5, f->kinds);
   q->Bind(6, f->machines).Bind(7, f->time_zone).Bind(8, static_cast<int64_t>(f->bias_minutes));
   q->Bind(9, f->consumed_lines).Bind(10, f->consumed_line_hash).Bind(11, f->rows).Bind(12, f->issues);
-  if (f->first_end) q->Bind(13, *f->first_end); else q->BindNull(13);
-  if (f->last_end) q->Bind(14, *f->last_end); else q->BindNull(14);
+  if (f->first_end) q->Bind(13, *f->first_end);
+  else q->BindNull(13);
+  if (f->last_end) q->Bind(14, *f->last_end);
+  else q->BindNull(14);
   q->Bind(15, NowIso());
   if (f->id != 0) q->Bind(16, f->id);
   RETURN_IF_ERROR(q->Run());
@@ -116,8 +118,8 @@ Status Store::SaveFile(FileRecord* f) {
 }
 
 Status Store::AddIssues(int64_t file_id, const std::vector<ImportIssue>& issues) {
-  ASSIGN_OR_RETURN(Statement* q, db_->Cached("INSERT INTO import_issue(file_id, file, line, severity, code, message) "
-                                             "VALUES(?,?,?,?,?,?)"));
+  ASSIGN_OR_RETURN(Statement * q, db_->Cached("INSERT INTO import_issue(file_id, file, line, severity, code, message) "
+                                              "VALUES(?,?,?,?,?,?)"));
   for (const ImportIssue& i : issues) {
     q->Bind(1, file_id).Bind(2, i.file).Bind(3, i.line).Bind(4, SeverityName(i.severity)).Bind(5, i.code);
     q->Bind(6, i.message);

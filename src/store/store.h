@@ -18,7 +18,7 @@ struct FileRecord {
   int64_t id = 0;
   std::string fingerprint;
   std::string path;
-  std::string format;    // perfmon-csv | perfmon-tsv
+  std::string format;  // perfmon-csv | perfmon-tsv
   std::string encoding;
   std::string kinds;     // comma-separated source kinds
   std::string machines;  // comma-separated

@@ -21,7 +21,8 @@ void RemoveDatabaseFiles(const std::string& path) {
 // SQLite's messages name the private path; the user knows the target.
 Status Renamed(const Status& s, const std::string& from, const std::string& to) {
   std::string m = s.message();
-  for (size_t at = m.find(from); at != std::string::npos; at = m.find(from, at + to.size())) m.replace(at, from.size(), to);
+  for (size_t at = m.find(from); at != std::string::npos; at = m.find(from, at + to.size()))
+    m.replace(at, from.size(), to);
   return Status::IOError(m);
 }
 

@@ -59,8 +59,9 @@ StatusOr<std::unique_ptr<Store>> Store::OpenForReading(const std::string& path) 
   ASSIGN_OR_RETURN(std::unique_ptr<Database> db, OpenReadOnly(path, &version));
   RETURN_IF_ERROR(RefuseForeignDatabase(db.get()));
   if (version != kSchemaVersion) {
-    return Status::NotSupported("store " + path + " has schema version " + std::to_string(version) + " and this vrecon " +
-                                "uses " + std::to_string(kSchemaVersion) + "; it is read-only here (" + *why +
+    return Status::NotSupported("store " + path + " has schema version " + std::to_string(version) +
+                                " and this vrecon " + "uses " + std::to_string(kSchemaVersion) +
+                                "; it is read-only here (" + *why +
                                 "), so it cannot be migrated: open it once with write access");
   }
   RETURN_IF_ERROR(db->Exec("PRAGMA foreign_keys=ON; PRAGMA cache_size=-16000"));
@@ -80,7 +81,8 @@ Status Store::ShadowCorrectionTables() {
     ASSIGN_OR_RETURN(bool row, q.Step());
     if (!row) break;
     std::string sql = q.ColumnText(0);
-    if (sql.rfind("CREATE TABLE ", 0) != 0) return Status::IOError("store " + db_->path() + ": unexpected table " + sql);
+    if (sql.rfind("CREATE TABLE ", 0) != 0)
+      return Status::IOError("store " + db_->path() + ": unexpected table " + sql);
     ddl.push_back("CREATE TEMP TABLE " + sql.substr(13));
   }
   q.Reset();

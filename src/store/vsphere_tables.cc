@@ -9,10 +9,9 @@ namespace vrecon {
 namespace {
 
 std::string Now() {
-  return FormatIso(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                       std::chrono::system_clock::now().time_since_epoch())
-                       .count(),
-                   false);
+  return FormatIso(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count(),
+      false);
 }
 
 // Moves every vSphere series stored under entity prefix `from` + "/" to `to` + "/"; a series
@@ -95,24 +94,27 @@ StatusOr<std::map<std::string, std::string>> VcenterUrls(Database* db) {
 }
 
 Status SaveVsphereVm(Database* db, const StoredVm& v) {
-  ASSIGN_OR_RETURN(Statement* q, db->Cached("INSERT OR REPLACE INTO vsphere_vm(vcenter, moid, name, num_cpu, host_moid, "
-                                            "power_state, guest_hostname, seen_at, entity) VALUES(?,?,?,?,?,?,?,?,?)"));
+  ASSIGN_OR_RETURN(Statement * q,
+                   db->Cached("INSERT OR REPLACE INTO vsphere_vm(vcenter, moid, name, num_cpu, host_moid, "
+                              "power_state, guest_hostname, seen_at, entity) VALUES(?,?,?,?,?,?,?,?,?)"));
   q->Bind(1, v.vcenter).Bind(2, v.moid).Bind(3, v.name).Bind(4, static_cast<int64_t>(v.num_cpu)).Bind(5, v.host_moid);
   q->Bind(6, v.power_state).Bind(7, v.guest_hostname).Bind(8, Now()).Bind(9, v.entity);
   return q->Run();
 }
 
 Status SaveVsphereHost(Database* db, const StoredHost& h) {
-  ASSIGN_OR_RETURN(Statement* q, db->Cached("INSERT OR REPLACE INTO vsphere_host(vcenter, moid, name, cores, mhz, seen_at) "
-                                            "VALUES(?,?,?,?,?,?)"));
+  ASSIGN_OR_RETURN(Statement * q,
+                   db->Cached("INSERT OR REPLACE INTO vsphere_host(vcenter, moid, name, cores, mhz, seen_at) "
+                              "VALUES(?,?,?,?,?,?)"));
   q->Bind(1, h.vcenter).Bind(2, h.moid).Bind(3, h.name).Bind(4, static_cast<int64_t>(h.cores));
   q->Bind(5, static_cast<int64_t>(h.mhz)).Bind(6, Now());
   return q->Run();
 }
 
 StatusOr<std::vector<StoredVm>> VsphereVms(Database* db) {
-  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT vcenter, moid, name, num_cpu, host_moid, power_state, guest_hostname, "
-                                            "entity FROM vsphere_vm ORDER BY name, entity"));
+  ASSIGN_OR_RETURN(Statement q,
+                   db->Prepare("SELECT vcenter, moid, name, num_cpu, host_moid, power_state, guest_hostname, "
+                               "entity FROM vsphere_vm ORDER BY name, entity"));
   std::vector<StoredVm> out;
   while (true) {
     ASSIGN_OR_RETURN(bool row, q.Step());
@@ -145,10 +147,14 @@ StatusOr<std::map<MarkKey, TimeNs>> VsphereMarks(Database* db, const std::string
 }
 
 Status SetVsphereMark(Database* db, const std::string& vcenter, const MarkKey& key, TimeNs last_end) {
-  ASSIGN_OR_RETURN(Statement* q, db->Cached("INSERT INTO vsphere_mark(vcenter, moid, counter, interval_s, last_end_ns) "
-                                            "VALUES(?,?,?,?,?) ON CONFLICT(vcenter, moid, counter, interval_s) "
-                                            "DO UPDATE SET last_end_ns = max(last_end_ns, excluded.last_end_ns)"));
-  q->Bind(1, vcenter).Bind(2, std::get<0>(key)).Bind(3, std::get<1>(key)).Bind(4, static_cast<int64_t>(std::get<2>(key)));
+  ASSIGN_OR_RETURN(Statement * q,
+                   db->Cached("INSERT INTO vsphere_mark(vcenter, moid, counter, interval_s, last_end_ns) "
+                              "VALUES(?,?,?,?,?) ON CONFLICT(vcenter, moid, counter, interval_s) "
+                              "DO UPDATE SET last_end_ns = max(last_end_ns, excluded.last_end_ns)"));
+  q->Bind(1, vcenter)
+      .Bind(2, std::get<0>(key))
+      .Bind(3, std::get<1>(key))
+      .Bind(4, static_cast<int64_t>(std::get<2>(key)));
   q->Bind(5, last_end);
   return q->Run();
 }
@@ -170,15 +176,16 @@ StatusOr<std::map<std::string, RollupDue>> RollupsDue(Database* db, const std::s
 }
 
 Status SetRollupDue(Database* db, const std::string& vcenter, const std::string& moid, const RollupDue& due) {
-  ASSIGN_OR_RETURN(Statement* q, db->Cached("INSERT INTO vsphere_rollup_due(vcenter, moid, from_ns, to_ns) VALUES(?,?,?,?) "
-                                            "ON CONFLICT(vcenter, moid) DO UPDATE SET from_ns = excluded.from_ns, "
-                                            "to_ns = excluded.to_ns"));
+  ASSIGN_OR_RETURN(Statement * q,
+                   db->Cached("INSERT INTO vsphere_rollup_due(vcenter, moid, from_ns, to_ns) VALUES(?,?,?,?) "
+                              "ON CONFLICT(vcenter, moid) DO UPDATE SET from_ns = excluded.from_ns, "
+                              "to_ns = excluded.to_ns"));
   q->Bind(1, vcenter).Bind(2, moid).Bind(3, static_cast<int64_t>(due.from)).Bind(4, static_cast<int64_t>(due.to));
   return q->Run();
 }
 
 Status ClearRollupDue(Database* db, const std::string& vcenter, const std::string& moid) {
-  ASSIGN_OR_RETURN(Statement* q, db->Cached("DELETE FROM vsphere_rollup_due WHERE vcenter = ? AND moid = ?"));
+  ASSIGN_OR_RETURN(Statement * q, db->Cached("DELETE FROM vsphere_rollup_due WHERE vcenter = ? AND moid = ?"));
   q->Bind(1, vcenter).Bind(2, moid);
   return q->Run();
 }

@@ -21,8 +21,8 @@ using blob::Put;
 using blob::Take;
 
 using OptField = std::optional<double> StoredWindow::*;
-constexpr OptField kFields[] = {&StoredWindow::guest_util, &StoredWindow::host_util, &StoredWindow::w,
-                                &StoredWindow::steal,      &StoredWindow::ready,     &StoredWindow::costop,
+constexpr OptField kFields[] = {&StoredWindow::guest_util,    &StoredWindow::host_util, &StoredWindow::w,
+                                &StoredWindow::steal,         &StoredWindow::ready,     &StoredWindow::costop,
                                 &StoredWindow::clock_offset_s};
 
 Status WriteBlock(Database* db, int64_t vm_id, TimeNs hour, std::span<const StoredWindow> windows) {
@@ -34,9 +34,10 @@ Status WriteBlock(Database* db, int64_t vm_id, TimeNs hour, std::span<const Stor
   TimeNs last_end = windows.front().end;
   for (const StoredWindow& w : windows) last_end = std::max(last_end, w.end);
   const std::string blob = EncodeWindowBlock(windows);
-  ASSIGN_OR_RETURN(Statement * s, db->Cached(
-      "INSERT OR REPLACE INTO corr_window_block(vm_id, hour_ns, first_start_ns, last_end_ns, windows, data) "
-      "VALUES(?1, ?2, ?3, ?4, ?5, ?6)"));
+  ASSIGN_OR_RETURN(
+      Statement * s,
+      db->Cached("INSERT OR REPLACE INTO corr_window_block(vm_id, hour_ns, first_start_ns, last_end_ns, windows, data) "
+                 "VALUES(?1, ?2, ?3, ?4, ?5, ?6)"));
   s->Bind(1, vm_id).Bind(2, static_cast<int64_t>(hour)).Bind(3, static_cast<int64_t>(windows.front().start));
   s->Bind(4, static_cast<int64_t>(last_end)).Bind(5, static_cast<int64_t>(windows.size()));
   s->BindBlob(6, blob.data(), blob.size());
@@ -85,7 +86,8 @@ Status DecodeWindowBlock(std::string_view block, const std::function<bool(const 
   while (!in.empty()) {
     uint8_t mask = 0;
     int64_t start = 0, end = 0;
-    if (!Take(&in, &start) || !Take(&in, &end) || !Take(&in, &mask)) return Status::ParseError("truncated window block");
+    if (!Take(&in, &start) || !Take(&in, &end) || !Take(&in, &mask))
+      return Status::ParseError("truncated window block");
     w.start = start;
     w.end = end;
     w.vcpus.reset();
@@ -120,8 +122,9 @@ Status DecodeWindowBlock(std::string_view block, const std::function<bool(const 
 Status ReplaceCorrWindows(Database* db, int64_t vm_id, TimeNs from, TimeNs to, std::span<const StoredWindow> windows) {
   // Hour blocks that may hold a window starting in [from, to), with the windows they keep.
   std::map<TimeNs, std::vector<StoredWindow>> hours;
-  ASSIGN_OR_RETURN(Statement * q, db->Cached(
-      "SELECT hour_ns, data FROM corr_window_block WHERE vm_id = ?1 AND hour_ns >= ?2 AND hour_ns < ?3"));
+  ASSIGN_OR_RETURN(
+      Statement * q,
+      db->Cached("SELECT hour_ns, data FROM corr_window_block WHERE vm_id = ?1 AND hour_ns >= ?2 AND hour_ns < ?3"));
   const TimeNs lo = from < kMin + kHour ? kMin : HourOf(from);
   q->Bind(1, vm_id).Bind(2, static_cast<int64_t>(lo)).Bind(3, static_cast<int64_t>(to));
   for (;;) {
@@ -203,9 +206,11 @@ StatusOr<std::optional<TimeNs>> NewestCorrWindowLength(Database* db) {
 namespace {
 
 Status CopyCorrWindowRows(Database* db) {
-  ASSIGN_OR_RETURN(Statement q, db->Prepare(
-      "SELECT vm_id, start_ns, end_ns, vcpus, guest_util, host_util, w, steal, ready, costop, clock_offset_s, "
-      "guest_cov, host_cov, flags FROM corr_window ORDER BY vm_id, start_ns"));
+  ASSIGN_OR_RETURN(
+      Statement q,
+      db->Prepare(
+          "SELECT vm_id, start_ns, end_ns, vcpus, guest_util, host_util, w, steal, ready, costop, clock_offset_s, "
+          "guest_cov, host_cov, flags FROM corr_window ORDER BY vm_id, start_ns"));
   auto opt = [&](int i) { return q.ColumnIsNull(i) ? std::nullopt : std::optional<double>(q.ColumnDouble(i)); };
   int64_t vm = 0;
   TimeNs hour = 0;

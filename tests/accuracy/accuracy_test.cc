@@ -75,8 +75,8 @@ TEST(AccuracyCalmTest, AtMostFivePercentOfCalmWindowsFlagged) {
     const SimRun r = SimulateAndCorrect("calm", seed);
     const sim::Accuracy& a = r.accuracy;
     ASSERT_EQ(a.windows, static_cast<int>(r.sim.windows.size()));
-    EXPECT_LE(a.flagged_windows, a.windows * 5 / 100) << "seed " << seed << ": " << a.flagged_windows << " of "
-                                                      << a.windows << " windows flagged";
+    EXPECT_LE(a.flagged_windows, a.windows * 5 / 100)
+        << "seed " << seed << ": " << a.flagged_windows << " of " << a.windows << " windows flagged";
     EXPECT_EQ(a.hard, 0);
     EXPECT_LT(a.corrected_mae, 1.5) << "seed " << seed;
   }
@@ -98,8 +98,9 @@ TEST_P(IntervalCoverageTest, AtLeast94PercentOfIntervalsHoldTheTruth) {
   const sim::Accuracy& a = r.accuracy;
   ASSERT_GT(a.ci_n, 300) << "intervals for most process-windows";
   EXPECT_EQ(a.ci_missing, 0);
-  EXPECT_GE(a.ci_covered, 0.94 * a.ci_n) << a.ci_covered << " of " << a.ci_n << " intervals hold the truth (median width "
-                                         << a.ci_median_width << " points)";
+  EXPECT_GE(a.ci_covered, 0.94 * a.ci_n) << a.ci_covered << " of " << a.ci_n
+                                         << " intervals hold the truth (median width " << a.ci_median_width
+                                         << " points)";
 }
 INSTANTIATE_TEST_SUITE_P(Scenarios, IntervalCoverageTest,
                          ::testing::Combine(::testing::Values("calm", "contention", "lost-ticks", "resync", "dst",

@@ -68,11 +68,12 @@ TEST(SimulatorTest, CalmTruthMatchesTheHostWithinSampling) {
   ASSERT_EQ(o.windows.size(), 72u);
   double sum = 0;
   for (const auto& [name, pct] : o.windows[0].process_pct) sum += pct;
-  EXPECT_GT(sum, 60);   // about 1.3 CPUs of demand less 0.5% waiting
+  EXPECT_GT(sum, 60);  // about 1.3 CPUs of demand less 0.5% waiting
   EXPECT_LT(sum, 190);
   EXPECT_EQ(o.lost_ticks, 0);
   EXPECT_NE(o.guest_csv.find("\\\\GUEST01\\System\\Processor Queue Length"), std::string::npos);
-  EXPECT_NE(o.host_csv.find("Hyper-V Hypervisor Virtual Processor(GUEST01:Hv VP 1)\\% Total Run Time"), std::string::npos);
+  EXPECT_NE(o.host_csv.find("Hyper-V Hypervisor Virtual Processor(GUEST01:Hv VP 1)\\% Total Run Time"),
+            std::string::npos);
 }
 
 }  // namespace

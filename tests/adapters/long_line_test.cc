@@ -65,7 +65,8 @@ TEST(LongLineTest, AFirstLineWithoutEndIsStoppedWhileItGrows) {
 }
 
 TEST(LongLineTest, ALineOfExactlyTheLimitIsRead) {
-  std::string text = "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\W\\Processor(_Total)\\% Processor Time\"\n\"11/02/2026 10:00:00.000\",\"";
+  std::string text =
+      "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\W\\Processor(_Total)\\% Processor Time\"\n\"11/02/2026 10:00:00.000\",\"";
   text.append(LineSplitter::kMaxLine - (text.size() - text.rfind('\n') - 1) - 2, '0');
   text += "1\"\n";
   const Status s = Read<perfmon::PerfmonParser, perfmon::ParserOptions>(text, 1 << 20);

@@ -15,7 +15,8 @@ TEST(AgentIngest, AgentFileReadsBackThroughVreconIngest) {
   FakePdh pdh;
   pdh.counters["|Processor|% Processor Time"] = {{"0", "_Total"}, [](int n, const std::string& i) {
                                                    if (n == 1) return PdhItem{"", kPdhCStatusInvalidData, 0};
-                                                   if (n == 3 && i == "0") return PdhItem{"", kPdhCStatusInvalidData, 0};
+                                                   if (n == 3 && i == "0")
+                                                     return PdhItem{"", kPdhCStatusInvalidData, 0};
                                                    return PdhItem{"", kPdhValidData, i == "0" ? 97.5 : 48.25};
                                                  }};
   pdh.counters["|Process|% Processor Time"] = {{"Idle", "svchost", "svchost"}, [](int, const std::string& i) {

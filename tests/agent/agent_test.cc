@@ -19,9 +19,7 @@ PdhItem Bad() { return PdhItem{"", kPdhCStatusInvalidData, 0}; }
 // A guest "WEB01" with the objects of the vrecon set it has (no Process V2, no VMware Tools).
 FakePdh Guest() {
   FakePdh p;
-  auto rate = [](double v) {
-    return [v](int n, const std::string&) { return n == 1 ? Bad() : Val(v); };
-  };
+  auto rate = [](double v) { return [v](int n, const std::string&) { return n == 1 ? Bad() : Val(v); }; };
   p.counters["|Processor|% Processor Time"] = {{"0", "1", "_Total"}, [](int n, const std::string& i) {
                                                  if (n == 1) return Bad();
                                                  return Val(i == "0" ? 97.5 : i == "1" ? 40 : 68.75);
@@ -82,8 +80,8 @@ TEST(AgentCounterSets, VreconAndHyperV) {
 }
 
 TEST(AgentCounterFile, CommentsBomCrlfAndErrorsNameTheLine) {
-  auto f = ParseCounterFile("\xEF\xBB\xBF# extra\r\n\r\n\\Process(*)\\Working Set\r\n  \\\\DB01\\Memory\\Pages/sec  \r\n",
-                            "extra.txt");
+  auto f = ParseCounterFile(
+      "\xEF\xBB\xBF# extra\r\n\r\n\\Process(*)\\Working Set\r\n  \\\\DB01\\Memory\\Pages/sec  \r\n", "extra.txt");
   ASSERT_TRUE(f.ok()) << f.status().message();
   ASSERT_EQ(f->size(), 2u);
   EXPECT_EQ((*f)[1].machine, "DB01");
@@ -93,8 +91,8 @@ TEST(AgentCounterFile, CommentsBomCrlfAndErrorsNameTheLine) {
 }
 
 TEST(AgentOptions, ParseAndRefuse) {
-  auto o = ParseOptions({"--interval", "5", "--out=D:\\perf", "--set", "hyperv", "--computer", "\\\\HV01",
-                         "--max-size", "2", "--rotate-minutes", "30", "--counter", "\\Memory\\Pages/sec"});
+  auto o = ParseOptions({"--interval", "5", "--out=D:\\perf", "--set", "hyperv", "--computer", "\\\\HV01", "--max-size",
+                         "2", "--rotate-minutes", "30", "--counter", "\\Memory\\Pages/sec"});
   ASSERT_TRUE(o.ok()) << o.status().message();
   EXPECT_EQ(o->interval_seconds, 5);
   EXPECT_EQ(o->out_dir, "D:\\perf");
@@ -174,7 +172,9 @@ TEST(AgentRun, TwoCollectionsBeforeTheFirstRowValuesNotCappedErrorsBlank) {
   EXPECT_EQ(files.begin()->first, "WEB01_20261102-050015.csv");
   auto lines = Lines(files.begin()->second);
   ASSERT_EQ(lines.size(), 4u);
-  EXPECT_EQ(lines[0].rfind("\"(PDH-CSV 4.0) (Eastern Standard Time)(300)\",\"\\\\WEB01\\Processor(0)\\% Processor Time\"", 0), 0u)
+  EXPECT_EQ(
+      lines[0].rfind("\"(PDH-CSV 4.0) (Eastern Standard Time)(300)\",\"\\\\WEB01\\Processor(0)\\% Processor Time\"", 0),
+      0u)
       << lines[0];
   EXPECT_NE(lines[0].find("\"\\\\WEB01\\Process(svchost#1)\\% Processor Time\""), std::string::npos);
   EXPECT_NE(lines[0].find("\"\\\\WEB01\\System\\Processor Queue Length\""), std::string::npos);
@@ -269,9 +269,8 @@ TEST(AgentRun, HyperVWaitTimePerDispatchIsFormattedWithItsBase) {
   };
   const std::vector<std::string> vps = {"WEB01:Hv VP 0", "WEB01:Hv VP 1", "_Total"};
   for (const char* c : {"% Total Run Time", "% Guest Run Time", "% Hypervisor Run Time"})
-    pdh.counters[std::string("HV01|Hyper-V Hypervisor Virtual Processor|") + c] = {vps, [](int, const std::string&) {
-                                                                                   return Val(144.5);
-                                                                                 }};
+    pdh.counters[std::string("HV01|Hyper-V Hypervisor Virtual Processor|") + c] = {
+        vps, [](int, const std::string&) { return Val(144.5); }};
   pdh.counters["HV01|Hyper-V Hypervisor Virtual Processor|CPU Wait Time Per Dispatch"] = {vps, per_dispatch};
   for (const char* c : {"% Total Run Time", "% Guest Run Time", "% Hypervisor Run Time", "CPU Wait Time Per Dispatch"})
     pdh.counters[std::string("HV01|Hyper-V Hypervisor Root Virtual Processor|") + c] = {
@@ -286,8 +285,9 @@ TEST(AgentRun, HyperVWaitTimePerDispatchIsFormattedWithItsBase) {
   ASSERT_EQ(files.size(), 1u);
   EXPECT_EQ(files.begin()->first.rfind("HV01_", 0), 0u);
   auto lines = Lines(files.begin()->second);
-  EXPECT_NE(lines[0].find("\"\\\\HV01\\Hyper-V Hypervisor Virtual Processor(WEB01:Hv VP 1)\\CPU Wait Time Per Dispatch\""),
-            std::string::npos);
+  EXPECT_NE(
+      lines[0].find("\"\\\\HV01\\Hyper-V Hypervisor Virtual Processor(WEB01:Hv VP 1)\\CPU Wait Time Per Dispatch\""),
+      std::string::npos);
   // Collection 2: (4e6-1e6)/(2000-1000) = 3000; collection 3: (9e6-4e6)/1000 = 5000.
   EXPECT_NE(lines[1].find("\"3000\""), std::string::npos) << lines[1];
   EXPECT_NE(lines[2].find("\"5000\""), std::string::npos) << lines[2];

@@ -10,7 +10,8 @@ TEST(SeverityTest, NamesRoundTripAndAreTheFileFormatsWords) {
   EXPECT_EQ(SeverityName(Severity::kInfo), "info");
   EXPECT_EQ(SeverityName(Severity::kWarning), "warning");
   EXPECT_EQ(SeverityName(Severity::kError), "error");
-  for (Severity s : {Severity::kInfo, Severity::kWarning, Severity::kError}) EXPECT_EQ(ParseSeverity(SeverityName(s)), s);
+  for (Severity s : {Severity::kInfo, Severity::kWarning, Severity::kError})
+    EXPECT_EQ(ParseSeverity(SeverityName(s)), s);
 }
 
 TEST(SeverityTest, ParsesOnlyTheExactNames) {

@@ -46,7 +46,12 @@ TEST(StatusTest, StatusOrGivesItsValueInEveryForm) {
 }
 
 TEST(StatusDeathTest, StatusOrFromAnOkStatusStops) {
-  EXPECT_DEATH({ StatusOr<int> s(Status::Ok()); (void)s; }, "check failed: .*StatusOr built from an OK Status");
+  EXPECT_DEATH(
+      {
+        StatusOr<int> s(Status::Ok());
+        (void)s;
+      },
+      "check failed: .*StatusOr built from an OK Status");
 }
 
 TEST(StatusDeathTest, ReadingAStatusOrInErrorStopsWithItsMessage) {

@@ -26,7 +26,8 @@ constexpr double kTrueW = 1.25;  // host run % / guest % Processor Time
 std::string Stamp(TimeNs utc, int bias_minutes) {
   const CivilTime c = CivilFromNs(utc - static_cast<TimeNs>(bias_minutes) * 60 * kNsPerSec);
   char b[40];
-  std::snprintf(b, sizeof b, "%02d/%02d/%04d %02d:%02d:%02d.%03d", c.month, c.day, c.year, c.hour, c.minute, c.second, c.millis);
+  std::snprintf(b, sizeof b, "%02d/%02d/%04d %02d:%02d:%02d.%03d", c.month, c.day, c.year, c.hour, c.minute, c.second,
+                c.millis);
   return b;
 }
 
@@ -43,22 +44,25 @@ double Mean(const std::vector<double>& u, int a, int b) {
 // `guest_utc(true seconds)` written in local time with `bias(true seconds)`.
 std::string GuestLog(const std::vector<double>& u, TimeNs t0, const std::string& zone, int first_bias,
                      const std::function<double(int)>& clock_ahead_s, const std::function<int(int)>& bias) {
-  std::string s = "\"(PDH-CSV 4.0) (" + zone + ")(" + std::to_string(first_bias) +
-                  ")\",\"\\\\APP01\\Processor(0)\\% Processor Time\",\"\\\\APP01\\Processor(_Total)\\% Processor Time\","
-                  "\"\\\\APP01\\Process(A)\\% Processor Time\",\"\\\\APP01\\Process(B)\\% Processor Time\"\n";
+  std::string s =
+      "\"(PDH-CSV 4.0) (" + zone + ")(" + std::to_string(first_bias) +
+      ")\",\"\\\\APP01\\Processor(0)\\% Processor Time\",\"\\\\APP01\\Processor(_Total)\\% Processor Time\","
+      "\"\\\\APP01\\Process(A)\\% Processor Time\",\"\\\\APP01\\Process(B)\\% Processor Time\"\n";
   for (int t = 15; t <= static_cast<int>(u.size()); t += 15) {
     const double g = Mean(u, t - 15, t) / kTrueW;
     const TimeNs guest = t0 + static_cast<TimeNs>((t + clock_ahead_s(t)) * kNsPerSec);
     char row[200];
-    std::snprintf(row, sizeof row, "\"%s\",\"%.4f\",\"%.4f\",\"%.4f\",\"%.4f\"\n", Stamp(guest, bias(t)).c_str(), g, g, 0.6 * g, 0.3 * g);
+    std::snprintf(row, sizeof row, "\"%s\",\"%.4f\",\"%.4f\",\"%.4f\",\"%.4f\"\n", Stamp(guest, bias(t)).c_str(), g, g,
+                  0.6 * g, 0.3 * g);
     s += row;
   }
   return s;
 }
 
 std::string HostLog(const std::vector<double>& u, TimeNs t0) {
-  std::string s = "\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\","
-                  "\"\\\\HV01\\Hyper-V Hypervisor Virtual Processor(APP01:Hv VP 0)\\% Total Run Time\"\n";
+  std::string s =
+      "\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\","
+      "\"\\\\HV01\\Hyper-V Hypervisor Virtual Processor(APP01:Hv VP 0)\\% Total Run Time\"\n";
   for (int t = 20; t <= static_cast<int>(u.size()); t += 20) {
     char row[120];
     std::snprintf(row, sizeof row, "\"%s\",\"%.4f\"\n", Stamp(t0 + t * kNsPerSec, 0).c_str(), Mean(u, t - 20, t));
@@ -75,7 +79,8 @@ struct Window {
 // One JSON line per window (src/report/correction_report.cc writes them so).
 std::vector<Window> Windows(const std::string& json) {
   std::vector<Window> out;
-  const std::regex start("\"start\": \"([^\"]+)\""), w("\"w\": ([-0-9.e]+|null)"), off("\"clock_offset_s\": ([-0-9.e]+|null)");
+  const std::regex start("\"start\": \"([^\"]+)\""), w("\"w\": ([-0-9.e]+|null)"),
+      off("\"clock_offset_s\": ([-0-9.e]+|null)");
   size_t from = 0;
   for (size_t nl; (nl = json.find('\n', from)) != std::string::npos; from = nl + 1) {
     const std::string line = json.substr(from, nl - from);
@@ -90,7 +95,8 @@ std::vector<Window> Windows(const std::string& json) {
 }
 
 bool HasClockFlag(const std::string& line) {
-  for (const char* c : {"interval-jitter", "\"gap\"", "clock-step", "dst-shift", "elapsed-mismatch", "alignment-unknown"})
+  for (const char* c :
+       {"interval-jitter", "\"gap\"", "clock-step", "dst-shift", "elapsed-mismatch", "alignment-unknown"})
     if (line.find(c) != std::string::npos) return true;
   return false;
 }
@@ -105,7 +111,9 @@ TEST(AlignmentTest, GuestClockFortySecondsAheadIsAlignedAndReported) {
   TempDir dir;
   const TimeNs t0 = *ParseIso("2026-09-21T00:00:00Z");
   const std::vector<double> u = Truth(3 * 3600, 5);
-  WriteText(dir.File("guest.csv"), GuestLog(u, t0, "Coordinated Universal Time", 0, [](int) { return 40.0; }, [](int) { return 0; }));
+  WriteText(dir.File("guest.csv"),
+            GuestLog(
+                u, t0, "Coordinated Universal Time", 0, [](int) { return 40.0; }, [](int) { return 0; }));
   WriteText(dir.File("host.csv"), HostLog(u, t0));
 
   CliResult a = Correct(dir.File("guest.csv"), dir.File("host.csv"), true);
@@ -144,11 +152,14 @@ TEST(AlignmentTest, GuestClockFortySecondsAheadIsAlignedAndReported) {
 
   CliResult table = RunVrecon({"correct", "--guest", dir.File("guest.csv"), "--host", dir.File("host.csv")});
   ASSERT_EQ(table.exit_code, 0) << table.err;
-  EXPECT_TRUE(std::regex_search(table.out, std::regex("guest clock \\+(39|40|41)\\.[0-9] s"))) << table.out.substr(0, 600);
-  CliResult csv = RunVrecon({"correct", "--guest", dir.File("guest.csv"), "--host", dir.File("host.csv"), "--format", "csv"});
+  EXPECT_TRUE(std::regex_search(table.out, std::regex("guest clock \\+(39|40|41)\\.[0-9] s")))
+      << table.out.substr(0, 600);
+  CliResult csv =
+      RunVrecon({"correct", "--guest", dir.File("guest.csv"), "--host", dir.File("host.csv"), "--format", "csv"});
   ASSERT_EQ(csv.exit_code, 0) << csv.err;
   EXPECT_TRUE(csv.out.substr(0, csv.out.find('\n')).ends_with(",clock_offset_s,vm_key,present_s,host_counter"));
-  EXPECT_TRUE(std::regex_search(csv.out, std::regex(",(39|40|41)\\.[0-9]+,hyperv:[^,\n]+,[0-9.]*,% Total Run Time\n"))) << csv.out.substr(0, 600);
+  EXPECT_TRUE(std::regex_search(csv.out, std::regex(",(39|40|41)\\.[0-9]+,hyperv:[^,\n]+,[0-9.]*,% Total Run Time\n")))
+      << csv.out.substr(0, 600);
 }
 
 TEST(AlignmentTest, ResyncStepAndDstChangeAreFlaggedAndSplitTheEstimate) {
@@ -199,8 +210,9 @@ TEST(AlignmentTest, ClockSetBackIsFlaggedFromTheSkippedRows) {
   const TimeNs t0 = *ParseIso("2026-09-21T00:00:00Z");
   const std::vector<double> u = Truth(3 * 3600, 13);
   const int back_at = 5400 + 120;  // true 01:32:00
-  WriteText(dir.File("guest.csv"), GuestLog(u, t0, "Coordinated Universal Time", 0,
-                                            [&](int t) { return t < back_at ? 40.0 : 10.0; }, [](int) { return 0; }));
+  WriteText(dir.File("guest.csv"), GuestLog(
+                                       u, t0, "Coordinated Universal Time", 0,
+                                       [&](int t) { return t < back_at ? 40.0 : 10.0; }, [](int) { return 0; }));
   WriteText(dir.File("host.csv"), HostLog(u, t0));
   CliResult c = Correct(dir.File("guest.csv"), dir.File("host.csv"), true);
   ASSERT_EQ(c.exit_code, 0) << c.err;

@@ -38,8 +38,9 @@ std::string Stamp(int s) {
 // clock stepped back and caught up): 1,200 backward steps, more than the 1,000 issues listed.
 TEST(ClockEventsTest, MoreThanAThousandStepsAreAllStoredAndUsed) {
   TempDir dir;
-  std::string guest = "\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\",\"\\\\VM1\\Processor(0)\\% Processor Time\","
-                      "\"\\\\VM1\\Processor(_Total)\\% Processor Time\"\r\n";
+  std::string guest =
+      "\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\",\"\\\\VM1\\Processor(0)\\% Processor Time\","
+      "\"\\\\VM1\\Processor(_Total)\\% Processor Time\"\r\n";
   for (int w = 0; w < 1200; ++w) {
     for (int s = w * 300; s < (w + 1) * 300; s += 15) {
       guest += Stamp(s) + ",\"40\",\"40\"\r\n";
@@ -65,13 +66,15 @@ TEST(ClockEventsTest, MoreThanAThousandStepsAreAllStoredAndUsed) {
 // correction's window that holds it is flagged.
 TEST(ClockEventsTest, ALinuxClockStepInASarLogReachesTheClockModel) {
   TempDir dir;
-  std::string sar = "Linux 6.1.0-13-amd64 (lnx01) \t11/02/2026 \t_x86_64_\t(1 CPU)\n\n"
-                    "10:00:00     CPU     %user     %nice   %system   %iowait    %steal     %idle\n";
+  std::string sar =
+      "Linux 6.1.0-13-amd64 (lnx01) \t11/02/2026 \t_x86_64_\t(1 CPU)\n\n"
+      "10:00:00     CPU     %user     %nice   %system   %iowait    %steal     %idle\n";
   char line[128];
   for (int s = 10; s <= 900; s += 10) {
     const int t = s > 450 && s <= 460 ? s - 60 : s;  // one row 60 s back at 10:07:40
-    std::snprintf(line, sizeof line, "%02d:%02d:%02d     all     30.00      0.00     10.00      0.00      0.00     60.00\n",
-                  10 + t / 3600, t / 60 % 60, t % 60);
+    std::snprintf(line, sizeof line,
+                  "%02d:%02d:%02d     all     30.00      0.00     10.00      0.00      0.00     60.00\n", 10 + t / 3600,
+                  t / 60 % 60, t % 60);
     sar += line;
   }
   WriteText(dir.File("lnx01.log"), sar);
@@ -89,16 +92,19 @@ TEST(ClockEventsTest, ALinuxClockStepInASarLogReachesTheClockModel) {
 // sar's LINUX RESTART line is a boot: recorded as a clock event and flagged guest-restart.
 TEST(ClockEventsTest, ASarRestartIsAGuestRestart) {
   TempDir dir;
-  std::string sar = "Linux 6.1.0-13-amd64 (lnx02) \t11/02/2026 \t_x86_64_\t(1 CPU)\n\n"
-                    "10:00:00     CPU     %user     %nice   %system   %iowait    %steal     %idle\n";
+  std::string sar =
+      "Linux 6.1.0-13-amd64 (lnx02) \t11/02/2026 \t_x86_64_\t(1 CPU)\n\n"
+      "10:00:00     CPU     %user     %nice   %system   %iowait    %steal     %idle\n";
   char line[128];
   for (int s = 10; s <= 600; s += 10) {
     if (s == 250) {
-      sar += "10:04:00     LINUX RESTART\t(1 CPU)\n\n10:04:00     CPU     %user     %nice   %system   %iowait    %steal     %idle\n";
+      sar +=
+          "10:04:00     LINUX RESTART\t(1 CPU)\n\n10:04:00     CPU     %user     %nice   %system   %iowait    %steal   "
+          "  %idle\n";
     }
     if (s > 120 && s < 250) continue;  // down, then booting
-    std::snprintf(line, sizeof line, "10:%02d:%02d     all     30.00      0.00     10.00      0.00      0.00     60.00\n",
-                  s / 60, s % 60);
+    std::snprintf(line, sizeof line,
+                  "10:%02d:%02d     all     30.00      0.00     10.00      0.00      0.00     60.00\n", s / 60, s % 60);
     sar += line;
   }
   WriteText(dir.File("lnx02.log"), sar);

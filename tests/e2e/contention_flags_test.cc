@@ -12,7 +12,8 @@ namespace {
 TEST(ContentionFlagsTest, HyperVWaitPerDispatchIsFlaggedPerWindow) {
   TempDir dir;
   const std::string vp = "\\\\HV1\\Hyper-V Hypervisor Virtual Processor(VM1:Hv VP 0)\\";
-  std::string guest = PdhHeader({"\\\\VM1\\Processor(0)\\% Processor Time", "\\\\VM1\\Processor(_Total)\\% Processor Time"});
+  std::string guest =
+      PdhHeader({"\\\\VM1\\Processor(0)\\% Processor Time", "\\\\VM1\\Processor(_Total)\\% Processor Time"});
   std::string host = PdhHeader({vp + "% Total Run Time", vp + "CPU Wait Time Per Dispatch"});
   // Two windows: 10:00-10:05 waits 250 us per dispatch (ns in the counter), 10:05-10:10 20 us.
   for (int s = 0; s <= 600; s += 15) {
@@ -21,8 +22,8 @@ TEST(ContentionFlagsTest, HyperVWaitPerDispatchIsFlaggedPerWindow) {
   }
   WriteText(dir.File("guest.csv"), guest);
   WriteText(dir.File("host.csv"), host);
-  CliResult r = RunVrecon({"correct", "--guest", dir.File("guest.csv"), "--host", dir.File("host.csv"), "--no-align",
-                           "--format", "csv"});
+  CliResult r = RunVrecon(
+      {"correct", "--guest", dir.File("guest.csv"), "--host", dir.File("host.csv"), "--no-align", "--format", "csv"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const size_t first = r.out.find("\nVM1,2026-11-02T10:00:00Z");
   const size_t second = r.out.find("\nVM1,2026-11-02T10:05:00Z");

@@ -38,9 +38,10 @@ std::string GuestLog() {
 
 // Host HV01, 20 s: the VM's VP runs 60% (w = 1.2); the root's D: answers in 9 ms, E: in 4 ms.
 std::string HostLog(bool two_disks) {
-  std::string t = "\"(PDH-CSV 4.0) (Eastern Standard Time)(300)\",\"\\\\HV01\\Hyper-V Hypervisor Virtual "
-                  "Processor(WEB01:Hv VP 0)\\% Total Run Time\",\"\\\\HV01\\LogicalDisk(D:)\\Avg. Disk sec/Transfer\","
-                  "\"\\\\HV01\\LogicalDisk(_Total)\\Avg. Disk sec/Transfer\"";
+  std::string t =
+      "\"(PDH-CSV 4.0) (Eastern Standard Time)(300)\",\"\\\\HV01\\Hyper-V Hypervisor Virtual "
+      "Processor(WEB01:Hv VP 0)\\% Total Run Time\",\"\\\\HV01\\LogicalDisk(D:)\\Avg. Disk sec/Transfer\","
+      "\"\\\\HV01\\LogicalDisk(_Total)\\Avg. Disk sec/Transfer\"";
   if (two_disks) t += ",\"\\\\HV01\\LogicalDisk(E:)\\Avg. Disk sec/Transfer\"";
   t += "\n";
   for (int i = 0; i <= 30; ++i) {
@@ -121,7 +122,8 @@ TEST_F(CountersCliTest, EachCounterTypedAndTreated) {
 
   CliResult csv = RunVrecon({"counters", "--db", db, "--format", "csv"});
   ASSERT_EQ(csv.exit_code, 0) << csv.err;
-  EXPECT_EQ(csv.out.substr(0, csv.out.find('\n')), "vm,guest_machine,start,end,w,path,type,guest_value,value,unit,count,note,vm_key");
+  EXPECT_EQ(csv.out.substr(0, csv.out.find('\n')),
+            "vm,guest_machine,start,end,w,path,type,guest_value,value,unit,count,note,vm_key");
   EXPECT_NE(csv.out.find(",rate,100,100,per_second,30000,"), std::string::npos) << csv.out;
   CliResult table = RunVrecon({"counters", "--db", db});
   ASSERT_EQ(table.exit_code, 0) << table.err;
@@ -150,7 +152,8 @@ TEST_F(CountersCliTest, HostWithSeveralDisksNeedsHostDisk) {
 
   CliResult e = RunVrecon({"counters", "--db", db, "--host-disk", "e:", "--format", "json"});
   ASSERT_EQ(e.exit_code, 0) << e.err;
-  EXPECT_NEAR(Field(FirstWindowCounter(e.out, "LogicalDisk(C:)\\\\Avg. Disk sec/Transfer"), "value"), 0.008, 1e-12) << e.out;
+  EXPECT_NEAR(Field(FirstWindowCounter(e.out, "LogicalDisk(C:)\\\\Avg. Disk sec/Transfer"), "value"), 0.008, 1e-12)
+      << e.out;
 
   CliResult none = RunVrecon({"counters", "--db", db, "--host-disk", "Z:", "--format", "json"});
   ASSERT_EQ(none.exit_code, 0) << none.err;
@@ -164,7 +167,8 @@ TEST_F(CountersCliTest, CorrectCountersAddsTheArrayToEachJsonWindow) {
   CliResult r = RunVrecon({"correct", "--db", db, "--counters", "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   // The existing keys stay; "counters" follows "flags".
-  EXPECT_NE(r.out.find("\"processes\": [{\"name\": \"A\", \"guest_pct\": 30, \"corrected_pct\": 36"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"processes\": [{\"name\": \"A\", \"guest_pct\": 30, \"corrected_pct\": 36"), std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("\"flags\": [], \"counters\": [{\"path\": "), std::string::npos) << r.out;
   EXPECT_NEAR(Field(FirstWindowCounter(r.out, "Thread(A/0)\\\\% Processor Time"), "value"), 24, 1e-9) << r.out;
   CliResult plain = RunVrecon({"correct", "--db", db, "--format", "json"});

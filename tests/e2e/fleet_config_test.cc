@@ -60,11 +60,13 @@ TEST_F(FleetConfigTest, EachBadKeyOrValueIsRefusedWithFileLineAndKey) {
       {"unknown vcenter key", vc + pw + "concurency = 4\n", "5: vcenter[0].concurency: unknown key"},
       {"concurrency zero", vc + pw + "concurrency = 0\n", "5: vcenter[0].concurrency: must be from 1 to 64 (got 0)"},
       {"url missing", "[[vcenter]]\nuser = \"svc\"\n" + pw, "1: vcenter[0].url: missing (required)"},
-      {"url scheme", "[[vcenter]]\nurl = \"ftp://vc\"\nuser = \"u\"\n" + pw, "2: vcenter[0].url: must start with https://"},
+      {"url scheme", "[[vcenter]]\nurl = \"ftp://vc\"\nuser = \"u\"\n" + pw,
+       "2: vcenter[0].url: must start with https://"},
       {"plain http", "[[vcenter]]\nuser = \"u\"\nurl = \"http://vc02.example/sdk\"\n" + pw,
        "3: vcenter[0].url: plain http:// would send the password to vc02.example unencrypted; use https://, or set "
        "allow_insecure_http = true"},
-      {"plain http, key false", "[[vcenter]]\nurl = \"HTTP://vc02.example/sdk\"\nallow_insecure_http = false\nuser = \"u\"\n" + pw,
+      {"plain http, key false",
+       "[[vcenter]]\nurl = \"HTTP://vc02.example/sdk\"\nallow_insecure_http = false\nuser = \"u\"\n" + pw,
        "2: vcenter[0].url: plain http://"},
       {"allow_insecure_http not bool", vc + pw + "allow_insecure_http = 1\n",
        "5: vcenter[0].allow_insecure_http: must be true or false"},
@@ -75,7 +77,8 @@ TEST_F(FleetConfigTest, EachBadKeyOrValueIsRefusedWithFileLineAndKey) {
       {"password file open", vc + "password_file = \"open.pass\"\n",
        "4: vcenter[0].password_file: " + open_file + " is readable by group or others"},
       {"password file missing", vc + "password_file = \"none.pass\"\n", "4: vcenter[0].password_file: cannot read"},
-      {"ca and insecure", vc + pw + "ca = \"ca.pem\"\ninsecure = true\n", "6: vcenter[0].insecure: give ca or insecure"},
+      {"ca and insecure", vc + pw + "ca = \"ca.pem\"\ninsecure = true\n",
+       "6: vcenter[0].insecure: give ca or insecure"},
       {"ca missing", vc + pw + "ca = \"nope.pem\"\n", "5: vcenter[0].ca: no such file"},
       {"vms not array", vc + pw + "vms = \"WEB*\"\n", "5: vcenter[0].vms: must be an array of strings"},
       {"insecure not bool", vc + pw + "insecure = \"yes\"\n", "5: vcenter[0].insecure: must be true or false"},
@@ -88,10 +91,12 @@ TEST_F(FleetConfigTest, EachBadKeyOrValueIsRefusedWithFileLineAndKey) {
        "2: mappings.web01: must be the VM name"},
       {"vsphere counter", "vsphere_counter = \"ready\"\n[[drop_folder]]\npath = \"drop\"\n",
        "1: vsphere_counter: must be \"usage\" or \"run\""},
-      {"map without vm", "[[map]]\nguest = \"web01\"\n[[drop_folder]]\npath = \"drop\"\n", "1: map[0].vm: missing (required)"},
+      {"map without vm", "[[map]]\nguest = \"web01\"\n[[drop_folder]]\npath = \"drop\"\n",
+       "1: map[0].vm: missing (required)"},
       {"map unknown key", "[[map]]\nguest = \"a\"\nvm = \"b\"\nhost = \"x\"\n[[drop_folder]]\npath = \"drop\"\n",
        "4: map[0].host: unknown key"},
-      {"map not array of tables", "map = \"a=b\"\n[[drop_folder]]\npath = \"drop\"\n", "1: map: must be written as [[map]] tables"},
+      {"map not array of tables", "map = \"a=b\"\n[[drop_folder]]\npath = \"drop\"\n",
+       "1: map: must be written as [[map]] tables"},
       {"not TOML", "db = \"a.db\"\nwindow = = 3\n", "2: not valid TOML"},
       {"no source", "db = \"a.db\"\n", "1: vcenter: the file names no source"},
   };
@@ -104,7 +109,8 @@ TEST_F(FleetConfigTest, EachBadKeyOrValueIsRefusedWithFileLineAndKey) {
     CliResult r = Once(Write(toml), {"--db", dir_.File("x.db")});
     EXPECT_EQ(r.exit_code, 2) << c.name << ": " << r.err;
     EXPECT_NE(r.err.find(dir_.File("fleet.toml") + ":" + c.expected), std::string::npos)
-        << c.name << ": expected \"" << c.expected << "\" in:\n" << r.err;
+        << c.name << ": expected \"" << c.expected << "\" in:\n"
+        << r.err;
     EXPECT_EQ(r.err.find("TopSecret"), std::string::npos) << c.name << ": the password leaked";
   }
   unsetenv("VRECON_TEST_PW");
@@ -115,17 +121,23 @@ TEST_F(FleetConfigTest, EachBadKeyOrValueIsRefusedWithFileLineAndKey) {
 TEST_F(FleetConfigTest, MapEntryPinsAGuestToAVmKey) {
   auto esxtop = [](const std::string& host, double used) {
     std::string out = "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\" + host + "\\Group Cpu(4242:APP01)\\% Used\"\r\n";
-    for (int m = 0; m <= 10; ++m) out += "\"03/02/2026 10:" + std::string(m < 10 ? "0" : "") + std::to_string(m) + ":00\",\"" + FormatDouble(used) + "\"\r\n";
+    for (int m = 0; m <= 10; ++m)
+      out += "\"03/02/2026 10:" + std::string(m < 10 ? "0" : "") + std::to_string(m) + ":00\",\"" + FormatDouble(used) +
+             "\"\r\n";
     return out;
   };
-  std::string guest = "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\APP01\\Processor(0)\\% Processor Time\",\"\\\\APP01\\Processor(_Total)\\% Processor Time\"\r\n";
-  for (int m = 0; m <= 10; ++m) guest += "\"03/02/2026 10:" + std::string(m < 10 ? "0" : "") + std::to_string(m) + ":00\",\"50\",\"50\"\r\n";
+  std::string guest =
+      "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\APP01\\Processor(0)\\% Processor Time\",\"\\\\APP01\\Processor(_Total)\\% "
+      "Processor Time\"\r\n";
+  for (int m = 0; m <= 10; ++m)
+    guest += "\"03/02/2026 10:" + std::string(m < 10 ? "0" : "") + std::to_string(m) + ":00\",\"50\",\"50\"\r\n";
   WriteText(dir_.File("drop/a.csv"), esxtop("esx-a", 40));
   WriteText(dir_.File("drop/b.csv"), esxtop("esx-b", 80));
   WriteText(dir_.File("drop/g.csv"), guest);
   const std::string db = dir_.File("s.db");
-  CliResult r = Once(Write("db = \"s.db\"\nsettle = \"1s\"\n[[map]]\nguest = \"APP01\"\nvm = \"esxtop:esx-b/app01\"\n"
-                           "[[drop_folder]]\npath = \"drop\"\n"));
+  CliResult r =
+      Once(Write("db = \"s.db\"\nsettle = \"1s\"\n[[map]]\nguest = \"APP01\"\nvm = \"esxtop:esx-b/app01\"\n"
+                 "[[drop_folder]]\npath = \"drop\"\n"));
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   CliResult c = RunVrecon({"correct", "--db", db, "--vm", "esxtop:esx-b/app01", "--format", "csv"});
   ASSERT_EQ(c.exit_code, 0) << c.err;
@@ -208,7 +220,8 @@ TEST_F(FleetConfigTest, ASecondCollectorOnTheSameStoreRefuses) {
   EXPECT_NE(second.err.find("another collector is writing " + dir_.File("s.db")), std::string::npos) << second.err;
   EXPECT_NE(second.err.find("pid " + std::to_string(first.pid())), std::string::npos) << second.err;
   // One line: UTC time, level, message.
-  EXPECT_TRUE(std::regex_match(second.err, std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ error: another collector [^\n]+\n)")))
+  EXPECT_TRUE(
+      std::regex_match(second.err, std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ error: another collector [^\n]+\n)")))
       << second.err;
   first.Signal(SIGTERM);
   CliResult r = first.Wait(30);

@@ -3,10 +3,10 @@
 // batch is stored, the failure is recorded for `status`, and the next round completes it.
 #include <gtest/gtest.h>
 
+#include "src/core/time_util.h"
 #include "tests/support/cli_runner.h"
 #include "tests/support/fake_vcenter.h"
 #include "tests/support/golden.h"
-#include "src/core/time_util.h"
 
 namespace vrecon::testing {
 namespace {
@@ -16,9 +16,10 @@ TEST(FleetRetryTest, Http503IsRetriedWithBackoffAndRecorded) {
   ASSERT_NE(vc, nullptr);
   TempDir dir;
   setenv("VRECON_TEST_FAKE_PW", vc->options().password.c_str(), 1);
-  WriteText(dir.File("fleet.toml"), "db = \"fleet.db\"\nsince = \"10m\"\nretries = 2\nretry_backoff = 1\n"
-                                    "[[vcenter]]\nallow_insecure_http = true\nname = \"fake\"\nurl = \"" + vc->url() + "\"\nuser = \"" +
-                                        vc->options().user + "\"\npassword_env = \"VRECON_TEST_FAKE_PW\"\n");
+  WriteText(dir.File("fleet.toml"),
+            "db = \"fleet.db\"\nsince = \"10m\"\nretries = 2\nretry_backoff = 1\n"
+            "[[vcenter]]\nallow_insecure_http = true\nname = \"fake\"\nurl = \"" +
+                vc->url() + "\"\nuser = \"" + vc->options().user + "\"\npassword_env = \"VRECON_TEST_FAKE_PW\"\n");
   vc->SetPerfMode(PerfMode::kHttp503, "vm-102");
   CliResult r = RunVrecon({"collect", "--config", dir.File("fleet.toml"), "--once", "--format", "json"});
   EXPECT_EQ(r.exit_code, 1) << r.err << r.out;
@@ -49,9 +50,10 @@ TEST(FleetRetryTest, AFailedRollupBatchIsAskedAgainUntilStored) {
   TempDir dir;
   setenv("VRECON_TEST_FAKE_PW", vc->options().password.c_str(), 1);
   const std::string db = dir.File("fleet.db");
-  WriteText(dir.File("fleet.toml"), "db = \"fleet.db\"\nsince = \"30m\"\nretries = 0\n"
-                                    "[[vcenter]]\nallow_insecure_http = true\nname = \"fake\"\nurl = \"" + vc->url() + "\"\nuser = \"" +
-                                        vc->options().user + "\"\npassword_env = \"VRECON_TEST_FAKE_PW\"\n");
+  WriteText(dir.File("fleet.toml"),
+            "db = \"fleet.db\"\nsince = \"30m\"\nretries = 0\n"
+            "[[vcenter]]\nallow_insecure_http = true\nname = \"fake\"\nurl = \"" +
+                vc->url() + "\"\nuser = \"" + vc->options().user + "\"\npassword_env = \"VRECON_TEST_FAKE_PW\"\n");
   auto round = [&] { return RunVrecon({"collect", "--config", dir.File("fleet.toml"), "--once", "--format", "json"}); };
   auto rollup_rows = [&] {
     const std::string csv = RunVrecon({"samples", "--db", db, "--source", "vsphere", "--format", "csv"}).out;

@@ -32,7 +32,8 @@ std::string VcenterToml(const std::string& name, const Vcsim& sim, int concurren
 
 // Sample (start, end) pairs of one stored series, in stored order, from `vrecon samples`.
 std::vector<std::pair<std::string, std::string>> Spans(const std::string& db, const std::string& vm) {
-  CliResult s = RunVrecon({"samples", "--db", db, "--machine", vm, "--counter", "cpu.usage.average", "--format", "csv"});
+  CliResult s =
+      RunVrecon({"samples", "--db", db, "--machine", vm, "--counter", "cpu.usage.average", "--format", "csv"});
   std::vector<std::pair<std::string, std::string>> out;
   const std::regex row(R"(^vsphere,[^,]*,cpu,,cpu\.usage\.average,([^,]+),([^,]+),)");
   for (const std::string& line : Lines(s.out)) {
@@ -57,9 +58,7 @@ class FleetVcsimTest : public ::testing::Test {
     fs::create_directory(dir_.File("drop"));
     db_ = dir_.File("fleet.db");
   }
-  CliResult Once() {
-    return RunVrecon({"collect", "--config", dir_.File("fleet.toml"), "--once", "--format", "json"});
-  }
+  CliResult Once() { return RunVrecon({"collect", "--config", dir_.File("fleet.toml"), "--once", "--format", "json"}); }
   CliResult Status(const std::string& stale_after) {
     return RunVrecon({"status", "--db", db_, "--stale-after", stale_after, "--format", "json"});
   }

@@ -95,16 +95,16 @@ TEST_P(HostileSoapTest, EndsInBoundedTimeAndMemoryWithOneLine) {
   setenv("VRECON_VSPHERE_PASSWORD", vc->options().password.c_str(), 1);
   // One VM, 4 counters: one QueryPerf batch, so one failure.
   Measured r = RunMeasured({"collect", "vsphere", "--url", vc->url(), "--allow-insecure-http", "--user",
-                            vc->options().user, "--db", dir.File("h.db"), "--vm", "WEB01", "--since", "5m",
-                            "--timeout", std::to_string(c.timeout_s)});
+                            vc->options().user, "--db", dir.File("h.db"), "--vm", "WEB01", "--since", "5m", "--timeout",
+                            std::to_string(c.timeout_s)});
   unsetenv("VRECON_VSPHERE_PASSWORD");
   const int64_t streamed = vc->StreamedBytes();
   RecordProperty("seconds", std::to_string(r.seconds));
   RecordProperty("peak_rss_mib", std::to_string(r.peak_rss / kMiB));
   RecordProperty("streamed_bytes", std::to_string(streamed));
   const std::vector<std::string> lines = ErrorLines(r.err);
-  std::cout << PerfModeName(c.mode) << ": " << r.seconds << " s, peak RSS " << r.peak_rss / kMiB << " MiB, "
-            << streamed << " bytes streamed by the server\n  " << (lines.empty() ? "" : lines[0]) << "\n";
+  std::cout << PerfModeName(c.mode) << ": " << r.seconds << " s, peak RSS " << r.peak_rss / kMiB << " MiB, " << streamed
+            << " bytes streamed by the server\n  " << (lines.empty() ? "" : lines[0]) << "\n";
   SCOPED_TRACE(r.err);
   EXPECT_EQ(r.exit_code, 1);
   ASSERT_EQ(lines.size(), 1u) << "one clear line";
@@ -119,7 +119,8 @@ TEST_P(HostileSoapTest, EndsInBoundedTimeAndMemoryWithOneLine) {
   if (r.peak_rss > own) {
     EXPECT_LT(r.peak_rss, c.max_rss);
   } else {
-    std::cout << "  (vrecon's peak is hidden by this test process's own, " << own / kMiB << " MiB; run the test alone)\n";
+    std::cout << "  (vrecon's peak is hidden by this test process's own, " << own / kMiB
+              << " MiB; run the test alone)\n";
   }
   EXPECT_LT(streamed, 128 * kMiB) << "far less than the 2 GB the server would send";
   EXPECT_EQ(r.err.find(vc->options().password), std::string::npos);

@@ -35,8 +35,9 @@ class InsecureHttpTest : public ::testing::Test {
     unsetenv("VRECON_VSPHERE_PASSWORD");
   }
   CliResult Collect(const std::vector<std::string>& extra) {
-    std::vector<std::string> args = {"collect", "vsphere", "--url", vc_->url(), "--user", vc_->options().user,
-                                     "--db", dir_.File("cli.db"), "--since", "5m", "--timeout", "5"};
+    std::vector<std::string> args = {
+        "collect", "vsphere",           "--url",   vc_->url(), "--user",    vc_->options().user,
+        "--db",    dir_.File("cli.db"), "--since", "5m",       "--timeout", "5"};
     args.insert(args.end(), extra.begin(), extra.end());
     return RunVrecon(args);
   }
@@ -56,10 +57,11 @@ TEST_F(InsecureHttpTest, CommandLineRefusesPlainHttpWithoutTheFlag) {
   CliResult r = Collect({});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_EQ(Lines(r.err), 1) << r.err;
-  EXPECT_EQ(r.err.rfind("vrecon: error: --url " + vc_->url() + " is plain HTTP: the password would cross the network to " +
-                            host() + " unencrypted; use https://, or pass --allow-insecure-http",
-                        0),
-            0u)
+  EXPECT_EQ(
+      r.err.rfind("vrecon: error: --url " + vc_->url() + " is plain HTTP: the password would cross the network to " +
+                      host() + " unencrypted; use https://, or pass --allow-insecure-http",
+                  0),
+      0u)
       << r.err;
   EXPECT_EQ(Requests(*vc_), 0) << "refused before any connection";
   EXPECT_FALSE(Exists(dir_.File("cli.db"))) << "nothing written";

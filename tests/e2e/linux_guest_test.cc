@@ -74,8 +74,10 @@ TEST(ProcfsCollectTest, PdhCsvRoundTrip) {
   const std::string text = ReadText(csv);
   const std::vector<std::string> lines = Lines(text);
   ASSERT_GE(lines.size(), 4u);
-  EXPECT_TRUE(std::regex_search(text.substr(0, text.find('\n') + 1),
-                                std::regex(R"re(^"\(PDH-CSV 4\.0\) \([^)]+\)\(-?[0-9]+\)","\\\\[^"]+\\Processor\(_Total\)\\% Processor Time",.*\r\n$)re")))
+  EXPECT_TRUE(std::regex_search(
+      text.substr(0, text.find('\n') + 1),
+      std::regex(
+          R"re(^"\(PDH-CSV 4\.0\) \([^)]+\)\(-?[0-9]+\)","\\\\[^"]+\\Processor\(_Total\)\\% Processor Time",.*\r\n$)re")))
       << text.substr(0, 300);
   // The priming collection: every value missing.
   EXPECT_TRUE(std::regex_match(lines[1], std::regex(R"re(^"\d\d/\d\d/\d{4} \d\d:\d\d:\d\d\.\d{3}"(," ")+\r?$)re")))

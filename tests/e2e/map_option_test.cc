@@ -51,8 +51,8 @@ TEST_F(MapOptionTest, IngestReadsEveryFileAfterAMap) {
 }
 
 TEST_F(MapOptionTest, IngestTakesRepeatedMapsAnywhereAmongTheFiles) {
-  CliResult r = RunVrecon({"ingest", "--db", db_, "--map", "srv-7=web01", "--map", "srv-8=web02", guest_, "--map",
-                           "srv-9=web03", host_});
+  CliResult r = RunVrecon(
+      {"ingest", "--db", db_, "--map", "srv-7=web01", "--map", "srv-8=web02", guest_, "--map", "srv-9=web03", host_});
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   EXPECT_NE(r.out.find(guest_), std::string::npos) << r.out;
   EXPECT_NE(r.out.find(host_), std::string::npos) << r.out;
@@ -69,13 +69,13 @@ TEST_F(MapOptionTest, CorrectAndCountersTakeOneValuePerMap) {
     EXPECT_EQ(r.exit_code, 2) << cmd << ": " << r.out;
     EXPECT_NE(r.err.find("srv-8=web02"), std::string::npos) << cmd << ": " << r.err;
   }
-  CliResult repeated = RunVrecon({"correct", "--db", db_, "--map", "srv-8=web02", "--map", "srv-7=web01", "--vm",
-                                  "WEB01", "--format", "csv"});
+  CliResult repeated = RunVrecon(
+      {"correct", "--db", db_, "--map", "srv-8=web02", "--map", "srv-7=web01", "--vm", "WEB01", "--format", "csv"});
   ASSERT_EQ(repeated.exit_code, 0) << repeated.err;
   EXPECT_TRUE(HasPairedWindow(repeated.out)) << repeated.out;
   // Ad hoc, --map before the file lists: --guest and --host still take their files.
-  CliResult ad_hoc = RunVrecon({"correct", "--map", "srv-7=web01", "--guest", guest_, "--host", host_, "--vm", "WEB01",
-                                "--format", "csv"});
+  CliResult ad_hoc = RunVrecon(
+      {"correct", "--map", "srv-7=web01", "--guest", guest_, "--host", host_, "--vm", "WEB01", "--format", "csv"});
   ASSERT_EQ(ad_hoc.exit_code, 0) << ad_hoc.err;
   EXPECT_TRUE(HasPairedWindow(ad_hoc.out)) << ad_hoc.out;
 }

@@ -19,7 +19,8 @@ class ReadyCliTest : public ::testing::Test {
  protected:
   void SetUp() override {
     db_ = dir_.File("vrecon.db");
-    CliResult in = RunVrecon({"ingest", "--db", db_, Fixture("esxtop/app02-contention.csv"), Fixture("esxtop/app02-guest.csv")});
+    CliResult in =
+        RunVrecon({"ingest", "--db", db_, Fixture("esxtop/app02-contention.csv"), Fixture("esxtop/app02-guest.csv")});
     ASSERT_EQ(in.exit_code, 0) << in.err << in.out;
   }
   TempDir dir_;
@@ -29,8 +30,10 @@ class ReadyCliTest : public ::testing::Test {
 TEST_F(ReadyCliTest, ReadyJsonSummarizesPerVcpu) {
   CliResult r = RunVrecon({"ready", "--db", db_, "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("\"vm\": \"APP02\", \"source\": \"esxtop\", \"host\": \"esx02.example.com\", \"vcpus\": 2, \"samples\": 31"),
-            std::string::npos)
+  EXPECT_NE(
+      r.out.find(
+          "\"vm\": \"APP02\", \"source\": \"esxtop\", \"host\": \"esx02.example.com\", \"vcpus\": 2, \"samples\": 31"),
+      std::string::npos)
       << r.out;
   // 31 rows: 16 at ready 30 (15% per vCPU), 15 at 4 (2%): mean 270/31; p95 15; shares 16/31.
   EXPECT_NEAR(Field(r.out, R"("ready_pct_per_vcpu": \{"mean": ([0-9.]+))"), 270.0 / 31, 1e-9);
@@ -62,7 +65,8 @@ TEST_F(ReadyCliTest, ReadyErrorsAndRange) {
   CliResult missing = RunVrecon({"ready", "--db", dir_.File("nothing.db")});
   EXPECT_EQ(missing.exit_code, 1);
   // Only the calm half: ready 2% per vCPU, no ready hint.
-  CliResult late = RunVrecon({"ready", "--db", db_, "--vm", "app02", "--from", "2026-03-02T10:05:10Z", "--format", "json"});
+  CliResult late =
+      RunVrecon({"ready", "--db", db_, "--vm", "app02", "--from", "2026-03-02T10:05:10Z", "--format", "json"});
   ASSERT_EQ(late.exit_code, 0) << late.err;
   EXPECT_NEAR(Field(late.out, R"("ready_pct_per_vcpu": \{"mean": ([0-9.]+))"), 2, 1e-9) << late.out;
   EXPECT_EQ(late.out.find("ready-elevated"), std::string::npos);
@@ -81,8 +85,11 @@ TEST_F(ReadyCliTest, CorrectCarriesReadyFiguresAndFlags) {
   CliResult c = RunVrecon({"correct", "--db", db_, "--vm", "APP02", "--format", "csv"});
   ASSERT_EQ(c.exit_code, 0) << c.err;
   const std::string header = c.out.substr(0, c.out.find('\n'));
-  EXPECT_TRUE(header.ends_with(",steal_pct,ready_pct_per_vcpu,costop_pct,clock_offset_s,vm_key,present_s,host_counter")) << header;
-  EXPECT_NE(c.out.find("high-ready;high-costop,esxtop,APP02,,15,5,,esxtop:esx02.example.com/app02,300,% Used\n"), std::string::npos) << c.out;
+  EXPECT_TRUE(header.ends_with(",steal_pct,ready_pct_per_vcpu,costop_pct,clock_offset_s,vm_key,present_s,host_counter"))
+      << header;
+  EXPECT_NE(c.out.find("high-ready;high-costop,esxtop,APP02,,15,5,,esxtop:esx02.example.com/app02,300,% Used\n"),
+            std::string::npos)
+      << c.out;
   EXPECT_NE(c.out.find(",esxtop,APP02,,2,1,,esxtop:esx02.example.com/app02,300,% Used\n"), std::string::npos) << c.out;
 
   CliResult t = RunVrecon({"correct", "--db", db_, "--vm", "APP02"});

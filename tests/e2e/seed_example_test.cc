@@ -19,7 +19,8 @@ double Field(const std::string& json, const std::string& pattern) {
 TEST(SeedExampleTest, IngestThenCorrectGivesTheArticlesNumbers) {
   TempDir dir;
   const std::string db = dir.File("vrecon.db");
-  CliResult in = RunVrecon({"ingest", "--db", db, Fixture("seed003/guest-web01.csv"), Fixture("seed003/hyperv-hv01.csv")});
+  CliResult in =
+      RunVrecon({"ingest", "--db", db, Fixture("seed003/guest-web01.csv"), Fixture("seed003/hyperv-hv01.csv")});
   ASSERT_EQ(in.exit_code, 0) << in.err;
   EXPECT_NE(in.out.find("WEB01"), std::string::npos);
   EXPECT_NE(in.out.find("HV01"), std::string::npos);
@@ -43,18 +44,20 @@ TEST(SeedExampleTest, AdHocCorrectionWritesNothingToDisk) {
   CliResult c = RunVrecon({"correct", "--guest", Fixture("seed003/guest-web01.csv"), "--host",
                            Fixture("seed003/hyperv-hv01.csv"), "--format", "csv"});
   ASSERT_EQ(c.exit_code, 0) << c.err;
-  EXPECT_EQ(c.out.substr(0, c.out.find('\n')),
-            "vm,start,end,vcpus,guest_util_pct,host_util_pct,w,name,guest_pct,corrected_pct,ci95_lo,ci95_hi,flags,"
-            "host_source,guest_machine,steal_pct,ready_pct_per_vcpu,costop_pct,clock_offset_s,vm_key,present_s,host_counter");
-  EXPECT_NE(c.out.find("WEB01,2026-11-02T15:00:00Z,2026-11-02T15:05:00Z,1,73,88,1.2054794520547945,A,40,48.2191780821917"),
-            std::string::npos)
+  EXPECT_EQ(
+      c.out.substr(0, c.out.find('\n')),
+      "vm,start,end,vcpus,guest_util_pct,host_util_pct,w,name,guest_pct,corrected_pct,ci95_lo,ci95_hi,flags,"
+      "host_source,guest_machine,steal_pct,ready_pct_per_vcpu,costop_pct,clock_offset_s,vm_key,present_s,host_counter");
+  EXPECT_NE(
+      c.out.find("WEB01,2026-11-02T15:00:00Z,2026-11-02T15:05:00Z,1,73,88,1.2054794520547945,A,40,48.2191780821917"),
+      std::string::npos)
       << c.out;
   EXPECT_FALSE(std::filesystem::exists("vrecon.db")) << "ad hoc mode must not create ./vrecon.db";
 }
 
 TEST(SeedExampleTest, TableShowsCorrectedProcesses) {
-  CliResult c = RunVrecon({"correct", "--guest", Fixture("seed003/guest-web01.csv"), "--host",
-                           Fixture("seed003/hyperv-hv01.csv")});
+  CliResult c = RunVrecon(
+      {"correct", "--guest", Fixture("seed003/guest-web01.csv"), "--host", Fixture("seed003/hyperv-hv01.csv")});
   ASSERT_EQ(c.exit_code, 0) << c.err;
   EXPECT_NE(c.out.find("w 1.205"), std::string::npos) << c.out;
   EXPECT_NE(c.out.find("48.22"), std::string::npos);

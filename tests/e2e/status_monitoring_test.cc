@@ -82,7 +82,8 @@ TEST_F(StatusMonitoringTest, ALastRoundThatFailedExitsOneBeforeTheSourceIsStale)
   CliResult json = RunStatus("json");
   EXPECT_NE(json.out.find("\"stale\": 0, \"failing\": 1, \"sources\": ["), std::string::npos) << json.out;
   EXPECT_NE(json.out.find("\"source\": \"vc01.example\", \"kind\": \"vcenter\", \"state\": \"failing\""),
-            std::string::npos) << json.out;
+            std::string::npos)
+      << json.out;
   EXPECT_NE(json.out.find("\"source\": \"vc02.example\", \"kind\": \"vcenter\", \"state\": \"ok\""), std::string::npos)
       << json.out;
   EXPECT_NE(RunStatus("csv").out.find("vc01.example,vcenter,failing,"), std::string::npos);
@@ -131,9 +132,10 @@ TEST(StatusMonitoringFleetTest, AVcenterWhoseLastRoundFailedIsNamed) {
   ASSERT_NE(vc, nullptr);
   TempDir dir;
   setenv("VRECON_TEST_FAKE_PW", vc->options().password.c_str(), 1);
-  WriteText(dir.File("fleet.toml"), "db = \"fleet.db\"\nsince = \"10m\"\nretries = 0\n"
-                                    "[[vcenter]]\nallow_insecure_http = true\nname = \"vc01.example\"\nurl = \"" + vc->url() + "\"\nuser = \"" +
-                                        vc->options().user + "\"\npassword_env = \"VRECON_TEST_FAKE_PW\"\n");
+  WriteText(dir.File("fleet.toml"),
+            "db = \"fleet.db\"\nsince = \"10m\"\nretries = 0\n"
+            "[[vcenter]]\nallow_insecure_http = true\nname = \"vc01.example\"\nurl = \"" +
+                vc->url() + "\"\nuser = \"" + vc->options().user + "\"\npassword_env = \"VRECON_TEST_FAKE_PW\"\n");
   const std::vector<std::string> once = {"collect", "--config", dir.File("fleet.toml"), "--once", "--format", "json"};
   const std::vector<std::string> status = {"status", "--db", dir.File("fleet.db")};
   CliResult r1 = RunVrecon(once);

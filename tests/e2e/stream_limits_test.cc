@@ -207,8 +207,8 @@ TEST_F(StreamLimitsTest, ExtremeCellsAreStoredOrNamed) {
         const bool word_start = at == 0 || !std::isalpha(static_cast<unsigned char>(lower[at - 1]));
         const bool word_end = at + 3 >= lower.size() || !std::isalpha(static_cast<unsigned char>(lower[at + 3])) ||
                               lower.compare(at, 8, "infinity") == 0;
-        EXPECT_FALSE(word_start && word_end) << format << " prints " << bad << " at " << at << ": "
-                                             << c.out.substr(at > 200 ? at - 200 : 0, 400);
+        EXPECT_FALSE(word_start && word_end)
+            << format << " prints " << bad << " at " << at << ": " << c.out.substr(at > 200 ? at - 200 : 0, 400);
       }
     }
   }

@@ -27,17 +27,18 @@ std::string Quote(const std::string& s) {
 std::string Envelope(const std::string& body) {
   return R"(<?xml version="1.0" encoding="UTF-8"?>)"
          R"(<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:vim25="urn:vim25">)"
-         "<soapenv:Body>" + body + "</soapenv:Body></soapenv:Envelope>";
+         "<soapenv:Body>" +
+         body + "</soapenv:Body></soapenv:Envelope>";
 }
 
 const std::string kServiceContent = Envelope(
     R"(<vim25:RetrieveServiceContent><vim25:_this type="ServiceInstance">ServiceInstance</vim25:_this></vim25:RetrieveServiceContent>)");
-const std::string kCurrentTime =
-    Envelope(R"(<vim25:CurrentTime><vim25:_this type="ServiceInstance">ServiceInstance</vim25:_this></vim25:CurrentTime>)");
+const std::string kCurrentTime = Envelope(
+    R"(<vim25:CurrentTime><vim25:_this type="ServiceInstance">ServiceInstance</vim25:_this></vim25:CurrentTime>)");
 
 std::string LoginEnvelope(const std::string& user, const std::string& password) {
-  return Envelope(R"(<vim25:Login><vim25:_this type="SessionManager">SessionManager</vim25:_this><vim25:userName>)" + user +
-                  "</vim25:userName><vim25:password>" + password + "</vim25:password></vim25:Login>");
+  return Envelope(R"(<vim25:Login><vim25:_this type="SessionManager">SessionManager</vim25:_this><vim25:userName>)" +
+                  user + "</vim25:userName><vim25:password>" + password + "</vim25:password></vim25:Login>");
 }
 
 // POSTs a SOAP envelope with curl(1). ca: --cacert file ("" = system trust store only);
@@ -150,21 +151,25 @@ TEST(VcsimSmoke, CreatesExactlyTheRequestedVmsAndStopsOnDestruction) {
     const std::string cookie = SessionCookie(ok.headers);
     ASSERT_FALSE(cookie.empty()) << ok.headers;
     // A ContainerView over VirtualMachine from the root folder, then its "view" property.
-    Http view = Post(*sim,
-                     Envelope(R"(<vim25:CreateContainerView><vim25:_this type="ViewManager">ViewManager</vim25:_this>)"
-                              R"(<vim25:container type="Folder">group-d1</vim25:container><vim25:type>VirtualMachine</vim25:type>)"
-                              R"(<vim25:recursive>true</vim25:recursive></vim25:CreateContainerView>)"),
-                     sim->ca_file(), cookie);
+    Http view = Post(
+        *sim,
+        Envelope(R"(<vim25:CreateContainerView><vim25:_this type="ViewManager">ViewManager</vim25:_this>)"
+                 R"(<vim25:container type="Folder">group-d1</vim25:container><vim25:type>VirtualMachine</vim25:type>)"
+                 R"(<vim25:recursive>true</vim25:recursive></vim25:CreateContainerView>)"),
+        sim->ca_file(), cookie);
     const auto b = view.body.find("<returnval type=\"ContainerView\">");
     ASSERT_NE(b, std::string::npos) << view.body;
     const auto vs = view.body.find('>', b) + 1;
     const std::string view_id = view.body.substr(vs, view.body.find('<', vs) - vs);
-    Http props = Post(*sim,
-                      Envelope(R"(<vim25:RetrievePropertiesEx><vim25:_this type="PropertyCollector">propertyCollector</vim25:_this>)"
-                               R"(<vim25:specSet><vim25:propSet><vim25:type>ContainerView</vim25:type><vim25:pathSet>view</vim25:pathSet></vim25:propSet>)"
-                               R"(<vim25:objectSet><vim25:obj type="ContainerView">)" + view_id +
-                               R"(</vim25:obj></vim25:objectSet></vim25:specSet><vim25:options></vim25:options></vim25:RetrievePropertiesEx>)"),
-                      sim->ca_file(), cookie);
+    Http props = Post(
+        *sim,
+        Envelope(
+            R"(<vim25:RetrievePropertiesEx><vim25:_this type="PropertyCollector">propertyCollector</vim25:_this>)"
+            R"(<vim25:specSet><vim25:propSet><vim25:type>ContainerView</vim25:type><vim25:pathSet>view</vim25:pathSet></vim25:propSet>)"
+            R"(<vim25:objectSet><vim25:obj type="ContainerView">)" +
+            view_id +
+            R"(</vim25:obj></vim25:objectSet></vim25:specSet><vim25:options></vim25:options></vim25:RetrievePropertiesEx>)"),
+        sim->ca_file(), cookie);
     size_t count = 0;
     for (size_t p = 0; (p = props.body.find("type=\"VirtualMachine\"", p)) != std::string::npos; ++p) ++count;
     EXPECT_EQ(count, 3u) << props.body;

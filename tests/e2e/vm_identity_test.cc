@@ -28,8 +28,8 @@ std::string PdhLog(const std::vector<std::string>& columns, int from_s, int to_s
   for (int s = from_s; s <= to_s; s += 20) {
     const CivilTime c = CivilFromNs(kT0 + s * kNsPerSec);
     char stamp[40];
-    std::snprintf(stamp, sizeof stamp, "\"%02d/%02d/%04d %02d:%02d:%02d.000\"", c.month, c.day, c.year, c.hour, c.minute,
-                  c.second);
+    std::snprintf(stamp, sizeof stamp, "\"%02d/%02d/%04d %02d:%02d:%02d.000\"", c.month, c.day, c.year, c.hour,
+                  c.minute, c.second);
     out += stamp;
     for (size_t i = 0; i < columns.size(); ++i) out += ",\"" + FormatDouble(value(i, s)) + "\"";
     out += "\r\n";
@@ -44,12 +44,14 @@ std::string Esxtop(const std::string& host, const std::string& vm, int from_s, i
 
 std::string HyperV(const std::string& host, const std::vector<std::string>& vms, int from_s, int to_s, double run) {
   std::vector<std::string> cols;
-  for (const std::string& vm : vms) cols.push_back("\\\\" + host + "\\Hyper-V Hypervisor Virtual Processor(" + vm + ":Hv VP 0)\\% Total Run Time");
+  for (const std::string& vm : vms)
+    cols.push_back("\\\\" + host + "\\Hyper-V Hypervisor Virtual Processor(" + vm + ":Hv VP 0)\\% Total Run Time");
   return PdhLog(cols, from_s, to_s, [run](size_t i, int) { return run + 10.0 * static_cast<double>(i); });
 }
 
 std::string Guest(const std::string& machine, int from_s, int to_s, double total) {
-  return PdhLog({"\\\\" + machine + "\\Processor(0)\\% Processor Time", "\\\\" + machine + "\\Processor(_Total)\\% Processor Time",
+  return PdhLog({"\\\\" + machine + "\\Processor(0)\\% Processor Time",
+                 "\\\\" + machine + "\\Processor(_Total)\\% Processor Time",
                  "\\\\" + machine + "\\Process(app)\\% Processor Time"},
                 from_s, to_s, [total](size_t i, int) { return i == 2 ? total / 2 : total; });
 }
@@ -161,7 +163,7 @@ TEST_F(VmIdentityCliTest, HostVmNamesThatDifferAfterADotStayApart) {
   CliResult r = Run({"correct", "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(Keys(r.out), (std::set<std::string>{"hyperv:hv01/db01.prod.local", "hyperv:hv01/db01.dev.local",
-                                                 "hyperv:hv01/app v1.2", "hyperv:hv01/app v1.3"}));
+                                                "hyperv:hv01/app v1.2", "hyperv:hv01/app v1.3"}));
   // The guest's full name matches its own VM only: w = 20 / 40.
   EXPECT_NE(r.out.find("\"w\": 0.5, \"steal_pct\": null, \"guest_machine\": \"db01.prod.local\""), std::string::npos)
       << r.out.substr(0, 1200);

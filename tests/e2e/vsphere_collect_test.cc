@@ -17,13 +17,12 @@
 namespace vrecon::testing {
 namespace {
 
-
 class VsphereCollectTest : public ::testing::Test {
  protected:
   CliResult Collect(const Vcsim& sim, const std::string& db, std::vector<std::string> extra = {}) {
     setenv("VRECON_VSPHERE_PASSWORD", sim.password().c_str(), 1);
-    std::vector<std::string> args = {"collect", "vsphere", "--url", sim.url(), "--user", sim.user(), "--ca",
-                                     sim.ca_file(), "--db", db, "--since", "5m", "--format", "json"};
+    std::vector<std::string> args = {"collect",     "vsphere", "--url", sim.url(), "--user", sim.user(), "--ca",
+                                     sim.ca_file(), "--db",    db,      "--since", "5m",     "--format", "json"};
     args.insert(args.end(), extra.begin(), extra.end());
     CliResult r = RunVrecon(args);
     unsetenv("VRECON_VSPHERE_PASSWORD");
@@ -49,14 +48,15 @@ TEST_F(VsphereCollectTest, CollectsEveryVmAndStoresPercentOfInterval) {
   EXPECT_LE(JsonInt(r.out, "requests"), 11 + 5 + 1);
   EXPECT_GT(JsonInt(r.out, "samples"), 0);
 
-  CliResult s = RunVrecon({"samples", "--db", db, "--machine", "DC0_H0_VM0", "--counter", "cpu.ready.summation",
-                           "--format", "csv"});
+  CliResult s = RunVrecon(
+      {"samples", "--db", db, "--machine", "DC0_H0_VM0", "--counter", "cpu.ready.summation", "--format", "csv"});
   ASSERT_EQ(s.exit_code, 0) << s.err;
   ASSERT_NE(s.out.find("vsphere,DC0_H0_VM0,cpu,,cpu.ready.summation,"), std::string::npos) << s.out;
   EXPECT_NE(s.out.find(",percent,"), std::string::npos);
   // Each realtime sample covers the 20 s before its timestamp.
   std::smatch m;
-  ASSERT_TRUE(std::regex_search(s.out, m, std::regex(R"(T(\d\d):(\d\d):(\d\d)\.000Z,\d{4}-\d\d-\d\dT(\d\d):(\d\d):(\d\d)\.000Z)")));
+  ASSERT_TRUE(std::regex_search(
+      s.out, m, std::regex(R"(T(\d\d):(\d\d):(\d\d)\.000Z,\d{4}-\d\d-\d\dT(\d\d):(\d\d):(\d\d)\.000Z)")));
   const int a = std::stoi(m[1]) * 3600 + std::stoi(m[2]) * 60 + std::stoi(m[3]);
   const int b = std::stoi(m[4]) * 3600 + std::stoi(m[5]) * 60 + std::stoi(m[6]);
   EXPECT_EQ((b - a + 86400) % 86400, 20);
@@ -70,10 +70,11 @@ TEST_F(VsphereCollectTest, CorrectionUsesVsphereUsageAsHostTruth) {
   ASSERT_EQ(Collect(*sim, db).exit_code, 0);
   // A 1-vCPU guest log of the same VM (its computer name in lower case with a domain), 60% busy,
   // one process at 30%, in UTC over the last 15 minutes.
-  const TimeNs now = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                         std::chrono::system_clock::now().time_since_epoch()).count();
-  std::string log = "\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\",\"\\\\dc0_h0_vm0.lab.example\\Processor(0)\\% "
-                    "Processor Time\",\"\\\\dc0_h0_vm0.lab.example\\Process(app)\\% Processor Time\"\r\n";
+  const TimeNs now =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  std::string log =
+      "\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\",\"\\\\dc0_h0_vm0.lab.example\\Processor(0)\\% "
+      "Processor Time\",\"\\\\dc0_h0_vm0.lab.example\\Process(app)\\% Processor Time\"\r\n";
   for (TimeNs t = now - 900 * kNsPerSec; t < now + 60 * kNsPerSec; t += 15 * kNsPerSec) {
     const CivilTime c = CivilFromNs(t);
     char row[96];
@@ -165,8 +166,8 @@ TEST_F(VsphereCollectTest, TlsIsVerifiedUnlessTheCaIsGiven) {
   auto sim = Vcsim::Start({.vms = 1});
   ASSERT_NE(sim, nullptr) << Vcsim::last_error();
   setenv("VRECON_VSPHERE_PASSWORD", sim->password().c_str(), 1);
-  CliResult refused = RunVrecon({"collect", "vsphere", "--url", sim->url(), "--user", sim->user(), "--db",
-                                 dir_.File("x.db")});
+  CliResult refused =
+      RunVrecon({"collect", "vsphere", "--url", sim->url(), "--user", sim->user(), "--db", dir_.File("x.db")});
   CliResult insecure = RunVrecon({"collect", "vsphere", "--url", sim->url(), "--user", sim->user(), "--insecure",
                                   "--db", dir_.File("x.db"), "--since", "1m"});
   unsetenv("VRECON_VSPHERE_PASSWORD");

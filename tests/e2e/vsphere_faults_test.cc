@@ -15,15 +15,14 @@
 
 #include "src/core/time_util.h"
 #include "tests/support/cli_runner.h"
-#include "tests/support/golden.h"
 #include "tests/support/fake_vcenter.h"
+#include "tests/support/golden.h"
 
 namespace vrecon::testing {
 namespace {
 
-constexpr int kStep = 20;  // realtime interval of the fake
+constexpr int kStep = 20;            // realtime interval of the fake
 constexpr int kSeriesPerVm = 4 * 3;  // 4 counters of the fixture x (aggregate + 2 vCPUs)
-
 
 std::vector<std::string> SplitCsv(const std::string& line) {
   std::vector<std::string> out;
@@ -93,7 +92,8 @@ void ExpectExactly(const Stored& s, const std::string& machine, int64_t first, i
 // hundredths of a percent -> percent, ms of a 20 s interval -> percent of the interval.
 void ExpectValuesConverted(const Stored& s, int64_t end) {
   const std::string at = Iso(end);
-  for (const auto& [moid, name] : std::vector<std::pair<std::string, std::string>>{{"vm-101", "WEB01"}, {"vm-102", "WEB02"}}) {
+  for (const auto& [moid, name] :
+       std::vector<std::pair<std::string, std::string>>{{"vm-101", "WEB01"}, {"vm-102", "WEB02"}}) {
     for (const std::string instance : {"", "1"}) {
       auto usage = s.series.find({name, "cpu.usage.average", instance});
       ASSERT_NE(usage, s.series.end());
@@ -135,8 +135,9 @@ class VsphereFaultTest : public ::testing::Test {
 
   CliResult Collect(const std::string& db, std::vector<std::string> extra = {}) {
     setenv("VRECON_VSPHERE_PASSWORD", vc_->options().password.c_str(), 1);
-    std::vector<std::string> args = {"collect", "vsphere", "--url", vc_->url(), "--allow-insecure-http",
-                                     "--user", vc_->options().user, "--db", db, "--since", "5m", "--timeout", "2", "--format", "json"};
+    std::vector<std::string> args = {"collect", "vsphere",           "--url", vc_->url(), "--allow-insecure-http",
+                                     "--user",  vc_->options().user, "--db",  db,         "--since",
+                                     "5m",      "--timeout",         "2",     "--format", "json"};
     args.insert(args.end(), extra.begin(), extra.end());
     const auto t0 = std::chrono::steady_clock::now();
     CliResult r = RunVrecon(args);

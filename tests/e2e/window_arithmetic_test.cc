@@ -31,10 +31,11 @@ void WriteLogs(const TempDir& dir) {
 TEST(PartialProcessTest, AProcessThatExitsIsItsCpuOverTheWholeWindow) {
   TempDir dir;
   WriteLogs(dir);
-  CliResult r = RunVrecon({"correct", "--guest", dir.File("guest.csv"), "--host", dir.File("host.csv"), "--no-align",
-                           "--format", "json"});
+  CliResult r = RunVrecon(
+      {"correct", "--guest", dir.File("guest.csv"), "--host", dir.File("host.csv"), "--no-align", "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("{\"name\": \"batch\", \"guest_pct\": 10, \"corrected_pct\": 12, \"ci95\": ["), std::string::npos)
+  EXPECT_NE(r.out.find("{\"name\": \"batch\", \"guest_pct\": 10, \"corrected_pct\": 12, \"ci95\": ["),
+            std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("\"present_s\": 60}"), std::string::npos) << r.out;
   CliResult t = RunVrecon({"correct", "--guest", dir.File("guest.csv"), "--host", dir.File("host.csv"), "--no-align"});
@@ -79,8 +80,8 @@ TEST(WindowArithmeticTest, WComparesHostAndGuestOverTheSameSeconds) {
   }
   WriteText(dir.File("guest.csv"), guest);
   WriteText(dir.File("host.csv"), host);
-  CliResult r = RunVrecon({"correct", "--guest", dir.File("guest.csv"), "--host", dir.File("host.csv"), "--no-align",
-                           "--format", "json"});
+  CliResult r = RunVrecon(
+      {"correct", "--guest", dir.File("guest.csv"), "--host", dir.File("host.csv"), "--no-align", "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const size_t first = r.out.find("\"start\": \"2026-11-02T10:00:00Z\"");
   ASSERT_NE(first, std::string::npos) << r.out;
@@ -99,7 +100,8 @@ TEST(WindowArithmeticTest, ARebootIsAGuestRestartNotAClockStep) {
   std::string before = PdhHeader(paths), after = PdhHeader(paths), host = PdhHeader({kHostVp});
   for (int s = 0; s <= 130; s += 10) before += PdhRow(s, {"50", "50", std::to_string(86400 + s)});
   // Booted at 10:04:00; the new log's first row is at 10:05:00 (uptime 60 s).
-  for (int s = 300; s <= 600; s += 10) after += PdhRow(s, {s == 300 ? " " : "50", s == 300 ? " " : "50", std::to_string(s - 240)});
+  for (int s = 300; s <= 600; s += 10)
+    after += PdhRow(s, {s == 300 ? " " : "50", s == 300 ? " " : "50", std::to_string(s - 240)});
   for (int s = 0; s <= 600; s += 20) host += PdhRow(s, {"60"});
   WriteText(dir.File("a.csv"), before);
   WriteText(dir.File("b.csv"), after);

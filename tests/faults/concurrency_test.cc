@@ -39,9 +39,9 @@ TEST(ConcurrencyTest, ReportsWhileACollectorWritesAllSucceed) {
   TempDir dir;
   setenv("VRECON_TEST_FAKE_PW", vc->options().password.c_str(), 1);
   const std::string db = dir.File("fleet.db");
-  WriteText(dir.File("fleet.toml"), "db = \"" + db + "\"\nsince = \"30m\"\n[[vcenter]]\nallow_insecure_http = true\nname = \"fake\"\nurl = \"" +
-                                        vc->url() + "\"\nuser = \"" + vc->options().user +
-                                        "\"\npassword_env = \"VRECON_TEST_FAKE_PW\"\n");
+  WriteText(dir.File("fleet.toml"),
+            "db = \"" + db + "\"\nsince = \"30m\"\n[[vcenter]]\nallow_insecure_http = true\nname = \"fake\"\nurl = \"" +
+                vc->url() + "\"\nuser = \"" + vc->options().user + "\"\npassword_env = \"VRECON_TEST_FAKE_PW\"\n");
   ASSERT_EQ(RunVrecon({"collect", "--config", dir.File("fleet.toml"), "--once"}).exit_code, 0);
   // The collector keeps writing (a round a second) and ingests land beside it.
   Background collector({"collect", "--config", dir.File("fleet.toml"), "--every", "1s"});
@@ -57,7 +57,8 @@ TEST(ConcurrencyTest, ReportsWhileACollectorWritesAllSucceed) {
   CliResult stopped = collector.Wait(60);
   EXPECT_EQ(stopped.exit_code, 0) << stopped.err;
   EXPECT_EQ(IntegrityCheck(db), "ok");
-  EXPECT_EQ(StoreDigest(db).count(Fixture("seed003/guest-web01.csv")), 1u) << "the ingest beside the collector is stored";
+  EXPECT_EQ(StoreDigest(db).count(Fixture("seed003/guest-web01.csv")), 1u)
+      << "the ingest beside the collector is stored";
   unsetenv("VRECON_TEST_FAKE_PW");
 }
 

@@ -35,13 +35,15 @@ constexpr int kKills = 50;
 std::string BigGuestLog(int rows, unsigned seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> u(0, 50);
-  std::string s = "\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\",\"\\\\BIG01\\Processor(_Total)\\% Processor Time\"";
+  std::string s =
+      "\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\",\"\\\\BIG01\\Processor(_Total)\\% Processor Time\"";
   for (int p = 0; p < 18; ++p) s += ",\"\\\\BIG01\\Process(proc" + std::to_string(p) + ")\\% Processor Time\"";
   s += "\n";
   char b[64];
   for (int r = 0; r < rows; ++r) {
     const long t = r * 15L;
-    std::snprintf(b, sizeof b, "\"11/%02ld/2026 %02ld:%02ld:%02ld.000\"", 1 + t / 86400, t / 3600 % 24, t / 60 % 60, t % 60);
+    std::snprintf(b, sizeof b, "\"11/%02ld/2026 %02ld:%02ld:%02ld.000\"", 1 + t / 86400, t / 3600 % 24, t / 60 % 60,
+                  t % 60);
     s += b;
     for (int c = 0; c < 19; ++c) {
       std::snprintf(b, sizeof b, ",\"%.4f\"", u(rng));
@@ -110,8 +112,10 @@ TEST_F(CrashTest, KilledIngestLeavesWholeFilesAndTheRerunCompletesThem) {
     for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db + suffix);
   }
   EXPECT_GE(killed_running, kKills / 2) << "most kills must land while the ingest runs (" << full_s << " s)";
-  std::printf("ingest: %d kills, %d while running (then: %d with nothing stored, %d with the first file, %d with "
-              "both), full run %.2f s\n", kKills, killed_running, states[0], states[1], states[2], full_s);
+  std::printf(
+      "ingest: %d kills, %d while running (then: %d with nothing stored, %d with the first file, %d with "
+      "both), full run %.2f s\n",
+      kKills, killed_running, states[0], states[1], states[2], full_s);
 }
 
 TEST_F(CrashTest, KilledReportLeavesTheOldFileOrTheCompleteNewOne) {
@@ -135,7 +139,8 @@ TEST_F(CrashTest, KilledReportLeavesTheOldFileOrTheCompleteNewOne) {
     if (RunAndKill({"report", "--db", db, "--format", "csv", "--out", out}, at(rng))) ++killed_running;
     if (std::filesystem::exists(out + ".partial")) ++killed_writing;  // killed while writing the new one
     const std::string now = ReadText(out);
-    EXPECT_TRUE(now == old_report || now == new_report) << "kill " << i << ": a report file of " << now.size() << " bytes";
+    EXPECT_TRUE(now == old_report || now == new_report)
+        << "kill " << i << ": a report file of " << now.size() << " bytes";
     ASSERT_EQ(IntegrityCheck(db), "ok") << "kill " << i;
   }
   EXPECT_GE(killed_running, kKills / 2) << "most kills must land while the report runs (" << full_s << " s)";
@@ -183,8 +188,10 @@ TEST(CrashFleetTest, KilledRoundIsCompletedByTheNext) {
   setenv("VRECON_TEST_FAKE_PW", vc->options().password.c_str(), 1);
   auto config = [&](const std::string& db) {
     const std::string path = dir.File(db + ".toml");
-    WriteText(path, "db = \"" + dir.File(db) + "\"\nsince = \"30m\"\n[[vcenter]]\nallow_insecure_http = true\nname = \"fake\"\nurl = \"" + vc->url() +
-                        "\"\nuser = \"" + vc->options().user + "\"\npassword_env = \"VRECON_TEST_FAKE_PW\"\n");
+    WriteText(path, "db = \"" + dir.File(db) +
+                        "\"\nsince = \"30m\"\n[[vcenter]]\nallow_insecure_http = true\nname = \"fake\"\nurl = \"" +
+                        vc->url() + "\"\nuser = \"" + vc->options().user +
+                        "\"\npassword_env = \"VRECON_TEST_FAKE_PW\"\n");
     return path;
   };
   auto samples = [](const std::string& db) {

@@ -30,7 +30,7 @@ struct State {
 State g;
 
 struct File {
-  sqlite3_file base;  // must be first: SQLite sees this
+  sqlite3_file base;   // must be first: SQLite sees this
   sqlite3_file* real;  // the wrapped VFS's file, allocated right after this struct
 };
 
@@ -71,7 +71,9 @@ int DeviceCharacteristics(sqlite3_file* f) { return Real(f)->pMethods->xDeviceCh
 int ShmMap(sqlite3_file* f, int i, int size, int extend, void volatile** p) {
   return Real(f)->pMethods->xShmMap(Real(f), i, size, extend, p);
 }
-int ShmLock(sqlite3_file* f, int offset, int n, int flags) { return Real(f)->pMethods->xShmLock(Real(f), offset, n, flags); }
+int ShmLock(sqlite3_file* f, int offset, int n, int flags) {
+  return Real(f)->pMethods->xShmLock(Real(f), offset, n, flags);
+}
 void ShmBarrier(sqlite3_file* f) { Real(f)->pMethods->xShmBarrier(Real(f)); }
 int ShmUnmap(sqlite3_file* f, int del) { return Real(f)->pMethods->xShmUnmap(Real(f), del); }
 int Fetch(sqlite3_file* f, sqlite3_int64 off, int n, void** p) { return Real(f)->pMethods->xFetch(Real(f), off, n, p); }
@@ -87,7 +89,9 @@ int Open(sqlite3_vfs*, const char* name, sqlite3_file* f, int flags, int* out_fl
 }
 int Delete(sqlite3_vfs*, const char* name, int sync_dir) { return g.base->xDelete(g.base, name, sync_dir); }
 int Access(sqlite3_vfs*, const char* name, int flags, int* out) { return g.base->xAccess(g.base, name, flags, out); }
-int FullPathname(sqlite3_vfs*, const char* name, int n, char* out) { return g.base->xFullPathname(g.base, name, n, out); }
+int FullPathname(sqlite3_vfs*, const char* name, int n, char* out) {
+  return g.base->xFullPathname(g.base, name, n, out);
+}
 void* DlOpen(sqlite3_vfs*, const char* name) { return g.base->xDlOpen(g.base, name); }
 void DlError(sqlite3_vfs*, int n, char* msg) { g.base->xDlError(g.base, n, msg); }
 void (*DlSym(sqlite3_vfs*, void* h, const char* sym))(void) { return g.base->xDlSym(g.base, h, sym); }
@@ -112,15 +116,33 @@ __attribute__((constructor)) void Install() {
   g.fault_op = -1;
   if (g.base == nullptr) return;
   if (const char* op = std::getenv("VRECON_FAULT_OP")) {
-    g.fault_op = !std::strcmp(op, "read") ? kRead : !std::strcmp(op, "write") ? kWrite : !std::strcmp(op, "sync") ? kSync : -1;
+    g.fault_op = !std::strcmp(op, "read")    ? kRead
+                 : !std::strcmp(op, "write") ? kWrite
+                 : !std::strcmp(op, "sync")  ? kSync
+                                             : -1;
   }
   if (const char* at = std::getenv("VRECON_FAULT_AT")) g.fault_at = std::atol(at);
   if (const char* code = std::getenv("VRECON_FAULT_CODE")) g.full = !std::strcmp(code, "full");
 
-  g.methods = sqlite3_io_methods{3,           Close,     Read,       Write,    Truncate,      Sync,
-                                 FileSize,    Lock,      Unlock,     CheckReservedLock, FileControl,
-                                 SectorSize,  DeviceCharacteristics, ShmMap, ShmLock, ShmBarrier, ShmUnmap,
-                                 Fetch,       Unfetch};
+  g.methods = sqlite3_io_methods{3,
+                                 Close,
+                                 Read,
+                                 Write,
+                                 Truncate,
+                                 Sync,
+                                 FileSize,
+                                 Lock,
+                                 Unlock,
+                                 CheckReservedLock,
+                                 FileControl,
+                                 SectorSize,
+                                 DeviceCharacteristics,
+                                 ShmMap,
+                                 ShmLock,
+                                 ShmBarrier,
+                                 ShmUnmap,
+                                 Fetch,
+                                 Unfetch};
   g.vfs = *g.base;
   g.vfs.zName = "vrecon-fault";
   g.vfs.szOsFile = static_cast<int>(sizeof(File)) + g.base->szOsFile;

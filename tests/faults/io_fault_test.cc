@@ -4,8 +4,8 @@
 // clear error line and exit 1 (or succeed completely), leave a store that passes
 // `PRAGMA integrity_check` and holds exactly the transactions that committed (each file's rows
 // whole or not at all), and the next run must complete the data.
-#include <sqlite3.h>
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <filesystem>
 #include <fstream>
@@ -59,8 +59,9 @@ int ErrorLines(const std::string& err) {
 }
 
 std::vector<std::string> FaultEnv(const std::string& op, long k, const std::string& code) {
-  return {std::string("LD_PRELOAD=") + VRECON_FAULT_VFS, "VRECON_FAULT_OP=" + op, "VRECON_FAULT_AT=" + std::to_string(k),
-          "VRECON_FAULT_CODE=" + code, "ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0"};
+  return {std::string("LD_PRELOAD=") + VRECON_FAULT_VFS, "VRECON_FAULT_OP=" + op,
+          "VRECON_FAULT_AT=" + std::to_string(k), "VRECON_FAULT_CODE=" + code,
+          "ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0"};
 }
 
 struct Counts {
@@ -125,7 +126,8 @@ class IoFaultTest : public ::testing::Test {
         EXPECT_EQ(ErrorLines(r.err), 1) << where << ": one clear error line\n" << r.err;
         // Each file is one transaction: a failed one adds nothing, the other is read on.
         EXPECT_TRUE(now.empty() || now == guest_only_ || now == host_only_ || now == full_)
-            << where << ": only whole files\n" << now;
+            << where << ": only whole files\n"
+            << now;
       }
       CliResult again = RunVrecon({"ingest", "--db", db, guest_, host_});
       EXPECT_EQ(again.exit_code, 0) << where << ": the next run\n" << again.err;
@@ -182,8 +184,11 @@ TEST_P(FleetIoFaultTest, EveryFaultOfARoundIsAnErrorOrHarmless) {
   setenv("VRECON_TEST_FAKE_PW", vc->options().password.c_str(), 1);
   auto config = [&](const std::string& db) {
     const std::string path = dir.File(db + ".toml");
-    WriteText(path, "db = \"" + dir.File(db) + "\"\nsince = \"30m\"\nretries = 0\n[[vcenter]]\nallow_insecure_http = true\nname = \"fake\"\nurl = \"" + vc->url() +
-                        "\"\nuser = \"" + vc->options().user + "\"\npassword_env = \"VRECON_TEST_FAKE_PW\"\n");
+    WriteText(
+        path,
+        "db = \"" + dir.File(db) +
+            "\"\nsince = \"30m\"\nretries = 0\n[[vcenter]]\nallow_insecure_http = true\nname = \"fake\"\nurl = \"" +
+            vc->url() + "\"\nuser = \"" + vc->options().user + "\"\npassword_env = \"VRECON_TEST_FAKE_PW\"\n");
     return path;
   };
   auto samples = [](const std::string& db) {

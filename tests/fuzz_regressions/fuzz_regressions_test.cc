@@ -63,7 +63,8 @@ Reading Read(std::string_view bytes, size_t chunk, Options options) {
 }
 
 Reading ReadPerfmon(std::string_view bytes, size_t chunk) {
-  return Read<perfmon::PerfmonParser>(bytes, chunk, perfmon::ParserOptions{"x.csv", std::nullopt, std::nullopt, nullptr});
+  return Read<perfmon::PerfmonParser>(bytes, chunk,
+                                      perfmon::ParserOptions{"x.csv", std::nullopt, std::nullopt, nullptr});
 }
 Reading ReadPowerCli(std::string_view bytes, size_t chunk) {
   return Read<powercli::PowerCliParser>(bytes, chunk, powercli::ParserOptions{"x.csv", std::nullopt, nullptr});
@@ -162,9 +163,11 @@ fleet::ConfigLookups Lookups() {
 
 TEST(FuzzRegressionTest, NonAsciiWhereTomlppMisbehavesIsRefusedWithOneLine) {
   // toml++ 3.3.0 reaches __builtin_unreachable() on these (marzer/tomlplusplus#190, #295).
-  const std::vector<std::pair<std::string, int>> cases = {
-      {"equals-in-bare-token.toml", 1}, {"line-ending-backslash.toml", 2}, {"nonascii-in-bare-token.toml", 1},
-      {"nonascii-table-name.toml", 1},  {"nonascii-value.toml", 1}};
+  const std::vector<std::pair<std::string, int>> cases = {{"equals-in-bare-token.toml", 1},
+                                                          {"line-ending-backslash.toml", 2},
+                                                          {"nonascii-in-bare-token.toml", 1},
+                                                          {"nonascii-table-name.toml", 1},
+                                                          {"nonascii-value.toml", 1}};
   for (const auto& [name, line] : cases) {
     SCOPED_TRACE(name);
     auto cfg = fleet::ParseFleetConfig(Regression("fleet_toml/" + name), "/etc/vrecon/fleet.toml", Lookups());
@@ -177,12 +180,15 @@ TEST(FuzzRegressionTest, NonAsciiWhereTomlppMisbehavesIsRefusedWithOneLine) {
 }
 
 TEST(FuzzRegressionTest, NonAsciiInsideStringsAndCommentsIsStillRead) {
-  auto cfg = fleet::ParseFleetConfig(Regression("fleet_toml/nonascii-in-strings.toml"), "/etc/vrecon/fleet.toml", Lookups());
+  auto cfg =
+      fleet::ParseFleetConfig(Regression("fleet_toml/nonascii-in-strings.toml"), "/etc/vrecon/fleet.toml", Lookups());
   ASSERT_TRUE(cfg.ok()) << cfg.status().message();
   ASSERT_EQ(cfg->drop_folders.size(), 1u);
   EXPECT_EQ(cfg->drop_folders[0].path, "/etc/vrecon/Z\xc3\xbcrich \xc2\xa7");
   EXPECT_EQ(cfg->drop_folders[0].include, (std::vector<std::string>{"\xd0\x9c*", "\xc2\xa7"}));
-  EXPECT_EQ(cfg->mappings.at("w\xc3\xa9" "b"), "\xce\xa9");
+  EXPECT_EQ(cfg->mappings.at("w\xc3\xa9"
+                             "b"),
+            "\xce\xa9");
 }
 
 // ---- chunking: the Perfmon and PowerCLI readers ----
@@ -196,7 +202,8 @@ TEST(FuzzRegressionTest, PerfmonReadingDoesNotDependOnTheChunks) {
     for (size_t chunk : {1, 2, 3, 7}) EXPECT_TRUE(ReadPerfmon(bytes, chunk).SameAs(whole)) << "chunks of " << chunk;
   }
   // What the whole reading is: binary refused, and the UTF-16LE log read.
-  EXPECT_EQ(ReadPerfmon(Regression("perfmon_csv/nul-after-first-byte.csv"), 1).status.code(), Status::Code::kNotSupported);
+  EXPECT_EQ(ReadPerfmon(Regression("perfmon_csv/nul-after-first-byte.csv"), 1).status.code(),
+            Status::Code::kNotSupported);
   EXPECT_EQ(ReadPerfmon(Regression("esxtop_csv/nul-in-second-row.csv"), 1).status.code(), Status::Code::kNotSupported);
   const Reading utf16 = ReadPerfmon(Regression("perfmon_csv/utf16le-bom.csv"), 1);
   ASSERT_TRUE(utf16.status.ok()) << utf16.status.message();

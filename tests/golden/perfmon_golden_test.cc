@@ -70,17 +70,13 @@ INSTANTIATE_TEST_SUITE_P(Perfmon, PerfmonGoldenTest, ::testing::ValuesIn(kGoodCa
 // ---- files that cannot be read at all ---------------------------------------------------------
 
 struct BadCase {
-  const char* name;   // <name>.expected_error
+  const char* name;  // <name>.expected_error
   const char* input;
 };
 
 const BadCase kBadCases[] = {
-    {"empty", "empty.csv"},
-    {"header-only", "header-only.csv"},
-    {"binary", "binary.blg"},
-    {"binary-le", "binary-le.blg"},
-    {"not-perfmon", "not-perfmon.csv"},
-    {"all-rows-bad", "all-rows-bad.csv"},
+    {"empty", "empty.csv"},         {"header-only", "header-only.csv"}, {"binary", "binary.blg"},
+    {"binary-le", "binary-le.blg"}, {"not-perfmon", "not-perfmon.csv"}, {"all-rows-bad", "all-rows-bad.csv"},
 };
 
 void PrintTo(const BadCase& c, std::ostream* os) { *os << c.name; }
@@ -131,8 +127,7 @@ TEST_P(PerfmonReingestTest, SameFileTwiceAddsNothing) {
   ASSERT_EQ(second.exit_code, 0) << second.err;
   EXPECT_EQ(JsonInt(second.out, "rows"), 0) << second.out;
   EXPECT_EQ(JsonInt(second.out, "rows_already_stored"), JsonInt(first.out, "rows")) << second.out;
-  EXPECT_EQ(JsonInt(second.out, "issues"), 0) << "issues of rows read before must not be raised again:\n"
-                                                << second.out;
+  EXPECT_EQ(JsonInt(second.out, "issues"), 0) << "issues of rows read before must not be raised again:\n" << second.out;
   const std::string after = SamplesCsv(db);
   EXPECT_TRUE(after == before) << LineDiff(before, after);
 }

@@ -103,7 +103,8 @@ TEST(AlignmentGridTest, SamplesOfWholeCellsOffTheGridEqualTheCellByCellGrid) {
 }
 
 TEST(AlignmentGridTest, PartlyCoveredCellNeedsHalfItsLength) {
-  const std::vector<TimedValue> s = {{kT0, kT0 + 10 * kS + kS * 4 / 10, 20}, {kT0 + 12 * kS + kS / 2, kT0 + 20 * kS, 40}};
+  const std::vector<TimedValue> s = {{kT0, kT0 + 10 * kS + kS * 4 / 10, 20},
+                                     {kT0 + 12 * kS + kS / 2, kT0 + 20 * kS, 40}};
   const std::vector<double> c = Cells(OnGridRuns(s, Disjoint(s), kT0, kS, 20));
   EXPECT_EQ(c[9], 20);
   EXPECT_TRUE(std::isnan(c[10]));  // 0.4 s covered

@@ -22,14 +22,16 @@ std::vector<double> Levels(int seconds, unsigned seed) { return vrecon::testing:
 double MeanOver(const std::vector<double>& u, double a, double b) {
   double s = 0;
   int n = 0;
-  for (int t = std::max(0, static_cast<int>(std::floor(a))); t < std::min<int>(u.size(), std::ceil(b)); ++t) s += u[t], ++n;
+  for (int t = std::max(0, static_cast<int>(std::floor(a))); t < std::min<int>(u.size(), std::ceil(b)); ++t)
+    s += u[t], ++n;
   return n ? s / n : 0;
 }
 
 // Host samples every 20 s in true time.
 std::vector<TimedValue> Host(const std::vector<double>& u) {
   std::vector<TimedValue> h;
-  for (int t = 0; t + 20 <= static_cast<int>(u.size()); t += 20) h.push_back({kT0 + t * kS, kT0 + (t + 20) * kS, MeanOver(u, t, t + 20)});
+  for (int t = 0; t + 20 <= static_cast<int>(u.size()); t += 20)
+    h.push_back({kT0 + t * kS, kT0 + (t + 20) * kS, MeanOver(u, t, t + 20)});
   return h;
 }
 

@@ -95,7 +95,8 @@ TEST(CorrectionTest, ACorrectedValueAboveTheVcpusIsFlagged) {
   ASSERT_TRUE(r[0].processes[0].corrected_pct);
   EXPECT_GT(*r[0].processes[0].corrected_pct, 100);
   bool flagged = false;
-  for (const Flag& f : r[0].flags) flagged = flagged || (f.code == "impossible-value" && f.message.find("Process(A)") != std::string::npos);
+  for (const Flag& f : r[0].flags)
+    flagged = flagged || (f.code == "impossible-value" && f.message.find("Process(A)") != std::string::npos);
   EXPECT_TRUE(flagged);
 }
 
@@ -178,7 +179,7 @@ TEST(CorrectionTest, VsphereRunIsPerVcpuAndAFrequencyGapIsNoted) {
   vm.vsphere_run = WindowSeries(g);
   for (int t = 0; t < 600; t += 20) {
     vm.vsphere_usage->Add(t * kS, (t + 20) * kS, t < 300 ? 72 : 61);  // turbo in the first window
-    vm.vsphere_run->Add(t * kS, (t + 20) * kS, 120);                   // 60% per vCPU
+    vm.vsphere_run->Add(t * kS, (t + 20) * kS, 120);                  // 60% per vCPU
   }
   vm.host_counter = "cpu.run.summation";
   vm.host_group = vm.vsphere_run;
@@ -237,7 +238,7 @@ TEST(CorrectionTest, MultiVcpuAveragesCpusAndVps) {
   VmSeries vm;
   vm.vm = "SQL01";
   vm.guest_cpus.push_back(Flat(g, 90, 0, 300));
-  vm.guest_cpus.push_back(Flat(g, 50, 0, 300));  // G = 70
+  vm.guest_cpus.push_back(Flat(g, 50, 0, 300));            // G = 70
   vm.processes.emplace("sqlservr", Flat(g, 120, 0, 300));  // % of one CPU: up to 200 on 2 vCPUs
   vm.host = HostSource::kHyperV;
   vm.host_vps.push_back(Flat(g, 60, 0, 300, 20));

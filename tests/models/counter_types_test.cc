@@ -21,7 +21,8 @@ struct Case {
 TEST(CounterTypesTest, ClassifiesByTable) {
   const Case cases[] = {
       {"Processor", "0", "% Processor Time", "percent", CounterType::kPercentTime, PercentRule::kScale},
-      {"Processor Information", "0,_Total", "% Privileged Time", "percent", CounterType::kPercentTime, PercentRule::kScale},
+      {"Processor Information", "0,_Total", "% Privileged Time", "percent", CounterType::kPercentTime,
+       PercentRule::kScale},
       {"Processor", "_Total", "% Interrupt Time", "percent", CounterType::kPercentTime, PercentRule::kScale},
       {"Processor", "1", "% DPC Time", "percent", CounterType::kPercentTime, PercentRule::kScale},
       {"Processor", "_Total", "% Idle Time", "percent", CounterType::kPercentTime, PercentRule::kComplement},

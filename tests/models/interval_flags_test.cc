@@ -18,7 +18,8 @@ std::vector<TimeNs> Ends(int n) {
 }
 
 int Count(const GuestTimeline& t, ClockEventKind k) {
-  return static_cast<int>(std::count_if(t.events.begin(), t.events.end(), [k](const ClockEvent& e) { return e.kind == k; }));
+  return static_cast<int>(
+      std::count_if(t.events.begin(), t.events.end(), [k](const ClockEvent& e) { return e.kind == k; }));
 }
 
 std::vector<std::string> Codes(const std::vector<Flag>& flags) {
@@ -81,10 +82,10 @@ TEST(IntervalFlagsTest, RecordedBackwardStepAndDstShiftAreKept) {
 }
 
 TEST(IntervalFlagsTest, WindowsGetOneSentencePerEvent) {
-  std::vector<TimeNs> e = Ends(200);                        // 3000 s: 10 windows of 300 s
-  e[10] += 3 * kS;                                          // jitter in window 0
-  e.erase(e.begin() + 45, e.begin() + 47);                  // gap in window 2
-  for (size_t i = 100; i < e.size(); ++i) e[i] += 7 * kS;   // step in window 5
+  std::vector<TimeNs> e = Ends(200);                       // 3000 s: 10 windows of 300 s
+  e[10] += 3 * kS;                                         // jitter in window 0
+  e.erase(e.begin() + 45, e.begin() + 47);                 // gap in window 2
+  for (size_t i = 100; i < e.size(); ++i) e[i] += 7 * kS;  // step in window 5
   std::vector<ClockEvent> rec{{ClockEventKind::kDstShift, kT0 + 2500 * kS, 3600.0}};
   const GuestTimeline t = AnalyzeGuestTimes(e, rec, TimelineConfig{});
   const WindowGrid grid{kT0, 300 * kS, 11};

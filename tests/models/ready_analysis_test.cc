@@ -143,7 +143,7 @@ TEST(ReadyAnalysisTest, HyperVWaitPerDispatchAndHostLoad) {
   EXPECT_DOUBLE_EQ(*s.wait_per_dispatch_us->mean, 100);
   EXPECT_DOUBLE_EQ(s.wait_per_dispatch_us->share_above[0], 0.75);  // above 60 us
   EXPECT_DOUBLE_EQ(s.wait_per_dispatch_us->share_above[1], 0.5);   // above 100 us
-  EXPECT_FALSE(HasHint(s, "host-overcommit"));  // mean 100 is not above 100
+  EXPECT_FALSE(HasHint(s, "host-overcommit"));                     // mean 100 is not above 100
   EXPECT_TRUE(HasHint(s, "ready-elevated"));
   ASSERT_TRUE(s.host_load);
   EXPECT_TRUE(HasHint(s, "host-load-high"));  // p95 = 85 + 0.85 * 3 = 87.55 > 75
@@ -157,8 +157,8 @@ TEST(ReadyAnalysisTest, HyperVWaitPerDispatchAndHostLoad) {
 TEST(ReadyAnalysisTest, CalmVmHasNoHints) {
   ReadyInput in;
   in.vcpus = 4;
-  in.ready = Series({4, 8});    // 1%, 2%
-  in.costop = Series({0, 4});   // 0%, 1%
+  in.ready = Series({4, 8});   // 1%, 2%
+  in.costop = Series({0, 4});  // 0%, 1%
   in.used = Series({100, 120});
   EXPECT_TRUE(AnalyzeVm(in).hints.empty());
 }
@@ -180,10 +180,10 @@ TEST(ReadyAnalysisTest, CorrectVmReportsPerVcpuWindowMeans) {
   vm.vm = "APP";
   vm.host_vcpus = 2;
   vm.host_ready.emplace(grid);
-  vm.host_ready->Add(0, 150 * S, 30);   // time-weighted: (30 * 150 + 10 * 150) / 300 = 20 -> 10 per vCPU
+  vm.host_ready->Add(0, 150 * S, 30);  // time-weighted: (30 * 150 + 10 * 150) / 300 = 20 -> 10 per vCPU
   vm.host_ready->Add(150 * S, 300 * S, 10);
   vm.host_costop.emplace(grid);
-  vm.host_costop->Add(0, 300 * S, 8);   // 4 per vCPU
+  vm.host_costop->Add(0, 300 * S, 8);  // 4 per vCPU
   vm.guest_total.emplace(grid);
   vm.guest_total->Add(0, 300 * S, 50);
   auto r = CorrectVm(vm, grid, CorrectionConfig{});

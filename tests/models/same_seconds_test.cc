@@ -15,7 +15,7 @@ std::vector<TimedValue> Every(int step_s, int from_s, int to_s, double value) {
 
 TEST(SameSecondsTest, HostIsAveragedOverTheGuestsSecondsOnlyWhereTheGuestIsPartial) {
   const WindowGrid g{0, 300 * kS, 2};
-  std::vector<TimedValue> guest = Every(15, 0, 120, 73);     // window 0: 40% covered
+  std::vector<TimedValue> guest = Every(15, 0, 120, 73);                   // window 0: 40% covered
   for (const TimedValue& x : Every(15, 300, 600, 73)) guest.push_back(x);  // window 1: all of it
   std::vector<TimedValue> host = Every(20, 0, 120, 88);
   for (const TimedValue& x : Every(20, 120, 600, 100)) host.push_back(x);

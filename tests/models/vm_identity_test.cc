@@ -79,8 +79,8 @@ TEST(VmIdentityTest, GuestMatchesByNameWithoutItsDomain) {
 }
 
 TEST(VmIdentityTest, HostNamesThatDifferAfterADotAreNotOneVm) {
-  const std::vector<VmCandidate> vms = {{"k1", "db01.prod.local", ""}, {"k2", "db01.dev.local", ""},
-                                        {"k3", "App v1.2", ""}, {"k4", "App v1.3", ""}};
+  const std::vector<VmCandidate> vms = {
+      {"k1", "db01.prod.local", ""}, {"k2", "db01.dev.local", ""}, {"k3", "App v1.2", ""}, {"k4", "App v1.3", ""}};
   EXPECT_EQ(VmNameIndex(vms).Match("db01.prod.local", true, std::nullopt).vms, std::vector<size_t>{0});
   EXPECT_EQ(VmNameIndex(vms).Match("App v1.3", true, std::nullopt).vms, std::vector<size_t>{3});
   EXPECT_TRUE(VmNameIndex(vms).Match("DB01", true, std::nullopt).vms.empty());  // the suffix goes on guests only
@@ -101,7 +101,8 @@ TEST(VmIdentityTest, InventoryHostNameDisambiguates) {
 }
 
 TEST(VmIdentityTest, ExplicitMappingWinsByKeyOrName) {
-  const std::vector<VmCandidate> vms = {{"vsphere:vc-a/vm-1", "WEB01", ""}, {"vsphere:vc-b/vm-1", "WEB01", ""},
+  const std::vector<VmCandidate> vms = {{"vsphere:vc-a/vm-1", "WEB01", ""},
+                                        {"vsphere:vc-b/vm-1", "WEB01", ""},
                                         {"hyperv:hv1/billing vm", "Billing VM", ""}};
   EXPECT_EQ(VmNameIndex(vms).Match("WEB01", true, std::string("vsphere:vc-b/vm-1")).vms, std::vector<size_t>{1});
   const GuestMatch m = VmNameIndex(vms).Match("srv-7", true, std::string("billing vm"));

@@ -18,7 +18,8 @@ WindowSeries Steps(const WindowGrid& g, const std::vector<double>& values, int s
 }
 
 // One vCPU, guest busy `guest[i]`, host run `host[i]` per 300 s window.
-VmSeries Vm(const WindowGrid& g, const std::vector<double>& guest, const std::vector<double>& host, int guest_step_s = 15) {
+VmSeries Vm(const WindowGrid& g, const std::vector<double>& guest, const std::vector<double>& host,
+            int guest_step_s = 15) {
   VmSeries vm;
   vm.vm = "VM1";
   vm.guest_machine = "VM1";
@@ -67,7 +68,7 @@ TEST(WindowFlagsTest, ALowWUnderHeavyReadyOrDispatchWaitIsNotImplausible) {
   vm.processes.emplace("app", Steps(g, {150, 150, 150}));
   vm.host = HostSource::kVsphere;
   vm.host_vcpus = 2;
-  vm.host_group = Steps(g, {22, 17, 17}, 20);  // % of capacity: w 0.23, 0.18, 0.18
+  vm.host_group = Steps(g, {22, 17, 17}, 20);             // % of capacity: w 0.23, 0.18, 0.18
   vm.host_ready = Steps(g, {2 * 60.0, 2 * 65.0, 0}, 20);  // summed over vCPUs; none in the last
   auto r = Correct(vm, g);
   ASSERT_EQ(r.size(), 3u);

@@ -21,7 +21,8 @@ std::vector<WindowResult> Windows(const std::string& vm, int n) {
     r.host_util_pct = 46.5;
     r.w = *r.host_util_pct / *r.guest_util_pct;
     r.processes.push_back(models::ProcessResult{"sql,server \"a\"", 30.25, 34.8, 33.1, 36.5, 300, false});
-    r.processes.push_back(models::ProcessResult{"idle-ish", std::nullopt, std::nullopt, std::nullopt, std::nullopt, 0, false});
+    r.processes.push_back(
+        models::ProcessResult{"idle-ish", std::nullopt, std::nullopt, std::nullopt, std::nullopt, 0, false});
     r.flags.push_back(models::Flag{"low-coverage", Severity::kWarning, "guest data covers 50% of the window"});
     out.push_back(r);
   }

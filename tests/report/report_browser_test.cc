@@ -59,7 +59,8 @@ TEST(ReportBrowserTest, HtmlReportRendersInHeadlessChromium) {
   const std::string chromium = FindChromium();
   if (chromium.empty()) {
     const char* req = std::getenv("VRECON_REQUIRE_CHROMIUM");
-    if (req && std::string(req) == "1") FAIL() << "VRECON_REQUIRE_CHROMIUM=1 but chromium is not installed (apt-get install chromium)";
+    if (req && std::string(req) == "1")
+      FAIL() << "VRECON_REQUIRE_CHROMIUM=1 but chromium is not installed (apt-get install chromium)";
     GTEST_SKIP() << "chromium not installed (Debian package `chromium`); CI sets VRECON_REQUIRE_CHROMIUM=1";
   }
   TempDir dir;
@@ -85,12 +86,15 @@ TEST(ReportBrowserTest, HtmlReportRendersInHeadlessChromium) {
             "<!DOCTYPE html><html><body><iframe id=f src=\"report.html\" style=\"width:1200px;height:800px\" "
             "onload=\"document.getElementById('h').textContent='HEIGHT='+this.contentDocument.documentElement."
             "scrollHeight\"></iframe><p id=h>HEIGHT=none</p></body></html>");
-  const std::string flags = " --headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking "
-                            "--disable-extensions --user-data-dir=" + Quote(dir.File("profile")) + " ";
+  const std::string flags =
+      " --headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking "
+      "--disable-extensions --user-data-dir=" +
+      Quote(dir.File("profile")) + " ";
   const std::string dom = dir.File("dom.html"), log = dir.File("chromium.log");
-  ASSERT_EQ(Shell("timeout 120 " + Quote(chromium) + flags + "--enable-logging=stderr --v=0 --virtual-time-budget=5000 " +
-                  "--dump-dom " + Quote("file://" + html) + " >" + Quote(dom) + " 2>" + Quote(log)),
-            0)
+  ASSERT_EQ(
+      Shell("timeout 120 " + Quote(chromium) + flags + "--enable-logging=stderr --v=0 --virtual-time-budget=5000 " +
+            "--dump-dom " + Quote("file://" + html) + " >" + Quote(dom) + " 2>" + Quote(log)),
+      0)
       << ReadText(log);
   const std::string rendered = ReadText(dom);
   const std::string console = ReadText(log);
@@ -100,7 +104,8 @@ TEST(ReportBrowserTest, HtmlReportRendersInHeadlessChromium) {
 
   // Charts present, with drawn lines of several points each.
   const std::regex chart_re("<svg class=\"chart\"");
-  const auto charts = std::distance(std::sregex_iterator(rendered.begin(), rendered.end(), chart_re), std::sregex_iterator());
+  const auto charts =
+      std::distance(std::sregex_iterator(rendered.begin(), rendered.end(), chart_re), std::sregex_iterator());
   EXPECT_GE(charts, 8) << "two charts per VM for 4 VMs";
   const std::regex path_re("<path class=\"line[^\"]*\" stroke=\"[^\"]+\" d=\"([^\"]+)\"");
   int lines = 0;
@@ -116,9 +121,10 @@ TEST(ReportBrowserTest, HtmlReportRendersInHeadlessChromium) {
   EXPECT_NE(rendered.find("id=\"flag-high-ready\""), std::string::npos);
 
   const std::string probe_dom = dir.File("probe-dom.html");
-  ASSERT_EQ(Shell("timeout 120 " + Quote(chromium) + flags + "--allow-file-access-from-files --virtual-time-budget=5000 " +
-                  "--dump-dom " + Quote("file://" + dir.File("probe.html")) + " >" + Quote(probe_dom) + " 2>/dev/null"),
-            0);
+  ASSERT_EQ(
+      Shell("timeout 120 " + Quote(chromium) + flags + "--allow-file-access-from-files --virtual-time-budget=5000 " +
+            "--dump-dom " + Quote("file://" + dir.File("probe.html")) + " >" + Quote(probe_dom) + " 2>/dev/null"),
+      0);
   std::smatch m;
   const std::string probe = ReadText(probe_dom);
   ASSERT_TRUE(std::regex_search(probe, m, std::regex("HEIGHT=(\\d+)"))) << probe;

@@ -83,8 +83,8 @@ TEST(ReportGoldenTest, MultiVmFleetCsvJsonPdhCsv) {
   ExpectGolden("fleet.expected.json", Report(db, {"--format", "json"}));
   ExpectGolden("fleet.expected.pdh.csv", Report(db, {"--format", "pdh-csv"}));
   // --vm and --from/--to narrow every format.
-  const std::string one = Report(db, {"--format", "csv", "--vm", "db0*", "--from", "2026-11-02T10:10:00Z", "--to",
-                                      "2026-11-02T10:20:00Z"});
+  const std::string one =
+      Report(db, {"--format", "csv", "--vm", "db0*", "--from", "2026-11-02T10:10:00Z", "--to", "2026-11-02T10:20:00Z"});
   EXPECT_EQ(one.find("WEB02"), std::string::npos);
   EXPECT_NE(one.find("window,DB02,,,,2026-11-02T10:10:00Z,2026-11-02T10:15:00Z"), std::string::npos);
   EXPECT_EQ(one.find("window,DB02,,,,2026-11-02T10:05:00Z"), std::string::npos);
@@ -190,8 +190,10 @@ TEST(ReportEdgeTest, FlagsEverywhereStillRenders) {
   TempDir dir;
   // A guest that is idle (1%) with a process above 100% of its single CPU in every row, and no
   // host side: every window carries several flags.
-  std::string csv = "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\IDLE9\\Processor(0)\\% Processor Time\",\"\\\\IDLE9\\Processor(_Total)\\% "
-                    "Processor Time\",\"\\\\IDLE9\\Process(x)\\% Processor Time\"\r\n\"11/02/2026 10:00:00.000\",\" \",\" \",\" \"\r\n";
+  std::string csv =
+      "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\IDLE9\\Processor(0)\\% Processor Time\",\"\\\\IDLE9\\Processor(_Total)\\% "
+      "Processor Time\",\"\\\\IDLE9\\Process(x)\\% Processor Time\"\r\n\"11/02/2026 10:00:00.000\",\" \",\" \",\" "
+      "\"\r\n";
   for (int s = 15; s <= 3600; s += 15) {
     char ts[40];
     std::snprintf(ts, sizeof ts, "11/02/2026 %02d:%02d:%02d.000", 10 + s / 3600, (s / 60) % 60, s % 60);

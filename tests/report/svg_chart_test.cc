@@ -106,7 +106,8 @@ TEST(FlagsDocTest, EveryFlagOfTheDocIsEmbedded) {
     if (d.code == "idle-guest") idle = d.severity == "info";
   }
   EXPECT_TRUE(idle);
-  EXPECT_EQ(InlineMarkdownToHtml("`a<b` see [ready.md](ready.md) **now**"), "<code>a&lt;b</code> see ready.md <b>now</b>");
+  EXPECT_EQ(InlineMarkdownToHtml("`a<b` see [ready.md](ready.md) **now**"),
+            "<code>a&lt;b</code> see ready.md <b>now</b>");
 }
 
 }  // namespace

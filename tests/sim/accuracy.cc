@@ -27,7 +27,8 @@ double Number(const std::string& s) { return s == "null" ? NAN : std::strtod(s.c
 std::vector<OutWindow> ParseWindows(const std::string& json) {
   static const std::regex start_re("\"start\": \"([^\"]+)\"");
   static const std::regex process_re(
-      "\\{\"name\": \"([^\"]*)\", \"guest_pct\": ([^,]+), \"corrected_pct\": ([^,]+), \"ci95\": (null|\\[([^,]+), ([^\\]]+)\\])");
+      "\\{\"name\": \"([^\"]*)\", \"guest_pct\": ([^,]+), \"corrected_pct\": ([^,]+), \"ci95\": (null|\\[([^,]+), "
+      "([^\\]]+)\\])");
   static const std::regex vcpus_re("\"vcpus\": ([^,]+), \"guest_util_pct\": ([^,]+),");
   static const std::regex flag_re("\"code\": \"([^\"]+)\"");
   std::vector<OutWindow> out;
@@ -49,7 +50,8 @@ std::vector<OutWindow> ParseWindows(const std::string& json) {
       w.processes[p[1].str()] = {Number(p[2].str()), Number(p[3].str()), ci ? Number(p[5].str()) : NAN,
                                  ci ? Number(p[6].str()) : NAN};
     }
-    for (std::sregex_iterator it(line.begin(), line.end(), flag_re), end; it != end; ++it) w.flags.insert((*it)[1].str());
+    for (std::sregex_iterator it(line.begin(), line.end(), flag_re), end; it != end; ++it)
+      w.flags.insert((*it)[1].str());
     out.push_back(std::move(w));
   }
   return out;

@@ -10,22 +10,22 @@
 namespace vrecon::sim {
 
 struct AccuracyTargets {
-  double hard_naive_pts = 10.0;      // a window whose naive error is this large ...
-  double corrected_max_pts = 1.5;    // ... must be corrected to within this
-  double event_tolerance_s = 300;    // a flag this close to an injected event counts
+  double hard_naive_pts = 10.0;    // a window whose naive error is this large ...
+  double corrected_max_pts = 1.5;  // ... must be corrected to within this
+  double event_tolerance_s = 300;  // a flag this close to an injected event counts
 };
 
 struct Accuracy {
-  int windows = 0;            // windows in the output that have a truth window
-  int corrected = 0;          // of them, windows with corrected values (w known)
-  double naive_mae = 0;       // mean over windows of the per-window mean |guest - truth|
-  double corrected_mae = 0;   // same for |corrected - truth|, over corrected windows
-  int hard = 0;               // windows with naive error >= hard_naive_pts
-  int hard_missed = 0;        // hard windows not corrected, or corrected worse than the target
-  double hard_worst = 0;      // largest corrected error among hard windows
+  int windows = 0;                                 // windows in the output that have a truth window
+  int corrected = 0;                               // of them, windows with corrected values (w known)
+  double naive_mae = 0;                            // mean over windows of the per-window mean |guest - truth|
+  double corrected_mae = 0;                        // same for |corrected - truth|, over corrected windows
+  int hard = 0;                                    // windows with naive error >= hard_naive_pts
+  int hard_missed = 0;                             // hard windows not corrected, or corrected worse than the target
+  double hard_worst = 0;                           // largest corrected error among hard windows
   int clock_events = 0, clock_events_flagged = 0;  // injected clock-step and dst-shift
   int idle_queue_events = 0, idle_queue_flagged = 0;
-  int flagged_windows = 0;    // windows with any flag
+  int flagged_windows = 0;  // windows with any flag
   // The 95% intervals: process-windows with an interval, how many hold the truth, the median
   // width (points of one CPU), and process-windows corrected without an interval.
   int ci_n = 0, ci_covered = 0, ci_missing = 0;

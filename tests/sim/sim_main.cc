@@ -79,14 +79,15 @@ int Run(int argc, char** argv) {
     return 1;
   }
   const Accuracy a = Score(json, windows, events);
-  std::printf("windows=%d corrected=%d naive_mae=%.2f corrected_mae=%.2f hard=%d hard_missed=%d hard_worst=%.2f "
-              "clock_events=%d/%d idle_queue=%d/%d flagged_share=%.3f ci_n=%d ci_coverage=%.4f ci_median_width=%.2f "
-              "ci_missing=%d job_windows=%d job_naive_mae=%.2f job_corrected_mae=%.2f job_floor_mae=%.2f\n",
-              a.windows, a.corrected, a.naive_mae, a.corrected_mae, a.hard, a.hard_missed, a.hard_worst,
-              a.clock_events_flagged, a.clock_events, a.idle_queue_flagged, a.idle_queue_events,
-              a.windows ? static_cast<double>(a.flagged_windows) / a.windows : 0.0, a.ci_n,
-              a.ci_n ? static_cast<double>(a.ci_covered) / a.ci_n : 0.0, a.ci_median_width, a.ci_missing,
-              a.job_windows, a.job_naive_mae, a.job_corrected_mae, a.job_floor_mae);
+  std::printf(
+      "windows=%d corrected=%d naive_mae=%.2f corrected_mae=%.2f hard=%d hard_missed=%d hard_worst=%.2f "
+      "clock_events=%d/%d idle_queue=%d/%d flagged_share=%.3f ci_n=%d ci_coverage=%.4f ci_median_width=%.2f "
+      "ci_missing=%d job_windows=%d job_naive_mae=%.2f job_corrected_mae=%.2f job_floor_mae=%.2f\n",
+      a.windows, a.corrected, a.naive_mae, a.corrected_mae, a.hard, a.hard_missed, a.hard_worst, a.clock_events_flagged,
+      a.clock_events, a.idle_queue_flagged, a.idle_queue_events,
+      a.windows ? static_cast<double>(a.flagged_windows) / a.windows : 0.0, a.ci_n,
+      a.ci_n ? static_cast<double>(a.ci_covered) / a.ci_n : 0.0, a.ci_median_width, a.ci_missing, a.job_windows,
+      a.job_naive_mae, a.job_corrected_mae, a.job_floor_mae);
   for (const std::string& m : a.misses) std::printf("  miss: %s\n", m.c_str());
   return 0;
 }

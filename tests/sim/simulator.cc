@@ -17,8 +17,8 @@ constexpr int kWindowS = 300;
 std::string PdhStamp(TimeNs local) {
   const CivilTime c = CivilFromNs(local);
   char b[40];
-  std::snprintf(b, sizeof b, "%02d/%02d/%04d %02d:%02d:%02d.%03d", c.month, c.day, c.year, c.hour, c.minute,
-                c.second, c.millis);
+  std::snprintf(b, sizeof b, "%02d/%02d/%04d %02d:%02d:%02d.%03d", c.month, c.day, c.year, c.hour, c.minute, c.second,
+                c.millis);
   return b;
 }
 
@@ -97,7 +97,8 @@ class Model {
 
   void Headers() {
     const std::string g = std::string("\\\\") + kGuestName;
-    guest_ << (s_.dst ? "\"(PDH-CSV 4.0) (Eastern Daylight Time)(240)\"" : "\"(PDH-CSV 4.0) (W. Europe Standard Time)(-60)\"");
+    guest_ << (s_.dst ? "\"(PDH-CSV 4.0) (Eastern Daylight Time)(240)\""
+                      : "\"(PDH-CSV 4.0) (W. Europe Standard Time)(-60)\"");
     for (int v = 0; v < k_; ++v) guest_ << ",\"" << g << "\\Processor(" << v << ")\\% Processor Time\"";
     guest_ << ",\"" << g << "\\Processor(_Total)\\% Processor Time\"";
     for (int i = 0; i < np_; ++i) guest_ << ",\"" << g << "\\Process(" << work_.name(i) << ")\\% Processor Time\"";
@@ -221,9 +222,9 @@ class Model {
   const Episode* episode_ = nullptr;
   double episode_from_ = 0;
   int64_t lost_in_episode_ = 0;
-  int pending_ = 0;                  // ticks deferred while the VM waits
-  std::vector<int64_t> charged_;     // per vCPU: idle, then each process, since the last row
-  std::vector<double> host_run_;     // per VP: ticks run since the last host row
+  int pending_ = 0;               // ticks deferred while the VM waits
+  std::vector<int64_t> charged_;  // per vCPU: idle, then each process, since the last row
+  std::vector<double> host_run_;  // per VP: ticks run since the last host row
   int64_t delivered_ = 0;
   int since_row_ = 0;
   double offset_s_ = 0, last_row_s_ = 0;

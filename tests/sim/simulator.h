@@ -34,20 +34,20 @@ struct Job {
 struct Scenario {
   std::string name;
   uint64_t seed = 1;
-  TimeNs start = 0;            // true UTC start, a multiple of 300 s
+  TimeNs start = 0;  // true UTC start, a multiple of 300 s
   int hours = 6;
   int vcpus = 2;
-  Episode background{0, 0, 0.995, 1.0};   // outside episodes: almost never waiting
+  Episode background{0, 0, 0.995, 1.0};  // outside episodes: almost never waiting
   std::vector<Episode> contention;
-  int backlog_cap_ticks = 1 << 20;        // deferred ticks beyond this many are lost
-  std::vector<double> resync_at_s;        // the guest clock is set to true time here
+  int backlog_cap_ticks = 1 << 20;              // deferred ticks beyond this many are lost
+  std::vector<double> resync_at_s;              // the guest clock is set to true time here
   std::vector<std::pair<double, double>> idle;  // demand drops to 15% (true seconds)
-  bool dst = false;            // guest log in US Eastern time across the 2026 fall-back
-  int guest_interval_ticks = 960;  // 15 s of apparent time
-  int host_interval_s = 60;    // Hyper-V host log interval, true time
+  bool dst = false;                             // guest log in US Eastern time across the 2026 fall-back
+  int guest_interval_ticks = 960;               // 15 s of apparent time
+  int host_interval_s = 60;                     // Hyper-V host log interval, true time
   // Mean ticks a thread keeps its vCPU (geometric); 1: each tick picks a process afresh.
   int run_ticks = 1;
-  std::vector<Job> jobs;       // short-lived processes (the batch scenario)
+  std::vector<Job> jobs;  // short-lived processes (the batch scenario)
 };
 
 // calm, contention, lost-ticks, resync, dst, mixed, batch; an unknown name gives an empty name.
@@ -56,13 +56,13 @@ Scenario MakeScenario(const std::string& name, uint64_t seed, int run_ticks = 1)
 std::vector<std::string> ScenarioNames();
 
 struct TruthEvent {
-  std::string code;   // clock-step, dst-shift, contention, lost-ticks, idle-queue
+  std::string code;          // clock-step, dst-shift, contention, lost-ticks, idle-queue
   TimeNs at = 0, until = 0;  // true UTC; until == at for a moment
-  double amount = 0;  // seconds for clock-step and lost-ticks, run share for contention
+  double amount = 0;         // seconds for clock-step and lost-ticks, run share for contention
 };
 
 struct TruthWindow {
-  TimeNs start = 0;   // true UTC, 300 s windows
+  TimeNs start = 0;                           // true UTC, 300 s windows
   std::map<std::string, double> process_pct;  // true CPU, % of one CPU
 };
 

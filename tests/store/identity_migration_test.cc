@@ -75,7 +75,8 @@ TEST(IdentityMigrationTest, MergedSeriesOfTwoVcentersAreSplitByTheirFiles) {
   auto all = FindSeries(db, vsphere);
   ASSERT_TRUE(all.ok());
   std::map<std::string, std::set<std::string>> entities;  // machine/counter/instance -> entities
-  for (const StoredSeries& s : *all) entities[s.key.machine + "|" + s.key.counter + "|" + s.key.instance].insert(s.key.entity);
+  for (const StoredSeries& s : *all)
+    entities[s.key.machine + "|" + s.key.counter + "|" + s.key.instance].insert(s.key.entity);
   ASSERT_FALSE(entities.empty());
   for (const auto& [series, e] : entities) {
     ASSERT_EQ(e.size(), 2u) << series;
@@ -84,10 +85,11 @@ TEST(IdentityMigrationTest, MergedSeriesOfTwoVcentersAreSplitByTheirFiles) {
   EXPECT_EQ(entities["DC0_H0_VM0|cpu.usage.average|"],
             (std::set<std::string>{std::string(kA) + "/vm-57", std::string(kB) + "/vm-57"}));
   // Each split series holds only blocks of its own vCenter's file.
-  EXPECT_EQ(One(db, "SELECT count(*) FROM series s JOIN value_block v ON v.series_id = s.id JOIN time_block t ON "
-                    "t.id = v.block_id JOIN source_file f ON f.id = t.file_id WHERE s.source = 'vsphere' AND "
-                    "f.fingerprint NOT LIKE '%' || substr(s.entity, 1, instr(s.entity, '/') - 1) || '/sdk|' || "
-                    "substr(s.entity, instr(s.entity, '/') + 1)"),
+  EXPECT_EQ(One(db,
+                "SELECT count(*) FROM series s JOIN value_block v ON v.series_id = s.id JOIN time_block t ON "
+                "t.id = v.block_id JOIN source_file f ON f.id = t.file_id WHERE s.source = 'vsphere' AND "
+                "f.fingerprint NOT LIKE '%' || substr(s.entity, 1, instr(s.entity, '/') - 1) || '/sdk|' || "
+                "substr(s.entity, instr(s.entity, '/') + 1)"),
             0);
   auto vms = VsphereVms(db);
   ASSERT_TRUE(vms.ok());

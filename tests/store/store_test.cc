@@ -19,11 +19,12 @@ using vrecon::testing::WriteText;
 std::string Log(int rows, int first = 0) {
   std::string s;
   if (first == 0)
-    s = "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\G1\\Processor(_Total)\\% Processor Time\",\"\\\\G1\\Process(a)\\% Processor Time\"\r\n";
+    s = "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\G1\\Processor(_Total)\\% Processor Time\",\"\\\\G1\\Process(a)\\% Processor "
+        "Time\"\r\n";
   for (int i = first; i < first + rows; ++i) {
     char b[96];
-    std::snprintf(b, sizeof b, "\"01/01/2026 %02d:%02d:%02d.000\",\"%d\",\"%s\"\r\n", i / 3600, i / 60 % 60, i % 60,
-                  i, i % 3 == 0 ? " " : "1.5");
+    std::snprintf(b, sizeof b, "\"01/01/2026 %02d:%02d:%02d.000\",\"%d\",\"%s\"\r\n", i / 3600, i / 60 % 60, i % 60, i,
+                  i % 3 == 0 ? " " : "1.5");
     s += b;
   }
   return s;
@@ -49,12 +50,16 @@ struct Sample {
 
 std::vector<Sample> ReadBlocks(BlockReader* reader, int64_t series, const TimeRange& range) {
   std::vector<Sample> out;
-  EXPECT_TRUE(reader->ForEach(series, range, [&](const SampleBlock& b) {
-    EXPECT_EQ(b.starts.size(), b.ends.size());
-    EXPECT_TRUE(b.values.empty() || b.values.size() == b.starts.size());
-    for (size_t i = 0; i < b.starts.size(); ++i)
-      out.push_back(Sample{b.starts[i], b.ends[i], b.values.empty() ? kMissing : b.values[i]});
-  }).ok());
+  EXPECT_TRUE(
+      reader
+          ->ForEach(series, range,
+                    [&](const SampleBlock& b) {
+                      EXPECT_EQ(b.starts.size(), b.ends.size());
+                      EXPECT_TRUE(b.values.empty() || b.values.size() == b.starts.size());
+                      for (size_t i = 0; i < b.starts.size(); ++i)
+                        out.push_back(Sample{b.starts[i], b.ends[i], b.values.empty() ? kMissing : b.values[i]});
+                    })
+          .ok());
   return out;
 }
 
@@ -117,12 +122,13 @@ TEST(StoreTest, SpannedSeriesStreamTheSameSamplesAsTheJoinedRead) {
   auto span = streamed.Span({(*series)[0].id, (*series)[1].id});
   ASSERT_TRUE(span.ok()) << span.status().message();
   ASSERT_TRUE(span->has_value());
-  EXPECT_EQ((*span)->from, t0);  // the first row: an instantaneous reading at its time
+  EXPECT_EQ((*span)->from, t0);                  // the first row: an instantaneous reading at its time
   EXPECT_EQ((*span)->to, last_end - kNsPerSec);  // the last row's end
   // The whole span (streamed), a range cutting the first and last blocks (streamed, parts cut),
   // and a range that leaves whole blocks out (the joined read): the same samples either way.
   const TimeRange cut{t0 + 20 * kNsPerSec, last_end - 5 * kNsPerSec};
-  const TimeRange inner{t0 + (BlockWriter::kBlockRows + 5) * kNsPerSec, t0 + (BlockWriter::kBlockRows + 50) * kNsPerSec};
+  const TimeRange inner{t0 + (BlockWriter::kBlockRows + 5) * kNsPerSec,
+                        t0 + (BlockWriter::kBlockRows + 50) * kNsPerSec};
   for (const auto& s : *series) {
     for (const TimeRange& range : {**span, cut, inner}) {
       const std::vector<Sample> a = ReadBlocks(&joined, s.id, range), b = ReadBlocks(&streamed, s.id, range);
@@ -137,7 +143,8 @@ TEST(StoreTest, SpannedSeriesStreamTheSameSamplesAsTheJoinedRead) {
   }
   // Blocks written after Span() (no read transaction held here): the streamed read stops with
   // a message instead of skipping them; after Forget() the reader reads them.
-  WriteText(file, Log(BlockWriter::kBlockRows * 3 + 11) + Log(BlockWriter::kBlockRows, BlockWriter::kBlockRows * 3 + 11));
+  WriteText(file,
+            Log(BlockWriter::kBlockRows * 3 + 11) + Log(BlockWriter::kBlockRows, BlockWriter::kBlockRows * 3 + 11));
   ASSERT_TRUE(IngestFile(store->get(), file, {}).ok());
   const Status changed = streamed.ForEach((*series)[0].id, **span, [](const SampleBlock&) {});
   EXPECT_FALSE(changed.ok());
@@ -236,7 +243,8 @@ TEST(StoreTest, RefusesAnotherProgramsDatabaseAndLeavesItUnchanged) {
   {
     auto db = Database::Open(path);
     ASSERT_TRUE(db.ok());
-    ASSERT_TRUE((*db)->Exec("CREATE TABLE customers(id INTEGER, name TEXT); INSERT INTO customers VALUES(1, 'x')").ok());
+    ASSERT_TRUE(
+        (*db)->Exec("CREATE TABLE customers(id INTEGER, name TEXT); INSERT INTO customers VALUES(1, 'x')").ok());
   }
   auto store = Store::Open(path);
   ASSERT_FALSE(store.ok());
@@ -244,9 +252,10 @@ TEST(StoreTest, RefusesAnotherProgramsDatabaseAndLeavesItUnchanged) {
       << store.status().message();
   auto db = Database::Open(path);
   ASSERT_TRUE(db.ok());
-  for (const auto& [sql, want] : {std::pair<std::string, std::string>{"SELECT group_concat(name) FROM sqlite_master", "customers"},
-                                  {"PRAGMA user_version", "0"},
-                                  {"PRAGMA journal_mode", "delete"}}) {
+  for (const auto& [sql, want] :
+       {std::pair<std::string, std::string>{"SELECT group_concat(name) FROM sqlite_master", "customers"},
+        {"PRAGMA user_version", "0"},
+        {"PRAGMA journal_mode", "delete"}}) {
     auto q = (*db)->Prepare(sql);
     ASSERT_TRUE(q.ok());
     auto row = q->Step();

@@ -34,9 +34,9 @@ StoredWindow Window(TimeNs start, double guest) {
 std::vector<StoredWindow> Read(Database* db, int64_t vm, TimeNs from = kMinT, TimeNs to = kMaxT) {
   std::vector<StoredWindow> out;
   EXPECT_TRUE(ForEachCorrWindow(db, vm, from, to, [&](const StoredWindow& w) {
-    out.push_back(w);
-    return true;
-  }).ok());
+                out.push_back(w);
+                return true;
+              }).ok());
   return out;
 }
 
@@ -67,9 +67,9 @@ TEST(WindowBlocksTest, BlockRoundTripKeepsMissingFieldsMissing) {
   const std::vector<StoredWindow> in = {a, b};
   std::vector<StoredWindow> out;
   ASSERT_TRUE(DecodeWindowBlock(EncodeWindowBlock(in), [&](const StoredWindow& w) {
-    out.push_back(w);
-    return true;
-  }).ok());
+                out.push_back(w);
+                return true;
+              }).ok());
   ASSERT_EQ(out.size(), 2u);
   EXPECT_EQ(out[0].start, a.start);
   EXPECT_EQ(out[0].end, a.end);
@@ -186,9 +186,11 @@ CREATE TABLE corr_window(
   vcpus INTEGER, guest_util REAL, host_util REAL, w REAL, steal REAL, ready REAL, costop REAL,
   clock_offset_s REAL, guest_cov REAL NOT NULL, host_cov REAL NOT NULL, flags TEXT NOT NULL,
   PRIMARY KEY(vm_id, start_ns)) WITHOUT ROWID;
-)sql").ok());
+)sql")
+                  .ok());
   {
-    auto ins = db->Prepare("INSERT INTO corr_window VALUES(?1, ?2, ?3, ?4, ?5, NULL, NULL, 3.5, NULL, NULL, NULL, 1, 0, ?6)");
+    auto ins =
+        db->Prepare("INSERT INTO corr_window VALUES(?1, ?2, ?3, ?4, ?5, NULL, NULL, 3.5, NULL, NULL, NULL, 1, 0, ?6)");
     ASSERT_TRUE(ins.ok());
     // 290 windows over 25 UTC hours and two days.
     for (int i = 0; i < 290; ++i) {

@@ -65,7 +65,8 @@ bool Background::WaitForLog(const std::string& text, int timeout_s, size_t occur
 
 CliResult Background::Wait(int timeout_s) {
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
-  while (!Reap(false) && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  while (!Reap(false) && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
   CliResult r;
   if (!exited_) {
     kill(pid_, SIGKILL);

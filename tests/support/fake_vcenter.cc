@@ -43,7 +43,8 @@ std::string Lower(std::string s) {
 
 // The text of the first <tag ...>text</tag> at or after `from` (prefix-free tags, as our
 // client writes them).
-std::optional<std::string> Text(const std::string& s, const std::string& tag, size_t from = 0, size_t* after = nullptr) {
+std::optional<std::string> Text(const std::string& s, const std::string& tag, size_t from = 0,
+                                size_t* after = nullptr) {
   size_t pos = from;
   while (true) {
     pos = s.find("<" + tag, pos);
@@ -141,14 +142,15 @@ const std::vector<FakeVcenter::Vm>& FakeVcenter::vms() {
 }
 
 std::map<std::string, int> FakeVcenter::counter_ids() {
-  return {{"cpu.usage.average", 2}, {"cpu.wait.summation", 11}, {"cpu.ready.summation", 12}, {"cpu.used.summation", 14}};
+  return {
+      {"cpu.usage.average", 2}, {"cpu.wait.summation", 11}, {"cpu.ready.summation", 12}, {"cpu.used.summation", 14}};
 }
 
 int64_t FakeVcenter::RawValue(const std::string& entity, int counter_id, const std::string& instance, int64_t end_s) {
   const int64_t vm = entity == "vm-102" ? 7 : 0;
   const int64_t inst = instance.empty() ? 0 : 1 + std::atoi(instance.c_str());
   const int64_t k = (end_s / kInterval + vm + 3 * inst) % 50;
-  if (counter_id == 2) return 1500 + 20 * k;  // hundredths of a percent: 15.00 .. 24.80
+  if (counter_id == 2) return 1500 + 20 * k;   // hundredths of a percent: 15.00 .. 24.80
   return 100 * (counter_id % 5 + 1) + 10 * k;  // milliseconds of a 20 s interval
 }
 
@@ -331,8 +333,8 @@ void FakeVcenter::Serve() {
           break;
         }
         std::string out = "HTTP/1.1 " + std::to_string(r.status) + " " + Reason(r.status) +
-                          "\r\nContent-Type: " + r.content_type + "\r\nContent-Length: " +
-                          std::to_string(r.body.size()) + "\r\n" + r.extra_headers +
+                          "\r\nContent-Type: " + r.content_type +
+                          "\r\nContent-Length: " + std::to_string(r.body.size()) + "\r\n" + r.extra_headers +
                           (r.cut ? "Connection: close\r\n" : "Connection: keep-alive\r\n") + "\r\n";
         out += r.cut ? r.body.substr(0, r.body.size() / 2) : r.body;
         if (!send_all(c.fd, out.data(), out.size()) || r.cut) close_it = true;
@@ -343,7 +345,8 @@ void FakeVcenter::Serve() {
       }
     }
     // Keep the pollfd indices of the next round simple: drop closed connections now.
-    conns.erase(std::remove_if(conns.begin(), conns.end(), [](const FakeConnection& c) { return c.fd < 0; }), conns.end());
+    conns.erase(std::remove_if(conns.begin(), conns.end(), [](const FakeConnection& c) { return c.fd < 0; }),
+                conns.end());
   }
   for (FakeConnection& c : conns) close(c.fd);
 }
@@ -372,7 +375,8 @@ FakeResponse FakeVcenter::Handle(const std::string& head, const std::string& bod
     std::string password = Text(body, "password").value_or("");
     if (options_.echo_login_fault) {
       std::string escaped;  // as a server puts text into XML
-      for (char ch : body) escaped += ch == '<' ? "&lt;" : ch == '>' ? "&gt;" : ch == '&' ? "&amp;" : std::string(1, ch);
+      for (char ch : body)
+        escaped += ch == '<' ? "&lt;" : ch == '>' ? "&gt;" : ch == '&' ? "&amp;" : std::string(1, ch);
       std::string echo;
       for (int i = 0; i < 500; ++i) echo += "you sent password " + password + " in: " + escaped + " ";
       fault("SystemError", echo);
@@ -397,11 +401,13 @@ FakeResponse FakeVcenter::Handle(const std::string& head, const std::string& bod
           "<value xsi:type=\"xsd:int\">" +
           std::to_string(options_.max_query_metrics) + "</value></returnval></QueryOptionsResponse>");
     } else {
-      fault("InvalidName", "A specified parameter was not correct: name", "<name>config.vpxd.stats.maxQueryMetrics</name>");
+      fault("InvalidName", "A specified parameter was not correct: name",
+            "<name>config.vpxd.stats.maxQueryMetrics</name>");
     }
   } else if (op == "CreateContainerView") {
-    r.body = Envelope("<CreateContainerViewResponse xmlns=\"urn:vim25\"><returnval type=\"ContainerView\">session[52a1]" +
-                      std::to_string(++views_) + "</returnval></CreateContainerViewResponse>");
+    r.body =
+        Envelope("<CreateContainerViewResponse xmlns=\"urn:vim25\"><returnval type=\"ContainerView\">session[52a1]" +
+                 std::to_string(++views_) + "</returnval></CreateContainerViewResponse>");
   } else if (op == "DestroyView") {
     r.body = Envelope("<DestroyViewResponse xmlns=\"urn:vim25\"></DestroyViewResponse>");
   } else if (op == "RetrievePropertiesEx" && body.find("<pathSet>perfCounter</pathSet>") != std::string::npos) {
@@ -420,17 +426,17 @@ FakeResponse FakeVcenter::Handle(const std::string& head, const std::string& bod
     r.body = Envelope("<RetrievePropertiesExResponse xmlns=\"urn:vim25\"><returnval>" + objects +
                       "</returnval></RetrievePropertiesExResponse>");
   } else if (op == "RetrievePropertiesEx" && body.find("<type>HostSystem</type>") != std::string::npos) {
-    r.body = Envelope("<RetrievePropertiesExResponse xmlns=\"urn:vim25\"><returnval><objects>"
-                      "<obj type=\"HostSystem\">host-10</obj>" +
-                      PropSet("name", "<val xsi:type=\"xsd:string\">esx01.lab.example</val>") +
-                      PropSet("summary.hardware.cpuMhz", "<val xsi:type=\"xsd:int\">2600</val>") +
-                      PropSet("summary.hardware.numCpuCores", "<val xsi:type=\"xsd:short\">16</val>") +
-                      "</objects></returnval></RetrievePropertiesExResponse>");
+    r.body = Envelope(
+        "<RetrievePropertiesExResponse xmlns=\"urn:vim25\"><returnval><objects>"
+        "<obj type=\"HostSystem\">host-10</obj>" +
+        PropSet("name", "<val xsi:type=\"xsd:string\">esx01.lab.example</val>") +
+        PropSet("summary.hardware.cpuMhz", "<val xsi:type=\"xsd:int\">2600</val>") +
+        PropSet("summary.hardware.numCpuCores", "<val xsi:type=\"xsd:short\">16</val>") +
+        "</objects></returnval></RetrievePropertiesExResponse>");
   } else if (op == "QueryPerf") {
-    const bool matches =
-        (mode_entity_.empty() || body.find(">" + mode_entity_ + "</entity>") != std::string::npos) &&
-        (mode_interval_ == 0 ||
-         body.find("<intervalId>" + std::to_string(mode_interval_) + "</intervalId>") != std::string::npos);
+    const bool matches = (mode_entity_.empty() || body.find(">" + mode_entity_ + "</entity>") != std::string::npos) &&
+                         (mode_interval_ == 0 || body.find("<intervalId>" + std::to_string(mode_interval_) +
+                                                           "</intervalId>") != std::string::npos);
     const PerfMode mode = matches ? mode_ : PerfMode::kOk;
     if (mode == PerfMode::kNotAuthenticatedOnce) mode_ = PerfMode::kOk;
     switch (mode) {
@@ -508,8 +514,7 @@ std::string FakeVcenter::QueryPerfBody(const std::string& request) const {
            "\"><entity type=\"VirtualMachine\">" + entity + "</entity>";
     if (csv) {
       out += "<sampleInfoCSV>";
-      for (size_t i = 0; i < ends.size(); ++i)
-      {
+      for (size_t i = 0; i < ends.size(); ++i) {
         if (i) out += ',';
         out += std::to_string(step) + "," + FormatTime(ends[i]);
       }
@@ -521,12 +526,12 @@ std::string FakeVcenter::QueryPerfBody(const std::string& request) const {
     }
     for (int id : ids) {
       for (const std::string instance : {"", "0", "1"}) {
-        out += std::string(csv ? "<value xsi:type=\"PerfMetricSeriesCSV\">" : "<value xsi:type=\"PerfMetricIntSeries\">") +
-               "<id><counterId>" + std::to_string(id) + "</counterId><instance>" + instance + "</instance></id>";
+        out +=
+            std::string(csv ? "<value xsi:type=\"PerfMetricSeriesCSV\">" : "<value xsi:type=\"PerfMetricIntSeries\">") +
+            "<id><counterId>" + std::to_string(id) + "</counterId><instance>" + instance + "</instance></id>";
         if (csv) {
           out += "<value>";
-          for (size_t i = 0; i < ends.size(); ++i)
-          {
+          for (size_t i = 0; i < ends.size(); ++i) {
             if (i) out += ',';
             out += std::to_string(RawValue(entity, id, instance, ends[i]));
           }

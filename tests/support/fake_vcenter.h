@@ -57,7 +57,7 @@ struct FakeVcenterOptions {
   bool echo_login_fault = false;
 };
 
-struct FakeResponse;    // fake_vcenter_wire.h
+struct FakeResponse;  // fake_vcenter_wire.h
 struct FakeConnection;
 
 class FakeVcenter {

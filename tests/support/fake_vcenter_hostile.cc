@@ -18,7 +18,8 @@ const char kTail[] = "</QueryPerfResponse></soapenv:Body></soapenv:Envelope>";
 const char kReturnval[] = "<returnval><entity type=\"VirtualMachine\">vm-101</entity></returnval>";
 
 FakeStream Endless(int64_t bytes_per_s) {
-  return FakeStream{.prefix = kHead, .unit = kReturnval, .total = 2 * kGiB, .chunked = true, .bytes_per_s = bytes_per_s};
+  return FakeStream{
+      .prefix = kHead, .unit = kReturnval, .total = 2 * kGiB, .chunked = true, .bytes_per_s = bytes_per_s};
 }
 
 // The classic: ten of the previous entity, nine levels, 10^9 "lol" when expanded.
@@ -47,7 +48,10 @@ std::string Repeated(const std::string& s, int64_t n) {
 bool HostileAnswer(PerfMode mode, const FakeVcenterOptions& options, FakeResponse* r) {
   switch (mode) {
     case PerfMode::kTrickle:
-      r->stream = FakeStream{.prefix = kHead, .unit = kReturnval, .total = 1 << 20, .announced = 1 << 20,
+      r->stream = FakeStream{.prefix = kHead,
+                             .unit = kReturnval,
+                             .total = 1 << 20,
+                             .announced = 1 << 20,
                              .bytes_per_s = options.trickle_bytes_per_s};
       return true;
     case PerfMode::kSlowEndless: r->stream = Endless(8192); return true;

@@ -16,9 +16,9 @@ namespace vrecon::testing {
 struct FakeStream {
   std::string prefix, unit;
   int64_t total = 0;
-  bool chunked = false;      // Transfer-Encoding: chunked (no length announced)
-  int64_t announced = 0;     // Content-Length when not chunked (may exceed total: the server lies)
-  int64_t bytes_per_s = 0;   // 0: as fast as the socket takes
+  bool chunked = false;     // Transfer-Encoding: chunked (no length announced)
+  int64_t announced = 0;    // Content-Length when not chunked (may exceed total: the server lies)
+  int64_t bytes_per_s = 0;  // 0: as fast as the socket takes
 };
 
 struct FakeResponse {
@@ -38,7 +38,7 @@ struct FakeConnection {
   std::optional<FakeStream> stream;
   int64_t body_sent = 0;  // of the stream's body
   std::chrono::steady_clock::time_point stream_start{};
-  std::string pending;    // made, not yet taken by the socket
+  std::string pending;  // made, not yet taken by the socket
 };
 
 // The answer of a hostile QueryPerf mode (kTrickle .. kManyElements; fake_vcenter_hostile.cc);

@@ -103,8 +103,8 @@ GoldenIngest ExpectGoldenIngest(const std::string& dir, const std::string& name,
   std::vector<std::string> want_issues;
   for (const std::string& l : Lines(ReadText(base + ".expected_issues")))
     if (!l.empty()) want_issues.push_back(l);
-  EXPECT_EQ(IssuesFromJson(g.ingest.out), want_issues)
-      << "import issues (line:code) differ; ingest said:\n" << g.ingest.out;
+  EXPECT_EQ(IssuesFromJson(g.ingest.out), want_issues) << "import issues (line:code) differ; ingest said:\n"
+                                                       << g.ingest.out;
   const std::string actual = SamplesCsv(db);
   // VRECON_UPDATE_GOLDEN=1 rewrites the file (as tests/report does); review the diff before committing it.
   if (const char* u = std::getenv("VRECON_UPDATE_GOLDEN"); u && std::string(u) == "1")

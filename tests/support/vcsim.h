@@ -21,13 +21,13 @@
 namespace vrecon::testing {
 
 struct VcsimOptions {
-  int vms = 3;                   // total VMs, exactly
-  std::string user = "vrecon";   // the only user Login accepts...
+  int vms = 3;                              // total VMs, exactly
+  std::string user = "vrecon";              // the only user Login accepts...
   std::string password = "vcsim-Secret-1";  // ...with this password (else InvalidLogin)
-  int hosts = 1;                 // standalone hosts (each gets a share of the VMs)
-  int clusters = 1;              // clusters of 3 hosts (each gets a share of the VMs)
-  int max_query_metrics = 0;     // > 0: OptionManager publishes config.vpxd.stats.maxQueryMetrics
-  int port = 0;                  // HTTPS port on 127.0.0.1; 0 = a free one (note: each start makes a new CA)
+  int hosts = 1;                            // standalone hosts (each gets a share of the VMs)
+  int clusters = 1;                         // clusters of 3 hosts (each gets a share of the VMs)
+  int max_query_metrics = 0;                // > 0: OptionManager publishes config.vpxd.stats.maxQueryMetrics
+  int port = 0;                             // HTTPS port on 127.0.0.1; 0 = a free one (note: each start makes a new CA)
   int start_timeout_s = 20;
 };
 
@@ -69,11 +69,11 @@ class Vcsim {
 }  // namespace vrecon::testing
 
 // Skips the current test with a clear message when the simulator was not built.
-#define VRECON_REQUIRE_VCSIM()                                                                   \
-  do {                                                                                           \
-    if (!::vrecon::testing::Vcsim::Available())                                                  \
-      GTEST_SKIP() << "vCenter simulator not built: `go` (golang-go) or govmomi sources "        \
-                      "(golang-github-vmware-govmomi-dev) were not found when configuring";      \
+#define VRECON_REQUIRE_VCSIM()                                                              \
+  do {                                                                                      \
+    if (!::vrecon::testing::Vcsim::Available())                                             \
+      GTEST_SKIP() << "vCenter simulator not built: `go` (golang-go) or govmomi sources "   \
+                      "(golang-github-vmware-govmomi-dev) were not found when configuring"; \
   } while (0)
 
 #endif  // VRECON_TESTS_SUPPORT_VCSIM_H_

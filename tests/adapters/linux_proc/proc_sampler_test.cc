@@ -30,13 +30,15 @@ class FakeFs : public FileSystem {
     auto line = [](const std::string& n, uint64_t b, uint64_t i, uint64_t s) {
       return n + " " + std::to_string(b) + " 0 0 " + std::to_string(i) + " 0 0 0 " + std::to_string(s) + " 0 0\n";
     };
-    files["/proc/stat"] = line("cpu ", busy0 + busy1, idle0 + idle1, steal0 + steal1) + line("cpu0", busy0, idle0, steal0) +
-                          line("cpu1", busy1, idle1, steal1) + "btime 1700000000\n";
+    files["/proc/stat"] = line("cpu ", busy0 + busy1, idle0 + idle1, steal0 + steal1) +
+                          line("cpu0", busy0, idle0, steal0) + line("cpu1", busy1, idle1, steal1) +
+                          "btime 1700000000\n";
   }
   void Proc(int pid, const std::string& comm, uint64_t ut, uint64_t st, uint64_t start) {
-    files["/proc/" + std::to_string(pid) + "/stat"] =
-        std::to_string(pid) + " (" + comm + ") R 1 1 1 0 -1 0 0 0 0 0 " + std::to_string(ut) + " " + std::to_string(st) +
-        " 0 0 20 0 1 0 " + std::to_string(start) + " 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n";
+    files["/proc/" + std::to_string(pid) + "/stat"] = std::to_string(pid) + " (" + comm + ") R 1 1 1 0 -1 0 0 0 0 0 " +
+                                                      std::to_string(ut) + " " + std::to_string(st) + " 0 0 20 0 1 0 " +
+                                                      std::to_string(start) +
+                                                      " 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n";
   }
   void Exit(int pid) { files.erase("/proc/" + std::to_string(pid) + "/stat"); }
   std::map<std::string, std::string> files;
@@ -52,7 +54,8 @@ class RecordingSink : public SampleSink {
   }
   Status AddRow(TimeNs s, TimeNs e, std::span<const double> v) override {
     Row r{s, e, {}};
-    for (size_t i = 0; i < v.size(); ++i) r.values[columns[i].object + "(" + columns[i].instance + ")\\" + columns[i].counter] = v[i];
+    for (size_t i = 0; i < v.size(); ++i)
+      r.values[columns[i].object + "(" + columns[i].instance + ")\\" + columns[i].counter] = v[i];
     rows.push_back(r);
     return Status::Ok();
   }

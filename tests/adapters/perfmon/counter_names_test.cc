@@ -12,10 +12,8 @@ TEST(CounterNamesTest, CpuCountersInFiveLanguages) {
     const char* object;
     const char* counter;
   } cases[] = {
-      {"Processor", "% Processor Time"},
-      {"Prozessor", "Prozessorzeit (%)"},
-      {"Processeur", "% temps processeur"},
-      {"Procesador", "% de tiempo de procesador"},
+      {"Processor", "% Processor Time"},           {"Prozessor", "Prozessorzeit (%)"},
+      {"Processeur", "% temps processeur"},        {"Procesador", "% de tiempo de procesador"},
       {"Процессор", "% загруженности процессора"},
   };
   for (const Case& c : cases) {

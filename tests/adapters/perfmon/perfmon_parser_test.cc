@@ -72,9 +72,9 @@ TEST(PerfmonParserTest, Utf16LeSplitAnywhere) {
 
 TEST(PerfmonParserTest, BadRowsAreIssuesAndReadingGoesOn) {
   const std::string log = std::string(kLog) +
-                          "\"11/02/2026 10:00:45.000\",\"1\"\r\n"             // ragged
-                          "\"11/02/2026 10:01:00.000\",\"abc\",\"2\"\r\n"     // non-numeric
-                          "\"11/02/2026 10:00:50.000\",\"1\",\"2\"\r\n"       // backwards
+                          "\"11/02/2026 10:00:45.000\",\"1\"\r\n"          // ragged
+                          "\"11/02/2026 10:01:00.000\",\"abc\",\"2\"\r\n"  // non-numeric
+                          "\"11/02/2026 10:00:50.000\",\"1\",\"2\"\r\n"    // backwards
                           "\"11/02/2026 10:01:15.000\",\"3\",\"4\"\r\n";
   CaptureSink sink;
   ASSERT_TRUE(ParseAll(log, 1 << 20, &sink).ok());

@@ -112,7 +112,8 @@ TEST(PerfmonTimeJumpTest, TheLastRowFarAheadIsKeptWithoutSpreadingOverTheSpan) {
 
 TEST(PerfmonTimeJumpTest, AJumpThenTheEndOfDaylightSavingTimeIsNotABadRow) {
   // Three hours paused, then local time goes back an hour (less a step): the jump is real.
-  std::string s = "\"(PDH-CSV 4.0) (Central European Standard Time)(-60)\",\"\\\\W\\Processor(_Total)\\% Processor Time\"\n";
+  std::string s =
+      "\"(PDH-CSV 4.0) (Central European Standard Time)(-60)\",\"\\\\W\\Processor(_Total)\\% Processor Time\"\n";
   for (const char* t : {"10/25/2026 00:00:00.000", "10/25/2026 00:00:15.000", "10/25/2026 00:00:30.000",
                         "10/25/2026 02:59:45.000", "10/25/2026 02:00:00.000", "10/25/2026 02:00:15.000"})
     s += "\"" + std::string(t) + "\",\"1\"\n";

@@ -130,15 +130,15 @@ TEST(PowerCliCsvTest, GroupsAreSortedByTimeAndEachInstanceIsItsOwnSet) {
 }
 
 TEST(PowerCliCsvTest, BadRowsAreIssuesAndReadingGoesOn) {
-  const std::string text =
-      std::string(kHeader) + Row("1", "5/5/2026 6:41:20 PM", "cpu.usage.average", "%", "") +  // line 2
-      "\"2\",\"5/5/2026 6:41:00 PM\",\"cpu.usage.average\"\r\n" +                             // 3 ragged
-      Row("3", "not a time", "cpu.usage.average", "%", "") +                                  // 4
-      Row("x7", "5/5/2026 6:40:20 PM", "cpu.usage.average", "%", "") +                        // 5
-      Row("4", "5/5/2026 6:40:00 PM", "cpu.usage.average", "%", "", "WEB01", "0") +           // 6
-      Row("5", "5/5/2026 6:41:20 PM", "cpu.usage.average", "%", "") +                         // 7 duplicate
-      "\"6\",\"5/5/2026 6:39:20 PM\",\"cpu.usage.average\",\"%\",\"unclosed,\"WEB01\"\r\n" +  // 8
-      Row("7", "5/5/2026 6:39:00 PM", "cpu.usage.average", "%", "");                          // 9
+  const std::string text = std::string(kHeader) +
+                           Row("1", "5/5/2026 6:41:20 PM", "cpu.usage.average", "%", "") +                // line 2
+                           "\"2\",\"5/5/2026 6:41:00 PM\",\"cpu.usage.average\"\r\n" +                    // 3 ragged
+                           Row("3", "not a time", "cpu.usage.average", "%", "") +                         // 4
+                           Row("x7", "5/5/2026 6:40:20 PM", "cpu.usage.average", "%", "") +               // 5
+                           Row("4", "5/5/2026 6:40:00 PM", "cpu.usage.average", "%", "", "WEB01", "0") +  // 6
+                           Row("5", "5/5/2026 6:41:20 PM", "cpu.usage.average", "%", "") +                // 7 duplicate
+                           "\"6\",\"5/5/2026 6:39:20 PM\",\"cpu.usage.average\",\"%\",\"unclosed,\"WEB01\"\r\n" +  // 8
+                           Row("7", "5/5/2026 6:39:00 PM", "cpu.usage.average", "%", "");                          // 9
   SetSink sink;
   PowerCliParser p(ParserOptions{"x.csv", 0, nullptr}, &sink);
   ASSERT_TRUE(p.Parse(text).ok());
@@ -183,7 +183,8 @@ TEST(PowerCliCsvTest, ResumeSkipsStoredLinesQuietly) {
   uint64_t fp = 0;
   SetSink first;
   {
-    PowerCliParser p(ParserOptions{"x.csv", std::nullopt, [&](uint64_t f) {
+    PowerCliParser p(ParserOptions{"x.csv", std::nullopt,
+                                   [&](uint64_t f) {
                                      fp = f;
                                      return perfmon::ResumePoint{};
                                    }},
@@ -198,7 +199,8 @@ TEST(PowerCliCsvTest, ResumeSkipsStoredLinesQuietly) {
   PowerCliParser p(ParserOptions{"x.csv", std::nullopt,
                                  [&](uint64_t f) {
                                    EXPECT_EQ(f, fp) << "the fingerprint does not depend on later lines";
-                                   const std::string line4 = Row("2", "5/5/2026 6:41:40 PM", "cpu.usage.average", "%", "");
+                                   const std::string line4 =
+                                       Row("2", "5/5/2026 6:41:40 PM", "cpu.usage.average", "%", "");
                                    return perfmon::ResumePoint{4, Fnv1a64(line4.substr(0, line4.size() - 2))};
                                  }},
                    &second);
@@ -246,7 +248,8 @@ TEST(PowerCliCsvTest, ValuesAndCells) {
   EXPECT_FALSE(SplitCsvLine("\"a\",\"b", ',', &cells));
   EXPECT_TRUE(LooksLikePowerCliExport("#TYPE X\r\n\"Value\",\"Timestamp\",\"MetricId\"\r\n"));
   EXPECT_TRUE(LooksLikePowerCliExport("\"Entity\";\"MetricId\";\"Timestamp\";\"Value\"\n"));
-  EXPECT_FALSE(LooksLikePowerCliExport("\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\WEB01\\Processor(_Total)\\% Processor Time\"\n"));
+  EXPECT_FALSE(
+      LooksLikePowerCliExport("\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\WEB01\\Processor(_Total)\\% Processor Time\"\n"));
   EXPECT_FALSE(LooksLikePowerCliExport(""));
 }
 

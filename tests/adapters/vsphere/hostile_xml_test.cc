@@ -27,7 +27,8 @@ std::string Nested(int depth) { return kHead + Repeated("<a>", depth) + Repeated
 TEST(HostileXmlTest, BillionLaughsIsRefusedUnexpanded) {
   std::string dtd = "<!DOCTYPE lolz [<!ENTITY lol0 \"lol\">";
   for (int level = 1; level <= 9; ++level) {
-    dtd += "<!ENTITY lol" + std::to_string(level) + " \"" + Repeated("&lol" + std::to_string(level - 1) + ";", 10) + "\">";
+    dtd +=
+        "<!ENTITY lol" + std::to_string(level) + " \"" + Repeated("&lol" + std::to_string(level - 1) + ";", 10) + "\">";
   }
   dtd += "]>";
   const std::string body = std::string(kHead).insert(21, dtd) + "<returnval>&lol9;</returnval>" + kTail;
