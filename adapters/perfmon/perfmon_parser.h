@@ -20,6 +20,12 @@
 
 namespace vrecon::perfmon {
 
+// No counter reads more than this in magnitude (a 64-bit raw counter is under 2e19, and a
+// formatted one a few powers of ten more); a larger cell is stored as missing (`out-of-range`).
+// Far below a double's overflow, so sums of value x seconds over any span stay finite: 1e308 in a
+// log made a window's mean inf - inf = NaN.
+inline constexpr double kMaxCounterMagnitude = 1e100;
+
 // Where an earlier ingest of the same file stopped: lines 1..after_line were stored then.
 struct ResumePoint {
   int64_t after_line = 0;

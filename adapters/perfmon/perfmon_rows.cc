@@ -13,12 +13,6 @@ namespace {
 
 constexpr TimeNs kHour = 3600 * kNsPerSec;
 
-// No counter reads more than this in magnitude (a 64-bit raw counter is under 2e19, and a
-// formatted one a few powers of ten more); a larger cell is stored as missing. Far below a
-// double's overflow, so sums of value x seconds over any span stay finite: 1e308 in a log made
-// window means inf - inf = NaN.
-constexpr double kMaxCounterMagnitude = 1e100;
-
 // One cell of a row. Perfmon quotes every cell ("..."); spreadsheets re-save without quotes.
 // Returns false at the end of the line. Doubled quotes inside a quoted cell are kept as they
 // are: they never occur in values, and header cells go through UnquoteHeaderCell.
