@@ -14,7 +14,7 @@ namespace vrecon {
 
 class [[nodiscard]] Status {
  public:
-  enum class Code { kOk, kInvalidArgument, kNotFound, kParseError, kIOError, kUnavailable, kNotSupported };
+  enum class Code { kOk, kInvalidArgument, kNotFound, kParseError, kIOError, kUnavailable, kNotSupported, kInternal };
 
   Status() = default;
   static Status Ok() { return Status(); }
@@ -23,6 +23,7 @@ class [[nodiscard]] Status {
   static Status ParseError(std::string m) { return Status(Code::kParseError, std::move(m)); }
   static Status IOError(std::string m) { return Status(Code::kIOError, std::move(m)); }
   static Status Unavailable(std::string m) { return Status(Code::kUnavailable, std::move(m)); }
+  static Status Internal(std::string m) { return Status(Code::kInternal, std::move(m)); }
   static Status NotSupported(std::string m) { return Status(Code::kNotSupported, std::move(m)); }
 
   bool ok() const { return code_ == Code::kOk; }

@@ -13,9 +13,10 @@ Status BlockWriter::DeclareColumns(const std::vector<SeriesKey>& columns) {
     ASSIGN_OR_RETURN(find_series_, db->Cached("SELECT id FROM series WHERE source=? AND machine=? AND object=? "
                                               "AND instance=? AND counter=? AND entity=?"));
     ASSIGN_OR_RETURN(add_series_, db->Cached("INSERT INTO series(source, machine, object, instance, counter, unit, "
-                                             "original, entity) VALUES(?,?,?,?,?,?,?,?)"));
+                                             "original, entity) VALUES(?,?,?,?,?,?,?,?) "
+                                             "ON CONFLICT DO NOTHING RETURNING id"));
     ASSIGN_OR_RETURN(insert_time_, db->Cached("INSERT INTO time_block(file_id, n, first_start_ns, last_end_ns, "
-                                              "starts, ends) VALUES(?,?,?,?,?,?)"));
+                                              "starts, ends) VALUES(?,?,?,?,?,?) RETURNING id"));
     ASSIGN_OR_RETURN(insert_values_,
                      db->Cached("INSERT INTO value_block(series_id, block_id, present, vals) VALUES(?,?,?,?)"));
     prepared_ = true;
@@ -23,23 +24,10 @@ Status BlockWriter::DeclareColumns(const std::vector<SeriesKey>& columns) {
   // A new column set (declared again mid-input): the rows of the previous set go out first.
   RETURN_IF_ERROR(FlushBlock());
   RETURN_IF_ERROR(FlushValues());
-  Statement& find = *find_series_;
-  Statement& add = *add_series_;
   series_ids_.clear();
   for (const SeriesKey& k : columns) {
-    find.Bind(1, SourceKindName(k.source)).Bind(2, k.machine).Bind(3, k.object).Bind(4, k.instance).Bind(5, k.counter);
-    find.Bind(6, k.entity);
-    ASSIGN_OR_RETURN(bool row, find.Step());
-    if (row) {
-      series_ids_.push_back(find.ColumnInt(0));
-      find.Reset();
-      continue;
-    }
-    find.Reset();
-    add.Bind(1, SourceKindName(k.source)).Bind(2, k.machine).Bind(3, k.object).Bind(4, k.instance).Bind(5, k.counter);
-    add.Bind(6, k.unit).Bind(7, k.original).Bind(8, k.entity);
-    RETURN_IF_ERROR(add.Run());
-    series_ids_.push_back(db->LastInsertId());
+    ASSIGN_OR_RETURN(const int64_t id, FindOrAddSeries(k));
+    series_ids_.push_back(id);
   }
   const size_t block_bytes = std::max<size_t>(1, series_ids_.size()) * kBlockRows * sizeof(double);
   batch_blocks_ = static_cast<int>(std::clamp<size_t>(kBatchBytes / block_bytes, 1, kMaxBatchBlocks));
@@ -47,6 +35,30 @@ Status BlockWriter::DeclareColumns(const std::vector<SeriesKey>& columns) {
   starts_.reserve(kBlockRows);
   ends_.reserve(kBlockRows);
   return Status::Ok();
+}
+
+// Another writer may add the same series between the find and the add (PostgreSQL: writers do
+// not wait for each other until they meet on a key): the add then adds nothing and the second
+// find sees theirs.
+StatusOr<int64_t> BlockWriter::FindOrAddSeries(const SeriesKey& k) {
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    Statement& find = *find_series_;
+    find.Bind(1, SourceKindName(k.source)).Bind(2, k.machine).Bind(3, k.object).Bind(4, k.instance).Bind(5, k.counter);
+    find.Bind(6, k.entity);
+    ASSIGN_OR_RETURN(bool row, find.Step());
+    const int64_t found = row ? find.ColumnInt(0) : 0;
+    find.Reset();
+    if (row) return found;
+    Statement& add = *add_series_;
+    add.Bind(1, SourceKindName(k.source)).Bind(2, k.machine).Bind(3, k.object).Bind(4, k.instance).Bind(5, k.counter);
+    add.Bind(6, k.unit).Bind(7, k.original).Bind(8, k.entity);
+    ASSIGN_OR_RETURN(bool added, add.Step());
+    const int64_t id = added ? add.ColumnInt(0) : 0;
+    add.Reset();
+    if (added) return id;
+  }
+  return Status::Internal("series " + k.object + "\\" + k.counter + " of " + k.machine +
+                          " could neither be found nor added");
 }
 
 Status BlockWriter::AddRow(TimeNs start, TimeNs end, std::span<const double> values) {
@@ -64,8 +76,8 @@ Status BlockWriter::FlushBlock() {
   insert_time_->Bind(1, file_id_).Bind(2, static_cast<int64_t>(rows_)).Bind(3, starts_.front()).Bind(4, ends_.back());
   insert_time_->BindBlob(5, starts_.data(), starts_.size() * sizeof(TimeNs));
   insert_time_->BindBlob(6, ends_.data(), ends_.size() * sizeof(TimeNs));
-  RETURN_IF_ERROR(insert_time_->Run());
-  block_ids_.push_back(store_->db()->LastInsertId());
+  ASSIGN_OR_RETURN(const int64_t block_id, insert_time_->RunForId());
+  block_ids_.push_back(block_id);
   block_rows_.push_back(rows_);
   rows_ = 0;
   starts_.clear();

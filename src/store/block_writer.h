@@ -41,6 +41,7 @@ class BlockWriter : public SampleSink {
   const std::vector<ImportIssue>& issues() const { return issues_; }
 
  private:
+  StatusOr<int64_t> FindOrAddSeries(const SeriesKey& k);
   Status FlushBlock();   // closes the current time block (writes its time_block row)
   Status FlushValues();  // writes the value blocks of all closed time blocks
 

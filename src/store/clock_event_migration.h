@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "src/core/sample.h"
-#include "src/store/sqlite_db.h"
+#include "src/store/database.h"
 
 namespace vrecon {
 

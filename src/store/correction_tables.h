@@ -17,7 +17,7 @@
 #include "src/core/severity.h"
 #include "src/core/status.h"
 #include "src/core/time_util.h"
-#include "src/store/sqlite_db.h"
+#include "src/store/database.h"
 
 namespace vrecon {
 

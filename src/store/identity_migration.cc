@@ -31,9 +31,8 @@ StatusOr<SeriesFiles> VsphereSeriesFiles(Database* db) {
 Status SplitOff(Database* db, int64_t id, const std::string& entity, const std::vector<int64_t>& files) {
   ASSIGN_OR_RETURN(Statement copy, db->Prepare("INSERT INTO series(source, machine, object, instance, counter, unit, "
                                                "original, entity) SELECT source, machine, object, instance, counter, "
-                                               "unit, original, ?2 FROM series WHERE id = ?1"));
-  RETURN_IF_ERROR(copy.Bind(1, id).Bind(2, entity).Run());
-  const int64_t new_id = db->LastInsertId();
+                                               "unit, original, ?2 FROM series WHERE id = ?1 RETURNING id"));
+  ASSIGN_OR_RETURN(const int64_t new_id, copy.Bind(1, id).Bind(2, entity).RunForId());
   ASSIGN_OR_RETURN(Statement move, db->Prepare("UPDATE value_block SET series_id = ?1 WHERE series_id = ?2 AND "
                                                "block_id IN (SELECT id FROM time_block WHERE file_id = ?3)"));
   for (int64_t f : files) RETURN_IF_ERROR(move.Bind(1, new_id).Bind(2, id).Bind(3, f).Run());

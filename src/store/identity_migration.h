@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "src/store/sqlite_db.h"
+#include "src/store/database.h"
 
 namespace vrecon {
 

@@ -3,7 +3,7 @@
 #ifndef VRECON_SRC_STORE_SCHEMA_H_
 #define VRECON_SRC_STORE_SCHEMA_H_
 
-#include "src/store/sqlite_db.h"
+#include "src/store/database.h"
 
 namespace vrecon {
 

@@ -5,11 +5,12 @@
 #include <chrono>
 
 #include "src/store/schema.h"
+#include "src/store/sqlite/sqlite_database.h"
 
 namespace vrecon {
 
 StatusOr<std::unique_ptr<Store>> Store::OpenAt(const std::string& path) {
-  ASSIGN_OR_RETURN(std::unique_ptr<Database> db, Database::Open(path));
+  ASSIGN_OR_RETURN(std::unique_ptr<SqliteDatabase> db, SqliteDatabase::Open(path));
   if (path != ":memory:") {
     Status foreign = RefuseForeignDatabase(db.get());
     // SQLite says SQLITE_NOTADB for a file that is not a database; anything else (an I/O error,
@@ -30,7 +31,7 @@ StatusOr<std::unique_ptr<Store>> Store::OpenAt(const std::string& path) {
     auto r = wal.Step();
     // The first read of the file: SQLite says SQLITE_NOTADB for a file that is not a database;
     // anything else (an I/O error, a full disk, no permission) is said as it is.
-    if (!r.ok() && wal.ErrorCode() == SQLITE_NOTADB)
+    if (!r.ok() && db->ErrorCode() == SQLITE_NOTADB)
       return Status::IOError(path + " is not a vrecon store (or not a SQLite file): " + r.status().message());
     if (!r.ok()) return Status::IOError("cannot open store " + path + ": " + r.status().message());
   }
@@ -98,7 +99,7 @@ Status Store::SaveFile(FileRecord* f) {
   const char* sql = f->id == 0
                         ? "INSERT INTO source_file(fingerprint, path, format, encoding, kinds, machines, time_zone, "
                           "bias_minutes, consumed_lines, consumed_line_hash, rows, issues, first_end_ns, last_end_ns, "
-                          "ingested_at) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+                          "ingested_at) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id"
                         : "UPDATE source_file SET fingerprint=?, path=?, format=?, encoding=?, kinds=?, machines=?, "
                           "time_zone=?, bias_minutes=?, consumed_lines=?, consumed_line_hash=?, rows=?, issues=?, "
                           "first_end_ns=?, last_end_ns=?, ingested_at=? WHERE id=?";
@@ -112,8 +113,8 @@ Status Store::SaveFile(FileRecord* f) {
   else q->BindNull(14);
   q->Bind(15, NowIso());
   if (f->id != 0) q->Bind(16, f->id);
-  RETURN_IF_ERROR(q->Run());
-  if (f->id == 0) f->id = db_->LastInsertId();
+  if (f->id != 0) return q->Run();
+  ASSIGN_OR_RETURN(f->id, q->RunForId());
   return Status::Ok();
 }
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "src/core/sample.h"
-#include "src/store/sqlite_db.h"
+#include "src/store/database.h"
 
 namespace vrecon {
 

@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "src/store/schema.h"
+#include "src/store/sqlite/sqlite_database.h"
 #include "src/store/store.h"
 
 namespace vrecon {
@@ -23,15 +24,15 @@ StatusOr<int> SchemaVersion(Database* db) {
 
 // Opens `path` read-only and reads its schema version. In WAL mode SQLite needs the -shm index:
 // where it cannot be made (a read-only directory) the file is opened immutable.
-StatusOr<std::unique_ptr<Database>> OpenReadOnly(const std::string& path, int* version) {
-  for (Database::Mode mode : {Database::Mode::kReadOnly, Database::Mode::kImmutable}) {
-    ASSIGN_OR_RETURN(std::unique_ptr<Database> db, Database::Open(path, mode));
+StatusOr<std::unique_ptr<SqliteDatabase>> OpenReadOnly(const std::string& path, int* version) {
+  for (auto mode : {SqliteDatabase::Mode::kReadOnly, SqliteDatabase::Mode::kImmutable}) {
+    ASSIGN_OR_RETURN(std::unique_ptr<SqliteDatabase> db, SqliteDatabase::Open(path, mode));
     StatusOr<int> v = SchemaVersion(db.get());
     if (v.ok()) {
       *version = *v;
       return db;
     }
-    if (mode == Database::Mode::kImmutable || db->ErrorCode() != SQLITE_CANTOPEN)
+    if (mode == SqliteDatabase::Mode::kImmutable || db->ErrorCode() != SQLITE_CANTOPEN)
       return Status::IOError("cannot read store " + path + ": " + v.status().message());
   }
   return Status::IOError("cannot read store " + path);
@@ -56,7 +57,7 @@ StatusOr<std::unique_ptr<Store>> Store::OpenForReading(const std::string& path) 
   const std::optional<std::string> why = path == ":memory:" ? std::nullopt : WhyReadOnly(path);
   if (!why) return Open(path);
   int version = 0;
-  ASSIGN_OR_RETURN(std::unique_ptr<Database> db, OpenReadOnly(path, &version));
+  ASSIGN_OR_RETURN(std::unique_ptr<SqliteDatabase> db, OpenReadOnly(path, &version));
   RETURN_IF_ERROR(RefuseForeignDatabase(db.get()));
   if (version != kSchemaVersion) {
     return Status::NotSupported("store " + path + " has schema version " + std::to_string(version) +

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "src/core/time_util.h"
-#include "src/store/sqlite_db.h"
+#include "src/store/database.h"
 
 namespace vrecon {
 

@@ -2,6 +2,7 @@
 // (fixtures/stores/v5-two-vcenters.db: two vCenters' VMs of the same three names, merged into one
 // series per name and counter by that release).
 #include "src/store/identity_migration.h"
+#include "src/store/sqlite/sqlite_database.h"
 
 #include <gtest/gtest.h>
 
@@ -53,7 +54,7 @@ TEST(IdentityMigrationTest, MergedSeriesOfTwoVcentersAreSplitByTheirFiles) {
   const std::string path = CopyOfV5(dir);
   int64_t blocks_before = 0;
   {
-    auto db = Database::Open(path);
+    auto db = SqliteDatabase::Open(path);
     ASSERT_TRUE(db.ok());
     EXPECT_EQ(One(db->get(), "PRAGMA user_version"), 5);
     EXPECT_EQ(One(db->get(), "SELECT count(*) FROM series"), 27);

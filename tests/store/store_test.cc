@@ -1,4 +1,5 @@
 #include "src/store/store.h"
+#include "src/store/sqlite/sqlite_database.h"
 
 #include <gtest/gtest.h>
 
@@ -6,8 +7,8 @@
 
 #include "src/ingest/ingest_file.h"
 #include "src/store/block_writer.h"
+#include "src/store/database.h"
 #include "src/store/sample_reader.h"
-#include "src/store/sqlite_db.h"
 #include "tests/support/cli_runner.h"
 
 namespace vrecon {
@@ -241,7 +242,7 @@ TEST(StoreTest, RefusesAnotherProgramsDatabaseAndLeavesItUnchanged) {
   TempDir dir;
   const std::string path = dir.File("crm.db");
   {
-    auto db = Database::Open(path);
+    auto db = SqliteDatabase::Open(path);
     ASSERT_TRUE(db.ok());
     ASSERT_TRUE(
         (*db)->Exec("CREATE TABLE customers(id INTEGER, name TEXT); INSERT INTO customers VALUES(1, 'x')").ok());
@@ -250,7 +251,7 @@ TEST(StoreTest, RefusesAnotherProgramsDatabaseAndLeavesItUnchanged) {
   ASSERT_FALSE(store.ok());
   EXPECT_NE(store.status().message().find("another program (tables customers)"), std::string::npos)
       << store.status().message();
-  auto db = Database::Open(path);
+  auto db = SqliteDatabase::Open(path);
   ASSERT_TRUE(db.ok());
   for (const auto& [sql, want] :
        {std::pair<std::string, std::string>{"SELECT group_concat(name) FROM sqlite_master", "customers"},
