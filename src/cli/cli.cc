@@ -5,6 +5,7 @@
 
 #include "src/cli/commands.h"
 #include "src/core/time_util.h"
+#include "src/store/store_location.h"
 
 namespace vrecon::cli {
 
@@ -42,7 +43,7 @@ Status ParseTimeRange(const std::string& from_text, const std::string& to_text, 
 
 StatusOr<std::unique_ptr<Store>> OpenExistingStore(const std::string& path) {
   std::error_code ec;
-  if (path != ":memory:" && !std::filesystem::exists(path, ec))
+  if (path != ":memory:" && !IsPostgresUri(path) && !std::filesystem::exists(path, ec))
     return Status::NotFound("store " + path + " does not exist: run `vrecon ingest --db " + path + " FILE...` first");
   return Store::OpenForReading(path);
 }

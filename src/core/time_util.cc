@@ -1,6 +1,7 @@
 #include "src/core/time_util.h"
 
 #include <charconv>
+#include <chrono>
 #include <cstdio>
 
 #include "src/core/text_util.h"
@@ -118,6 +119,11 @@ std::string FormatSpan(TimeNs d) {
     if (rest) out += std::to_string(rest) + kUnits[i + 1].second;
   }
   return out;
+}
+
+std::string NowIso() {
+  const auto now = std::chrono::system_clock::now().time_since_epoch();
+  return FormatIso(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count(), false);
 }
 
 }  // namespace vrecon

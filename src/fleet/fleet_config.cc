@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "src/core/text_util.h"
+#include "src/store/store_location.h"
 
 namespace vrecon::fleet {
 namespace {
@@ -58,6 +59,14 @@ class Checker {
               bool required = false) const {
     RETURN_IF_ERROR(String(t, prefix, key, out, required));
     if (!out->empty() && std::filesystem::path(*out).is_relative()) *out = (dir_ / *out).lexically_normal().string();
+    return Status::Ok();
+  }
+
+  // A SQLite path (relative to the file) or a postgresql:// URI, which must not carry a password.
+  Status Store(const toml::table& t, const char* key, std::string* out) const {
+    RETURN_IF_ERROR(String(t, "", key, out));
+    if (!IsPostgresUri(*out)) return Path(t, "", key, out);
+    if (Status s = CheckPostgresUri(*out); !s.ok()) return Bad(t.get(key)->source(), key, s.message());
     return Status::Ok();
   }
 
@@ -374,7 +383,7 @@ StatusOr<FleetConfig> ParseFleetConfig(std::string_view text, const std::string&
   RETURN_IF_ERROR(c.CheckKeys(root, "",
                               {"db", "window", "since", "parallel_sources", "retries", "retry_backoff", "settle",
                                "mappings", "map", "vcenter", "drop_folder", "vsphere_counter"}));
-  RETURN_IF_ERROR(c.Path(root, "", "db", &cfg.db));
+  RETURN_IF_ERROR(c.Store(root, "db", &cfg.db));
   RETURN_IF_ERROR(c.Int(root, "", "window", 20, 86400, &cfg.window_s));
   RETURN_IF_ERROR(c.Duration(root, "", "since", &cfg.since));
   RETURN_IF_ERROR(c.Int(root, "", "parallel_sources", 1, 64, &cfg.parallel_sources));

@@ -124,13 +124,13 @@ StatusOr<int64_t> UpsertCorrVm(Database* db, const CorrVm& vm) {
       Statement * s,
       db->Cached(
           "INSERT INTO corr_vm(vm_key, vm, vm_source, guest_machine, host_source, vcpus, stored_at, host_counter) "
-          "VALUES(?1, ?2, ?3, ?4, ?5, ?6, strftime('%Y-%m-%dT%H:%M:%SZ','now'), ?7) ON CONFLICT(vm_key) DO UPDATE SET "
+          "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?8, ?7) ON CONFLICT(vm_key) DO UPDATE SET "
           "vm = excluded.vm, vm_source = excluded.vm_source, guest_machine = excluded.guest_machine, "
           "host_source = excluded.host_source, vcpus = excluded.vcpus, stored_at = excluded.stored_at, "
           "host_counter = excluded.host_counter"));
   s->Bind(1, vm.vm_key).Bind(2, vm.vm).Bind(3, vm.vm_source).Bind(4, vm.guest_machine).Bind(5, vm.host_source);
   BindOpt(s, 6, vm.vcpus);
-  s->Bind(7, vm.host_counter);
+  s->Bind(7, vm.host_counter).Bind(8, NowIso());
   RETURN_IF_ERROR(s->Run());
   ASSIGN_OR_RETURN(Statement * q, db->Cached("SELECT id FROM corr_vm WHERE vm_key = ?1"));
   q->Bind(1, vm.vm_key);
@@ -149,8 +149,8 @@ Status DeleteProcessHours(Database* db, int64_t vm_id, TimeNs from, TimeNs to) {
 }
 
 Status InsertProcessHour(Database* db, int64_t vm_id, TimeNs hour, const std::vector<ProcessAggregate>& procs) {
-  ASSIGN_OR_RETURN(Statement * s,
-                   db->Cached("INSERT OR REPLACE INTO corr_process_hour(vm_id, hour_ns, procs) VALUES(?1, ?2, ?3)"));
+  ASSIGN_OR_RETURN(Statement * s, db->Cached("INSERT INTO corr_process_hour(vm_id, hour_ns, procs) VALUES(?1, ?2, ?3) "
+                                             "ON CONFLICT(vm_id, hour_ns) DO UPDATE SET procs = excluded.procs"));
   const std::string blob = EncodeProcesses(procs);
   s->Bind(1, vm_id).Bind(2, static_cast<int64_t>(hour)).BindBlob(3, blob.data(), blob.size());
   return s->Run();
@@ -164,11 +164,12 @@ Status ReplaceReady(Database* db, int64_t vm_id, const std::vector<StoredReady>&
     ASSIGN_OR_RETURN(
         Statement * s,
         db->Cached(
-            "INSERT OR REPLACE INTO corr_ready(vm_id, source, host, vcpus, samples, ready_mean, ready_p95, "
+            "INSERT INTO corr_ready(vm_id, source, host, vcpus, samples, ready_mean, ready_p95, "
             "ready_above_5, "
             "ready_above_10, costop_mean, costop_p95, costop_above_3, run_mean, wait_mean, usage_mean, "
             "wait_dispatch_us_mean, wait_dispatch_us_p95, host_load_mean, host_load_p95, hints) VALUES(?1, ?2, ?3, ?4, "
             "?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)"));
+    // ReplaceReady deleted the VM's rows first: one row per source is all it inserts.
     s->Bind(1, vm_id).Bind(2, r.source).Bind(3, r.host);
     BindOpt(s, 4, r.vcpus);
     s->Bind(5, r.samples);

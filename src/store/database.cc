@@ -24,7 +24,7 @@ StatusOr<Statement*> Database::Cached(std::string_view sql) {
     it->second->Reset();
     return it->second.get();
   }
-  ASSIGN_OR_RETURN(Statement s, Prepare(sql));
+  ASSIGN_OR_RETURN(Statement s, PrepareKept(sql));
   auto owned = std::make_unique<Statement>(std::move(s));
   Statement* raw = owned.get();
   cache_.emplace(std::string(sql), std::move(owned));

@@ -108,6 +108,8 @@ class Database {
   StatusOr<Statement*> Cached(std::string_view sql);
   // Resets every cached statement (ends the read a half-stepped SELECT keeps open).
   void ResetCached();
+  // For Cached: a statement the server may keep parsed and planned (PostgreSQL prepares it).
+  virtual StatusOr<Statement> PrepareKept(std::string_view sql) { return Prepare(sql); }
   // Begins a transaction that will write (SQLite takes the write lock at once).
   virtual Status BeginWrite() = 0;
 

@@ -65,11 +65,6 @@ constexpr const char* kFileColumns =
     "id, fingerprint, path, format, encoding, kinds, machines, time_zone, bias_minutes, consumed_lines, "
     "consumed_line_hash, rows, issues, first_end_ns, last_end_ns";
 
-std::string NowIso() {
-  const auto now = std::chrono::system_clock::now().time_since_epoch();
-  return FormatIso(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count(), false);
-}
-
 }  // namespace
 
 StatusOr<std::optional<FileRecord>> Store::FindFile(const std::string& fingerprint) {
@@ -150,8 +145,13 @@ StatusOr<std::vector<ImportIssue>> Store::Issues(int64_t file_id) {
 }
 
 Status Store::SetMapping(const std::string& guest, const std::string& vm) {
-  ASSIGN_OR_RETURN(Statement q, db_->Prepare("INSERT INTO vm_map(guest, vm) VALUES(?, ?) "
-                                             "ON CONFLICT(guest) DO UPDATE SET vm = excluded.vm"));
+  // Guest names are unique ignoring case: SQLite's column has COLLATE NOCASE, PostgreSQL's an
+  // index on lower(guest).
+  ASSIGN_OR_RETURN(Statement q, db_->Prepare(db_->backend() == Backend::kSqlite
+                                                 ? "INSERT INTO vm_map(guest, vm) VALUES(?, ?) "
+                                                   "ON CONFLICT(guest) DO UPDATE SET vm = excluded.vm"
+                                                 : "INSERT INTO vm_map(guest, vm) VALUES(?, ?) "
+                                                   "ON CONFLICT((lower(guest))) DO UPDATE SET vm = excluded.vm"));
   q.Bind(1, guest).Bind(2, vm);
   return q.Run();
 }

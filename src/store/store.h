@@ -78,6 +78,7 @@ class Store {
  private:
   explicit Store(std::unique_ptr<Database> db) : db_(std::move(db)) {}
   static StatusOr<std::unique_ptr<Store>> OpenAt(const std::string& path);  // open or create in place
+  static StatusOr<std::unique_ptr<Store>> OpenPostgres(const std::string& uri, bool* created, bool create);
   std::unique_ptr<Database> db_;
   std::optional<std::string> read_only_reason_;
 };

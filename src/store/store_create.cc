@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "src/store/store.h"
+#include "src/store/store_location.h"
 
 namespace vrecon {
 namespace {
@@ -29,6 +30,7 @@ Status Renamed(const Status& s, const std::string& from, const std::string& to) 
 }  // namespace
 
 StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& path, bool* created) {
+  if (IsPostgresUri(path)) return OpenPostgres(path, created, true);
   if (created) *created = false;
   std::error_code ec;
   if (path == ":memory:") return OpenAt(path);

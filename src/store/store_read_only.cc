@@ -12,6 +12,7 @@
 #include "src/store/schema.h"
 #include "src/store/sqlite/sqlite_database.h"
 #include "src/store/store.h"
+#include "src/store/store_location.h"
 
 namespace vrecon {
 namespace {
@@ -54,6 +55,8 @@ std::optional<std::string> WhyReadOnly(const std::string& path) {
 }
 
 StatusOr<std::unique_ptr<Store>> Store::OpenForReading(const std::string& path) {
+  // A PostgreSQL role without write rights meets them when it writes; reading needs nothing else.
+  if (IsPostgresUri(path)) return OpenPostgres(path, nullptr, false);
   const std::optional<std::string> why = path == ":memory:" ? std::nullopt : WhyReadOnly(path);
   if (!why) return Open(path);
   int version = 0;

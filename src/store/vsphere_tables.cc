@@ -8,12 +8,6 @@
 namespace vrecon {
 namespace {
 
-std::string Now() {
-  return FormatIso(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count(),
-      false);
-}
-
 // Moves every vSphere series stored under entity prefix `from` + "/" to `to` + "/"; a series
 // that exists under both keeps the existing row and takes the other's blocks.
 Status RekeySeries(Database* db, const std::string& from, const std::string& to) {
@@ -75,9 +69,11 @@ StatusOr<std::string> RecordVcenter(Database* db, const std::string& url, const 
     ASSIGN_OR_RETURN(Statement inv, db->Prepare("UPDATE vsphere_vm SET entity = ?1 || '/' || moid WHERE vcenter = ?2"));
     RETURN_IF_ERROR(inv.Bind(1, id).Bind(2, url).Run());
   }
-  ASSIGN_OR_RETURN(Statement save, db->Prepare("INSERT OR REPLACE INTO vsphere_server(url, vcenter_id, seen_at) "
-                                               "VALUES(?1, ?2, ?3)"));
-  RETURN_IF_ERROR(save.Bind(1, url).Bind(2, id).Bind(3, Now()).Run());
+  ASSIGN_OR_RETURN(Statement save,
+                   db->Prepare("INSERT INTO vsphere_server(url, vcenter_id, seen_at) VALUES(?1, ?2, ?3) "
+                               "ON CONFLICT(url) DO UPDATE SET vcenter_id = excluded.vcenter_id, "
+                               "seen_at = excluded.seen_at"));
+  RETURN_IF_ERROR(save.Bind(1, url).Bind(2, id).Bind(3, NowIso()).Run());
   RETURN_IF_ERROR(tx.Commit());
   return id;
 }
@@ -95,19 +91,23 @@ StatusOr<std::map<std::string, std::string>> VcenterUrls(Database* db) {
 
 Status SaveVsphereVm(Database* db, const StoredVm& v) {
   ASSIGN_OR_RETURN(Statement * q,
-                   db->Cached("INSERT OR REPLACE INTO vsphere_vm(vcenter, moid, name, num_cpu, host_moid, "
-                              "power_state, guest_hostname, seen_at, entity) VALUES(?,?,?,?,?,?,?,?,?)"));
+                   db->Cached("INSERT INTO vsphere_vm(vcenter, moid, name, num_cpu, host_moid, power_state, "
+                              "guest_hostname, seen_at, entity) VALUES(?,?,?,?,?,?,?,?,?) ON CONFLICT(vcenter, moid) "
+                              "DO UPDATE SET name = excluded.name, num_cpu = excluded.num_cpu, host_moid = "
+                              "excluded.host_moid, power_state = excluded.power_state, guest_hostname = "
+                              "excluded.guest_hostname, seen_at = excluded.seen_at, entity = excluded.entity"));
   q->Bind(1, v.vcenter).Bind(2, v.moid).Bind(3, v.name).Bind(4, static_cast<int64_t>(v.num_cpu)).Bind(5, v.host_moid);
-  q->Bind(6, v.power_state).Bind(7, v.guest_hostname).Bind(8, Now()).Bind(9, v.entity);
+  q->Bind(6, v.power_state).Bind(7, v.guest_hostname).Bind(8, NowIso()).Bind(9, v.entity);
   return q->Run();
 }
 
 Status SaveVsphereHost(Database* db, const StoredHost& h) {
   ASSIGN_OR_RETURN(Statement * q,
-                   db->Cached("INSERT OR REPLACE INTO vsphere_host(vcenter, moid, name, cores, mhz, seen_at) "
-                              "VALUES(?,?,?,?,?,?)"));
+                   db->Cached("INSERT INTO vsphere_host(vcenter, moid, name, cores, mhz, seen_at) VALUES(?,?,?,?,?,?) "
+                              "ON CONFLICT(vcenter, moid) DO UPDATE SET name = excluded.name, cores = excluded.cores, "
+                              "mhz = excluded.mhz, seen_at = excluded.seen_at"));
   q->Bind(1, h.vcenter).Bind(2, h.moid).Bind(3, h.name).Bind(4, static_cast<int64_t>(h.cores));
-  q->Bind(5, static_cast<int64_t>(h.mhz)).Bind(6, Now());
+  q->Bind(5, static_cast<int64_t>(h.mhz)).Bind(6, NowIso());
   return q->Run();
 }
 
@@ -150,7 +150,8 @@ Status SetVsphereMark(Database* db, const std::string& vcenter, const MarkKey& k
   ASSIGN_OR_RETURN(Statement * q,
                    db->Cached("INSERT INTO vsphere_mark(vcenter, moid, counter, interval_s, last_end_ns) "
                               "VALUES(?,?,?,?,?) ON CONFLICT(vcenter, moid, counter, interval_s) "
-                              "DO UPDATE SET last_end_ns = max(last_end_ns, excluded.last_end_ns)"));
+                              "DO UPDATE SET last_end_ns = CASE WHEN excluded.last_end_ns > vsphere_mark.last_end_ns "
+                              "THEN excluded.last_end_ns ELSE vsphere_mark.last_end_ns END"));
   q->Bind(1, vcenter)
       .Bind(2, std::get<0>(key))
       .Bind(3, std::get<1>(key))

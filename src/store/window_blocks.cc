@@ -34,10 +34,18 @@ Status WriteBlock(Database* db, int64_t vm_id, TimeNs hour, std::span<const Stor
   TimeNs last_end = windows.front().end;
   for (const StoredWindow& w : windows) last_end = std::max(last_end, w.end);
   const std::string blob = EncodeWindowBlock(windows);
+  // The block written last is the one NewestCorrWindowLength reads: SQLite's REPLACE gives the
+  // row a new, largest rowid; PostgreSQL's rows take the next number of a sequence.
   ASSIGN_OR_RETURN(
       Statement * s,
-      db->Cached("INSERT OR REPLACE INTO corr_window_block(vm_id, hour_ns, first_start_ns, last_end_ns, windows, data) "
-                 "VALUES(?1, ?2, ?3, ?4, ?5, ?6)"));
+      db->Cached(db->backend() == Backend::kSqlite
+                     ? "INSERT OR REPLACE INTO corr_window_block(vm_id, hour_ns, first_start_ns, last_end_ns, windows, "
+                       "data) VALUES(?1, ?2, ?3, ?4, ?5, ?6)"
+                     : "INSERT INTO corr_window_block(vm_id, hour_ns, first_start_ns, last_end_ns, windows, data) "
+                       "VALUES(?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT(vm_id, hour_ns) DO UPDATE SET "
+                       "first_start_ns = excluded.first_start_ns, last_end_ns = excluded.last_end_ns, "
+                       "windows = excluded.windows, data = excluded.data, "
+                       "written = nextval('corr_window_block_written')"));
   s->Bind(1, vm_id).Bind(2, static_cast<int64_t>(hour)).Bind(3, static_cast<int64_t>(windows.front().start));
   s->Bind(4, static_cast<int64_t>(last_end)).Bind(5, static_cast<int64_t>(windows.size()));
   s->BindBlob(6, blob.data(), blob.size());
@@ -191,7 +199,9 @@ StatusOr<int64_t> CountCorrWindows(Database* db) {
 }
 
 StatusOr<std::optional<TimeNs>> NewestCorrWindowLength(Database* db) {
-  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT data FROM corr_window_block ORDER BY rowid DESC LIMIT 1"));
+  ASSIGN_OR_RETURN(Statement q, db->Prepare(db->backend() == Backend::kSqlite
+                                                ? "SELECT data FROM corr_window_block ORDER BY rowid DESC LIMIT 1"
+                                                : "SELECT data FROM corr_window_block ORDER BY written DESC LIMIT 1"));
   ASSIGN_OR_RETURN(bool row, q.Step());
   if (!row) return std::optional<TimeNs>();
   std::optional<TimeNs> length;

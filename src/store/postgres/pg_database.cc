@@ -1,0 +1,122 @@
+#include "src/store/postgres/pg_database.h"
+
+#include <libpq-fe.h>
+
+#include "src/store/postgres/pg_statement.h"
+
+namespace vrecon {
+namespace {
+
+// libpq's messages end with a newline and may run on over several lines (DETAIL, HINT): the
+// user gets the first, which says what failed.
+std::string FirstLine(const char* message) {
+  std::string m = message ? message : "";
+  const size_t nl = m.find('\n');
+  if (nl != std::string::npos) m.resize(nl);
+  while (!m.empty() && (m.back() == ' ' || m.back() == '\r')) m.pop_back();
+  return m.empty() ? "unknown error" : m;
+}
+
+void IgnoreNotice(void*, const char*) {}
+
+}  // namespace
+
+std::string DollarParameters(std::string_view sql, int* params) {
+  std::string out;
+  out.reserve(sql.size() + 16);
+  int highest = 0;
+  for (size_t i = 0; i < sql.size(); ++i) {
+    const char c = sql[i];
+    if (c == '\'' || c == '"') {  // quoted text or identifier; a doubled quote stays inside
+      const size_t close = sql.find(c, i + 1);
+      const size_t end = close == std::string_view::npos ? sql.size() : close + 1;
+      out.append(sql.substr(i, end - i));
+      i = end - 1;
+    } else if (c == '-' && i + 1 < sql.size() && sql[i + 1] == '-') {
+      const size_t nl = sql.find('\n', i);
+      const size_t end = nl == std::string_view::npos ? sql.size() : nl;
+      out.append(sql.substr(i, end - i));
+      i = end - 1;
+    } else if (c == '?') {
+      size_t j = i + 1;
+      int n = 0;
+      while (j < sql.size() && sql[j] >= '0' && sql[j] <= '9') n = n * 10 + (sql[j++] - '0');
+      if (j == i + 1) n = highest + 1;  // a bare ? numbers one past the highest so far (SQLite)
+      highest = std::max(highest, n);
+      out += '$';
+      out += std::to_string(n);
+      i = j - 1;
+    } else {
+      out += c;
+    }
+  }
+  *params = highest;
+  return out;
+}
+
+StatusOr<std::unique_ptr<PgDatabase>> PgDatabase::Connect(const std::string& uri) {
+  // The URI's own settings win over those before it (expand_dbname); those after it are
+  // vrecon's and fixed.
+  const char* keys[] = {"connect_timeout", "fallback_application_name", "dbname", nullptr};
+  const char* values[] = {"10", "vrecon", uri.c_str(), nullptr};
+  PGconn* conn = PQconnectdbParams(keys, values, 1);
+  if (!conn) return Status::IOError("cannot connect to " + uri + ": out of memory");
+  if (PQstatus(conn) != CONNECTION_OK) {
+    std::string msg = "cannot connect to " + uri + ": " + FirstLine(PQerrorMessage(conn));
+    PQfinish(conn);
+    return Status::IOError(msg);
+  }
+  PQsetNoticeProcessor(conn, IgnoreNotice, nullptr);
+  std::unique_ptr<PgDatabase> db(new PgDatabase(conn, uri));
+  if (PQserverVersion(conn) < kMinServerVersion) {
+    return Status::NotSupported(uri + " is PostgreSQL " + std::to_string(PQserverVersion(conn) / 10000) +
+                                ": vrecon needs PostgreSQL " + std::to_string(kMinServerVersion / 10000) + " or newer");
+  }
+  // Times are stored as integers and text as given: no setting of the server changes a value,
+  // but these fix how values come back.
+  RETURN_IF_ERROR(db->Exec("SET client_encoding = 'UTF8'; SET bytea_output = 'hex'; SET extra_float_digits = 1"));
+  return db;
+}
+
+PgDatabase::~PgDatabase() {
+  DropCached();
+  PQfinish(conn_);
+}
+
+int PgDatabase::server_version() const { return PQserverVersion(conn_); }
+
+Status PgDatabase::Error(const std::string& what, const char* sqlstate) {
+  last_sqlstate_ = sqlstate ? sqlstate : "";
+  std::string m = FirstLine(what.c_str());
+  // libpq puts "ERROR:  " before the server's message; the user knows it is one.
+  if (m.rfind("ERROR:  ", 0) == 0) m.erase(0, 8);
+  if (PQstatus(conn_) == CONNECTION_BAD) return Status::Unavailable("database " + uri_ + ": connection lost: " + m);
+  return Status::IOError("database " + uri_ + ": " + m);
+}
+
+std::string PgDatabase::NextStatementName() { return "vrecon_" + std::to_string(++statements_); }
+
+Status PgDatabase::Exec(std::string_view sql) {
+  PGresult* r = PQexec(conn_, std::string(sql).c_str());
+  const ExecStatusType st = PQresultStatus(r);
+  Status s = st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK
+                 ? Status::Ok()
+                 : Error(r ? PQresultErrorMessage(r) : PQerrorMessage(conn_),
+                         r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : nullptr);
+  PQclear(r);
+  return s;
+}
+
+StatusOr<Statement> PgDatabase::Prepare(std::string_view sql) {
+  int params = 0;
+  std::string text = DollarParameters(sql, &params);
+  return Statement(std::make_unique<PgStatement>(this, std::move(text), params, std::string()));
+}
+
+StatusOr<Statement> PgDatabase::PrepareKept(std::string_view sql) {
+  int params = 0;
+  std::string text = DollarParameters(sql, &params);
+  return Statement(std::make_unique<PgStatement>(this, std::move(text), params, NextStatementName()));
+}
+
+}  // namespace vrecon

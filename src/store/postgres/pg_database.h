@@ -1,0 +1,59 @@
+// The PostgreSQL backend's connection (src/store/database.h), through libpq. Statements are
+// sent with their parameters apart (PQexecParams; PQprepare for Cached ones), results come back
+// as text (exact for float8 since PostgreSQL 12: shortest round-trip digits) and bytea is
+// decoded from its hex form.
+#ifndef VRECON_SRC_STORE_POSTGRES_PG_DATABASE_H_
+#define VRECON_SRC_STORE_POSTGRES_PG_DATABASE_H_
+
+#include <memory>
+#include <string>
+
+#include "src/store/database.h"
+
+struct pg_conn;
+
+namespace vrecon {
+
+class PgDatabase final : public Database {
+ public:
+  // The oldest server vrecon supports (declarative partitioning with default partitions,
+  // INSERT ... ON CONFLICT, identity columns; Debian 12 ships 15).
+  static constexpr int kMinServerVersion = 130000;
+
+  // Connects to `uri` (postgresql:// or postgres://; CheckPostgresUri has refused a password in
+  // it). libpq finds the password in PGPASSWORD, ~/.pgpass or PGPASSFILE.
+  static StatusOr<std::unique_ptr<PgDatabase>> Connect(const std::string& uri);
+  ~PgDatabase() override;
+
+  Backend backend() const override { return Backend::kPostgres; }
+  const std::string& path() const override { return uri_; }
+  bool read_only() const override { return false; }
+  Status Exec(std::string_view sql) override;
+  StatusOr<Statement> Prepare(std::string_view sql) override;
+  StatusOr<Statement> PrepareKept(std::string_view sql) override;
+  Status BeginWrite() override { return Exec("BEGIN"); }
+
+  // The SQLSTATE of the last failed call ("" when none), e.g. "40001" serialization failure.
+  const std::string& last_sqlstate() const { return last_sqlstate_; }
+  int server_version() const;
+
+  // For the statements of this connection (pg_statement.cc).
+  pg_conn* conn() const { return conn_; }
+  Status Error(const std::string& what, const char* sqlstate);
+  std::string NextStatementName();
+
+ private:
+  PgDatabase(pg_conn* conn, std::string uri) : conn_(conn), uri_(std::move(uri)) {}
+  pg_conn* conn_;
+  std::string uri_;
+  std::string last_sqlstate_;
+  int64_t statements_ = 0;
+};
+
+// "?" and "?N" parameters (SQLite's) as PostgreSQL's "$N", outside quoted text and comments;
+// `params` gets the highest parameter number.
+std::string DollarParameters(std::string_view sql, int* params);
+
+}  // namespace vrecon
+
+#endif  // VRECON_SRC_STORE_POSTGRES_PG_DATABASE_H_
