@@ -18,7 +18,7 @@ namespace {
 // window length is the one they were stored with.
 Status RefreshStoredCorrections(Store* store, const IngestRunResult& r) {
   if (!store || !r.first_new_end || !r.last_new_end) return Status::Ok();
-  ASSIGN_OR_RETURN(std::optional<TimeNs> length, NewestCorrWindowLength(store->db()));
+  ASSIGN_OR_RETURN(std::optional<TimeNs> length, NewestCorrWindowLength(store));
   if (!length || *length <= 0) return Status::Ok();
   CorrectionRequest req;
   req.window = *length;

@@ -9,7 +9,7 @@
 #include "src/cli/commands.h"
 #include "src/core/text_util.h"
 #include "src/fleet/fleet_config.h"
-#include "src/fleet/source_status.h"
+#include "src/store/source_tables.h"
 
 namespace vrecon::cli {
 namespace {
@@ -19,7 +19,7 @@ constexpr TimeNs kDefaultStale = 15 * 60 * kNsPerSec;  // for a --once collector
 enum class State { kOk, kFailing, kStale };
 
 struct Line {
-  const fleet::SourceStatus* s;
+  const SourceStatus* s;
   State state;
   bool last_failed;  // also true for a stale source whose last attempt failed
   TimeNs threshold;
@@ -38,11 +38,11 @@ std::string Whole(const std::optional<double>& v) { return v ? FormatFixed(*v, 0
 // zeroes the consecutive-failure count in one statement (RecordAttempt); a failure moves
 // last_attempt only and adds one. last_error and its time are kept after a recovery, so they
 // only say the source failed at some point: they must not make it failing.
-bool LastAttemptFailed(const fleet::SourceStatus& s) { return s.failures > 0 || s.last_success != s.last_attempt; }
+bool LastAttemptFailed(const SourceStatus& s) { return s.failures > 0 || s.last_success != s.last_attempt; }
 
 const char* StateName(State st) { return st == State::kStale ? "stale" : st == State::kFailing ? "failing" : "ok"; }
 
-Line Classify(const fleet::SourceStatus& s, const std::optional<TimeNs>& stale_after, TimeNs now) {
+Line Classify(const SourceStatus& s, const std::optional<TimeNs>& stale_after, TimeNs now) {
   const TimeNs threshold = stale_after          ? *stale_after
                            : s.round_interval_s ? 3 * *s.round_interval_s * kNsPerSec
                                                 : kDefaultStale;
@@ -54,7 +54,7 @@ Line Classify(const fleet::SourceStatus& s, const std::optional<TimeNs>& stale_a
 // One line per source that is not ok, naming it and why; a monitoring check shows it as is, so
 // an error that spans lines (a server's answer) is folded onto one.
 std::string Problem(const Line& l, TimeNs now) {
-  const fleet::SourceStatus& s = *l.s;
+  const SourceStatus& s = *l.s;
   std::string error = s.last_error.empty() ? "the last attempt failed (no error recorded)" : s.last_error;
   std::replace_if(
       error.begin(), error.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
@@ -145,7 +145,7 @@ RunFn AddStatusCommand(CLI::App& app) {
       PrintError(store.status().message());
       return kExitFailure;
     }
-    auto rows = fleet::SourceStatuses((*store)->db());
+    auto rows = SourceStatuses(store->get());
     if (!rows.ok()) {
       PrintError(rows.status().message());
       return kExitFailure;

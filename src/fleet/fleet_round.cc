@@ -10,7 +10,7 @@
 #include "src/core/text_util.h"
 #include "src/engine/stored_corrections.h"
 #include "src/fleet/drop_folder.h"
-#include "src/fleet/source_status.h"
+#include "src/store/source_tables.h"
 #include "src/store/vsphere_tables.h"
 
 namespace vrecon::fleet {
@@ -35,7 +35,7 @@ bool Backoff(TimeNs d, const std::atomic<bool>* stop) {
 // may wait for another's transaction (an ingest of a large file) longer than the default.
 StatusOr<std::unique_ptr<Store>> OpenForSource(const std::string& db) {
   ASSIGN_OR_RETURN(auto store, Store::Open(db));
-  RETURN_IF_ERROR(store->db()->Exec("PRAGMA busy_timeout = 120000"));
+  RETURN_IF_ERROR(store->WaitForWritersUpTo(std::chrono::minutes(2)));
   return store;
 }
 
@@ -127,7 +127,7 @@ void CollectFolder(const RoundContext& ctx, const DropFolderConfig& df, Store* s
 
 // The newest sample end the store holds from a vCenter: its newest high-water mark.
 std::optional<TimeNs> NewestVsphereData(Store* store, const std::string& url) {
-  auto marks = VsphereMarks(store->db(), url);
+  auto marks = VsphereMarks(store, url);
   if (!marks.ok() || marks->empty()) return std::nullopt;
   TimeNs newest = 0;
   for (const auto& [k, t] : *marks) newest = std::max(newest, t);
@@ -191,7 +191,7 @@ RoundResult RunRound(const RoundContext& ctx) {
         if (out->kind == "vcenter") newest = NewestVsphereData(store->get(), cfg.vcenters[i].url);
         Attempt a{out->source,     out->kind, Now(), newest, out->rows, ctx.round_interval_s, out->ok ? "" : out->error,
                   out->rollups_due};
-        Status recorded = RecordAttempt((*store)->db(), a);
+        Status recorded = RecordAttempt(store->get(), a);
         if (!recorded.ok()) ctx.log->Error(out->source + ": cannot record its status: " + recorded.message());
       }
       out->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - s0).count();

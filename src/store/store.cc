@@ -71,6 +71,11 @@ std::string NowIso() {
 
 }  // namespace
 
+Status Store::WaitForWritersUpTo(std::chrono::milliseconds wait) {
+  // A pragma takes no bound parameters; the number is ours, not the user's text.
+  return db_->Exec("PRAGMA busy_timeout = " + std::to_string(wait.count()));
+}
+
 StatusOr<std::optional<FileRecord>> Store::FindFile(const std::string& fingerprint) {
   ASSIGN_OR_RETURN(Statement * q,
                    db_->Cached(std::string("SELECT ") + kFileColumns + " FROM source_file WHERE fingerprint = ?"));

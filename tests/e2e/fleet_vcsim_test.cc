@@ -143,7 +143,7 @@ TEST_F(FleetVcsimTest, TwoVcentersAndADropFolderSurviveAnOutage) {
   }
   auto store = Store::Open(db_);
   ASSERT_TRUE(store.ok());
-  auto marks = VsphereMarks((*store)->db(), b->url());
+  auto marks = VsphereMarks(store->get(), b->url());
   ASSERT_TRUE(marks.ok());
   EXPECT_GT(marks->size(), 0u);
   EXPECT_EQ(marks->size() % 6, 0u) << "every VM of vcB has a mark per counter";
@@ -171,7 +171,7 @@ TEST_F(FleetVcsimTest, SigtermMidRoundLeavesAWholeStoreAndTheNextRoundCompletesI
     auto row = q->Step();
     ASSERT_TRUE(row.ok() && *row);
     EXPECT_EQ(q->ColumnText(0), "ok");
-    auto marks = VsphereMarks((*store)->db(), sim->url());
+    auto marks = VsphereMarks(store->get(), sim->url());
     ASSERT_TRUE(marks.ok());
     EXPECT_LT(marks->size(), 300u * 6u) << "the round was meant to be cut short; make it longer";
   }
@@ -180,7 +180,7 @@ TEST_F(FleetVcsimTest, SigtermMidRoundLeavesAWholeStoreAndTheNextRoundCompletesI
   EXPECT_NE(next.out.find("\"detail\": \"300 of 300 VMs\""), std::string::npos) << next.out;
   auto store = Store::Open(db_);
   ASSERT_TRUE(store.ok());
-  auto marks = VsphereMarks((*store)->db(), sim->url());
+  auto marks = VsphereMarks(store->get(), sim->url());
   ASSERT_TRUE(marks.ok());
   EXPECT_EQ(marks->size(), 300u * 6u);
   unsetenv("VRECON_TEST_VC_PW");
@@ -199,11 +199,11 @@ TEST_F(FleetVcsimTest, AfterALongAbsenceEachVmCatchesUpFromRollups) {
     auto scratch = Store::Open(dir_.File("scratch.db"));
     auto store = Store::Open(db_);
     ASSERT_TRUE(scratch.ok() && store.ok());
-    auto marks = VsphereMarks((*scratch)->db(), sim->url());
+    auto marks = VsphereMarks(scratch->get(), sim->url());
     ASSERT_TRUE(marks.ok());
     ASSERT_EQ(marks->size(), 2u * 6u);
     for (const auto& [key, t] : *marks)
-      ASSERT_TRUE(SetVsphereMark((*store)->db(), sim->url(), key, t - 3 * 3600 * kNsPerSec).ok());
+      ASSERT_TRUE(SetVsphereMark(store->get(), sim->url(), key, t - 3 * 3600 * kNsPerSec).ok());
   }
   WriteText(dir_.File("fleet.toml"), "db = \"fleet.db\"\n" + VcenterToml("vc", *sim));
   CliResult r = Once();

@@ -1,7 +1,7 @@
-// The scheduled collector's bookkeeping in the store (migration 4): one status row per source
+// The scheduled collector's (src/fleet/) bookkeeping in the store (migration 4): one status row per source
 // (vCenter or drop folder) and the (size, mtime) of each drop-folder file last ingested.
-#ifndef VRECON_SRC_FLEET_SOURCE_STATUS_H_
-#define VRECON_SRC_FLEET_SOURCE_STATUS_H_
+#ifndef VRECON_SRC_STORE_SOURCE_TABLES_H_
+#define VRECON_SRC_STORE_SOURCE_TABLES_H_
 
 #include <map>
 #include <optional>
@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "src/core/time_util.h"
-#include "src/store/sqlite_db.h"
+#include "src/store/store.h"
 
-namespace vrecon::fleet {
+namespace vrecon {
 
 struct SourceStatus {
   std::string source;  // the vCenter's name or URL, the drop folder's path
@@ -38,16 +38,16 @@ struct Attempt {
   int64_t rollups_due = 0;
 };
 
-Status RecordAttempt(Database* db, const Attempt& a);
-StatusOr<std::vector<SourceStatus>> SourceStatuses(Database* db);
+Status RecordAttempt(Store* store, const Attempt& a);
+StatusOr<std::vector<SourceStatus>> SourceStatuses(Store* store);
 
 struct DropFileMark {
   int64_t size = 0;
   TimeNs mtime = 0;
 };
-StatusOr<std::map<std::string, DropFileMark>> DropFileMarks(Database* db, const std::string& folder);
-Status SetDropFileMark(Database* db, const std::string& path, const DropFileMark& mark, TimeNs now);
+StatusOr<std::map<std::string, DropFileMark>> DropFileMarks(Store* store, const std::string& folder);
+Status SetDropFileMark(Store* store, const std::string& path, const DropFileMark& mark, TimeNs now);
 
-}  // namespace vrecon::fleet
+}  // namespace vrecon
 
-#endif  // VRECON_SRC_FLEET_SOURCE_STATUS_H_
+#endif  // VRECON_SRC_STORE_SOURCE_TABLES_H_

@@ -1,6 +1,6 @@
-#include "src/fleet/source_status.h"
+#include "src/store/source_tables.h"
 
-namespace vrecon::fleet {
+namespace vrecon {
 namespace {
 
 void BindOptional(Statement* q, int i, const std::optional<TimeNs>& v) {
@@ -15,7 +15,8 @@ std::optional<TimeNs> OptionalInt(const Statement& q, int i) {
 
 }  // namespace
 
-Status RecordAttempt(Database* db, const Attempt& a) {
+Status RecordAttempt(Store* store, const Attempt& a) {
+  Database* db = store->db();
   // In a transaction of its own: BEGIN IMMEDIATE waits for the other sources' writers, where a
   // bare INSERT after a read could fail at once with SQLITE_BUSY.
   ASSIGN_OR_RETURN(Transaction tx, Transaction::Begin(db));
@@ -50,7 +51,8 @@ ON CONFLICT(source) DO UPDATE SET
   return tx.Commit();
 }
 
-StatusOr<std::vector<SourceStatus>> SourceStatuses(Database* db) {
+StatusOr<std::vector<SourceStatus>> SourceStatuses(Store* store) {
+  Database* db = store->db();
   ASSIGN_OR_RETURN(
       Statement q,
       db->Prepare(
@@ -78,7 +80,8 @@ StatusOr<std::vector<SourceStatus>> SourceStatuses(Database* db) {
   return out;
 }
 
-StatusOr<std::map<std::string, DropFileMark>> DropFileMarks(Database* db, const std::string& folder) {
+StatusOr<std::map<std::string, DropFileMark>> DropFileMarks(Store* store, const std::string& folder) {
+  Database* db = store->db();
   // Paths under the folder: "folder/" is a prefix, compared as text (no LIKE wildcards).
   const std::string prefix = folder.back() == '/' ? folder : folder + "/";
   ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT path, size, mtime_ns FROM drop_file WHERE substr(path, 1, ?) = ?"));
@@ -92,7 +95,8 @@ StatusOr<std::map<std::string, DropFileMark>> DropFileMarks(Database* db, const 
   return out;
 }
 
-Status SetDropFileMark(Database* db, const std::string& path, const DropFileMark& mark, TimeNs now) {
+Status SetDropFileMark(Store* store, const std::string& path, const DropFileMark& mark, TimeNs now) {
+  Database* db = store->db();
   ASSIGN_OR_RETURN(Transaction tx, Transaction::Begin(db));
   ASSIGN_OR_RETURN(
       Statement * q,
@@ -102,4 +106,4 @@ Status SetDropFileMark(Database* db, const std::string& path, const DropFileMark
   return tx.Commit();
 }
 
-}  // namespace vrecon::fleet
+}  // namespace vrecon
