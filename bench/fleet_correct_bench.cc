@@ -24,6 +24,7 @@
 #include "src/core/text_util.h"
 #include "src/engine/correction_job.h"
 #include "src/store/block_writer.h"
+#include "src/store/sample_reader.h"
 #include "src/store/store.h"
 
 namespace vrecon {
@@ -114,7 +115,7 @@ Status Generate(const Options& o) {
     for (int p = 0; p < o.processes; ++p) key("Process", "proc" + std::to_string(p));
     const std::vector<SeriesKey> host = {
         SeriesKey{SourceKind::kVsphere, name, "cpu", "", "cpu.usage.average", "percent", "", ""}};
-    ASSIGN_OR_RETURN(Transaction tx, Transaction::Begin(store->db()));
+    ASSIGN_OR_RETURN(Transaction tx, store->BeginTransaction());
     const int vcpus = o.vcpus, processes = o.processes;
     const bool noise = o.noise;
     const double phase = 6.283 * rng.Next(), phase2 = 6.283 * rng.Next();
@@ -141,31 +142,27 @@ Status Generate(const Options& o) {
 }
 
 // The reader's query without its per-series filter, and its decoding.
-Status Scan(Database* db) {
-  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT t.n, t.starts, t.ends, v.vals FROM value_block v "
-                                            "JOIN time_block t ON t.id = v.block_id"));
+Status Scan(Store* store) {
   int64_t samples = 0;
   double sum = 0;
   TimeNs span = 0;
-  while (true) {
-    ASSIGN_OR_RETURN(bool row, q.Step());
-    if (!row) break;
-    const int64_t n = q.ColumnInt(0);
-    const std::string_view starts = q.ColumnBlob(1), ends = q.ColumnBlob(2), vals = q.ColumnBlob(3);
-    if (starts.size() != static_cast<size_t>(n) * 8 || ends.size() != starts.size() ||
-        (!vals.empty() && vals.size() != starts.size()))
-      return Status::ParseError("a sample block is damaged");
-    for (int64_t i = 0; i < n; ++i) {
-      TimeNs s, e;
-      double v = kMissing;
-      std::memcpy(&s, starts.data() + i * 8, 8);
-      std::memcpy(&e, ends.data() + i * 8, 8);
-      if (!vals.empty()) std::memcpy(&v, vals.data() + i * 8, 8);
-      if (!IsMissing(v)) sum += v;
-      span += e - s;
-      ++samples;
-    }
-  }
+  RETURN_IF_ERROR(ForEachRawSampleBlock(
+      store, [&](int64_t n, std::string_view starts, std::string_view ends, std::string_view vals) {
+        if (starts.size() != static_cast<size_t>(n) * 8 || ends.size() != starts.size() ||
+            (!vals.empty() && vals.size() != starts.size()))
+          return Status::ParseError("a sample block is damaged");
+        for (int64_t i = 0; i < n; ++i) {
+          TimeNs s, e;
+          double v = kMissing;
+          std::memcpy(&s, starts.data() + i * 8, 8);
+          std::memcpy(&e, ends.data() + i * 8, 8);
+          if (!vals.empty()) std::memcpy(&v, vals.data() + i * 8, 8);
+          if (!IsMissing(v)) sum += v;
+          span += e - s;
+          ++samples;
+        }
+        return Status::Ok();
+      }));
   std::printf("scan: samples=%lld checksum=%.6g span_s=%lld\n", static_cast<long long>(samples), sum,
               static_cast<long long>(span / kNsPerSec));
   return Status::Ok();
@@ -227,7 +224,7 @@ int Main(int argc, char** argv) {
       return 1;
     }
     if (o.mode == "scan") {
-      s = Scan((*store)->db());
+      s = Scan(store->get());
     } else {
       CorrectionRequest req;
       req.align = o.align;

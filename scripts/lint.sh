@@ -18,6 +18,22 @@ case "${1:-}" in
   "") ;;
   *) echo "usage: scripts/lint.sh [--fix | --format]" >&2; exit 2 ;;
 esac
+
+# First, since it is cheap (grep): all SQL lives under src/store/, behind the Store interface, so
+# that the rest does not depend on the database backend (docs/architecture.md). Outside src/store/
+# nothing may reach the connection (->db()), name Database or Statement, or include SQLite's or
+# the wrapper's header; tests/ may, to inspect a store's raw tables. New files count before `git add`.
+boundary_ok=1
+if [ $mode != fix ]; then
+  boundary_dirs=(src adapters models agent bench)
+  while IFS=: read -r file line _; do
+    boundary_ok=0
+    echo "lint: $file:$line: database access outside src/store/: go through the Store interface" >&2
+  done < <(git ls-files --cached --others --exclude-standard -- "${boundary_dirs[@]/%//*.cc}" \
+             "${boundary_dirs[@]/%//*.h}" | grep -v '^src/store/' |
+             xargs -r grep -snHE -e '->db\(\)' -e '\b(Database|Statement)\b' -e 'src/store/(database|sqlite/|postgres/)' -e '<sqlite3\.h>' -e '<libpq-fe\.h>' || true)
+fi
+
 scripts/install-deps.sh clang-format-14 clang-tidy-14
 
 dirs=(src adapters models agent tests fuzz bench)
@@ -29,6 +45,7 @@ if [ $mode = fix ]; then
 fi
 
 status=0
+[ $boundary_ok = 1 ] || status=1
 echo "lint: clang-format on ${#files[@]} files" >&2
 clang-format-14 --dry-run -Werror "${files[@]}" || status=1
 [ $mode = format ] && exit $status

@@ -48,6 +48,16 @@ StatusOr<std::unique_ptr<Store>> OpenExistingStore(const std::string& path) {
   return Store::OpenForReading(path);
 }
 
+CLI::Option* AddDbOption(CLI::App* cmd, std::string* db, const std::string& what) {
+  auto check = [](const std::string& value) -> std::string {
+    if (!IsPostgresUri(value)) return {};
+    Status s = CheckPostgresUri(value);
+    return s.ok() ? std::string() : s.message();
+  };
+  return cmd->add_option("--db", *db, what + " (a SQLite file or a postgresql:// URI)")
+      ->check(CLI::Validator(check, "PATH|URI"));
+}
+
 Status ParseMapping(const std::string& text, std::string* guest, std::string* vm) {
   const size_t eq = text.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())

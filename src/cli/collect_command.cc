@@ -97,7 +97,7 @@ RunFn AddCollectCommand(CLI::App& app) {
                   "Seconds one request may take, its whole answer included, before it is abandoned")
       ->check(CLI::Range(1, 3600))
       ->capture_default_str();
-  cmd->add_option("--db", o->db, "Store file")->capture_default_str();
+  AddDbOption(cmd, &o->db, "Store to write")->capture_default_str();
   AddFormatOption(cmd, &o->format);
   return [o, cmd, procfs, fleet, collect]() {
     if (collect->got_subcommand("procfs")) return procfs();

@@ -62,7 +62,7 @@ RunFn AddCollectFleetOptions(CLI::App* collect) {
   every->excludes(once);
   every->needs(config);
   once->needs(config);
-  collect->add_option("--db", o->db, "Store file; overrides the file's `db`")->needs(config);
+  AddDbOption(collect, &o->db, "Store to write, instead of the file's `db`")->needs(config);
   collect->add_option("--log-level", o->log_level, "Log detail on stderr")
       ->check(CLI::IsMember({"error", "warn", "info", "debug"}))
       ->capture_default_str();

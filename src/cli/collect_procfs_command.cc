@@ -30,7 +30,7 @@ RunFn AddCollectProcfsCommand(CLI::App* collect) {
       "procfs",
       "Sample this Linux machine's /proc (per-CPU % Processor Time and % Steal Time, per-process "
       "% Processor Time) into the store, or into a PDH-CSV file with --out; stops on Ctrl+C");
-  cmd->add_option("--db", o->db, "Store file (written every 20 samples, one transaction each)")->capture_default_str();
+  AddDbOption(cmd, &o->db, "Store to write every 20 samples, one transaction each")->capture_default_str();
   cmd->add_option("--interval", o->interval, "Seconds between samples")
       ->check(CLI::Range(0.05, 86400.0))
       ->capture_default_str();

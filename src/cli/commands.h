@@ -47,6 +47,9 @@ Status ParseTimeRange(const std::string& from_text, const std::string& to_text, 
 // Opens a store a command reads from; NotFound, telling how to create it, when the file does
 // not exist (opening would create an empty one).
 StatusOr<std::unique_ptr<Store>> OpenExistingStore(const std::string& path);
+// --db: a SQLite file or a postgresql:// URI (src/store/store_location.h). A URI that carries a
+// password is a usage error that says where the password belongs. `what` begins the help text.
+CLI::Option* AddDbOption(CLI::App* cmd, std::string* db, const std::string& what);
 // Parses --map GUEST=VM.
 Status ParseMapping(const std::string& text, std::string* guest, std::string* vm);
 

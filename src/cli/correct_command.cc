@@ -42,7 +42,7 @@ RunFn AddCorrectCommand(CLI::App& app) {
   auto o = std::make_shared<Opts>();
   CLI::App* cmd = app.add_subcommand(
       "correct", "Corrected per-process CPU per VM and UTC window: w = host run % / guest % Processor Time");
-  auto* db = cmd->add_option("--db", o->db, "Store to read")->capture_default_str();
+  auto* db = AddDbOption(cmd, &o->db, "Store to read")->capture_default_str();
   auto* guest = cmd->add_option("--guest", o->guest, "Ad hoc: guest Perfmon logs (nothing is written to disk)")
                     ->check(CLI::ExistingFile);
   auto* host = cmd->add_option("--host", o->host, "Ad hoc: host logs (Hyper-V Perfmon, esxtop batch CSV)")

@@ -22,7 +22,7 @@ RunFn AddCountersCommand(CLI::App& app) {
       "counters",
       "The guest's other counters per VM and UTC window, typed (percent-time, rate, instantaneous, qpc-latency, "
       "unknown) and corrected as their type needs");
-  cmd->add_option("--db", o->db, "Store to read")->capture_default_str();
+  AddDbOption(cmd, &o->db, "Store to read")->capture_default_str();
   AddCorrectionOptions(cmd, &o->sel);
   cmd->add_option("--host-disk", o->host_disk,
                   "Host LogicalDisk/PhysicalDisk instance holding the VM's virtual disk (e.g. D:), for the "

@@ -18,7 +18,7 @@ namespace {
 // window length is the one they were stored with.
 Status RefreshStoredCorrections(Store* store, const IngestRunResult& r) {
   if (!store || !r.first_new_end || !r.last_new_end) return Status::Ok();
-  ASSIGN_OR_RETURN(std::optional<TimeNs> length, NewestCorrWindowLength(store->db()));
+  ASSIGN_OR_RETURN(std::optional<TimeNs> length, NewestCorrWindowLength(store));
   if (!length || *length <= 0) return Status::Ok();
   CorrectionRequest req;
   req.window = *length;
@@ -53,7 +53,7 @@ RunFn AddIngestCommand(CLI::App& app) {
       "ingest",
       "Read Perfmon CSV/TSV logs (guest, VMware Tools, Hyper-V host, esxtop batch) and PowerCLI Get-Stat "
       "exports into the store");
-  cmd->add_option("--db", o->db, "Store file (SQLite; :memory: allowed)")->capture_default_str();
+  AddDbOption(cmd, &o->db, "Store to write, :memory: allowed")->capture_default_str();
   cmd->add_option("--tz-bias", o->tz_bias,
                   "UTC minus local time in minutes, for logs whose header has no readable bias (EST = 300)");
   cmd->add_option("--encoding", o->encoding, "Force the text encoding instead of detecting it")

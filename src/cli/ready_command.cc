@@ -99,7 +99,7 @@ RunFn AddReadyCommand(CLI::App& app) {
   auto o = std::make_shared<Opts>();
   CLI::App* cmd = app.add_subcommand(
       "ready", "Ready-Time analysis per VM (ready, co-stop, wait per dispatch, host load) and right-sizing hints");
-  cmd->add_option("--db", o->db, "Store to read")->capture_default_str();
+  AddDbOption(cmd, &o->db, "Store to read")->capture_default_str();
   cmd->add_option("--vm", o->vm,
                   "Only this VM: its vm_key, or a name or glob (every VM of that name; domain suffix ignored)");
   cmd->add_option("--from", o->from, "Start of the range, ISO 8601 (UTC unless an offset is given)");

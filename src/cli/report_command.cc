@@ -100,9 +100,8 @@ int Run(const Opts& o) {
     PrintError(store.status().message());
     return kExitFailure;
   }
-  Database* db = (*store)->db();
-  auto series = CountSeries(db);
-  auto stored = CountCorrWindows(db);
+  auto series = CountSeries(store->get());
+  auto stored = CountCorrWindows(store->get());
   if (!series.ok() || !stored.ok()) {
     PrintError((series.ok() ? stored.status() : series.status()).message());
     return kExitFailure;
@@ -169,14 +168,14 @@ int Run(const Opts& o) {
   if (o.format == "html") {
     report::HtmlOptions ho;
     ho.guest_zones = GuestZones(store->get());
-    s = Write(o, [&](std::ostream& os) { return keep(report::WriteHtmlReport(os, db, rreq, ho)); });
+    s = Write(o, [&](std::ostream& os) { return keep(report::WriteHtmlReport(os, store->get(), rreq, ho)); });
   } else if (o.format == "csv") {
-    s = Write(o, [&](std::ostream& os) { return keep(report::WriteReportCsv(os, db, rreq)); });
+    s = Write(o, [&](std::ostream& os) { return keep(report::WriteReportCsv(os, store->get(), rreq)); });
   } else if (o.format == "json") {
-    s = Write(o, [&](std::ostream& os) { return keep(report::WriteReportJson(os, db, rreq)); });
+    s = Write(o, [&](std::ostream& os) { return keep(report::WriteReportJson(os, store->get(), rreq)); });
   } else {
     s = Write(o, [&](std::ostream& os) {
-      auto fleet = report::BuildFleetReport(db, rreq);
+      auto fleet = report::BuildFleetReport(store->get(), rreq);
       if (fleet.ok()) report::WriteReportMarkdown(os, *fleet);
       return keep(std::move(fleet));
     });
@@ -196,7 +195,7 @@ RunFn AddReportCommand(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "report",
       "Capacity report from the stored corrections: guest vs real CPU, processes, ready/co-stop, flags, hints");
-  cmd->add_option("--db", o->db, "Store to read")->capture_default_str();
+  AddDbOption(cmd, &o->db, "Store to read")->capture_default_str();
   cmd->add_option("--vm", o->vm, "Only this VM (name or glob; domain suffix ignored)");
   cmd->add_option("--from", o->from, "Start of the range, ISO 8601 (UTC unless an offset is given)");
   cmd->add_option("--to", o->to, "End of the range, ISO 8601");

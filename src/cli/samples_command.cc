@@ -12,9 +12,9 @@ namespace {
 
 // vm_key of each host-side series (src/engine/vm_directory.h), by series id.
 StatusOr<std::map<int64_t, std::string>> HostVmKeys(Store* store) {
-  ASSIGN_OR_RETURN(std::vector<StoredSeries> all, FindSeries(store->db(), SeriesFilter{}));
+  ASSIGN_OR_RETURN(std::vector<StoredSeries> all, FindSeries(store, SeriesFilter{}));
   ASSIGN_OR_RETURN(auto mappings, store->Mappings());
-  ASSIGN_OR_RETURN(VmDirectory dir, VmDirectory::Build(store->db(), all, mappings));
+  ASSIGN_OR_RETURN(VmDirectory dir, VmDirectory::Build(store, all, mappings));
   std::map<int64_t, std::string> keys;
   for (const StoredSeries& s : all)
     if (const int e = dir.HostEntryOf(s.key); e >= 0) keys[s.id] = dir.entry(e).key;
@@ -30,7 +30,7 @@ RunFn AddSamplesCommand(CLI::App& app) {
   };
   auto o = std::make_shared<Opts>();
   CLI::App* cmd = app.add_subcommand("samples", "List stored intervals exactly as they are in the store");
-  cmd->add_option("--db", o->db, "Store to read")->capture_default_str();
+  AddDbOption(cmd, &o->db, "Store to read")->capture_default_str();
   cmd->add_option("--machine", o->machine, "Machine (computer or ESXi/Hyper-V host) name; glob allowed");
   cmd->add_option("--object", o->object, "Object, English name (Processor, Process, ...); glob allowed");
   cmd->add_option("--counter", o->counter, "Counter, English name (% Processor Time, ...); glob allowed");
@@ -63,7 +63,7 @@ RunFn AddSamplesCommand(CLI::App& app) {
     set(&f.counter, o->counter);
     set(&f.instance, o->instance);
     set(&f.source, o->source);
-    auto series = FindSeries((*store)->db(), f);
+    auto series = FindSeries(store->get(), f);
     if (!series.ok()) {
       PrintError(series.status().message());
       return kExitFailure;
@@ -100,7 +100,7 @@ RunFn AddSamplesCommand(CLI::App& app) {
       const std::string src(SourceKindName(k.source));
       const auto key_it = vm_keys->find(s.id);
       const std::string vm_key = key_it == vm_keys->end() ? "" : key_it->second;
-      Status st = ForEachSample((*store)->db(), s.id, range, [&](TimeNs a, TimeNs b, double v) {
+      Status st = ForEachSample(store->get(), s.id, range, [&](TimeNs a, TimeNs b, double v) {
         const std::optional<double> value = IsMissing(v) ? std::nullopt : std::optional<double>(v);
         switch (fmt) {
           case OutputFormat::kJson:

@@ -9,7 +9,7 @@
 #include "src/cli/commands.h"
 #include "src/core/text_util.h"
 #include "src/fleet/fleet_config.h"
-#include "src/fleet/source_status.h"
+#include "src/store/source_tables.h"
 
 namespace vrecon::cli {
 namespace {
@@ -19,7 +19,7 @@ constexpr TimeNs kDefaultStale = 15 * 60 * kNsPerSec;  // for a --once collector
 enum class State { kOk, kFailing, kStale };
 
 struct Line {
-  const fleet::SourceStatus* s;
+  const SourceStatus* s;
   State state;
   bool last_failed;  // also true for a stale source whose last attempt failed
   TimeNs threshold;
@@ -38,11 +38,11 @@ std::string Whole(const std::optional<double>& v) { return v ? FormatFixed(*v, 0
 // zeroes the consecutive-failure count in one statement (RecordAttempt); a failure moves
 // last_attempt only and adds one. last_error and its time are kept after a recovery, so they
 // only say the source failed at some point: they must not make it failing.
-bool LastAttemptFailed(const fleet::SourceStatus& s) { return s.failures > 0 || s.last_success != s.last_attempt; }
+bool LastAttemptFailed(const SourceStatus& s) { return s.failures > 0 || s.last_success != s.last_attempt; }
 
 const char* StateName(State st) { return st == State::kStale ? "stale" : st == State::kFailing ? "failing" : "ok"; }
 
-Line Classify(const fleet::SourceStatus& s, const std::optional<TimeNs>& stale_after, TimeNs now) {
+Line Classify(const SourceStatus& s, const std::optional<TimeNs>& stale_after, TimeNs now) {
   const TimeNs threshold = stale_after          ? *stale_after
                            : s.round_interval_s ? 3 * *s.round_interval_s * kNsPerSec
                                                 : kDefaultStale;
@@ -54,7 +54,7 @@ Line Classify(const fleet::SourceStatus& s, const std::optional<TimeNs>& stale_a
 // One line per source that is not ok, naming it and why; a monitoring check shows it as is, so
 // an error that spans lines (a server's answer) is folded onto one.
 std::string Problem(const Line& l, TimeNs now) {
-  const fleet::SourceStatus& s = *l.s;
+  const SourceStatus& s = *l.s;
   std::string error = s.last_error.empty() ? "the last attempt failed (no error recorded)" : s.last_error;
   std::replace_if(
       error.begin(), error.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
@@ -81,31 +81,33 @@ void WriteJson(const std::string& db, const std::vector<Line>& lines, TimeNs now
               << ", \"stale_after_s\": " << lines[i].threshold / kNsPerSec
               << ", \"last_error\": " << opt_str(s.last_error)
               << ", \"last_error_at\": " << opt_str(Iso(s.last_error_at)) << ", \"rollups_due\": " << s.rollups_due
-              << "}";
+              << ", \"collector\": " << opt_str(s.collector) << "}";
   }
   std::cout << "]}\n";
 }
 
 void WriteCsv(const std::vector<Line>& lines, TimeNs now) {
   std::cout << "source,kind,state,last_attempt,last_success,newest_data,lag_s,rows_added,rows_total,failures,"
-               "stale_after_s,last_error,last_error_at,rollups_due\n";
+               "stale_after_s,last_error,last_error_at,rollups_due,collector\n";
   for (const Line& l : lines) {
     const auto& s = *l.s;
     std::cout << CsvCell(s.source) << "," << s.kind << "," << StateName(l.state) << "," << Iso(s.last_attempt) << ","
               << Iso(s.last_success) << "," << Iso(s.newest_data) << "," << Whole(Seconds(s.newest_data, now)) << ","
               << s.rows_added << "," << s.rows_total << "," << s.failures << "," << l.threshold / kNsPerSec << ","
-              << CsvCell(s.last_error) << "," << Iso(s.last_error_at) << "," << s.rollups_due << "\n";
+              << CsvCell(s.last_error) << "," << Iso(s.last_error_at) << "," << s.rollups_due << ","
+              << CsvCell(s.collector) << "\n";
   }
 }
 
 void WriteTable(const std::string& db, const std::vector<Line>& lines, TimeNs now) {
-  TextTable t(
-      {"source", "kind", "state", "last success", "lag s", "rows added", "failures", "rollups due", "last error"});
+  TextTable t({"source", "kind", "state", "last success", "lag s", "rows added", "failures", "rollups due", "collector",
+               "last error"});
   for (const Line& l : lines) {
     const auto& s = *l.s;
     t.AddRow({s.source, s.kind, l.state == State::kStale ? "STALE" : StateName(l.state), Iso(s.last_success),
               Whole(Seconds(s.newest_data, now)), std::to_string(s.rows_added), std::to_string(s.failures),
-              std::to_string(s.rollups_due), s.last_error.empty() ? "" : Iso(s.last_error_at) + " " + s.last_error});
+              std::to_string(s.rollups_due), s.collector,
+              s.last_error.empty() ? "" : Iso(s.last_error_at) + " " + s.last_error});
   }
   if (t.empty()) std::cout << "no collection source recorded in " << db << " (run vrecon collect --config)\n";
   else t.Print(std::cout);
@@ -126,7 +128,7 @@ RunFn AddStatusCommand(CLI::App& app) {
       "Exit status: 0 when every source's last attempt succeeded and none is stale; 1 when a source is failing "
       "or stale (stderr: \"vrecon: error: source NAME failing: ERROR\" or \"... stale: no success for 47m "
       "(threshold 15m)\"), or the store cannot be read; 2 for a usage error.");
-  cmd->add_option("--db", o->db, "Store file")->capture_default_str();
+  AddDbOption(cmd, &o->db, "Store to read")->capture_default_str();
   cmd->add_option("--stale-after", o->stale_after,
                   "A source without a success for this long is stale (30s, 15m, 1h; default 3 x the collector's "
                   "--every, or 15m after --once rounds)");
@@ -145,7 +147,7 @@ RunFn AddStatusCommand(CLI::App& app) {
       PrintError(store.status().message());
       return kExitFailure;
     }
-    auto rows = fleet::SourceStatuses((*store)->db());
+    auto rows = SourceStatuses(store->get());
     if (!rows.ok()) {
       PrintError(rows.status().message());
       return kExitFailure;

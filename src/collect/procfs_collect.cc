@@ -45,7 +45,7 @@ class StoreFlushSink : public SampleSink {
 
   Status Flush() {
     if (pending_rows_ == 0 && issues_.empty()) return Status::Ok();
-    ASSIGN_OR_RETURN(Transaction tx, Transaction::Begin(store_->db()));
+    ASSIGN_OR_RETURN(Transaction tx, store_->BeginTransaction());
     if (rec_.id == 0) RETURN_IF_ERROR(store_->SaveFile(&rec_));
     BlockWriter w(store_);
     w.set_file_id(rec_.id);

@@ -14,7 +14,7 @@ using vsphere::QuerySpec;
 
 Status VsphereBatchWriter::Write(const std::vector<EntityMetrics>& metrics, const std::vector<QuerySpec>& asked,
                                  VsphereCollectResult* result) {
-  ASSIGN_OR_RETURN(Transaction tx, Transaction::Begin(store_->db()));
+  ASSIGN_OR_RETURN(Transaction tx, store_->BeginTransaction());
   first_.reset();
   last_.reset();
   std::map<MarkKey, TimeNs> moved;
@@ -35,7 +35,7 @@ Status VsphereBatchWriter::Write(const std::vector<EntityMetrics>& metrics, cons
       }
     }
   }
-  for (const auto& [key, t] : moved) RETURN_IF_ERROR(SetVsphereMark(store_->db(), vcenter_, key, t));
+  for (const auto& [key, t] : moved) RETURN_IF_ERROR(SetVsphereMark(store_, vcenter_, key, t));
   RETURN_IF_ERROR(tx.Commit());
   for (const auto& [key, t] : moved) (*marks_)[key] = std::max((*marks_)[key], t);
   result->samples += samples;

@@ -53,7 +53,7 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
   ASSIGN_OR_RETURN(std::unique_ptr<vsphere::VsphereClient> client, vsphere::VsphereClient::Connect(opt.client));
   result.server = client->service_content().full_name;
   const std::string reported_id = VcenterId(client->service_content().instance_uuid, vcenter);
-  ASSIGN_OR_RETURN(const std::string vcenter_id, RecordVcenter(store->db(), vcenter, reported_id));
+  ASSIGN_OR_RETURN(const std::string vcenter_id, RecordVcenter(store, vcenter, reported_id));
   if (vcenter_id != reported_id) {
     result.issues.push_back(ImportIssue{vcenter, 0, Severity::kWarning, "vcenter-uuid-shared",
                                         vcenter + " reports instanceUuid " + reported_id +
@@ -83,13 +83,12 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
   ASSIGN_OR_RETURN(std::vector<vsphere::HostInfo> hosts, client->Hosts());
   result.batch_limit = client->MaxQueryMetrics(/*unlimited=*/256);
   {
-    ASSIGN_OR_RETURN(Transaction tx, Transaction::Begin(store->db()));
+    ASSIGN_OR_RETURN(Transaction tx, store->BeginTransaction());
     for (const auto& h : hosts)
-      RETURN_IF_ERROR(SaveVsphereHost(store->db(), StoredHost{vcenter, h.moid, h.name, h.cores, h.mhz}));
+      RETURN_IF_ERROR(SaveVsphereHost(store, StoredHost{vcenter, h.moid, h.name, h.cores, h.mhz}));
     for (const auto& v : vm_list)
-      RETURN_IF_ERROR(
-          SaveVsphereVm(store->db(), StoredVm{vcenter, v.moid, v.name, v.host_moid, v.power_state, v.guest_hostname,
-                                              v.num_cpu, VsphereEntity(vcenter_id, v.moid)}));
+      RETURN_IF_ERROR(SaveVsphereVm(store, StoredVm{vcenter, v.moid, v.name, v.host_moid, v.power_state,
+                                                    v.guest_hostname, v.num_cpu, VsphereEntity(vcenter_id, v.moid)}));
     RETURN_IF_ERROR(tx.Commit());
   }
 
@@ -109,9 +108,9 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
   const int interval = historical ? 300 : 20;
   result.interval_s = interval;
   const TimeNs lookback = historical ? 3600 * kNsPerSec : 60 * kNsPerSec;  // late data
-  ASSIGN_OR_RETURN(auto marks, VsphereMarks(store->db(), vcenter));
+  ASSIGN_OR_RETURN(auto marks, VsphereMarks(store, vcenter));
   // Rollup ranges earlier rounds planned and did not store (a failed batch, a stopped round).
-  ASSIGN_OR_RETURN(auto due, RollupsDue(store->db(), vcenter));
+  ASSIGN_OR_RETURN(auto due, RollupsDue(store, vcenter));
   result.to = now;
   result.from = now;
 
@@ -166,10 +165,10 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
           result.from = std::min(result.from, hist_start);
           // Owed until a round stores it: a failed rollup beside a stored realtime batch would
           // otherwise leave a gap that no later round asks for.
-          RETURN_IF_ERROR(SetRollupDue(store->db(), vcenter, moid, RollupDue{hist_start, hist_end}));
+          RETURN_IF_ERROR(SetRollupDue(store, vcenter, moid, RollupDue{hist_start, hist_end}));
         } else if (owed != due.end()) {
           if (owed->second.to <= now - kRollupKeep) ++result.rollups_expired;
-          RETURN_IF_ERROR(ClearRollupDue(store->db(), vcenter, moid));
+          RETURN_IF_ERROR(ClearRollupDue(store, vcenter, moid));
         }
       }
       start = std::max(start, realtime_first);
@@ -281,7 +280,7 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
     } else {
       for (const QuerySpec& q : batches[r.index].specs) {
         if (q.interval_id != kRollupS || historical) continue;
-        Status cleared = ClearRollupDue(store->db(), vcenter, q.entity);
+        Status cleared = ClearRollupDue(store, vcenter, q.entity);
         if (!cleared.ok()) result.errors.push_back(cleared.message());
       }
     }
@@ -295,7 +294,7 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
     failed_vms.insert(unasked.begin(), unasked.end());
   }
   result.vms_collected = result.vms_selected - static_cast<int>(failed_vms.size());
-  ASSIGN_OR_RETURN(auto still_due, RollupsDue(store->db(), vcenter));
+  ASSIGN_OR_RETURN(auto still_due, RollupsDue(store, vcenter));
   result.rollups_due = static_cast<int>(still_due.size());
   for (const auto& c : clients) {
     result.relogins += c->relogins();

@@ -121,9 +121,11 @@ std::string FormatSpan(TimeNs d) {
   return out;
 }
 
-std::string NowIso() {
+TimeNs NowNs() {
   const auto now = std::chrono::system_clock::now().time_since_epoch();
-  return FormatIso(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count(), false);
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(now).count();
 }
+
+std::string NowIso() { return FormatIso(NowNs(), false); }
 
 }  // namespace vrecon

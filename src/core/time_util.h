@@ -40,7 +40,8 @@ std::optional<TimeNs> CheckedNsFromCivil(const CivilTime& c);
 
 // "2026-11-01T10:00:00Z"; with millis=true "2026-11-01T10:00:00.000Z".
 std::string FormatIso(TimeNs t, bool millis);
-// The current time, to the second, as FormatIso writes it (when a row was stored).
+// The current time (system clock), and to the second as FormatIso writes it (when a row was stored).
+TimeNs NowNs();
 std::string NowIso();
 // 47m, 1h5m, 2d3h, 30s: the largest unit and the next one (negative spans read as 0s).
 std::string FormatSpan(TimeNs d);

@@ -12,6 +12,7 @@
 #include "src/engine/clock_events.h"
 #include "src/engine/vm_directory.h"
 #include "src/engine/vm_plan.h"
+#include "src/store/read_snapshot.h"
 #include "src/store/sample_reader.h"
 
 namespace vrecon {
@@ -308,28 +309,18 @@ void JoinClocks(std::map<std::string, models::ClockModel>* piece, std::map<std::
 
 Status ForEachVmCorrection(Store* store, const CorrectionRequest& req, const VmWindowsFn& fn,
                            std::map<std::string, models::ClockModel>* clocks) {
-  Database* db = store->db();
-  // One read transaction for the run: one snapshot of the store (collectors may write meanwhile),
-  // and no lock round trip per query. Not taken when the caller already has a transaction open.
-  struct ReadSnapshot {
-    Database* db;
-    bool open;
-    ~ReadSnapshot() {
-      if (!open) return;
-      db->ResetCached();
-      // It only read: either statement ends it, and nothing is lost if the ROLLBACK fails too.
-      if (!db->Exec("COMMIT").ok()) db->Exec("ROLLBACK").IgnoreError();
-    }
-  } snapshot{db, db->Exec("BEGIN").ok()};
-  ASSIGN_OR_RETURN(std::vector<StoredSeries> all, FindSeries(db, SeriesFilter{}));
+  // One snapshot of the store for the run (collectors may write meanwhile), and no lock round trip
+  // per query. Not taken when the caller already has a transaction open.
+  ReadSnapshot snapshot(store);
+  ASSIGN_OR_RETURN(std::vector<StoredSeries> all, FindSeries(store, SeriesFilter{}));
   ASSIGN_OR_RETURN(auto mappings, Mappings(store, req));
-  ASSIGN_OR_RETURN(VmDirectory dir, VmDirectory::Build(db, all, mappings));
+  ASSIGN_OR_RETURN(VmDirectory dir, VmDirectory::Build(store, all, mappings));
   const std::vector<size_t> selected = dir.Select(req.vm);
   if (req.vm && selected.empty()) {
-    return Status::NotFound("no VM or guest named \"" + *req.vm + "\" in " + db->path() +
+    return Status::NotFound("no VM or guest named \"" + *req.vm + "\" in " + store->location() +
                             " (vrecon samples --object Processor lists the guests it holds)");
   }
-  RunContext ctx{req, BlockReader(db), {}, {}, {}, {}};
+  RunContext ctx{req, BlockReader(store), {}, {}, {}, {}};
   ASSIGN_OR_RETURN(ctx.recorded, RecordedClockEvents(store));  // the interval flags need them, aligned or not
 
   // Each VM's own series, so that planning a VM looks at them, not at the whole fleet's.

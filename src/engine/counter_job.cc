@@ -94,13 +94,12 @@ void UseClocks(const std::map<std::string, models::ClockModel>& clocks, CounterR
 StatusOr<std::vector<std::vector<models::CounterValue>>> RunCounters(Store* store,
                                                                      const std::vector<models::WindowResult>& windows,
                                                                      const CounterRequest& req) {
-  Database* db = store->db();
   std::vector<std::vector<models::CounterValue>> out(windows.size());
   SeriesFilter guest_filter, host_filter;
   guest_filter.source = "guest";
   host_filter.source = "hyperv";
-  ASSIGN_OR_RETURN(std::vector<StoredSeries> guest_side, FindSeries(db, guest_filter));
-  ASSIGN_OR_RETURN(std::vector<StoredSeries> host_side, FindSeries(db, host_filter));
+  ASSIGN_OR_RETURN(std::vector<StoredSeries> guest_side, FindSeries(store, guest_filter));
+  ASSIGN_OR_RETURN(std::vector<StoredSeries> host_side, FindSeries(store, host_filter));
 
   // Windows come VM by VM; each run of one VM's adjacent windows shares one grid (a data gap the
   // correction left out starts a new run, so the grid never spans it).
@@ -139,12 +138,12 @@ StatusOr<std::vector<std::vector<models::CounterValue>>> RunCounters(Store* stor
       t.cls = models::ClassifyCounter(k.object, k.instance, k.counter, k.unit);
       if (t.cls.type == CounterType::kRate) {
         t.rates.emplace(grid);
-        RETURN_IF_ERROR(ForEachSample(db, s.id, range, [&](TimeNs a, TimeNs b, double v) {
+        RETURN_IF_ERROR(ForEachSample(store, s.id, range, [&](TimeNs a, TimeNs b, double v) {
           if (!IsMissing(v)) t.rates->Add(a, b, v, to_true);
         }));
       } else {
         t.values.emplace(grid);
-        RETURN_IF_ERROR(ForEachSample(db, s.id, range, [&](TimeNs a, TimeNs b, double v) {
+        RETURN_IF_ERROR(ForEachSample(store, s.id, range, [&](TimeNs a, TimeNs b, double v) {
           if (!IsMissing(v)) t.values->Add(to_true ? to_true(a) : a, to_true ? to_true(b) : b, v);
         }));
       }
@@ -154,7 +153,7 @@ StatusOr<std::vector<std::vector<models::CounterValue>>> RunCounters(Store* stor
         if (!host.empty()) {
           t.host.emplace(grid);
           for (const StoredSeries* h : host)
-            RETURN_IF_ERROR(ForEachSample(db, h->id, range, [&](TimeNs a, TimeNs b, double v) {
+            RETURN_IF_ERROR(ForEachSample(store, h->id, range, [&](TimeNs a, TimeNs b, double v) {
               if (!IsMissing(v)) t.host->Add(a, b, v);
             }));
         }

@@ -48,8 +48,8 @@ std::vector<Interval> In::*FieldOf(const SeriesKey& k, Acc* a) {
   return nullptr;
 }
 
-Status ReadInto(Database* db, const StoredSeries* s, const TimeRange& range, std::vector<Interval>* dst) {
-  return ForEachSample(db, s->id, range, [dst](TimeNs b, TimeNs e, double v) {
+Status ReadInto(Store* store, const StoredSeries* s, const TimeRange& range, std::vector<Interval>* dst) {
+  return ForEachSample(store, s->id, range, [dst](TimeNs b, TimeNs e, double v) {
     if (!IsMissing(v)) dst->push_back({b, e, v});
   });
 }
@@ -57,10 +57,9 @@ Status ReadInto(Database* db, const StoredSeries* s, const TimeRange& range, std
 }  // namespace
 
 StatusOr<std::vector<models::VmReadySummary>> RunReadyAnalysis(Store* store, const ReadyRequest& req) {
-  Database* db = store->db();
-  ASSIGN_OR_RETURN(std::vector<StoredSeries> all, FindSeries(db, SeriesFilter{}));
+  ASSIGN_OR_RETURN(std::vector<StoredSeries> all, FindSeries(store, SeriesFilter{}));
   ASSIGN_OR_RETURN(auto mappings, store->Mappings());
-  ASSIGN_OR_RETURN(VmDirectory dir, VmDirectory::Build(db, all, mappings));
+  ASSIGN_OR_RETURN(VmDirectory dir, VmDirectory::Build(store, all, mappings));
   // Guests' Processor(n) instances, a vCPU count for esxtop VMs the inventory does not know.
   std::map<std::string, std::set<std::string>> guest_cpus;  // by GuestId
   // Host load series by host machine: Hyper-V LP _Total % Total Run Time, esxtop Physical Cpu _Total.
@@ -105,11 +104,11 @@ StatusOr<std::vector<models::VmReadySummary>> RunReadyAnalysis(Store* store, con
       if (auto g = guest_cpus.find(dir.GuestId(e.guests.front())); g != guest_cpus.end())
         in.vcpus = static_cast<int>(g->second.size());
     }
-    for (auto& [s, field] : a.series) RETURN_IF_ERROR(ReadInto(db, s, range, &(in.*field)));
+    for (auto& [s, field] : a.series) RETURN_IF_ERROR(ReadInto(store, s, range, &(in.*field)));
     for (const std::string& h : e.hosts) {
       auto it = host_load.find(models::FoldVmName(h));
       if (it == host_load.end()) continue;
-      for (const StoredSeries* s : it->second) RETURN_IF_ERROR(ReadInto(db, s, range, &in.host_load));
+      for (const StoredSeries* s : it->second) RETURN_IF_ERROR(ReadInto(store, s, range, &in.host_load));
     }
     models::VmReadySummary summary = models::AnalyzeVm(in, req.thresholds);
     summary.vm_key = e.key;
@@ -122,7 +121,7 @@ StatusOr<std::vector<models::VmReadySummary>> RunReadyAnalysis(Store* store, con
            std::make_tuple(models::NormalizeVmName(b.vm), b.vm_key, b.source);
   });
   if (req.vm && out.empty()) {
-    return Status::NotFound("no VM named \"" + *req.vm + "\" with ready-time data in " + db->path() +
+    return Status::NotFound("no VM named \"" + *req.vm + "\" with ready-time data in " + store->location() +
                             " (vrecon samples --counter '*Ready*' lists what the store holds)");
   }
   return out;

@@ -93,7 +93,6 @@ StoredWindow ToStoredWindow(const models::WindowResult& r) {
 }
 
 StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
-  Database* db = store->db();
   const TimeNs unit = std::lcm(kHour, req.window > 0 ? req.window : kHour);
   CorrectionRequest widened = req;
   if (req.from) widened.from = FloorTo(*req.from, unit);
@@ -108,8 +107,8 @@ StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
 
   // The correction reads inside this write transaction, one VM at a time, so a fleet's windows
   // never sit in memory together.
-  ASSIGN_OR_RETURN(Transaction tx, Transaction::Begin(db));
-  ASSIGN_OR_RETURN(std::vector<CorrVm> known, ListCorrVms(db));
+  ASSIGN_OR_RETURN(Transaction tx, store->BeginTransaction());
+  ASSIGN_OR_RETURN(std::vector<CorrVm> known, ListCorrVms(store));
   std::map<std::string, int64_t> ids;  // vm_key -> corr_vm id
   for (const CorrVm& v : known) ids[v.vm_key] = v.id;
 
@@ -125,9 +124,9 @@ StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
     vm.host_source = models::HostSourceName(windows.front().host);
     for (const models::WindowResult& r : windows)
       if (r.vcpus) vm.vcpus = r.vcpus;
-    ASSIGN_OR_RETURN(const int64_t id, UpsertCorrVm(db, vm));
+    ASSIGN_OR_RETURN(const int64_t id, UpsertCorrVm(store, vm));
     ids[vm.vm_key] = id;
-    RETURN_IF_ERROR(DeleteProcessHours(db, id, del_from, del_to));
+    RETURN_IF_ERROR(DeleteProcessHours(store, id, del_from, del_to));
     HourAggregates hours;
     std::vector<StoredWindow> stored_windows;
     stored_windows.reserve(windows.size());
@@ -136,12 +135,12 @@ StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
       stored_windows.push_back(ToStoredWindow(r));
       AddProcesses(r, &hours);
     }
-    RETURN_IF_ERROR(ReplaceCorrWindows(db, id, del_from, del_to, stored_windows));
+    RETURN_IF_ERROR(ReplaceCorrWindows(store, id, del_from, del_to, stored_windows));
     stored += static_cast<int64_t>(stored_windows.size());
     for (const auto& [hour, procs] : hours) {
       std::vector<ProcessAggregate> list;
       for (const auto& [name, a] : procs) list.push_back(a);
-      RETURN_IF_ERROR(InsertProcessHour(db, id, hour, list));
+      RETURN_IF_ERROR(InsertProcessHour(store, id, hour, list));
     }
     return Status::Ok();
   };
@@ -159,12 +158,12 @@ StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
         vm.vm_source = s.vm_source;
         vm.host_source = s.source;
         vm.vcpus = s.vcpus;
-        ASSIGN_OR_RETURN(const int64_t id, UpsertCorrVm(db, vm));
+        ASSIGN_OR_RETURN(const int64_t id, UpsertCorrVm(store, vm));
         it = ids.emplace(key, id).first;
       }
       by_vm[it->second].push_back(ToStoredReady(s));
     }
-    for (const auto& [id, list] : by_vm) RETURN_IF_ERROR(ReplaceReady(db, id, list));
+    for (const auto& [id, list] : by_vm) RETURN_IF_ERROR(ReplaceReady(store, id, list));
   }
   RETURN_IF_ERROR(tx.Commit());
   return stored;

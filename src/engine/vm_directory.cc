@@ -49,9 +49,9 @@ struct NamedVm {
   std::vector<Sighting> hosts;
 };
 
-StatusOr<std::vector<models::Span>> Presence(Database* db, int64_t series) {
+StatusOr<std::vector<models::Span>> Presence(Store* store, int64_t series) {
   std::vector<models::Span> spans;
-  RETURN_IF_ERROR(ForEachSample(db, series, TimeRange{}, [&](TimeNs b, TimeNs e, double v) {
+  RETURN_IF_ERROR(ForEachSample(store, series, TimeRange{}, [&](TimeNs b, TimeNs e, double v) {
     if (!IsMissing(v)) models::AddSpan(&spans, b, e);
   }));
   std::sort(spans.begin(), spans.end(), [](const models::Span& a, const models::Span& b) { return a.from < b.from; });
@@ -75,11 +75,11 @@ int VmDirectory::HostEntryOf(const SeriesKey& k) const {
   return it == host_index_.end() ? -1 : it->second;
 }
 
-Status VmDirectory::AddHostEntries(Database* db, const std::vector<StoredSeries>& all) {
-  ASSIGN_OR_RETURN(std::vector<StoredVm> inventory, VsphereVms(db));
+Status VmDirectory::AddHostEntries(Store* store, const std::vector<StoredSeries>& all) {
+  ASSIGN_OR_RETURN(std::vector<StoredVm> inventory, VsphereVms(store));
   std::map<std::string, const StoredVm*> by_entity;
   for (const StoredVm& v : inventory) by_entity[v.entity] = &v;
-  ASSIGN_OR_RETURN(auto vcenter_urls, VcenterUrls(db));
+  ASSIGN_OR_RETURN(auto vcenter_urls, VcenterUrls(store));
 
   std::vector<NamedVm> named;  // in order of first appearance
   std::map<std::string, size_t> named_index;
@@ -129,7 +129,7 @@ Status VmDirectory::AddHostEntries(Database* db, const std::vector<StoredSeries>
     for (const Sighting& h : n.hosts) {
       models::HostSighting hs{h.host, {}};
       if (n.hosts.size() > 1 && h.series >= 0) {
-        ASSIGN_OR_RETURN(hs.present, Presence(db, h.series));
+        ASSIGN_OR_RETURN(hs.present, Presence(store, h.series));
       }
       sightings.push_back(std::move(hs));
     }
@@ -148,7 +148,7 @@ Status VmDirectory::AddHostEntries(Database* db, const std::vector<StoredSeries>
   return Status::Ok();
 }
 
-StatusOr<VmDirectory> VmDirectory::Build(Database* db, const std::vector<StoredSeries>& all,
+StatusOr<VmDirectory> VmDirectory::Build(Store* store, const std::vector<StoredSeries>& all,
                                          const std::map<std::string, std::string>& mappings) {
   VmDirectory d;
   std::vector<std::string> guests;
@@ -170,7 +170,7 @@ StatusOr<VmDirectory> VmDirectory::Build(Database* db, const std::vector<StoredS
   std::set<std::string> ids;
   for (const std::string& g : guests)
     if (ids.insert(d.GuestId(g)).second) distinct.push_back(g);
-  RETURN_IF_ERROR(d.AddHostEntries(db, all));
+  RETURN_IF_ERROR(d.AddHostEntries(store, all));
   d.MatchGuests(distinct, mappings);
   return d;
 }

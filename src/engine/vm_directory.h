@@ -34,7 +34,7 @@ class VmDirectory {
  public:
   // `mappings`: guest name -> vm_key or VM name (--map, [[map]], the store's vm_map), on top of
   // the vSphere inventory's guest.hostName.
-  static StatusOr<VmDirectory> Build(Database* db, const std::vector<StoredSeries>& all,
+  static StatusOr<VmDirectory> Build(Store* store, const std::vector<StoredSeries>& all,
                                      const std::map<std::string, std::string>& mappings);
 
   const std::vector<VmEntry>& entries() const { return entries_; }
@@ -49,7 +49,7 @@ class VmDirectory {
   std::vector<size_t> Select(const std::optional<std::string>& vm) const;
 
  private:
-  Status AddHostEntries(Database* db, const std::vector<StoredSeries>& all);
+  Status AddHostEntries(Store* store, const std::vector<StoredSeries>& all);
   void MatchGuests(const std::vector<std::string>& guests, const std::map<std::string, std::string>& mappings);
 
   std::vector<VmEntry> entries_;

@@ -8,8 +8,8 @@
 #include <thread>
 
 #include "src/core/text_util.h"
-#include "src/fleet/source_status.h"
 #include "src/ingest/ingest_file.h"
+#include "src/store/source_tables.h"
 
 namespace vrecon::fleet {
 namespace {
@@ -68,7 +68,7 @@ StatusOr<DropFolderResult> CollectDropFolder(Store* store, const DropFolderConfi
   std::sort(paths.begin(), paths.end());
   r.files_seen = static_cast<int>(paths.size());
 
-  ASSIGN_OR_RETURN(auto marks, DropFileMarks(store->db(), folder.path));
+  ASSIGN_OR_RETURN(auto marks, DropFileMarks(store, folder.path));
   std::map<std::string, DropFileMark> changed;
   for (const std::string& p : paths) {
     auto now = Look(p);
@@ -106,7 +106,7 @@ StatusOr<DropFolderResult> CollectDropFolder(Store* store, const DropFolderConfi
       }
       log->Debug(path + ": " + std::to_string(sum.rows) + " new rows");
     }
-    RETURN_IF_ERROR(SetDropFileMark(store->db(), path, *second, Now()));
+    RETURN_IF_ERROR(SetDropFileMark(store, path, *second, Now()));
   }
   return r;
 }

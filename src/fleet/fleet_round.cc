@@ -10,7 +10,7 @@
 #include "src/core/text_util.h"
 #include "src/engine/stored_corrections.h"
 #include "src/fleet/drop_folder.h"
-#include "src/fleet/source_status.h"
+#include "src/store/source_tables.h"
 #include "src/store/vsphere_tables.h"
 
 namespace vrecon::fleet {
@@ -35,7 +35,7 @@ bool Backoff(TimeNs d, const std::atomic<bool>* stop) {
 // may wait for another's transaction (an ingest of a large file) longer than the default.
 StatusOr<std::unique_ptr<Store>> OpenForSource(const std::string& db) {
   ASSIGN_OR_RETURN(auto store, Store::Open(db));
-  RETURN_IF_ERROR(store->db()->Exec("PRAGMA busy_timeout = 120000"));
+  RETURN_IF_ERROR(store->WaitForWritersUpTo(std::chrono::minutes(2)));
   return store;
 }
 
@@ -127,7 +127,7 @@ void CollectFolder(const RoundContext& ctx, const DropFolderConfig& df, Store* s
 
 // The newest sample end the store holds from a vCenter: its newest high-water mark.
 std::optional<TimeNs> NewestVsphereData(Store* store, const std::string& url) {
-  auto marks = VsphereMarks(store->db(), url);
+  auto marks = VsphereMarks(store, url);
   if (!marks.ok() || marks->empty()) return std::nullopt;
   TimeNs newest = 0;
   for (const auto& [k, t] : *marks) newest = std::max(newest, t);
@@ -159,10 +159,12 @@ RoundResult RunRound(const RoundContext& ctx) {
   std::vector<std::function<void(Store*, SourceOutcome*)>> jobs;
   for (const VcenterConfig& vc : cfg.vcenters) {
     round.sources.push_back(Outcome(vc.id, "vcenter"));
+    round.sources.back().claim = vc.url;
     jobs.push_back([&ctx, &vc](Store* s, SourceOutcome* o) { CollectVcenter(ctx, vc, s, o); });
   }
   for (const DropFolderConfig& df : cfg.drop_folders) {
     round.sources.push_back(Outcome(df.path, "drop_folder"));
+    round.sources.back().claim = df.path;
     jobs.push_back([&ctx, &df](Store* s, SourceOutcome* o) { CollectFolder(ctx, df, s, o); });
   }
 
@@ -183,18 +185,26 @@ RoundResult RunRound(const RoundContext& ctx) {
         continue;
       }
       auto store = OpenForSource(ctx.db);
-      if (!store.ok()) {
-        out->error = store.status().message();
+      StatusOr<std::optional<std::string>> holder =
+          store.ok() ? ClaimSource(store->get(), out->claim) : StatusOr<std::optional<std::string>>(store.status());
+      if (!holder.ok()) {
+        out->error = holder.status().message();
+      } else if (holder->has_value()) {
+        // Its status row stays the holder's to write.
+        out->ok = true;
+        out->held_by = **holder;
+        ctx.log->Warn(out->source + ": skipped: " + out->held_by + " is collecting it (configured in two collectors)");
       } else {
         jobs[i](store->get(), out);
         std::optional<TimeNs> newest = out->last_new_end;
         if (out->kind == "vcenter") newest = NewestVsphereData(store->get(), cfg.vcenters[i].url);
         Attempt a{out->source,     out->kind, Now(), newest, out->rows, ctx.round_interval_s, out->ok ? "" : out->error,
                   out->rollups_due};
-        Status recorded = RecordAttempt((*store)->db(), a);
+        Status recorded = RecordAttempt(store->get(), a);
         if (!recorded.ok()) ctx.log->Error(out->source + ": cannot record its status: " + recorded.message());
       }
       out->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - s0).count();
+      if (!out->held_by.empty()) continue;
       if (out->ok) ctx.log->Info(out->source + ": " + std::to_string(out->rows) + " rows, " + out->detail);
       else ctx.log->Error(out->source + ": " + out->error);
     }

@@ -24,6 +24,8 @@ struct SourceOutcome {
   std::string error;
   std::optional<TimeNs> first_new_end, last_new_end;
   int rollups_due = 0;  // vCenter: VMs whose planned 300 s rollup range is still not stored
+  std::string claim;    // what collectors sharing a store claim: the vCenter's URL, the folder's path
+  std::string held_by;  // another collector held the source (a shared store): skipped, not failed
   double seconds = 0;
 };
 

@@ -8,6 +8,7 @@
 
 #include "src/fleet/store_lock.h"
 #include "src/store/store.h"
+#include "src/store/store_location.h"
 
 namespace vrecon::fleet {
 namespace {
@@ -78,7 +79,9 @@ RunOutcome RunFleet(const RunnerOptions& o) {
   g_stop.store(false);
   g_reload.store(false);
   InstallHandlers();
-  auto lock = StoreLock::Acquire(db);
+  // SQLite: one collector per store file. PostgreSQL: any number, each source claimed by one of
+  // them at a time (ClaimSource).
+  auto lock = IsPostgresUri(db) ? StatusOr<std::unique_ptr<StoreLock>>(nullptr) : StoreLock::Acquire(db);
   if (!lock.ok()) {
     log.Error(lock.status().message());
     return RunOutcome::kRuntimeError;

@@ -34,7 +34,7 @@ perfmon::ParseSummary FromPowerCli(const powercli::ParseSummary& p) {
 }  // namespace
 
 StatusOr<IngestResult> IngestFile(Store* store, const std::string& path, const IngestOptions& options) {
-  ASSIGN_OR_RETURN(Transaction tx, Transaction::Begin(store->db()));
+  ASSIGN_OR_RETURN(Transaction tx, store->BeginTransaction());
   BlockWriter writer(store);
   IngestResult result;
   result.path = path;
@@ -50,6 +50,10 @@ StatusOr<IngestResult> IngestFile(Store* store, const std::string& path, const I
   const std::string format = powercli ? "powercli-csv" : sar_text ? "sar-text" : "perfmon-csv";
   auto resume_lookup = [&](uint64_t fingerprint) {
     FileRecord& rec = result.record;
+    if (Status locked = store->SerializeWriters("file " + HexU64(fingerprint)); !locked.ok()) {
+      lookup_status = locked;
+      return perfmon::ResumePoint{};
+    }
     auto found = store->FindFile(HexU64(fingerprint));
     if (!found.ok()) {
       lookup_status = found.status();
@@ -62,7 +66,7 @@ StatusOr<IngestResult> IngestFile(Store* store, const std::string& path, const I
       // would store its rows twice; resuming unchecked could skip changed lines silently).
       const std::optional<uint64_t> hash = ParseHexU64(rec.consumed_line_hash);
       if (!hash) {
-        lookup_status = Status::ParseError("store " + store->db()->path() + ": the resume point recorded for " + path +
+        lookup_status = Status::ParseError("store " + store->location() + ": the resume point recorded for " + path +
                                            " has line hash \"" + rec.consumed_line_hash +
                                            "\", not a hexadecimal number; the store was edited or is damaged");
         return perfmon::ResumePoint{};

@@ -131,10 +131,10 @@ std::string FlagLink(const std::string& code) {
   return "<a href=\"#flag-" + H(code) + "\"><code>" + H(code) + "</code></a>";
 }
 
-StatusOr<FleetReport> WriteHtmlReport(std::ostream& os, Database* db, const ReportRequest& req,
+StatusOr<FleetReport> WriteHtmlReport(std::ostream& os, Store* store, const ReportRequest& req,
                                       const HtmlOptions& options) {
   HtmlOptions opt = options;
-  ASSIGN_OR_RETURN(std::vector<CorrVm> stored, ListCorrVms(db));
+  ASSIGN_OR_RETURN(std::vector<CorrVm> stored, ListCorrVms(store));
   if (stored.size() > opt.large_fleet_vms && !req.vm) {
     opt.chart_buckets = std::min(opt.chart_buckets, opt.large_fleet_buckets);
     opt.top_processes = std::min(opt.top_processes, opt.large_fleet_processes);
@@ -143,7 +143,7 @@ StatusOr<FleetReport> WriteHtmlReport(std::ostream& os, Database* db, const Repo
   SvgDefs defs;
   StatusOr<FleetReport> fleet = [&]() {
     Sink sections(sections_text);
-    return BuildFleetReport(db, req, [&](size_t i, const VmReport& v, const std::vector<StoredWindow>& windows) {
+    return BuildFleetReport(store, req, [&](size_t i, const VmReport& v, const std::vector<StoredWindow>& windows) {
       WriteVmSection(sections, i, v, windows, opt, &defs);
       return Status::Ok();
     });

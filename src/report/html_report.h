@@ -31,7 +31,7 @@ struct HtmlOptions {
 
 // VM sections are rendered while the windows are read (one pass) and kept in memory until the
 // fleet page, which needs every VM, has been written before them.
-StatusOr<FleetReport> WriteHtmlReport(std::ostream& os, Database* db, const ReportRequest& req, const HtmlOptions& opt);
+StatusOr<FleetReport> WriteHtmlReport(std::ostream& os, Store* store, const ReportRequest& req, const HtmlOptions& opt);
 
 // One VM's section (html_vm_section.cc).
 void WriteVmSection(Sink& s, size_t index, const VmReport& v, const std::vector<StoredWindow>& windows,

@@ -124,7 +124,7 @@ void AppendFixed4(std::string* out, const std::optional<double>& v) {
 }
 std::string OptInt(const std::optional<int>& v) { return v ? std::to_string(*v) : ""; }
 
-StatusOr<FleetReport> WriteReportCsv(std::ostream& os, Database* db, const ReportRequest& req) {
+StatusOr<FleetReport> WriteReportCsv(std::ostream& os, Store* store, const ReportRequest& req) {
   Sink s(os);
   s << kCsvHeader;
   // The hot path (2 M rows for 1,000 VMs x 7 days): one reused buffer, no Row.
@@ -218,7 +218,7 @@ StatusOr<FleetReport> WriteReportCsv(std::ostream& os, Database* db, const Repor
     }
     return Status::Ok();
   };
-  ASSIGN_OR_RETURN(FleetReport r, BuildFleetReport(db, req, visit, window_row));
+  ASSIGN_OR_RETURN(FleetReport r, BuildFleetReport(store, req, visit, window_row));
   Row fleet;
   fleet.record = "fleet";
   fleet.item = r.db;

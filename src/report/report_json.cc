@@ -31,7 +31,7 @@ std::string JsonRanking(const FleetReport& r, const std::vector<size_t>& idx) {
 
 }  // namespace
 
-StatusOr<FleetReport> WriteReportJson(std::ostream& os, Database* db, const ReportRequest& req) {
+StatusOr<FleetReport> WriteReportJson(std::ostream& os, Store* store, const ReportRequest& req) {
   Sink s(os);
   s << "{\"vms\": [";
   auto visit = [&](size_t i, const VmReport& v, const std::vector<StoredWindow>& windows) -> Status {
@@ -89,7 +89,7 @@ StatusOr<FleetReport> WriteReportJson(std::ostream& os, Database* db, const Repo
       << ", \"host_counter\": " << J(v.vm.host_counter) << "}";
     return Status::Ok();
   };
-  ASSIGN_OR_RETURN(FleetReport r, BuildFleetReport(db, req, visit));
+  ASSIGN_OR_RETURN(FleetReport r, BuildFleetReport(store, req, visit));
   s << (r.vms.empty() ? "]," : "\n],");
   s << "\n \"db\": " << J(r.db) << ",\n \"from\": " << (r.from ? J(Iso(*r.from)) : "null")
     << ", \"to\": " << (r.to ? J(Iso(*r.to)) : "null")

@@ -73,13 +73,13 @@ void VmStats::Add(const StoredWindow& win) {
   for (const StoredFlag& f : win.flags) AddFlag(&flags, f, win.start, 1, win.start, win.end);
 }
 
-StatusOr<FleetReport> BuildFleetReport(Database* db, const ReportRequest& req, const VmVisitor& visit,
+StatusOr<FleetReport> BuildFleetReport(Store* store, const ReportRequest& req, const VmVisitor& visit,
                                        const WindowVisitor& on_window) {
   FleetReport r;
-  r.db = std::filesystem::path(db->path()).filename().string();  // no directories: reports get handed on
+  r.db = store->label();  // no directories or hosts: reports get handed on
   r.from = req.from;
   r.to = req.to;
-  ASSIGN_OR_RETURN(std::vector<CorrVm> all, ListCorrVms(db));
+  ASSIGN_OR_RETURN(std::vector<CorrVm> all, ListCorrVms(store));
   std::map<std::string, int> names;
   for (const CorrVm& v : all) ++names[models::FoldVmName(v.vm)];
   const std::string want = req.vm ? models::NormalizeVmName(*req.vm) : "";
@@ -98,7 +98,8 @@ StatusOr<FleetReport> BuildFleetReport(Database* db, const ReportRequest& req, c
     added.vm = std::move(v);
   }
   if (req.vm && r.vms.empty())
-    return Status::NotFound("no VM or guest named \"" + *req.vm + "\" in the stored corrections of " + db->path());
+    return Status::NotFound("no VM or guest named \"" + *req.vm + "\" in the stored corrections of " +
+                            store->location());
 
   const TimeNs from = req.from.value_or(std::numeric_limits<TimeNs>::min());
   const TimeNs to = req.to.value_or(std::numeric_limits<TimeNs>::max());
@@ -106,7 +107,7 @@ StatusOr<FleetReport> BuildFleetReport(Database* db, const ReportRequest& req, c
   for (size_t i = 0; i < r.vms.size(); ++i) {
     VmReport& v = r.vms[i];
     windows.clear();
-    RETURN_IF_ERROR(ForEachCorrWindow(db, v.vm.id, from, to, [&](const StoredWindow& w) {
+    RETURN_IF_ERROR(ForEachCorrWindow(store, v.vm.id, from, to, [&](const StoredWindow& w) {
       v.stats.Add(w);
       if (on_window) {
         on_window(i, v, w);
@@ -115,8 +116,8 @@ StatusOr<FleetReport> BuildFleetReport(Database* db, const ReportRequest& req, c
       }
       return true;
     }));
-    ASSIGN_OR_RETURN(v.ready, LoadReady(db, v.vm.id));
-    ASSIGN_OR_RETURN(v.processes, LoadProcessAggregates(db, v.vm.id, from, to));
+    ASSIGN_OR_RETURN(v.ready, LoadReady(store, v.vm.id));
+    ASSIGN_OR_RETURN(v.processes, LoadProcessAggregates(store, v.vm.id, from, to));
     if (v.processes.size() > req.top_processes) v.processes.resize(req.top_processes);
     v.missing = MissingText(v.stats);
     if (visit) RETURN_IF_ERROR(visit(i, v, windows));

@@ -89,7 +89,7 @@ using VmVisitor = std::function<Status(size_t index, const VmReport& vm, const s
 using WindowVisitor = std::function<void(size_t index, const VmReport& vm, const StoredWindow& w)>;
 
 // One pass over the stored windows. NotFound when req.vm matches no stored VM.
-StatusOr<FleetReport> BuildFleetReport(Database* db, const ReportRequest& req, const VmVisitor& visit = nullptr,
+StatusOr<FleetReport> BuildFleetReport(Store* store, const ReportRequest& req, const VmVisitor& visit = nullptr,
                                        const WindowVisitor& on_window = nullptr);
 
 // Rankings: indexes into report.vms, largest first, VMs without the value left out.

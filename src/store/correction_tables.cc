@@ -119,7 +119,8 @@ StatusOr<std::vector<ProcessAggregate>> DecodeProcesses(std::string_view in) {
   return out;
 }
 
-StatusOr<int64_t> UpsertCorrVm(Database* db, const CorrVm& vm) {
+StatusOr<int64_t> UpsertCorrVm(Store* store, const CorrVm& vm) {
+  Database* db = store->db();
   ASSIGN_OR_RETURN(
       Statement * s,
       db->Cached(
@@ -141,14 +142,16 @@ StatusOr<int64_t> UpsertCorrVm(Database* db, const CorrVm& vm) {
   return id;
 }
 
-Status DeleteProcessHours(Database* db, int64_t vm_id, TimeNs from, TimeNs to) {
+Status DeleteProcessHours(Store* store, int64_t vm_id, TimeNs from, TimeNs to) {
+  Database* db = store->db();
   ASSIGN_OR_RETURN(Statement * s,
                    db->Cached("DELETE FROM corr_process_hour WHERE vm_id = ?1 AND hour_ns >= ?2 AND hour_ns < ?3"));
   s->Bind(1, vm_id).Bind(2, static_cast<int64_t>(from)).Bind(3, static_cast<int64_t>(to));
   return s->Run();
 }
 
-Status InsertProcessHour(Database* db, int64_t vm_id, TimeNs hour, const std::vector<ProcessAggregate>& procs) {
+Status InsertProcessHour(Store* store, int64_t vm_id, TimeNs hour, const std::vector<ProcessAggregate>& procs) {
+  Database* db = store->db();
   ASSIGN_OR_RETURN(Statement * s, db->Cached("INSERT INTO corr_process_hour(vm_id, hour_ns, procs) VALUES(?1, ?2, ?3) "
                                              "ON CONFLICT(vm_id, hour_ns) DO UPDATE SET procs = excluded.procs"));
   const std::string blob = EncodeProcesses(procs);
@@ -156,7 +159,8 @@ Status InsertProcessHour(Database* db, int64_t vm_id, TimeNs hour, const std::ve
   return s->Run();
 }
 
-Status ReplaceReady(Database* db, int64_t vm_id, const std::vector<StoredReady>& ready) {
+Status ReplaceReady(Store* store, int64_t vm_id, const std::vector<StoredReady>& ready) {
+  Database* db = store->db();
   ASSIGN_OR_RETURN(Statement * d, db->Cached("DELETE FROM corr_ready WHERE vm_id = ?1"));
   d->Bind(1, vm_id);
   RETURN_IF_ERROR(d->Run());
@@ -184,7 +188,8 @@ Status ReplaceReady(Database* db, int64_t vm_id, const std::vector<StoredReady>&
   return Status::Ok();
 }
 
-StatusOr<std::vector<CorrVm>> ListCorrVms(Database* db) {
+StatusOr<std::vector<CorrVm>> ListCorrVms(Store* store) {
+  Database* db = store->db();
   ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT id, vm, guest_machine, host_source, vcpus, vm_key, vm_source, "
                                             "host_counter FROM corr_vm ORDER BY vm, vm_key"));
   std::vector<CorrVm> out;
@@ -197,13 +202,15 @@ StatusOr<std::vector<CorrVm>> ListCorrVms(Database* db) {
   return out;
 }
 
-StatusOr<int64_t> CountSeries(Database* db) {
+StatusOr<int64_t> CountSeries(Store* store) {
+  Database* db = store->db();
   ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT count(*) FROM series"));
   ASSIGN_OR_RETURN(bool row, q.Step());
   return row ? q.ColumnInt(0) : 0;
 }
 
-StatusOr<std::vector<ProcessAggregate>> LoadProcessAggregates(Database* db, int64_t vm_id, TimeNs from, TimeNs to) {
+StatusOr<std::vector<ProcessAggregate>> LoadProcessAggregates(Store* store, int64_t vm_id, TimeNs from, TimeNs to) {
+  Database* db = store->db();
   ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT procs FROM corr_process_hour WHERE vm_id = ?1 AND hour_ns > ?2 "
                                             "AND hour_ns < ?3 ORDER BY hour_ns"));
   // An hour overlaps [from, to) when hour < to and hour + 1 h > from.
@@ -242,7 +249,8 @@ StatusOr<std::vector<ProcessAggregate>> LoadProcessAggregates(Database* db, int6
   return out;
 }
 
-StatusOr<std::vector<StoredReady>> LoadReady(Database* db, int64_t vm_id) {
+StatusOr<std::vector<StoredReady>> LoadReady(Store* store, int64_t vm_id) {
+  Database* db = store->db();
   ASSIGN_OR_RETURN(
       Statement q,
       db->Prepare(

@@ -17,7 +17,7 @@
 #include "src/core/severity.h"
 #include "src/core/status.h"
 #include "src/core/time_util.h"
-#include "src/store/database.h"
+#include "src/store/store.h"
 
 namespace vrecon {
 
@@ -79,21 +79,21 @@ std::string EncodeProcesses(const std::vector<ProcessAggregate>& procs);
 StatusOr<std::vector<ProcessAggregate>> DecodeProcesses(std::string_view blob);
 
 // Writing (callers hold a transaction).
-StatusOr<int64_t> UpsertCorrVm(Database* db, const CorrVm& vm);
+StatusOr<int64_t> UpsertCorrVm(Store* store, const CorrVm& vm);
 // Deletes the VM's process hours that start in [from, to) (windows: ReplaceCorrWindows in
 // window_blocks.h).
-Status DeleteProcessHours(Database* db, int64_t vm_id, TimeNs from, TimeNs to);
-Status InsertProcessHour(Database* db, int64_t vm_id, TimeNs hour, const std::vector<ProcessAggregate>& procs);
-Status ReplaceReady(Database* db, int64_t vm_id, const std::vector<StoredReady>& ready);
+Status DeleteProcessHours(Store* store, int64_t vm_id, TimeNs from, TimeNs to);
+Status InsertProcessHour(Store* store, int64_t vm_id, TimeNs hour, const std::vector<ProcessAggregate>& procs);
+Status ReplaceReady(Store* store, int64_t vm_id, const std::vector<StoredReady>& ready);
 
 // Reading.
-StatusOr<std::vector<CorrVm>> ListCorrVms(Database* db);
+StatusOr<std::vector<CorrVm>> ListCorrVms(Store* store);
 // Series stored from samples (0: nothing was ingested or collected).
-StatusOr<int64_t> CountSeries(Database* db);
+StatusOr<int64_t> CountSeries(Store* store);
 // Process aggregates of the hours overlapping [from, to), merged per process, largest mean
 // corrected (else guest) first.
-StatusOr<std::vector<ProcessAggregate>> LoadProcessAggregates(Database* db, int64_t vm_id, TimeNs from, TimeNs to);
-StatusOr<std::vector<StoredReady>> LoadReady(Database* db, int64_t vm_id);
+StatusOr<std::vector<ProcessAggregate>> LoadProcessAggregates(Store* store, int64_t vm_id, TimeNs from, TimeNs to);
+StatusOr<std::vector<StoredReady>> LoadReady(Store* store, int64_t vm_id);
 
 }  // namespace vrecon
 

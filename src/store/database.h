@@ -97,6 +97,8 @@ class Database {
   virtual Backend backend() const = 0;
   // What the user named: a file path, or a PostgreSQL URI (without a password: refused anyway).
   virtual const std::string& path() const = 0;
+  // Its name alone: a file's name without directories, a PostgreSQL database's name.
+  virtual std::string label() const = 0;
   // The main database was opened read-only (or could only be read).
   virtual bool read_only() const = 0;
 
@@ -110,6 +112,8 @@ class Database {
   void ResetCached();
   // For Cached: a statement the server may keep parsed and planned (PostgreSQL prepares it).
   virtual StatusOr<Statement> PrepareKept(std::string_view sql) { return Prepare(sql); }
+  // A transaction is open on this connection.
+  virtual bool InTransaction() const = 0;
   // Begins a transaction that will write (SQLite takes the write lock at once).
   virtual Status BeginWrite() = 0;
 

@@ -9,7 +9,8 @@
 
 namespace vrecon {
 
-StatusOr<std::vector<StoredSeries>> FindSeries(Database* db, const SeriesFilter& f) {
+StatusOr<std::vector<StoredSeries>> FindSeries(Store* store, const SeriesFilter& f) {
+  Database* db = store->db();
   ASSIGN_OR_RETURN(Statement q,
                    db->Prepare("SELECT id, source, machine, object, instance, counter, unit, original, "
                                "entity FROM series ORDER BY machine, object, instance, counter, source, entity"));
@@ -36,13 +37,25 @@ StatusOr<std::vector<StoredSeries>> FindSeries(Database* db, const SeriesFilter&
   return out;
 }
 
-Status ForEachSample(Database* db, int64_t series_id, const TimeRange& range,
+Status ForEachSample(Store* store, int64_t series_id, const TimeRange& range,
                      const std::function<void(TimeNs, TimeNs, double)>& visit) {
-  BlockReader reader(db);
+  BlockReader reader(store);
   return reader.ForEach(series_id, range, [&visit](const SampleBlock& b) {
     for (size_t i = 0; i < b.starts.size(); ++i)
       visit(b.starts[i], b.ends[i], b.values.empty() ? kMissing : b.values[i]);
   });
+}
+
+Status ForEachRawSampleBlock(Store* store,
+                             const std::function<Status(int64_t n, std::string_view starts, std::string_view ends,
+                                                        std::string_view values)>& visit) {
+  ASSIGN_OR_RETURN(Statement q, store->db()->Prepare("SELECT t.n, t.starts, t.ends, v.vals FROM value_block v "
+                                                     "JOIN time_block t ON t.id = v.block_id"));
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, q.Step());
+    if (!row) return Status::Ok();
+    RETURN_IF_ERROR(visit(q.ColumnInt(0), q.ColumnBlob(1), q.ColumnBlob(2), q.ColumnBlob(3)));
+  }
 }
 
 Status BlockReader::Damaged(int64_t series_id) const {

@@ -7,11 +7,12 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "src/core/sample.h"
-#include "src/store/database.h"
+#include "src/store/store.h"
 
 namespace vrecon {
 
@@ -25,7 +26,7 @@ struct SeriesFilter {
   std::optional<std::string> source, machine, object, instance, counter;
 };
 
-StatusOr<std::vector<StoredSeries>> FindSeries(Database* db, const SeriesFilter& filter);
+StatusOr<std::vector<StoredSeries>> FindSeries(Store* store, const SeriesFilter& filter);
 
 struct TimeRange {
   TimeNs from = std::numeric_limits<TimeNs>::min();
@@ -35,8 +36,15 @@ struct TimeRange {
 // Calls `visit(start, end, value)` for each stored sample of the series whose interval
 // overlaps `range` (an instantaneous first sample counts when it lies inside), in time order
 // within each file. value is kMissing for a missing value.
-Status ForEachSample(Database* db, int64_t series_id, const TimeRange& range,
+Status ForEachSample(Store* store, int64_t series_id, const TimeRange& range,
                      const std::function<void(TimeNs start, TimeNs end, double value)>& visit);
+
+// Every stored block of samples as it is stored: its row count and its starts, ends and values
+// blobs (values empty when all are missing), in no set order. For measuring the floor under
+// BlockReader's cost (bench/fleet_correct_bench.cc scan); readers use BlockReader.
+Status ForEachRawSampleBlock(Store* store,
+                             const std::function<Status(int64_t n, std::string_view starts, std::string_view ends,
+                                                        std::string_view values)>& visit);
 
 // A run of consecutive samples of one series (one stored block, or the part of it inside the
 // range). values is empty when every value of the run is missing; else kMissing marks a missing one.
@@ -55,7 +63,7 @@ struct SampleBlock {
 // series nor sorts rows holding blobs. Forget() drops the kept blocks (call it between VMs).
 class BlockReader {
  public:
-  explicit BlockReader(Database* db) : db_(db) {}
+  explicit BlockReader(Store* store) : db_(store->db()) {}
   Status ForEach(int64_t series_id, const TimeRange& range, const std::function<void(const SampleBlock&)>& visit);
   // Earliest start and latest end stored for any of the series (nullopt when none has data).
   // It also notes each series' blocks and their times: ForEach then streams a noted series whose

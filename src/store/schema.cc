@@ -265,6 +265,17 @@ CREATE TABLE vsphere_rollup_due(
 );
 ALTER TABLE source_status ADD COLUMN rollups_due INTEGER NOT NULL DEFAULT 0;
 )sql",
+    // 9: several collectors on one store (issue 16): each source's status names the collector
+    // ("host:pid") that ran it last, and source_claim the one that holds it now (PostgreSQL's
+    // advisory locks; SQLite's collectors take the whole store's lock file instead).
+    R"sql(
+ALTER TABLE source_status ADD COLUMN collector TEXT NOT NULL DEFAULT '';
+CREATE TABLE source_claim(
+  source TEXT NOT NULL PRIMARY KEY,
+  collector TEXT NOT NULL,
+  since_ns INTEGER NOT NULL
+);
+)sql",
 };
 
 constexpr int kMigrationCount = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));

@@ -67,6 +67,19 @@ constexpr const char* kFileColumns =
 
 }  // namespace
 
+Status Store::WaitForWritersUpTo(std::chrono::milliseconds wait) {
+  // Settings take no bound parameters; the number is ours, not the user's text.
+  if (db_->backend() == Backend::kPostgres)
+    return db_->Exec("SET lock_timeout = " + std::to_string(wait.count()));  // milliseconds
+  return db_->Exec("PRAGMA busy_timeout = " + std::to_string(wait.count()));
+}
+
+Status Store::SerializeWriters(const std::string& key) {
+  if (db_->backend() != Backend::kPostgres) return Status::Ok();
+  ASSIGN_OR_RETURN(Statement q, db_->Prepare("SELECT pg_advisory_xact_lock(hashtextextended(?, 1987011213))"));
+  return q.Bind(1, key).Run();
+}
+
 StatusOr<std::optional<FileRecord>> Store::FindFile(const std::string& fingerprint) {
   ASSIGN_OR_RETURN(Statement * q,
                    db_->Cached(std::string("SELECT ") + kFileColumns + " FROM source_file WHERE fingerprint = ?"));

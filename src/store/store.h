@@ -3,6 +3,7 @@
 #ifndef VRECON_SRC_STORE_STORE_H_
 #define VRECON_SRC_STORE_STORE_H_
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <optional>
@@ -53,8 +54,25 @@ class Store {
   // computes corrections it cannot store).
   Status ShadowCorrectionTables();
 
+  // The connection, for src/store/ (and tests inspecting raw tables): code outside src/store/
+  // goes through the store's functions so that the backend can change (scripts/lint.sh checks).
   Database* db() { return db_.get(); }
+  // The store's name as the user gave it (--db), for messages.
+  const std::string& location() const { return db_->path(); }
+  // The store's name without where it is (a report names it): the file's name, the database's.
+  std::string label() const { return db_->label(); }
 
+  // A write transaction: rolled back when dropped without Commit().
+  StatusOr<Transaction> BeginTransaction() { return Transaction::Begin(db_.get()); }
+  // How long a write waits for another connection's transaction before failing (the default is
+  // the backend's, short). For several writers on one store.
+  Status WaitForWritersUpTo(std::chrono::milliseconds wait);
+
+  // Inside a write transaction: waits until no other writer's transaction holds `key`, and holds
+  // it until this one ends. PostgreSQL's writers meet only on rows; this lets two ingests of one
+  // file from two machines add it once (the second finds the first's). SQLite's write lock
+  // already serializes writers: nothing to do.
+  Status SerializeWriters(const std::string& key);
   StatusOr<std::optional<FileRecord>> FindFile(const std::string& fingerprint);
   // Inserts a new file row (id is assigned) or updates an existing one by id.
   Status SaveFile(FileRecord* file);

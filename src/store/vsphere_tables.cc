@@ -47,7 +47,8 @@ Status RekeySeries(Database* db, const std::string& from, const std::string& to)
 
 }  // namespace
 
-StatusOr<std::string> RecordVcenter(Database* db, const std::string& url, const std::string& vcenter_id) {
+StatusOr<std::string> RecordVcenter(Store* store, const std::string& url, const std::string& vcenter_id) {
+  Database* db = store->db();
   ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT vcenter_id FROM vsphere_server WHERE url = ?1"));
   q.Bind(1, url);
   ASSIGN_OR_RETURN(bool known, q.Step());
@@ -78,7 +79,8 @@ StatusOr<std::string> RecordVcenter(Database* db, const std::string& url, const 
   return id;
 }
 
-StatusOr<std::map<std::string, std::string>> VcenterUrls(Database* db) {
+StatusOr<std::map<std::string, std::string>> VcenterUrls(Store* store) {
+  Database* db = store->db();
   ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT url, vcenter_id FROM vsphere_server ORDER BY url"));
   std::map<std::string, std::string> out;
   while (true) {
@@ -89,7 +91,8 @@ StatusOr<std::map<std::string, std::string>> VcenterUrls(Database* db) {
   return out;
 }
 
-Status SaveVsphereVm(Database* db, const StoredVm& v) {
+Status SaveVsphereVm(Store* store, const StoredVm& v) {
+  Database* db = store->db();
   ASSIGN_OR_RETURN(Statement * q,
                    db->Cached("INSERT INTO vsphere_vm(vcenter, moid, name, num_cpu, host_moid, power_state, "
                               "guest_hostname, seen_at, entity) VALUES(?,?,?,?,?,?,?,?,?) ON CONFLICT(vcenter, moid) "
@@ -101,7 +104,8 @@ Status SaveVsphereVm(Database* db, const StoredVm& v) {
   return q->Run();
 }
 
-Status SaveVsphereHost(Database* db, const StoredHost& h) {
+Status SaveVsphereHost(Store* store, const StoredHost& h) {
+  Database* db = store->db();
   ASSIGN_OR_RETURN(Statement * q,
                    db->Cached("INSERT INTO vsphere_host(vcenter, moid, name, cores, mhz, seen_at) VALUES(?,?,?,?,?,?) "
                               "ON CONFLICT(vcenter, moid) DO UPDATE SET name = excluded.name, cores = excluded.cores, "
@@ -111,7 +115,8 @@ Status SaveVsphereHost(Database* db, const StoredHost& h) {
   return q->Run();
 }
 
-StatusOr<std::vector<StoredVm>> VsphereVms(Database* db) {
+StatusOr<std::vector<StoredVm>> VsphereVms(Store* store) {
+  Database* db = store->db();
   ASSIGN_OR_RETURN(Statement q,
                    db->Prepare("SELECT vcenter, moid, name, num_cpu, host_moid, power_state, guest_hostname, "
                                "entity FROM vsphere_vm ORDER BY name, entity"));
@@ -133,7 +138,8 @@ StatusOr<std::vector<StoredVm>> VsphereVms(Database* db) {
   return out;
 }
 
-StatusOr<std::map<MarkKey, TimeNs>> VsphereMarks(Database* db, const std::string& vcenter) {
+StatusOr<std::map<MarkKey, TimeNs>> VsphereMarks(Store* store, const std::string& vcenter) {
+  Database* db = store->db();
   ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT moid, counter, interval_s, last_end_ns FROM vsphere_mark "
                                             "WHERE vcenter = ?"));
   q.Bind(1, vcenter);
@@ -146,7 +152,8 @@ StatusOr<std::map<MarkKey, TimeNs>> VsphereMarks(Database* db, const std::string
   return out;
 }
 
-Status SetVsphereMark(Database* db, const std::string& vcenter, const MarkKey& key, TimeNs last_end) {
+Status SetVsphereMark(Store* store, const std::string& vcenter, const MarkKey& key, TimeNs last_end) {
+  Database* db = store->db();
   ASSIGN_OR_RETURN(Statement * q,
                    db->Cached("INSERT INTO vsphere_mark(vcenter, moid, counter, interval_s, last_end_ns) "
                               "VALUES(?,?,?,?,?) ON CONFLICT(vcenter, moid, counter, interval_s) "
@@ -164,7 +171,8 @@ Status SetVsphereMark(Database* db, const std::string& vcenter, const MarkKey& k
 
 namespace vrecon {
 
-StatusOr<std::map<std::string, RollupDue>> RollupsDue(Database* db, const std::string& vcenter) {
+StatusOr<std::map<std::string, RollupDue>> RollupsDue(Store* store, const std::string& vcenter) {
+  Database* db = store->db();
   ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT moid, from_ns, to_ns FROM vsphere_rollup_due WHERE vcenter = ?"));
   q.Bind(1, vcenter);
   std::map<std::string, RollupDue> out;
@@ -176,7 +184,8 @@ StatusOr<std::map<std::string, RollupDue>> RollupsDue(Database* db, const std::s
   return out;
 }
 
-Status SetRollupDue(Database* db, const std::string& vcenter, const std::string& moid, const RollupDue& due) {
+Status SetRollupDue(Store* store, const std::string& vcenter, const std::string& moid, const RollupDue& due) {
+  Database* db = store->db();
   ASSIGN_OR_RETURN(Statement * q,
                    db->Cached("INSERT INTO vsphere_rollup_due(vcenter, moid, from_ns, to_ns) VALUES(?,?,?,?) "
                               "ON CONFLICT(vcenter, moid) DO UPDATE SET from_ns = excluded.from_ns, "
@@ -185,7 +194,8 @@ Status SetRollupDue(Database* db, const std::string& vcenter, const std::string&
   return q->Run();
 }
 
-Status ClearRollupDue(Database* db, const std::string& vcenter, const std::string& moid) {
+Status ClearRollupDue(Store* store, const std::string& vcenter, const std::string& moid) {
+  Database* db = store->db();
   ASSIGN_OR_RETURN(Statement * q, db->Cached("DELETE FROM vsphere_rollup_due WHERE vcenter = ? AND moid = ?"));
   q->Bind(1, vcenter).Bind(2, moid);
   return q->Run();

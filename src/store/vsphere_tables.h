@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "src/core/time_util.h"
-#include "src/store/database.h"
+#include "src/store/store.h"
 
 namespace vrecon {
 
@@ -23,10 +23,10 @@ struct StoredHost {
   int cores = 0, mhz = 0;
 };
 
-Status SaveVsphereVm(Database* db, const StoredVm& vm);
-Status SaveVsphereHost(Database* db, const StoredHost& host);
+Status SaveVsphereVm(Store* store, const StoredVm& vm);
+Status SaveVsphereHost(Store* store, const StoredHost& host);
 // Every VM of every vCenter, for matching guests (guest_hostname) and vCPU counts.
-StatusOr<std::vector<StoredVm>> VsphereVms(Database* db);
+StatusOr<std::vector<StoredVm>> VsphereVms(Store* store);
 
 // Records which vCenter id (its instanceUuid, else the URL's host) `url` reaches and returns the
 // id its VMs' entities use: `vcenter_id`, or "<vcenter_id>@<URL host>" when another URL already
@@ -34,23 +34,23 @@ StatusOr<std::vector<StoredVm>> VsphereVms(Database* db);
 // first time a URL gives an instanceUuid, the series and inventory stored under its URL host (by
 // a vrecon before schema 6, or while the server gave none) move to the id, merging with any
 // stored under it already, so that one VM keeps one identity.
-StatusOr<std::string> RecordVcenter(Database* db, const std::string& url, const std::string& vcenter_id);
+StatusOr<std::string> RecordVcenter(Store* store, const std::string& url, const std::string& vcenter_id);
 
 // vCenter id -> a URL that reached it (the first by URL order).
-StatusOr<std::map<std::string, std::string>> VcenterUrls(Database* db);
+StatusOr<std::map<std::string, std::string>> VcenterUrls(Store* store);
 
 // (moid, counter, interval_s) -> last stored sample end.
 using MarkKey = std::tuple<std::string, std::string, int>;
-StatusOr<std::map<MarkKey, TimeNs>> VsphereMarks(Database* db, const std::string& vcenter);
-Status SetVsphereMark(Database* db, const std::string& vcenter, const MarkKey& key, TimeNs last_end);
+StatusOr<std::map<MarkKey, TimeNs>> VsphereMarks(Store* store, const std::string& vcenter);
+Status SetVsphereMark(Store* store, const std::string& vcenter, const MarkKey& key, TimeNs last_end);
 
 // A 300 s rollup range a round planned for a VM and has not stored yet.
 struct RollupDue {
   TimeNs from = 0, to = 0;
 };
-StatusOr<std::map<std::string, RollupDue>> RollupsDue(Database* db, const std::string& vcenter);  // by moid
-Status SetRollupDue(Database* db, const std::string& vcenter, const std::string& moid, const RollupDue& due);
-Status ClearRollupDue(Database* db, const std::string& vcenter, const std::string& moid);
+StatusOr<std::map<std::string, RollupDue>> RollupsDue(Store* store, const std::string& vcenter);  // by moid
+Status SetRollupDue(Store* store, const std::string& vcenter, const std::string& moid, const RollupDue& due);
+Status ClearRollupDue(Store* store, const std::string& vcenter, const std::string& moid);
 
 }  // namespace vrecon
 

@@ -127,7 +127,8 @@ Status DecodeWindowBlock(std::string_view block, const std::function<bool(const 
   return Status::Ok();
 }
 
-Status ReplaceCorrWindows(Database* db, int64_t vm_id, TimeNs from, TimeNs to, std::span<const StoredWindow> windows) {
+Status ReplaceCorrWindows(Store* store, int64_t vm_id, TimeNs from, TimeNs to, std::span<const StoredWindow> windows) {
+  Database* db = store->db();
   // Hour blocks that may hold a window starting in [from, to), with the windows they keep.
   std::map<TimeNs, std::vector<StoredWindow>> hours;
   ASSIGN_OR_RETURN(
@@ -174,8 +175,9 @@ Status ReplaceCorrWindows(Database* db, int64_t vm_id, TimeNs from, TimeNs to, s
   return Status::Ok();
 }
 
-Status ForEachCorrWindow(Database* db, int64_t vm_id, TimeNs from, TimeNs to,
+Status ForEachCorrWindow(Store* store, int64_t vm_id, TimeNs from, TimeNs to,
                          const std::function<bool(const StoredWindow&)>& fn) {
+  Database* db = store->db();
   ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT hour_ns, data FROM corr_window_block WHERE vm_id = ?1 AND "
                                             "last_end_ns > ?2 AND first_start_ns < ?3 ORDER BY hour_ns"));
   q.Bind(1, vm_id).Bind(2, static_cast<int64_t>(from)).Bind(3, static_cast<int64_t>(to));
@@ -192,13 +194,15 @@ Status ForEachCorrWindow(Database* db, int64_t vm_id, TimeNs from, TimeNs to,
   return Status::Ok();
 }
 
-StatusOr<int64_t> CountCorrWindows(Database* db) {
+StatusOr<int64_t> CountCorrWindows(Store* store) {
+  Database* db = store->db();
   ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT coalesce(sum(windows), 0) FROM corr_window_block"));
   ASSIGN_OR_RETURN(bool row, q.Step());
   return row ? q.ColumnInt(0) : 0;
 }
 
-StatusOr<std::optional<TimeNs>> NewestCorrWindowLength(Database* db) {
+StatusOr<std::optional<TimeNs>> NewestCorrWindowLength(Store* store) {
+  Database* db = store->db();
   ASSIGN_OR_RETURN(Statement q, db->Prepare(db->backend() == Backend::kSqlite
                                                 ? "SELECT data FROM corr_window_block ORDER BY rowid DESC LIMIT 1"
                                                 : "SELECT data FROM corr_window_block ORDER BY written DESC LIMIT 1"));

@@ -17,7 +17,7 @@
 #include "src/core/status.h"
 #include "src/core/time_util.h"
 #include "src/store/correction_tables.h"
-#include "src/store/database.h"
+#include "src/store/store.h"
 
 namespace vrecon {
 
@@ -33,16 +33,16 @@ Status DecodeWindowBlock(std::string_view block, const std::function<bool(const 
 // Replaces the VM's windows that start in [from, to) by `windows` (sorted by start; those
 // starting outside [from, to) are ignored). Windows outside the range, in the same hour blocks,
 // are kept. The caller holds a transaction.
-Status ReplaceCorrWindows(Database* db, int64_t vm_id, TimeNs from, TimeNs to, std::span<const StoredWindow> windows);
+Status ReplaceCorrWindows(Store* store, int64_t vm_id, TimeNs from, TimeNs to, std::span<const StoredWindow> windows);
 
 // Streams the VM's windows overlapping [from, to) in time order; the callback may stop by
 // returning false.
-Status ForEachCorrWindow(Database* db, int64_t vm_id, TimeNs from, TimeNs to,
+Status ForEachCorrWindow(Store* store, int64_t vm_id, TimeNs from, TimeNs to,
                          const std::function<bool(const StoredWindow&)>& fn);
-StatusOr<int64_t> CountCorrWindows(Database* db);
+StatusOr<int64_t> CountCorrWindows(Store* store);
 // The length of a window in the block written last (what the stored corrections were last
 // computed with: a new row takes the largest rowid); nullopt when none is stored.
-StatusOr<std::optional<TimeNs>> NewestCorrWindowLength(Database* db);
+StatusOr<std::optional<TimeNs>> NewestCorrWindowLength(Store* store);
 
 // Migration 5: moves the rows of the version-3 `corr_window` table into hour blocks and drops it.
 Status MoveCorrWindowsIntoBlocks(Database* db);

@@ -17,6 +17,7 @@
 #include "tests/support/background.h"
 #include "tests/support/cli_runner.h"
 #include "tests/support/golden.h"
+#include "tests/support/test_store.h"
 #include "tests/support/vcsim.h"
 
 namespace vrecon::testing {
@@ -52,12 +53,15 @@ std::string StatusField(const std::string& json, const std::string& source, cons
   return m[1];
 }
 
-class FleetVcsimTest : public ::testing::Test {
+// On both backends: the same rounds into a SQLite file and into PostgreSQL.
+class FleetVcsimTest : public ::testing::TestWithParam<TestBackend> {
  protected:
   void SetUp() override {
+    VRECON_NEED_BACKEND(GetParam());
     fs::create_directory(dir_.File("drop"));
-    db_ = dir_.File("fleet.db");
+    db_ = NewStore(GetParam(), dir_.path(), "fleet.db");
   }
+  std::string DbLine(const std::string& db) const { return "db = \"" + db + "\"\n"; }
   CliResult Once() { return RunVrecon({"collect", "--config", dir_.File("fleet.toml"), "--once", "--format", "json"}); }
   CliResult Status(const std::string& stale_after) {
     return RunVrecon({"status", "--db", db_, "--stale-after", stale_after, "--format", "json"});
@@ -66,7 +70,10 @@ class FleetVcsimTest : public ::testing::Test {
   std::string db_;
 };
 
-TEST_F(FleetVcsimTest, TwoVcentersAndADropFolderSurviveAnOutage) {
+INSTANTIATE_TEST_SUITE_P(Backends, FleetVcsimTest, ::testing::Values(TestBackend::kSqlite, TestBackend::kPostgres),
+                         BackendParamName);
+
+TEST_P(FleetVcsimTest, TwoVcentersAndADropFolderSurviveAnOutage) {
   VRECON_REQUIRE_VCSIM();
   auto a = Vcsim::Start({.vms = 3});
   auto b = Vcsim::Start({.vms = 3});
@@ -77,7 +84,7 @@ TEST_F(FleetVcsimTest, TwoVcentersAndADropFolderSurviveAnOutage) {
   const int b_port = b->port();
   // The CA files are kept beside the config: a stopped simulator takes its own away.
   auto write_config = [&] {
-    std::string toml = "db = \"fleet.db\"\nsince = \"10m\"\nretries = 1\nretry_backoff = 1\nsettle = 1\n" +
+    std::string toml = DbLine(db_) + "since = \"10m\"\nretries = 1\nretry_backoff = 1\nsettle = 1\n" +
                        VcenterToml("vcA", *a, 2, "DC0_H0_*") + VcenterToml("vcB", *b, 2, "DC0_C0_*") +
                        "[[drop_folder]]\npath = \"drop\"\n";
     for (const Vcsim* sim : {a.get(), b.get()}) {
@@ -143,19 +150,19 @@ TEST_F(FleetVcsimTest, TwoVcentersAndADropFolderSurviveAnOutage) {
   }
   auto store = Store::Open(db_);
   ASSERT_TRUE(store.ok());
-  auto marks = VsphereMarks((*store)->db(), b->url());
+  auto marks = VsphereMarks(store->get(), b->url());
   ASSERT_TRUE(marks.ok());
   EXPECT_GT(marks->size(), 0u);
   EXPECT_EQ(marks->size() % 6, 0u) << "every VM of vcB has a mark per counter";
   unsetenv("VRECON_TEST_VC_PW");
 }
 
-TEST_F(FleetVcsimTest, SigtermMidRoundLeavesAWholeStoreAndTheNextRoundCompletesIt) {
+TEST_P(FleetVcsimTest, SigtermMidRoundLeavesAWholeStoreAndTheNextRoundCompletesIt) {
   VRECON_REQUIRE_VCSIM();
   auto sim = Vcsim::Start({.vms = 300, .max_query_metrics = 6});
   ASSERT_NE(sim, nullptr) << Vcsim::last_error();
   setenv("VRECON_TEST_VC_PW", sim->password().c_str(), 1);
-  WriteText(dir_.File("fleet.toml"), "db = \"fleet.db\"\nsince = \"30m\"\n" + VcenterToml("vc", *sim, 1));
+  WriteText(dir_.File("fleet.toml"), DbLine(db_) + "since = \"30m\"\n" + VcenterToml("vc", *sim, 1));
   Background bg({"collect", "--config", dir_.File("fleet.toml"), "--every", "1h", "--log-level", "debug"});
   // One VM per QueryPerf batch (6 metrics): stop after a few of the 300 batches are stored.
   ASSERT_TRUE(bg.WaitForLog("QueryPerf batches 5/300", 60)) << bg.err();
@@ -166,12 +173,14 @@ TEST_F(FleetVcsimTest, SigtermMidRoundLeavesAWholeStoreAndTheNextRoundCompletesI
   {
     auto store = Store::Open(db_);
     ASSERT_TRUE(store.ok()) << store.status().message();
-    auto q = (*store)->db()->Prepare("PRAGMA integrity_check");
-    ASSERT_TRUE(q.ok());
-    auto row = q->Step();
-    ASSERT_TRUE(row.ok() && *row);
-    EXPECT_EQ(q->ColumnText(0), "ok");
-    auto marks = VsphereMarks((*store)->db(), sim->url());
+    if (GetParam() == TestBackend::kSqlite) {
+      auto q = (*store)->db()->Prepare("PRAGMA integrity_check");
+      ASSERT_TRUE(q.ok());
+      auto row = q->Step();
+      ASSERT_TRUE(row.ok() && *row);
+      EXPECT_EQ(q->ColumnText(0), "ok");
+    }
+    auto marks = VsphereMarks(store->get(), sim->url());
     ASSERT_TRUE(marks.ok());
     EXPECT_LT(marks->size(), 300u * 6u) << "the round was meant to be cut short; make it longer";
   }
@@ -180,32 +189,33 @@ TEST_F(FleetVcsimTest, SigtermMidRoundLeavesAWholeStoreAndTheNextRoundCompletesI
   EXPECT_NE(next.out.find("\"detail\": \"300 of 300 VMs\""), std::string::npos) << next.out;
   auto store = Store::Open(db_);
   ASSERT_TRUE(store.ok());
-  auto marks = VsphereMarks((*store)->db(), sim->url());
+  auto marks = VsphereMarks(store->get(), sim->url());
   ASSERT_TRUE(marks.ok());
   EXPECT_EQ(marks->size(), 300u * 6u);
   unsetenv("VRECON_TEST_VC_PW");
 }
 
-TEST_F(FleetVcsimTest, AfterALongAbsenceEachVmCatchesUpFromRollups) {
+TEST_P(FleetVcsimTest, AfterALongAbsenceEachVmCatchesUpFromRollups) {
   VRECON_REQUIRE_VCSIM();
   auto sim = Vcsim::Start({.vms = 2});
   ASSERT_NE(sim, nullptr) << Vcsim::last_error();
   setenv("VRECON_TEST_VC_PW", sim->password().c_str(), 1);
   // A first round in a scratch store gives the VMs' ids; the fleet store then holds marks as
   // a collector stopped three hours ago would have left them.
-  WriteText(dir_.File("fleet.toml"), "db = \"scratch.db\"\nsince = \"2m\"\n" + VcenterToml("vc", *sim));
+  const std::string scratch_db = NewStore(GetParam(), dir_.path(), "scratch.db");
+  WriteText(dir_.File("fleet.toml"), DbLine(scratch_db) + "since = \"2m\"\n" + VcenterToml("vc", *sim));
   ASSERT_EQ(Once().exit_code, 0);
   {
-    auto scratch = Store::Open(dir_.File("scratch.db"));
+    auto scratch = Store::Open(scratch_db);
     auto store = Store::Open(db_);
     ASSERT_TRUE(scratch.ok() && store.ok());
-    auto marks = VsphereMarks((*scratch)->db(), sim->url());
+    auto marks = VsphereMarks(scratch->get(), sim->url());
     ASSERT_TRUE(marks.ok());
     ASSERT_EQ(marks->size(), 2u * 6u);
     for (const auto& [key, t] : *marks)
-      ASSERT_TRUE(SetVsphereMark((*store)->db(), sim->url(), key, t - 3 * 3600 * kNsPerSec).ok());
+      ASSERT_TRUE(SetVsphereMark(store->get(), sim->url(), key, t - 3 * 3600 * kNsPerSec).ok());
   }
-  WriteText(dir_.File("fleet.toml"), "db = \"fleet.db\"\n" + VcenterToml("vc", *sim));
+  WriteText(dir_.File("fleet.toml"), DbLine(db_) + VcenterToml("vc", *sim));
   CliResult r = Once();
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   EXPECT_NE(r.out.find("2 caught up from rollups"), std::string::npos) << r.out;

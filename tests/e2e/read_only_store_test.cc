@@ -11,6 +11,7 @@
 
 #include <filesystem>
 
+#include "src/store/schema.h"
 #include "tests/support/cli_runner.h"
 
 namespace vrecon::testing {
@@ -94,7 +95,8 @@ TEST_F(ReadOnlyStoreTest, AnOldStoreThatCannotBeMigratedSaysSo) {
   if (!ro.ok()) GTEST_SKIP() << "cannot mount read-only here (needs root and CAP_SYS_ADMIN)";
   const CliResult c = RunVrecon({"correct", "--db", mnt_ + "/old.db"});
   EXPECT_EQ(c.exit_code, 1);
-  EXPECT_EQ(c.err, "vrecon: error: store " + mnt_ + "/old.db has schema version 5 and this vrecon uses 8; it is " +
+  EXPECT_EQ(c.err, "vrecon: error: store " + mnt_ + "/old.db has schema version 5 and this vrecon uses " +
+                       std::to_string(kSchemaVersion) + "; it is " +
                        "read-only here (it is on a read-only file system), so it cannot be migrated: open it once " +
                        "with write access\n");
 }

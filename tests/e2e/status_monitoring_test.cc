@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <chrono>
 
-#include "src/fleet/source_status.h"
+#include "src/store/source_tables.h"
 #include "src/store/store.h"
 #include "tests/support/cli_runner.h"
 #include "tests/support/fake_vcenter.h"
@@ -33,14 +33,14 @@ class StatusMonitoringTest : public ::testing::Test {
               const std::string& kind = "vcenter") {
     auto store = Store::Open(db_);
     ASSERT_TRUE(store.ok()) << store.status().message();
-    const fleet::Attempt a{.source = source,
-                           .kind = kind,
-                           .at = Now() - ago,
-                           .newest_data = std::nullopt,
-                           .rows_added = error.empty() ? 10 : 0,
-                           .round_interval_s = std::nullopt,  // as --once: stale after 15m
-                           .error = error};
-    Status recorded = fleet::RecordAttempt((*store)->db(), a);
+    const Attempt a{.source = source,
+                    .kind = kind,
+                    .at = Now() - ago,
+                    .newest_data = std::nullopt,
+                    .rows_added = error.empty() ? 10 : 0,
+                    .round_interval_s = std::nullopt,  // as --once: stale after 15m
+                    .error = error};
+    Status recorded = RecordAttempt(store->get(), a);
     ASSERT_TRUE(recorded.ok()) << recorded.message();
   }
   CliResult RunStatus(const std::string& format, std::vector<std::string> extra = {}) {

@@ -29,7 +29,7 @@ TEST(CorrectionJobTest, ExplicitMappingWinsOverInventoryHostName) {
   TempDir dir;
   auto store = RenamedSeedStore(dir);
   // The vSphere inventory claims the guest "srv-7.corp" is the VM OTHER; the user says WEB01.
-  ASSERT_TRUE(SaveVsphereVm(store->db(), StoredVm{"https://vc/sdk", "vm-9", "OTHER", "host-1", "poweredOn",
+  ASSERT_TRUE(SaveVsphereVm(store.get(), StoredVm{"https://vc/sdk", "vm-9", "OTHER", "host-1", "poweredOn",
                                                   "srv-7.corp", 1, "vc/vm-9"})
                   .ok());
   CorrectionRequest req;
@@ -46,7 +46,7 @@ TEST(CorrectionJobTest, ExplicitMappingWinsOverInventoryHostName) {
 TEST(CorrectionJobTest, InventoryHostNameMatchesAGuestWithoutAMapping) {
   TempDir dir;
   auto store = RenamedSeedStore(dir);
-  ASSERT_TRUE(SaveVsphereVm(store->db(), StoredVm{"https://vc/sdk", "vm-9", "WEB01", "host-1", "poweredOn",
+  ASSERT_TRUE(SaveVsphereVm(store.get(), StoredVm{"https://vc/sdk", "vm-9", "WEB01", "host-1", "poweredOn",
                                                   "srv-7.corp.example", 1, "vc/vm-9"})
                   .ok());
   CorrectionRequest req;

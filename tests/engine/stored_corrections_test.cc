@@ -55,13 +55,13 @@ TEST(StoredCorrectionsTest, StoresWhatRunCorrectionComputes) {
   ASSERT_TRUE(n.ok()) << n.status().message();
   EXPECT_EQ(*n, static_cast<int64_t>(computed->size()));
 
-  auto vms = ListCorrVms(store->db());
+  auto vms = ListCorrVms(store.get());
   ASSERT_TRUE(vms.ok());
   ASSERT_EQ(vms->size(), 1u);
   EXPECT_EQ((*vms)[0].vm, "WEB01");
   EXPECT_EQ((*vms)[0].host_source, "hyperv");
   std::vector<StoredWindow> windows;
-  ASSERT_TRUE(ForEachCorrWindow(store->db(), (*vms)[0].id, INT64_MIN, INT64_MAX, [&](const StoredWindow& w) {
+  ASSERT_TRUE(ForEachCorrWindow(store.get(), (*vms)[0].id, INT64_MIN, INT64_MAX, [&](const StoredWindow& w) {
                 windows.push_back(w);
                 return true;
               }).ok());
@@ -76,7 +76,7 @@ TEST(StoredCorrectionsTest, StoresWhatRunCorrectionComputes) {
     EXPECT_EQ(windows[i].flags.size(), r.flags.size());
   }
   // The hourly aggregates hold every process the windows held, with the same mean.
-  auto procs = LoadProcessAggregates(store->db(), (*vms)[0].id, INT64_MIN / 2, INT64_MAX / 2);
+  auto procs = LoadProcessAggregates(store.get(), (*vms)[0].id, INT64_MIN / 2, INT64_MAX / 2);
   ASSERT_TRUE(procs.ok());
   ASSERT_FALSE(procs->empty());
   const std::string top = (*procs)[0].name;
@@ -100,7 +100,7 @@ TEST(StoredCorrectionsTest, StoringAgainReplacesInsteadOfDuplicating) {
   auto second = StoreCorrections(store.get(), req);
   ASSERT_TRUE(second.ok());
   EXPECT_EQ(*first, *second);
-  auto count = CountCorrWindows(store->db());
+  auto count = CountCorrWindows(store.get());
   ASSERT_TRUE(count.ok());
   EXPECT_EQ(*count, *first);
   // A partial range replaces only its hours: the total stays the same.
@@ -109,7 +109,7 @@ TEST(StoredCorrectionsTest, StoringAgainReplacesInsteadOfDuplicating) {
   CorrectionRequest part;
   part.from = computed->back().start;
   ASSERT_TRUE(StoreCorrections(store.get(), part).ok());
-  count = CountCorrWindows(store->db());
+  count = CountCorrWindows(store.get());
   ASSERT_TRUE(count.ok());
   EXPECT_EQ(*count, *first);
 }
@@ -122,7 +122,7 @@ TEST(StoredCorrectionsTest, UnknownVmIsNotFoundAndLeavesTheStoreAlone) {
   auto r = StoreCorrections(store.get(), req);
   EXPECT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), Status::Code::kNotFound);
-  auto count = CountCorrWindows(store->db());
+  auto count = CountCorrWindows(store.get());
   ASSERT_TRUE(count.ok());
   EXPECT_GT(*count, 0);
 }

@@ -8,6 +8,7 @@
 #include "src/store/store.h"
 #include "tests/support/cli_runner.h"
 #include "tests/support/golden.h"
+#include "tests/support/test_store.h"
 
 namespace vrecon {
 namespace {
@@ -17,9 +18,11 @@ using testing::Exists;
 using testing::Fixture;
 using testing::Ingest;
 using testing::LineDiff;
+using testing::NewStore;
 using testing::ReadText;
 using testing::RunVrecon;
 using testing::TempDir;
+using testing::TestBackend;
 using testing::WriteText;
 
 // Compares with fixtures/report/<name>; VRECON_UPDATE_GOLDEN=1 rewrites the file first (then
@@ -32,8 +35,7 @@ void ExpectGolden(const std::string& name, const std::string& actual) {
   EXPECT_EQ(expected, actual) << name << ":\n" << LineDiff(expected, actual);
 }
 
-std::string IngestAll(const TempDir& dir, const std::vector<std::string>& files) {
-  const std::string db = dir.File("store.db");
+std::string IngestInto(const std::string& db, const std::vector<std::string>& files) {
   for (const std::string& f : files) {
     CliResult r = Ingest(db, f);
     EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -52,13 +54,36 @@ std::string Report(const std::string& db, const std::vector<std::string>& extra)
 const std::vector<std::string> kSeed = {"seed003/guest-web01.csv", "seed003/hyperv-hv01.csv"};
 const std::vector<std::string> kFleet = {"report/fleet-guests.csv", "report/fleet-esxtop.csv"};
 
+// The golden and edge cases run on both backends: the same report, byte for byte, from SQLite and
+// from PostgreSQL (each store is labelled store.db, as reports print it).
+class ReportBackendTest : public ::testing::TestWithParam<TestBackend> {
+ protected:
+  void SetUp() override { VRECON_NEED_BACKEND(GetParam()); }
+  std::string IngestAll(const TempDir& dir, const std::vector<std::string>& files) {
+    return IngestInto(NewStore(GetParam(), dir.path()), files);
+  }
+};
+class ReportGoldenTest : public ReportBackendTest {};
+class ReportPdhCsvTest : public ReportBackendTest {};
+class ReportBackendEdgeTest : public ReportBackendTest {};
+INSTANTIATE_TEST_SUITE_P(Backends, ReportGoldenTest, ::testing::Values(TestBackend::kSqlite, TestBackend::kPostgres),
+                         testing::BackendParamName);
+INSTANTIATE_TEST_SUITE_P(Backends, ReportPdhCsvTest, ::testing::Values(TestBackend::kSqlite, TestBackend::kPostgres),
+                         testing::BackendParamName);
+INSTANTIATE_TEST_SUITE_P(Backends, ReportBackendEdgeTest,
+                         ::testing::Values(TestBackend::kSqlite, TestBackend::kPostgres), testing::BackendParamName);
+
+std::string IngestAll(const TempDir& dir, const std::vector<std::string>& files) {
+  return IngestInto(dir.File("store.db"), files);
+}
+
 std::vector<std::string> Paths(const std::vector<std::string>& rel) {
   std::vector<std::string> out;
   for (const auto& r : rel) out.push_back(Fixture(r));
   return out;
 }
 
-TEST(ReportGoldenTest, SeedExampleCsvJsonPdhCsv) {
+TEST_P(ReportGoldenTest, SeedExampleCsvJsonPdhCsv) {
   TempDir dir;
   const std::string db = IngestAll(dir, Paths(kSeed));
   const std::string csv = Report(db, {"--format", "csv"});
@@ -71,7 +96,7 @@ TEST(ReportGoldenTest, SeedExampleCsvJsonPdhCsv) {
   ExpectGolden("seed003.expected.pdh.csv", Report(db, {"--format", "pdh-csv"}));
 }
 
-TEST(ReportGoldenTest, MultiVmFleetCsvJsonPdhCsv) {
+TEST_P(ReportGoldenTest, MultiVmFleetCsvJsonPdhCsv) {
   TempDir dir;
   const std::string db = IngestAll(dir, Paths(kFleet));
   const std::string csv = Report(db, {"--format", "csv"});
@@ -93,7 +118,7 @@ TEST(ReportGoldenTest, MultiVmFleetCsvJsonPdhCsv) {
 
 // A log ingested after a report stored its corrections is in the next report: the ingest
 // updates the stored corrections over the new rows' span, giving what a fresh store gives.
-TEST(ReportGoldenTest, IngestAfterAReportUpdatesTheStoredCorrections) {
+TEST_P(ReportGoldenTest, IngestAfterAReportUpdatesTheStoredCorrections) {
   TempDir dir;
   const std::string db = IngestAll(dir, {Fixture("seed003/hyperv-hv01.csv")});
   const std::string host_only = Report(db, {"--format", "csv"});
@@ -108,13 +133,13 @@ TEST(ReportGoldenTest, IngestAfterAReportUpdatesTheStoredCorrections) {
   EXPECT_EQ(r.err.find("updated the stored corrections"), std::string::npos) << r.err;
 }
 
-TEST(ReportPdhCsvTest, ReadsBackThroughIngestUnchanged) {
+TEST_P(ReportPdhCsvTest, ReadsBackThroughIngestUnchanged) {
   TempDir dir;
   const std::string db = IngestAll(dir, Paths(kFleet));
   const std::string out = dir.File("corrected.csv");
   CliResult r = RunVrecon({"report", "--db", db, "--format", "pdh-csv", "--vm", "WEB02", "--out", out});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const std::string back_db = dir.File("back.db");
+  const std::string back_db = NewStore(GetParam(), dir.path(), "back.db");
   CliResult in = Ingest(back_db, out);
   ASSERT_EQ(in.exit_code, 0) << in.err;
   EXPECT_EQ(testing::IssuesFromJson(in.out).size(), 0u) << in.out;
@@ -164,7 +189,7 @@ TEST(ReportEdgeTest, UsageErrorsExitTwo) {
   EXPECT_NE(vm.err.find("no VM or guest named \"NOPE\""), std::string::npos) << vm.err;
 }
 
-TEST(ReportEdgeTest, OneSideOnlySaysWhatIsMissing) {
+TEST_P(ReportBackendEdgeTest, OneSideOnlySaysWhatIsMissing) {
   TempDir dir;
   const std::string guest_db = IngestAll(dir, {Fixture("seed003/guest-web01.csv")});
   CliResult r = RunVrecon({"report", "--db", guest_db, "--out", dir.File("g.html")});
@@ -186,7 +211,7 @@ TEST(ReportEdgeTest, OneSideOnlySaysWhatIsMissing) {
   EXPECT_NE(json.find("\"missing\": \"no guest data"), std::string::npos) << json;
 }
 
-TEST(ReportEdgeTest, FlagsEverywhereStillRenders) {
+TEST_P(ReportBackendEdgeTest, FlagsEverywhereStillRenders) {
   TempDir dir;
   // A guest that is idle (1%) with a process above 100% of its single CPU in every row, and no
   // host side: every window carries several flags.

@@ -73,7 +73,7 @@ TEST(IdentityMigrationTest, MergedSeriesOfTwoVcentersAreSplitByTheirFiles) {
 
   SeriesFilter vsphere;
   vsphere.source = "vsphere";
-  auto all = FindSeries(db, vsphere);
+  auto all = FindSeries(store->get(), vsphere);
   ASSERT_TRUE(all.ok());
   std::map<std::string, std::set<std::string>> entities;  // machine/counter/instance -> entities
   for (const StoredSeries& s : *all)
@@ -92,7 +92,7 @@ TEST(IdentityMigrationTest, MergedSeriesOfTwoVcentersAreSplitByTheirFiles) {
                 "f.fingerprint NOT LIKE '%' || substr(s.entity, 1, instr(s.entity, '/') - 1) || '/sdk|' || "
                 "substr(s.entity, instr(s.entity, '/') + 1)"),
             0);
-  auto vms = VsphereVms(db);
+  auto vms = VsphereVms(store->get());
   ASSERT_TRUE(vms.ok());
   ASSERT_EQ(vms->size(), 6u);
   for (const StoredVm& v : *vms) EXPECT_EQ(v.entity, UrlHost(v.vcenter) + "/" + v.moid);
@@ -119,7 +119,7 @@ TEST(IdentityMigrationTest, AVcentersFirstInstanceUuidTakesOverItsUrlKeyedData) 
   ASSERT_TRUE(store.ok()) << store.status().message();
   Database* db = (*store)->db();
   const std::string url = std::string("https://") + kA + "/sdk";
-  auto a = RecordVcenter(db, url, "4a1e7e5c-uuid-a");
+  auto a = RecordVcenter(store->get(), url, "4a1e7e5c-uuid-a");
   ASSERT_TRUE(a.ok());
   EXPECT_EQ(*a, "4a1e7e5c-uuid-a");
   EXPECT_EQ(One(db, "SELECT count(*) FROM series WHERE entity LIKE '4a1e7e5c-uuid-a/%'"), 15);
@@ -127,14 +127,14 @@ TEST(IdentityMigrationTest, AVcentersFirstInstanceUuidTakesOverItsUrlKeyedData) 
   EXPECT_EQ(One(db, std::string("SELECT count(*) FROM series WHERE entity LIKE '") + kB + "/%'"), 15);
   EXPECT_EQ(One(db, "SELECT count(*) FROM vsphere_vm WHERE entity LIKE '4a1e7e5c-uuid-a/%'"), 3);
   // Another URL reporting the same uuid (a cloned vCenter, with the same moids) is kept apart.
-  auto b = RecordVcenter(db, std::string("https://") + kB + "/sdk", "4a1e7e5c-uuid-a");
+  auto b = RecordVcenter(store->get(), std::string("https://") + kB + "/sdk", "4a1e7e5c-uuid-a");
   ASSERT_TRUE(b.ok());
   EXPECT_EQ(*b, std::string("4a1e7e5c-uuid-a@") + kB);
   EXPECT_EQ(One(db, std::string("SELECT count(*) FROM series WHERE entity LIKE '4a1e7e5c-uuid-a@") + kB + "/%'"), 15);
   EXPECT_EQ(One(db, "SELECT count(*) FROM series WHERE source = 'vsphere'"), 30);
   EXPECT_EQ(One(db, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
   // A later id for a URL already known by its uuid is another server: nothing moves.
-  ASSERT_TRUE(RecordVcenter(db, url, "another-uuid").ok());
+  ASSERT_TRUE(RecordVcenter(store->get(), url, "another-uuid").ok());
   EXPECT_EQ(One(db, "SELECT count(*) FROM series WHERE entity LIKE '4a1e7e5c-uuid-a/%'"), 15);
   EXPECT_EQ(One(db, "SELECT count(*) FROM series WHERE entity LIKE 'another-uuid/%'"), 0);
 }

@@ -34,13 +34,12 @@ std::string Log(int rows, int first = 0) {
 std::vector<std::pair<TimeNs, double>> Values(Store* store, const std::string& object) {
   SeriesFilter f;
   f.object = object;
-  auto series = FindSeries(store->db(), f);
+  auto series = FindSeries(store, f);
   std::vector<std::pair<TimeNs, double>> out;
   EXPECT_TRUE(series.ok());
   for (const auto& s : *series)
-    EXPECT_TRUE(ForEachSample(store->db(), s.id, TimeRange{}, [&](TimeNs, TimeNs e, double v) {
-                  out.emplace_back(e, v);
-                }).ok());
+    EXPECT_TRUE(
+        ForEachSample(store, s.id, TimeRange{}, [&](TimeNs, TimeNs e, double v) { out.emplace_back(e, v); }).ok());
   return out;
 }
 
@@ -70,10 +69,10 @@ TEST(StoreTest, BlockReaderCutsRangesInsideBlocksAndSharesTimesBetweenSeries) {
   auto store = Store::Open(dir.File("s.db"));
   ASSERT_TRUE(store.ok()) << store.status().message();
   ASSERT_TRUE(IngestFile(store->get(), dir.File("g.csv"), {}).ok());
-  auto series = FindSeries((*store)->db(), SeriesFilter{});
+  auto series = FindSeries(store->get(), SeriesFilter{});
   ASSERT_TRUE(series.ok());
   ASSERT_EQ(series->size(), 2u);
-  BlockReader reader((*store)->db());
+  BlockReader reader(store->get());
   const std::vector<Sample> whole = ReadBlocks(&reader, (*series)[0].id, TimeRange{});
   ASSERT_EQ(whole.size(), static_cast<size_t>(BlockWriter::kBlockRows * 2 + 7));
   // A range starting and ending inside blocks (and spanning a block boundary): the samples of
@@ -114,12 +113,12 @@ TEST(StoreTest, SpannedSeriesStreamTheSameSamplesAsTheJoinedRead) {
   auto store = Store::Open(dir.File("s.db"));
   ASSERT_TRUE(store.ok()) << store.status().message();
   ASSERT_TRUE(IngestFile(store->get(), file, {}).ok());
-  auto series = FindSeries((*store)->db(), SeriesFilter{});
+  auto series = FindSeries(store->get(), SeriesFilter{});
   ASSERT_TRUE(series.ok());
   ASSERT_EQ(series->size(), 2u);
   const TimeNs t0 = NsFromCivil(CivilTime{2026, 1, 1});
   const TimeNs last_end = t0 + (BlockWriter::kBlockRows * 3 + 11) * kNsPerSec;
-  BlockReader joined((*store)->db()), streamed((*store)->db());
+  BlockReader joined(store->get()), streamed(store->get());
   auto span = streamed.Span({(*series)[0].id, (*series)[1].id});
   ASSERT_TRUE(span.ok()) << span.status().message();
   ASSERT_TRUE(span->has_value());
@@ -222,7 +221,7 @@ TEST(StoreTest, FailedFileLeavesNothing) {
   auto store = Store::Open(dir.File("s.db"));
   ASSERT_TRUE(IngestFile(store->get(), dir.File("bad.csv"), {}).status().IsParseError());
   EXPECT_TRUE((*store)->Files()->empty());
-  EXPECT_TRUE(FindSeries((*store)->db(), {})->empty());
+  EXPECT_TRUE(FindSeries(store->get(), {})->empty());
 }
 
 TEST(StoreTest, RefusesANewerSchema) {

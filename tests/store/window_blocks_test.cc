@@ -31,9 +31,9 @@ StoredWindow Window(TimeNs start, double guest) {
   return w;
 }
 
-std::vector<StoredWindow> Read(Database* db, int64_t vm, TimeNs from = kMinT, TimeNs to = kMaxT) {
+std::vector<StoredWindow> Read(Store* store, int64_t vm, TimeNs from = kMinT, TimeNs to = kMaxT) {
   std::vector<StoredWindow> out;
-  EXPECT_TRUE(ForEachCorrWindow(db, vm, from, to, [&](const StoredWindow& w) {
+  EXPECT_TRUE(ForEachCorrWindow(store, vm, from, to, [&](const StoredWindow& w) {
                 out.push_back(w);
                 return true;
               }).ok());
@@ -48,8 +48,8 @@ std::vector<StoredWindow> Windows(TimeNs from, int n, double base = 0) {
   return v;
 }
 
-int64_t AddVm(Database* db, const std::string& name) {
-  auto id = UpsertCorrVm(db, CorrVm{0, name, name, "vsphere", 2, "vsphere:" + name, "vc", "cpu.usage.average"});
+int64_t AddVm(Store* store, const std::string& name) {
+  auto id = UpsertCorrVm(store, CorrVm{0, name, name, "vsphere", 2, "vsphere:" + name, "vc", "cpu.usage.average"});
   EXPECT_TRUE(id.ok());
   return *id;
 }
@@ -103,20 +103,19 @@ TEST(WindowBlocksTest, TruncatedOrUnknownBlocksAreErrors) {
 
 TEST(WindowBlocksTest, ReplacingARangeKeepsTheWindowsAroundIt) {
   auto store = Store::Open(":memory:");
-  Database* db = (*store)->db();
-  const int64_t vm = AddVm(db, "WEB01");
-  const int64_t other = AddVm(db, "DB01");
+  const int64_t vm = AddVm(store->get(), "WEB01");
+  const int64_t other = AddVm(store->get(), "DB01");
   // Three days, 288 windows each.
-  ASSERT_TRUE(ReplaceCorrWindows(db, vm, kMinT, kMaxT, Windows(kDay0, 3 * 288)).ok());
-  ASSERT_TRUE(ReplaceCorrWindows(db, other, kMinT, kMaxT, Windows(kDay0, 10, 1000)).ok());
-  EXPECT_EQ(CountCorrWindows(db).value(), 3 * 288 + 10);
+  ASSERT_TRUE(ReplaceCorrWindows(store->get(), vm, kMinT, kMaxT, Windows(kDay0, 3 * 288)).ok());
+  ASSERT_TRUE(ReplaceCorrWindows(store->get(), other, kMinT, kMaxT, Windows(kDay0, 10, 1000)).ok());
+  EXPECT_EQ(CountCorrWindows(store->get()).value(), 3 * 288 + 10);
 
   // Replace day 1 10:30 to day 2 02:20 (190 windows; both ends inside an hour block) with
   // windows covering only its first hour.
   const TimeNs from = kDay0 + 86400 * kS + 10 * 3600 * kS + 1800 * kS;
   const TimeNs to = kDay0 + 2 * 86400 * kS + 2 * 3600 * kS + 1200 * kS;
-  ASSERT_TRUE(ReplaceCorrWindows(db, vm, from, to, Windows(from, 12, 500)).ok());
-  const auto all = Read(db, vm);
+  ASSERT_TRUE(ReplaceCorrWindows(store->get(), vm, from, to, Windows(from, 12, 500)).ok());
+  const auto all = Read(store->get(), vm);
   ASSERT_EQ(all.size(), static_cast<size_t>(3 * 288 - 190 + 12));
   for (size_t i = 1; i < all.size(); ++i) ASSERT_LT(all[i - 1].start, all[i].start);
   for (const StoredWindow& w : all) {
@@ -128,30 +127,29 @@ TEST(WindowBlocksTest, ReplacingARangeKeepsTheWindowsAroundIt) {
       EXPECT_EQ(*w.guest_util, static_cast<double>(window_index));  // kept
     }
   }
-  EXPECT_EQ(Read(db, other).size(), 10u);  // another VM untouched
-  EXPECT_EQ(CountCorrWindows(db).value(), static_cast<int64_t>(all.size()) + 10);
+  EXPECT_EQ(Read(store->get(), other).size(), 10u);  // another VM untouched
+  EXPECT_EQ(CountCorrWindows(store->get()).value(), static_cast<int64_t>(all.size()) + 10);
 
   // Reading a range gives the windows overlapping it, across blocks and days, in order.
-  const auto part = Read(db, vm, kDay0 + 86400 * kS - 1, kDay0 + 86400 * kS + 600 * kS);
+  const auto part = Read(store->get(), vm, kDay0 + 86400 * kS - 1, kDay0 + 86400 * kS + 600 * kS);
   ASSERT_EQ(part.size(), 3u);
   EXPECT_EQ(part[0].start, kDay0 + 86400 * kS - 300 * kS);
   EXPECT_EQ(part[2].start, kDay0 + 86400 * kS + 300 * kS);
 
   // Replacing everything with nothing empties the VM; a stop request ends the stream.
-  ASSERT_TRUE(ReplaceCorrWindows(db, other, kMinT, kMaxT, {}).ok());
-  EXPECT_TRUE(Read(db, other).empty());
+  ASSERT_TRUE(ReplaceCorrWindows(store->get(), other, kMinT, kMaxT, {}).ok());
+  EXPECT_TRUE(Read(store->get(), other).empty());
   int seen = 0;
-  ASSERT_TRUE(ForEachCorrWindow(db, vm, kMinT, kMaxT, [&](const StoredWindow&) { return ++seen < 5; }).ok());
+  ASSERT_TRUE(ForEachCorrWindow(store->get(), vm, kMinT, kMaxT, [&](const StoredWindow&) { return ++seen < 5; }).ok());
   EXPECT_EQ(seen, 5);
 }
 
 TEST(WindowBlocksTest, SameStartTwiceKeepsTheLastGiven) {
   auto store = Store::Open(":memory:");
-  Database* db = (*store)->db();
-  const int64_t vm = AddVm(db, "WEB01");
+  const int64_t vm = AddVm(store->get(), "WEB01");
   std::vector<StoredWindow> in = {Window(kDay0, 1), Window(kDay0, 2), Window(kDay0 + 300 * kS, 3)};
-  ASSERT_TRUE(ReplaceCorrWindows(db, vm, kMinT, kMaxT, in).ok());
-  const auto out = Read(db, vm);
+  ASSERT_TRUE(ReplaceCorrWindows(store->get(), vm, kMinT, kMaxT, in).ok());
+  const auto out = Read(store->get(), vm);
   ASSERT_EQ(out.size(), 2u);
   EXPECT_EQ(*out[0].guest_util, 2.0);
 }
@@ -160,10 +158,10 @@ TEST(WindowBlocksTest, ACorruptBlockNamesTheVmHourAndStore) {
   TempDir dir;
   auto store = Store::Open(dir.File("s.db"));
   Database* db = (*store)->db();
-  const int64_t vm = AddVm(db, "WEB01");
-  ASSERT_TRUE(ReplaceCorrWindows(db, vm, kMinT, kMaxT, Windows(kDay0, 4)).ok());
+  const int64_t vm = AddVm(store->get(), "WEB01");
+  ASSERT_TRUE(ReplaceCorrWindows(store->get(), vm, kMinT, kMaxT, Windows(kDay0, 4)).ok());
   ASSERT_TRUE(db->Exec("UPDATE corr_window_block SET data = substr(data, 1, 20)").ok());
-  Status st = ForEachCorrWindow(db, vm, kMinT, kMaxT, [](const StoredWindow&) { return true; });
+  Status st = ForEachCorrWindow(store->get(), vm, kMinT, kMaxT, [](const StoredWindow&) { return true; });
   ASSERT_TRUE(st.IsParseError());
   EXPECT_NE(st.message().find("2026-11-05T00:00:00Z"), std::string::npos) << st.message();
   EXPECT_NE(st.message().find(dir.File("s.db")), std::string::npos) << st.message();
@@ -179,7 +177,7 @@ TEST(WindowBlocksTest, MigrationFiveMovesVersionFourRows) {
   auto store = Store::Open(dir.File("v4.db"));
   ASSERT_TRUE(store.ok()) << store.status().message();
   Database* db = (*store)->db();
-  const int64_t vm = AddVm(db, "WEB01");
+  const int64_t vm = AddVm(store->get(), "WEB01");
   ASSERT_TRUE(db->Exec(R"sql(
 CREATE TABLE corr_window(
   vm_id INTEGER NOT NULL REFERENCES corr_vm(id), start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL,
@@ -202,9 +200,9 @@ CREATE TABLE corr_window(
     }
   }
   ASSERT_TRUE(MoveCorrWindowsIntoBlocks(db).ok());
-  auto vms = ListCorrVms(db);
+  auto vms = ListCorrVms(store->get());
   ASSERT_EQ(vms->size(), 1u);
-  const auto all = Read(db, (*vms)[0].id);
+  const auto all = Read(store->get(), (*vms)[0].id);
   ASSERT_EQ(all.size(), 290u);
   EXPECT_EQ(*all[289].guest_util, 289.0);
   EXPECT_EQ(all[289].vcpus, 4);

@@ -83,6 +83,10 @@ PgDatabase::~PgDatabase() {
   PQfinish(conn_);
 }
 
+std::string PgDatabase::label() const { return PQdb(conn_); }
+
+bool PgDatabase::InTransaction() const { return PQtransactionStatus(conn_) != PQTRANS_IDLE; }
+
 int PgDatabase::server_version() const { return PQserverVersion(conn_); }
 
 Status PgDatabase::Error(const std::string& what, const char* sqlstate) {

@@ -27,11 +27,13 @@ class PgDatabase final : public Database {
 
   Backend backend() const override { return Backend::kPostgres; }
   const std::string& path() const override { return uri_; }
+  std::string label() const override;
   bool read_only() const override { return false; }
   Status Exec(std::string_view sql) override;
   StatusOr<Statement> Prepare(std::string_view sql) override;
   StatusOr<Statement> PrepareKept(std::string_view sql) override;
   Status BeginWrite() override { return Exec("BEGIN"); }
+  bool InTransaction() const override;
 
   // The SQLSTATE of the last failed call ("" when none), e.g. "40001" serialization failure.
   const std::string& last_sqlstate() const { return last_sqlstate_; }

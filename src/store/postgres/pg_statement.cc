@@ -169,8 +169,11 @@ std::string PgStatement::ColumnText(int i) const {
 }
 
 // bytea in text form is "\x" and two hex digits per byte (bytea_output = hex, set on connect).
+// Any other column's bytes are its text, as SQLite gives them.
 std::string_view PgStatement::ColumnBlob(int i) const {
   if (ColumnIsNull(i)) return {};
+  constexpr Oid kByteaOid = 17;  // pg_type.h
+  if (PQftype(result_, i) != kByteaOid) return std::string_view(Cell(i), PQgetlength(result_, row_, i));
   std::string& out = blobs_[i];
   const char* c = Cell(i);
   const int len = PQgetlength(result_, row_, i);

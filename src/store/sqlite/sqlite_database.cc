@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <filesystem>
 #include <limits>
 #include <string>
 
@@ -118,7 +119,9 @@ StatusOr<std::unique_ptr<SqliteDatabase>> SqliteDatabase::Open(const std::string
 }
 
 int SqliteDatabase::ErrorCode() const { return sqlite3_errcode(db_) & 0xff; }
+std::string SqliteDatabase::label() const { return std::filesystem::path(path_).filename().string(); }
 bool SqliteDatabase::read_only() const { return sqlite3_db_readonly(db_, "main") == 1; }
+bool SqliteDatabase::InTransaction() const { return sqlite3_get_autocommit(db_) == 0; }
 void SqliteDatabase::SetBusyTimeout(int ms) { sqlite3_busy_timeout(db_, ms); }
 
 SqliteDatabase::~SqliteDatabase() {

@@ -22,6 +22,7 @@ class SqliteDatabase final : public Database {
 
   Backend backend() const override { return Backend::kSqlite; }
   const std::string& path() const override { return path_; }
+  std::string label() const override;
   bool read_only() const override;
   Status Exec(std::string_view sql) override;
   StatusOr<Statement> Prepare(std::string_view sql) override;
@@ -30,6 +31,7 @@ class SqliteDatabase final : public Database {
   // (Store::ShadowCorrectionTables): no lock on the file is taken for those.
   Status BeginWrite() override { return Exec(read_only() ? "BEGIN" : "BEGIN IMMEDIATE"); }
 
+  bool InTransaction() const override;
   int ErrorCode() const;  // SQLite's primary result code of the last call on this connection
   void SetBusyTimeout(int ms);
 

@@ -1,7 +1,7 @@
-// The scheduled collector's bookkeeping in the store (migration 4): one status row per source
+// The scheduled collector's (src/fleet/) bookkeeping in the store (migration 4): one status row per source
 // (vCenter or drop folder) and the (size, mtime) of each drop-folder file last ingested.
-#ifndef VRECON_SRC_FLEET_SOURCE_STATUS_H_
-#define VRECON_SRC_FLEET_SOURCE_STATUS_H_
+#ifndef VRECON_SRC_STORE_SOURCE_TABLES_H_
+#define VRECON_SRC_STORE_SOURCE_TABLES_H_
 
 #include <map>
 #include <optional>
@@ -9,9 +9,12 @@
 #include <vector>
 
 #include "src/core/time_util.h"
-#include "src/store/database.h"
+#include "src/store/store.h"
 
-namespace vrecon::fleet {
+namespace vrecon {
+
+// This process as a collector: "host:pid".
+std::string ThisCollector();
 
 struct SourceStatus {
   std::string source;  // the vCenter's name or URL, the drop folder's path
@@ -25,6 +28,7 @@ struct SourceStatus {
   std::string last_error;               // the newest error, kept after a recovery
   std::optional<TimeNs> last_error_at;
   int64_t rollups_due = 0;  // vCenter: VMs whose 300 s rollup range is still to be stored (retried each round)
+  std::string collector;    // "host:pid" of the collector that ran the last attempt ("" before schema 9)
 };
 
 // One round's outcome for a source: `error` empty means success.
@@ -36,18 +40,25 @@ struct Attempt {
   std::optional<int> round_interval_s;
   std::string error;
   int64_t rollups_due = 0;
+  std::string collector = ThisCollector();
 };
 
-Status RecordAttempt(Database* db, const Attempt& a);
-StatusOr<std::vector<SourceStatus>> SourceStatuses(Database* db);
+Status RecordAttempt(Store* store, const Attempt& a);
+
+// Claims `source` (a vCenter URL, a drop folder) for this collector until the store is closed, so
+// that collectors sharing a PostgreSQL store never collect one source at once. Returns who holds
+// it ("host:pid since TIME") when another collector does. On SQLite it always succeeds: the
+// collector holds the whole store's lock file (src/fleet/store_lock.h).
+StatusOr<std::optional<std::string>> ClaimSource(Store* store, const std::string& source);
+StatusOr<std::vector<SourceStatus>> SourceStatuses(Store* store);
 
 struct DropFileMark {
   int64_t size = 0;
   TimeNs mtime = 0;
 };
-StatusOr<std::map<std::string, DropFileMark>> DropFileMarks(Database* db, const std::string& folder);
-Status SetDropFileMark(Database* db, const std::string& path, const DropFileMark& mark, TimeNs now);
+StatusOr<std::map<std::string, DropFileMark>> DropFileMarks(Store* store, const std::string& folder);
+Status SetDropFileMark(Store* store, const std::string& path, const DropFileMark& mark, TimeNs now);
 
-}  // namespace vrecon::fleet
+}  // namespace vrecon
 
-#endif  // VRECON_SRC_FLEET_SOURCE_STATUS_H_
+#endif  // VRECON_SRC_STORE_SOURCE_TABLES_H_
