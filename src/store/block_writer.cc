@@ -19,6 +19,12 @@ Status BlockWriter::DeclareColumns(const std::vector<SeriesKey>& columns) {
                                               "starts, ends) VALUES(?,?,?,?,?,?) RETURNING id"));
     ASSIGN_OR_RETURN(insert_values_,
                      db->Cached("INSERT INTO value_block(series_id, block_id, present, vals) VALUES(?,?,?,?)"));
+    if (db->backend() == Backend::kPostgres) {
+      rows_per_insert_ = kRowsPerInsert;
+      std::string sql = "INSERT INTO value_block(series_id, block_id, present, vals) VALUES(?,?,?,?)";
+      for (size_t i = 1; i < rows_per_insert_; ++i) sql += ",(?,?,?,?)";
+      ASSIGN_OR_RETURN(insert_many_values_, db->Cached(sql));
+    }
     prepared_ = true;
   }
   // A new column set (declared again mid-input): the rows of the previous set go out first.
@@ -94,14 +100,42 @@ Status BlockWriter::FlushValues() {
       const double* col = &values_[(b * n + c) * kBlockRows];
       int64_t present = 0;
       for (int r = 0; r < rows; ++r) present += IsMissing(col[r]) ? 0 : 1;
-      insert_values_->Bind(1, series_ids_[c]).Bind(2, block_ids_[b]).Bind(3, present);
       // A block with no value at all is stored empty: every row of it is missing.
-      insert_values_->BindBlob(4, col, present == 0 ? 0 : rows * sizeof(double));
-      RETURN_IF_ERROR(insert_values_->Run());
+      RETURN_IF_ERROR(
+          AddValueRow(series_ids_[c], block_ids_[b], present, col, present == 0 ? 0 : rows * sizeof(double)));
     }
   }
+  RETURN_IF_ERROR(FlushValueRows());
   block_ids_.clear();
   block_rows_.clear();
+  return Status::Ok();
+}
+
+Status BlockWriter::AddValueRow(int64_t series_id, int64_t block_id, int64_t present, const double* vals,
+                                size_t bytes) {
+  if (rows_per_insert_ == 1) {
+    insert_values_->Bind(1, series_id).Bind(2, block_id).Bind(3, present).BindBlob(4, vals, bytes);
+    return insert_values_->Run();
+  }
+  value_rows_.push_back({series_id, block_id, present, vals, bytes});
+  if (value_rows_.size() < rows_per_insert_) return Status::Ok();
+  int p = 1;
+  for (const ValueRow& r : value_rows_) {
+    insert_many_values_->Bind(p, r.series_id).Bind(p + 1, r.block_id).Bind(p + 2, r.present);
+    insert_many_values_->BindBlob(p + 3, r.vals, r.bytes);
+    p += 4;
+  }
+  value_rows_.clear();
+  return insert_many_values_->Run();
+}
+
+// The rows short of a full multi-row INSERT, one statement each.
+Status BlockWriter::FlushValueRows() {
+  for (const ValueRow& r : value_rows_) {
+    insert_values_->Bind(1, r.series_id).Bind(2, r.block_id).Bind(3, r.present).BindBlob(4, r.vals, r.bytes);
+    RETURN_IF_ERROR(insert_values_->Run());
+  }
+  value_rows_.clear();
   return Status::Ok();
 }
 

@@ -22,6 +22,7 @@ class BlockWriter : public SampleSink {
   // (kBatchBytes), so a wide file gets a shorter batch and memory stays bounded.
   static constexpr int kMaxBatchBlocks = 8;
   static constexpr size_t kBatchBytes = 16u << 20;
+  static constexpr size_t kRowsPerInsert = 128;  // PostgreSQL: value_block rows per INSERT
 
   explicit BlockWriter(Store* store) : store_(store) {}
 
@@ -42,6 +43,10 @@ class BlockWriter : public SampleSink {
 
  private:
   StatusOr<int64_t> FindOrAddSeries(const SeriesKey& k);
+  // One value_block row, written at once (SQLite) or gathered into one multi-row INSERT of
+  // kRowsPerInsert (PostgreSQL: a statement per row is a round trip to the server per row).
+  Status AddValueRow(int64_t series_id, int64_t block_id, int64_t present, const double* vals, size_t bytes);
+  Status FlushValueRows();
   Status FlushBlock();   // closes the current time block (writes its time_block row)
   Status FlushValues();  // writes the value blocks of all closed time blocks
 
@@ -57,9 +62,17 @@ class BlockWriter : public SampleSink {
   std::vector<int> block_rows_;     // their row counts
   std::vector<ImportIssue> issues_;
   std::vector<ClockRecord> clock_events_;
+  struct ValueRow {
+    int64_t series_id, block_id, present;
+    const double* vals;  // into values_, valid until FlushValues returns
+    size_t bytes;
+  };
+  std::vector<ValueRow> value_rows_;
+  size_t rows_per_insert_ = 1;
   bool prepared_ = false;
   // Cached by the connection (Database::Cached): a writer is used by one thread at a time.
-  Statement *find_series_ = nullptr, *add_series_ = nullptr, *insert_time_ = nullptr, *insert_values_ = nullptr;
+  Statement *find_series_ = nullptr, *add_series_ = nullptr, *insert_time_ = nullptr, *insert_values_ = nullptr,
+            *insert_many_values_ = nullptr;
 };
 
 }  // namespace vrecon
