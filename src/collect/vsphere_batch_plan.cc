@@ -1,0 +1,142 @@
+#include "src/collect/vsphere_batch_plan.h"
+
+#include <algorithm>
+#include <iterator>
+#include <optional>
+
+namespace vrecon {
+namespace {
+
+using vsphere::QuerySpec;
+
+// The VM's oldest mark at `interval` when every counter has one (a counter without a mark, e.g.
+// its part of a VM split across batches failed, would keep a gap behind its siblings' marks).
+std::optional<TimeNs> OldestMark(const PlanInput& in, const std::string& moid, int interval) {
+  std::optional<TimeNs> oldest;
+  for (const auto& [id, name] : in.counters) {
+    auto m = in.marks.find(MarkKey{moid, name, interval});
+    if (m == in.marks.end()) return std::nullopt;
+    oldest = std::min(oldest.value_or(m->second), m->second);
+  }
+  return oldest;
+}
+
+// Catch-up: the collector was away longer than realtime keeps. The part the server no longer
+// holds at 20 s comes from the 300 s rollup, up to one rollup into the realtime range so the two
+// meet without a gap (a little overlap, weighted away by the windows). A range owed by an earlier
+// round is asked again, as far as vCenter still keeps it.
+void PlanRollup(const PlanInput& in, const std::string& moid, std::optional<TimeNs> oldest, TimeNs realtime_first,
+                std::vector<Batch>* catch_up, BatchPlan* plan) {
+  const auto owed = in.owed.find(moid);
+  const bool gap = oldest && *oldest < realtime_first;
+  if (!gap && owed == in.owed.end()) return;
+  TimeNs from = gap ? std::max(*oldest, in.now - kRollupKeep) : in.now;
+  TimeNs to = gap ? realtime_first + kRollupS * kNsPerSec : in.now - kRollupKeep;
+  if (owed != in.owed.end()) {
+    from = std::min(from, std::max(owed->second.from, in.now - kRollupKeep));
+    to = std::max(to, owed->second.to);
+  }
+  for (const auto& [id, name] : in.counters) {
+    auto h = in.marks.find(MarkKey{moid, name, kRollupS});
+    if (h != in.marks.end()) from = std::max(from, h->second);
+  }
+  if (from >= to) {
+    if (owed != in.owed.end()) {
+      if (owed->second.to <= in.now - kRollupKeep) ++plan->rollups_expired;
+      plan->forgive.push_back(moid);
+    }
+    return;
+  }
+  QuerySpec q;
+  q.entity = moid;
+  q.interval_id = kRollupS;
+  q.start = from;
+  q.end = to;
+  q.max_sample = static_cast<int>((to - from) / (kRollupS * kNsPerSec)) + 1;
+  for (const auto& [id, name] : in.counters) q.counter_ids.push_back(id);
+  Batch b;
+  b.specs.push_back(std::move(q));
+  b.vms.insert(moid);
+  catch_up->push_back(std::move(b));
+  ++plan->vms_caught_up;
+  plan->from = std::min(plan->from, from);
+  plan->owe[moid] = RollupDue{from, to};
+}
+
+// Rollup queries packed into batches of the same limit, one VM's query never split.
+std::vector<Batch> Pack(std::vector<Batch> one_per_vm, int limit) {
+  std::vector<Batch> out;
+  Batch packed;
+  int metrics = 0;
+  for (Batch& b : one_per_vm) {
+    const int n = static_cast<int>(b.specs.front().counter_ids.size());
+    if (!packed.specs.empty() && metrics + n > limit) {
+      out.push_back(std::move(packed));
+      packed = Batch{};
+      metrics = 0;
+    }
+    packed.specs.push_back(std::move(b.specs.front()));
+    packed.vms.insert(b.vms.begin(), b.vms.end());
+    metrics += n;
+  }
+  if (!packed.specs.empty()) out.push_back(std::move(packed));
+  return out;
+}
+
+}  // namespace
+
+BatchPlan PlanBatches(const PlanInput& in) {
+  BatchPlan plan;
+  const bool historical = in.historical || in.since > kRealtimeKeep;
+  const int interval = historical ? kRollupS : 20;
+  plan.interval_s = interval;
+  plan.from = plan.to = in.now;
+  const TimeNs lookback = historical ? 3600 * kNsPerSec : 60 * kNsPerSec;  // late data
+  const int limit = std::max(1, in.batch_limit);
+
+  std::vector<Batch> batches, catch_up;
+  Batch current;
+  int in_batch = 0;
+  for (const std::string& moid : in.vms) {
+    // `since` is for a VM without marks; one with marks goes on from them, however long ago
+    // (capped below by what the server still keeps), or a round after a pause longer than
+    // `since` would leave a gap.
+    const std::optional<TimeNs> oldest = OldestMark(in, moid, interval);
+    TimeNs start = oldest ? *oldest - lookback : in.now - in.since;
+    if (!historical) {
+      const TimeNs realtime_first = in.now - kRealtimeKeep + interval * kNsPerSec;
+      PlanRollup(in, moid, oldest, realtime_first, &catch_up, &plan);
+      start = std::max(start, realtime_first);
+    }
+    plan.from = std::min(plan.from, start);
+    const int max_sample = static_cast<int>((in.now - start) / (interval * kNsPerSec)) + 1;
+    // A VM's counters go in one query while they fit; the limit may split them across batches.
+    for (const auto& [id, name] : in.counters) {
+      if (current.specs.empty() || current.specs.back().entity != moid) {
+        QuerySpec q;
+        q.entity = moid;
+        q.interval_id = interval;
+        q.start = start;
+        q.end = in.now;
+        q.max_sample = max_sample;
+        current.specs.push_back(std::move(q));
+      }
+      current.specs.back().counter_ids.push_back(id);
+      current.vms.insert(moid);
+      if (++in_batch == limit) {
+        batches.push_back(std::move(current));
+        current = Batch{};
+        in_batch = 0;
+      }
+    }
+  }
+  if (!current.specs.empty()) batches.push_back(std::move(current));
+  // Rollups are asked first: a round stopped part-way then leaves those VMs' realtime marks old,
+  // so the next round still sees the gap (from the rollup marks on) instead of losing it.
+  plan.batches = Pack(std::move(catch_up), limit);
+  plan.batches.insert(plan.batches.end(), std::make_move_iterator(batches.begin()),
+                      std::make_move_iterator(batches.end()));
+  return plan;
+}
+
+}  // namespace vrecon

@@ -1,0 +1,55 @@
+// What one vSphere collection round asks each VM for, decided from the store's high-water marks
+// and owed rollup ranges alone: a pure function, so every rule (where a VM starts, when it
+// catches up from the 300 s rollup, how queries pack into the server's per-query limit) is
+// tested without a server or a store (tests/collect/vsphere_batch_plan_test.cc).
+#ifndef VRECON_SRC_COLLECT_VSPHERE_BATCH_PLAN_H_
+#define VRECON_SRC_COLLECT_VSPHERE_BATCH_PLAN_H_
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "adapters/vsphere/vsphere_xml.h"
+#include "src/core/time_util.h"
+#include "src/store/vsphere_tables.h"
+
+namespace vrecon {
+
+inline constexpr TimeNs kRealtimeKeep = 3600 * kNsPerSec;  // vCenter keeps realtime samples about an hour
+inline constexpr int kRollupS = 300;                       // the first historical rollup's interval...
+inline constexpr TimeNs kRollupKeep = 86400 * kNsPerSec;   // ...kept a day by default
+
+// One QueryPerf call: at most the server's limit of (VM, counter) metrics.
+struct Batch {
+  std::vector<vsphere::QuerySpec> specs;
+  std::set<std::string> vms;  // moids
+};
+
+struct PlanInput {
+  TimeNs now = 0;                         // the server's time
+  TimeNs since = kRealtimeKeep;           // how far back a VM without marks starts
+  bool historical = false;                // asked for the 300 s rollup (or since beyond realtime)
+  int batch_limit = 64;                   // metrics per query
+  std::map<int, std::string> counters;    // counter id -> name, those collected
+  std::vector<std::string> vms;           // moids selected and powered on, in order
+  std::map<MarkKey, TimeNs> marks;        // this vCenter's high-water marks
+  std::map<std::string, RollupDue> owed;  // by moid: rollup ranges earlier rounds did not store
+};
+
+struct BatchPlan {
+  std::vector<Batch> batches;  // the rollup catch-up batches first, then the round's own
+  int interval_s = 20;
+  TimeNs from = 0, to = 0;  // the range asked, in server time
+  int vms_caught_up = 0;    // VMs asked for a rollup range (their realtime gap is too old)
+  int rollups_expired = 0;  // owed ranges vCenter no longer keeps: dropped
+  // To record before asking (owed until a batch stores them) and to forget.
+  std::map<std::string, RollupDue> owe;
+  std::vector<std::string> forgive;
+};
+
+BatchPlan PlanBatches(const PlanInput& in);
+
+}  // namespace vrecon
+
+#endif  // VRECON_SRC_COLLECT_VSPHERE_BATCH_PLAN_H_

@@ -1,0 +1,150 @@
+// The vSphere round's plan (src/collect/vsphere_batch_plan.h) without a server or a store: where
+// each VM starts, when it catches up from the 300 s rollup, owed ranges asked again or dropped,
+// and how queries pack into the server's per-query limit.
+#include "src/collect/vsphere_batch_plan.h"
+
+#include <gtest/gtest.h>
+
+namespace vrecon {
+namespace {
+
+constexpr TimeNs kNow = 1'800'000'000 * kNsPerSec;
+constexpr TimeNs kMin = 60 * kNsPerSec;
+
+PlanInput Input(std::vector<std::string> vms, int counters = 3) {
+  PlanInput in;
+  in.now = kNow;
+  in.since = 10 * kMin;
+  in.batch_limit = 64;
+  const char* names[] = {"cpu.usage.average", "cpu.ready.summation", "cpu.costop.summation",
+                         "cpu.run.summation", "cpu.used.summation",  "cpu.wait.summation"};
+  for (int i = 0; i < counters; ++i) in.counters[100 + i] = names[i];
+  in.vms = std::move(vms);
+  return in;
+}
+
+void MarkAll(PlanInput* in, const std::string& moid, int interval, TimeNs t) {
+  for (const auto& [id, name] : in->counters) in->marks[MarkKey{moid, name, interval}] = t;
+}
+
+TEST(VsphereBatchPlanTest, NewVmsStartAtSinceAndFillBatchesToTheLimit) {
+  PlanInput in = Input({"vm-1", "vm-2"});
+  in.batch_limit = 4;  // 2 VMs x 3 counters: 4 + 2 metrics
+  const BatchPlan p = PlanBatches(in);
+  EXPECT_EQ(p.interval_s, 20);
+  ASSERT_EQ(p.batches.size(), 2u);
+  ASSERT_EQ(p.batches[0].specs.size(), 2u);  // vm-1 whole, then vm-2's first counter
+  EXPECT_EQ(p.batches[0].specs[0].entity, "vm-1");
+  EXPECT_EQ(p.batches[0].specs[0].counter_ids.size(), 3u);
+  EXPECT_EQ(p.batches[0].specs[1].entity, "vm-2");
+  EXPECT_EQ(p.batches[0].specs[1].counter_ids.size(), 1u);
+  EXPECT_EQ(p.batches[1].specs[0].entity, "vm-2");
+  EXPECT_EQ(p.batches[1].specs[0].counter_ids.size(), 2u);
+  EXPECT_EQ(p.batches[0].vms, (std::set<std::string>{"vm-1", "vm-2"}));
+  EXPECT_EQ(*p.batches[0].specs[0].start, kNow - 10 * kMin);
+  EXPECT_EQ(*p.batches[0].specs[0].end, kNow);
+  EXPECT_EQ(p.batches[0].specs[0].max_sample, 31);  // 10 min of 20 s samples, and one
+  EXPECT_EQ(p.from, kNow - 10 * kMin);
+  EXPECT_TRUE(p.owe.empty());
+}
+
+TEST(VsphereBatchPlanTest, MarkedVmStartsAMinuteBeforeItsOldestMark) {
+  PlanInput in = Input({"vm-1", "vm-2"});
+  MarkAll(&in, "vm-1", 20, kNow - 2 * kMin);
+  in.marks[MarkKey{"vm-1", "cpu.ready.summation", 20}] = kNow - 3 * kMin;  // the oldest
+  MarkAll(&in, "vm-2", 20, kNow - 2 * kMin);
+  in.marks.erase(MarkKey{"vm-2", "cpu.costop.summation", 20});  // one counter never stored
+  const BatchPlan p = PlanBatches(in);
+  ASSERT_EQ(p.batches.size(), 1u);
+  EXPECT_EQ(*p.batches[0].specs[0].start, kNow - 4 * kMin);   // late data: a minute back
+  EXPECT_EQ(*p.batches[0].specs[1].start, kNow - 10 * kMin);  // from --since, or that counter keeps a gap
+}
+
+// Before this function was split out of CollectVsphere, `since` capped a marked VM too: with
+// since = 10m, a VM last stored 30 minutes ago lost the 20 minutes between.
+TEST(VsphereBatchPlanTest, AMarkedVmGoesOnFromItsMarkHoweverShortSinceIs) {
+  PlanInput in = Input({"vm-1"});
+  MarkAll(&in, "vm-1", 20, kNow - 30 * kMin);
+  const BatchPlan p = PlanBatches(in);
+  ASSERT_EQ(p.batches.size(), 1u);
+  EXPECT_EQ(*p.batches[0].specs[0].start, kNow - 31 * kMin);
+  EXPECT_EQ(p.batches[0].specs[0].max_sample, 94);
+}
+
+TEST(VsphereBatchPlanTest, AVmAwayLongerThanRealtimeKeepsCatchesUpFromTheRollupFirst) {
+  PlanInput in = Input({"vm-1", "vm-2"});
+  MarkAll(&in, "vm-1", 20, kNow - 3 * 3600 * kNsPerSec);
+  MarkAll(&in, "vm-2", 20, kNow - kMin);
+  const BatchPlan p = PlanBatches(in);
+  const TimeNs realtime_first = kNow - kRealtimeKeep + 20 * kNsPerSec;
+  ASSERT_EQ(p.batches.size(), 2u);
+  const vsphere::QuerySpec& rollup = p.batches[0].specs[0];
+  EXPECT_EQ(rollup.entity, "vm-1");
+  EXPECT_EQ(rollup.interval_id, 300);
+  EXPECT_EQ(*rollup.start, kNow - 3 * 3600 * kNsPerSec);
+  EXPECT_EQ(*rollup.end, realtime_first + 300 * kNsPerSec);  // one rollup into realtime: no gap
+  EXPECT_EQ(p.vms_caught_up, 1);
+  ASSERT_EQ(p.owe.count("vm-1"), 1u);
+  EXPECT_EQ(p.owe.at("vm-1").from, *rollup.start);
+  EXPECT_EQ(p.owe.at("vm-1").to, *rollup.end);
+  // Realtime for vm-1 begins where the server still holds it.
+  EXPECT_EQ(p.batches[1].specs[0].interval_id, 20);
+  EXPECT_EQ(*p.batches[1].specs[0].start, realtime_first);
+  EXPECT_EQ(p.from, *rollup.start);
+}
+
+TEST(VsphereBatchPlanTest, RollupMarksMoveTheCatchUpOn) {
+  PlanInput in = Input({"vm-1"});
+  MarkAll(&in, "vm-1", 20, kNow - 3 * 3600 * kNsPerSec);
+  MarkAll(&in, "vm-1", 300, kNow - 2 * 3600 * kNsPerSec);  // a stopped round stored part of it
+  const BatchPlan p = PlanBatches(in);
+  ASSERT_FALSE(p.batches.empty());
+  EXPECT_EQ(*p.batches[0].specs[0].start, kNow - 2 * 3600 * kNsPerSec);
+}
+
+TEST(VsphereBatchPlanTest, AnOwedRangeIsAskedAgainUntilVcenterNoLongerKeepsIt) {
+  PlanInput in = Input({"vm-1", "vm-2"});
+  MarkAll(&in, "vm-1", 20, kNow - kMin);
+  MarkAll(&in, "vm-2", 20, kNow - kMin);
+  in.owed["vm-1"] = RollupDue{kNow - 5 * 3600 * kNsPerSec, kNow - 4 * 3600 * kNsPerSec};
+  in.owed["vm-2"] = RollupDue{kNow - 30 * 3600 * kNsPerSec, kNow - 26 * 3600 * kNsPerSec};  // beyond a day
+  const BatchPlan p = PlanBatches(in);
+  ASSERT_EQ(p.batches.size(), 2u);
+  EXPECT_EQ(p.batches[0].specs.size(), 1u);
+  EXPECT_EQ(p.batches[0].specs[0].entity, "vm-1");
+  EXPECT_EQ(*p.batches[0].specs[0].start, kNow - 5 * 3600 * kNsPerSec);
+  EXPECT_EQ(*p.batches[0].specs[0].end, kNow - 4 * 3600 * kNsPerSec);
+  EXPECT_EQ(p.rollups_expired, 1);
+  EXPECT_EQ(p.forgive, std::vector<std::string>{"vm-2"});
+  EXPECT_EQ(p.owe.count("vm-2"), 0u);
+}
+
+TEST(VsphereBatchPlanTest, HistoricalAsksTheRollupWithAnHourOfLookbackAndNoCatchUp) {
+  PlanInput in = Input({"vm-1"});
+  in.since = 2 * 86400 * kNsPerSec;  // beyond realtime: historical
+  MarkAll(&in, "vm-1", 300, kNow - 3 * 3600 * kNsPerSec);
+  const BatchPlan p = PlanBatches(in);
+  EXPECT_EQ(p.interval_s, 300);
+  ASSERT_EQ(p.batches.size(), 1u);
+  EXPECT_EQ(p.batches[0].specs[0].interval_id, 300);
+  EXPECT_EQ(*p.batches[0].specs[0].start, kNow - 4 * 3600 * kNsPerSec);
+  EXPECT_EQ(p.vms_caught_up, 0);
+}
+
+TEST(VsphereBatchPlanTest, CatchUpQueriesPackWholeVmsIntoTheLimit) {
+  PlanInput in = Input({"vm-1", "vm-2", "vm-3"}, 6);
+  in.batch_limit = 12;
+  for (const std::string& vm : in.vms) MarkAll(&in, vm, 20, kNow - 3 * 3600 * kNsPerSec);
+  const BatchPlan p = PlanBatches(in);
+  // Rollups: 6 + 6 metrics, then 6; then realtime: 12, 6.
+  ASSERT_EQ(p.batches.size(), 4u);
+  EXPECT_EQ(p.batches[0].specs.size(), 2u);
+  EXPECT_EQ(p.batches[1].specs.size(), 1u);
+  for (int b = 0; b < 2; ++b)
+    for (const auto& q : p.batches[b].specs) EXPECT_EQ(q.interval_id, 300);
+  EXPECT_EQ(p.batches[2].specs[0].interval_id, 20);
+  EXPECT_EQ(p.vms_caught_up, 3);
+}
+
+}  // namespace
+}  // namespace vrecon
