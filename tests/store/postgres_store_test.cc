@@ -37,6 +37,15 @@ TEST(PostgresParametersTest, NumbersQuestionMarksOutsideQuotes) {
   EXPECT_EQ(n, 1);
 }
 
+// A server older than vrecon supports cannot be started here; the check behind it can be run.
+TEST(PostgresVersionTest, AnOlderServerIsNamedWithTheVersionNeeded) {
+  EXPECT_TRUE(CheckServerVersion("postgresql:///v", 150004).ok());
+  EXPECT_TRUE(CheckServerVersion("postgresql:///v", 130000).ok());
+  Status old = CheckServerVersion("postgresql://db01/v", 120017);
+  ASSERT_FALSE(old.ok());
+  EXPECT_EQ(old.message(), "postgresql://db01/v is PostgreSQL 12.17: vrecon needs PostgreSQL 13 or newer");
+}
+
 TEST(PostgresUriTest, RecognisesBothSchemes) {
   EXPECT_TRUE(IsPostgresUri("postgresql://vrecon@db01/vrecon"));
   EXPECT_TRUE(IsPostgresUri("postgres://db01/vrecon"));

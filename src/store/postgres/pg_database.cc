@@ -21,6 +21,13 @@ void IgnoreNotice(void*, const char*) {}
 
 }  // namespace
 
+Status CheckServerVersion(const std::string& uri, int version) {
+  if (version >= PgDatabase::kMinServerVersion) return Status::Ok();
+  return Status::NotSupported(uri + " is PostgreSQL " + std::to_string(version / 10000) + "." +
+                              std::to_string(version % 10000) + ": vrecon needs PostgreSQL " +
+                              std::to_string(PgDatabase::kMinServerVersion / 10000) + " or newer");
+}
+
 std::string DollarParameters(std::string_view sql, int* params) {
   std::string out;
   out.reserve(sql.size() + 16);
@@ -68,10 +75,7 @@ StatusOr<std::unique_ptr<PgDatabase>> PgDatabase::Connect(const std::string& uri
   }
   PQsetNoticeProcessor(conn, IgnoreNotice, nullptr);
   std::unique_ptr<PgDatabase> db(new PgDatabase(conn, uri));
-  if (PQserverVersion(conn) < kMinServerVersion) {
-    return Status::NotSupported(uri + " is PostgreSQL " + std::to_string(PQserverVersion(conn) / 10000) +
-                                ": vrecon needs PostgreSQL " + std::to_string(kMinServerVersion / 10000) + " or newer");
-  }
+  RETURN_IF_ERROR(CheckServerVersion(uri, PQserverVersion(conn)));
   // Times are stored as integers and text as given: no setting of the server changes a value,
   // but these fix how values come back.
   RETURN_IF_ERROR(db->Exec("SET client_encoding = 'UTF8'; SET bytea_output = 'hex'; SET extra_float_digits = 1"));

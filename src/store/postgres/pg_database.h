@@ -52,6 +52,9 @@ class PgDatabase final : public Database {
   int64_t statements_ = 0;
 };
 
+// OK for a server of PQserverVersion `version` (150004 is 15.4); else why not, naming `uri`.
+Status CheckServerVersion(const std::string& uri, int version);
+
 // "?" and "?N" parameters (SQLite's) as PostgreSQL's "$N", outside quoted text and comments;
 // `params` gets the highest parameter number.
 std::string DollarParameters(std::string_view sql, int* params);
