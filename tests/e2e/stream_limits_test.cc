@@ -155,7 +155,14 @@ TEST_F(StreamLimitsTest, HundredThousandColumnsIngest) {
   EXPECT_EQ(IngestedRows(r), kRows);
   rusage usage{};
   ASSERT_EQ(getrusage(RUSAGE_CHILDREN, &usage), 0);
-  EXPECT_LT(usage.ru_maxrss, 1024 * 1024) << "peak RSS of the largest child so far, KiB";
+  // Release: 331 MiB (docs/reliability.md). AddressSanitizer's shadow memory and quarantine of
+  // freed blocks add to it: 1.11 GiB in one CI run; the bound there catches growth, not size.
+#ifdef VRECON_SANITIZED_BUILD
+  constexpr long kMaxRssKiB = 2L * 1024 * 1024;
+#else
+  constexpr long kMaxRssKiB = 1024 * 1024;
+#endif
+  EXPECT_LT(usage.ru_maxrss, kMaxRssKiB) << "peak RSS of the largest child so far, KiB";
   EXPECT_EQ(SampleLines(db_), static_cast<size_t>(kRows) * (kColumns + 1));
   EXPECT_EQ(ValuesOf(db_, "p99999"), (std::vector<std::string>{"99", "0", "1"}));
 }
