@@ -49,6 +49,11 @@ Status RekeySeries(Database* db, const std::string& from, const std::string& to)
 
 StatusOr<std::string> RecordVcenter(Store* store, const std::string& url, const std::string& vcenter_id) {
   Database* db = store->db();
+  // The lookups below decide the id: they run in the transaction that records it, and on
+  // PostgreSQL after the lock on the reported id, so two collectors starting on two servers that
+  // report one instanceUuid cannot both take it (their VMs would merge).
+  ASSIGN_OR_RETURN(Transaction tx, Transaction::Begin(db));
+  RETURN_IF_ERROR(store->SerializeWriters("vcenter " + vcenter_id));
   ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT vcenter_id FROM vsphere_server WHERE url = ?1"));
   q.Bind(1, url);
   ASSIGN_OR_RETURN(bool known, q.Step());
@@ -62,7 +67,6 @@ StatusOr<std::string> RecordVcenter(Store* store, const std::string& url, const 
   ASSIGN_OR_RETURN(bool shared, other.Step());
   const std::string id = shared && vcenter_id != UrlHost(url) ? vcenter_id + "@" + UrlHost(url) : vcenter_id;
   other.Reset();
-  ASSIGN_OR_RETURN(Transaction tx, Transaction::Begin(db));
   // Only data keyed by the URL's host moves: a vCenter whose instanceUuid changed is another
   // server, whose moids name other VMs.
   if (before == UrlHost(url) && before != id) {
