@@ -81,6 +81,7 @@ int Main(int argc, char** argv) {
   RunFn report = AddReportCommand(app);
   RunFn status = AddStatusCommand(app);
   RunFn counters = AddCountersCommand(app);
+  RunFn prune = AddPruneCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -99,6 +100,7 @@ int Main(int argc, char** argv) {
   if (app.got_subcommand("report")) return report();
   if (app.got_subcommand("status")) return status();
   if (app.got_subcommand("counters")) return counters();
+  if (app.got_subcommand("prune")) return prune();
   std::cerr << app.help();
   return kExitUsage;
 }

@@ -16,6 +16,8 @@ void PrintRound(const fleet::RoundResult& r, OutputFormat fmt) {
               << ", \"seconds\": " << FormatFixed(r.seconds, 3) << ", \"ok\": " << (r.ok() ? "true" : "false")
               << ", \"windows_stored\": " << r.windows_stored
               << ", \"correction_error\": " << (r.correction_error.empty() ? "null" : JsonString(r.correction_error))
+              << ", \"pruned_rows\": " << r.pruned_rows << ", \"pruned_windows\": " << r.pruned_windows
+              << ", \"retention_error\": " << (r.retention_error.empty() ? "null" : JsonString(r.retention_error))
               << ", \"sources\": [";
     for (size_t i = 0; i < r.sources.size(); ++i) {
       const auto& s = r.sources[i];
@@ -43,7 +45,12 @@ void PrintRound(const fleet::RoundResult& r, OutputFormat fmt) {
               FormatFixed(s.seconds, 1), s.detail, s.ok ? "" : s.error});
   t.Print(std::cout);
   std::cout << "round: " << FormatFixed(r.seconds, 1) << " s, " << r.windows_stored << " correction windows stored"
-            << (r.correction_error.empty() ? "" : "; " + r.correction_error) << std::endl;
+            << (r.correction_error.empty() ? "" : "; " + r.correction_error)
+            << (r.pruned_rows || r.pruned_windows
+                    ? "; retention removed " + std::to_string(r.pruned_rows) + " sample rows and " +
+                          std::to_string(r.pruned_windows) + " windows"
+                    : "")
+            << (r.retention_error.empty() ? "" : "; " + r.retention_error) << std::endl;
 }
 
 }  // namespace

@@ -29,6 +29,7 @@ RunFn AddReadyCommand(CLI::App& app);
 RunFn AddReportCommand(CLI::App& app);
 RunFn AddStatusCommand(CLI::App& app);
 RunFn AddCountersCommand(CLI::App& app);
+RunFn AddPruneCommand(CLI::App& app);
 // `collect procfs`, registered under the `collect` command by AddCollectCommand.
 RunFn AddCollectProcfsCommand(CLI::App* collect);
 // `collect --config FILE --every D | --once` (the fleet), options of the `collect` command itself.

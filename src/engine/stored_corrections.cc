@@ -7,6 +7,7 @@
 
 #include "models/vm_identity.h"
 #include "src/engine/ready_job.h"
+#include "src/store/retention.h"
 #include "src/store/window_blocks.h"
 
 namespace vrecon {
@@ -97,6 +98,13 @@ StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
   CorrectionRequest widened = req;
   if (req.from) widened.from = FloorTo(*req.from, unit);
   if (req.to) widened.to = CeilTo(*req.to, unit);
+  // Windows before the pruned samples' horizon cannot be computed again: what is stored for them
+  // stays. The first whole unit after it is the first that all samples still cover.
+  ASSIGN_OR_RETURN(const PruneHorizon pruned, PrunedBefore(store));
+  if (pruned.samples_before) {
+    const TimeNs first_whole = CeilTo(*pruned.samples_before, unit);
+    if (!widened.from || *widened.from < first_whole) widened.from = first_whole;
+  }
   const TimeNs del_from = widened.from.value_or(std::numeric_limits<TimeNs>::min());
   const TimeNs del_to = widened.to.value_or(std::numeric_limits<TimeNs>::max());
 
@@ -144,11 +152,13 @@ StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
     }
     return Status::Ok();
   };
-  RETURN_IF_ERROR(ForEachVmCorrection(store, widened, store_vm));
+  if (del_from < del_to) RETURN_IF_ERROR(ForEachVmCorrection(store, widened, store_vm));
 
   if (ready.ok()) {
     std::map<int64_t, std::vector<StoredReady>> by_vm;
     for (const models::VmReadySummary& s : *ready) {
+      // After a prune, a VM whose samples have all gone keeps the summary they gave.
+      if (pruned.samples_before && s.samples == 0) continue;
       const std::string& key = s.vm_key;
       auto it = ids.find(key);
       if (it == ids.end()) {

@@ -33,11 +33,6 @@ bool Wanted(const DropFolderConfig& folder, const std::string& name) {
   return false;
 }
 
-TimeNs Now() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 // Sleeps up to `d`, returning early when `stop` is set.
 void Settle(TimeNs d, const std::atomic<bool>* stop) {
   const auto until = std::chrono::steady_clock::now() + std::chrono::nanoseconds(d);
@@ -106,7 +101,7 @@ StatusOr<DropFolderResult> CollectDropFolder(Store* store, const DropFolderConfi
       }
       log->Debug(path + ": " + std::to_string(sum.rows) + " new rows");
     }
-    RETURN_IF_ERROR(SetDropFileMark(store, path, *second, Now()));
+    RETURN_IF_ERROR(SetDropFileMark(store, path, *second, NowNs()));
   }
   return r;
 }

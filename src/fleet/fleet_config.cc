@@ -362,6 +362,23 @@ StatusOr<FleetConfig> LoadFleetConfig(const std::string& path) {
   return ParseFleetConfig(text.str(), path, SystemLookups());
 }
 
+// retain_samples / retain_corrections: absent keeps everything. Corrections are computed from
+// samples: kept for less time, the next recompute would bring them back.
+Status ReadRetention(const Checker& c, const toml::table& root, FleetConfig* cfg) {
+  for (auto [key, out] :
+       {std::pair{"retain_samples", &cfg->retain_samples}, std::pair{"retain_corrections", &cfg->retain_corrections}}) {
+    if (!root.get(key)) continue;
+    TimeNs keep = 0;
+    RETURN_IF_ERROR(c.Duration(root, "", key, &keep));
+    *out = keep;
+  }
+  if (cfg->retain_samples && cfg->retain_corrections && *cfg->retain_corrections < *cfg->retain_samples)
+    return c.Bad(root.get("retain_corrections")->source(), "retain_corrections",
+                 "is shorter than retain_samples: stored corrections are computed from the samples, keep them at "
+                 "least as long");
+  return Status::Ok();
+}
+
 StatusOr<FleetConfig> ParseFleetConfig(std::string_view text, const std::string& path, const ConfigLookups& lookups) {
   FleetConfig cfg;
   cfg.file = path;
@@ -380,9 +397,10 @@ StatusOr<FleetConfig> ParseFleetConfig(std::string_view text, const std::string&
   std::error_code cwd_error;  // absolute() without it throws when the working directory is gone
   const std::filesystem::path absolute = std::filesystem::absolute(path, cwd_error);
   const Checker c(path, (cwd_error ? std::filesystem::path(path) : absolute).parent_path(), lookups);
-  RETURN_IF_ERROR(c.CheckKeys(root, "",
-                              {"db", "window", "since", "parallel_sources", "retries", "retry_backoff", "settle",
-                               "mappings", "map", "vcenter", "drop_folder", "vsphere_counter"}));
+  RETURN_IF_ERROR(
+      c.CheckKeys(root, "",
+                  {"db", "window", "since", "parallel_sources", "retries", "retry_backoff", "settle", "mappings", "map",
+                   "vcenter", "drop_folder", "vsphere_counter", "retain_samples", "retain_corrections"}));
   RETURN_IF_ERROR(c.Store(root, "db", &cfg.db));
   RETURN_IF_ERROR(c.Int(root, "", "window", 20, 86400, &cfg.window_s));
   RETURN_IF_ERROR(c.Duration(root, "", "since", &cfg.since));
@@ -390,6 +408,7 @@ StatusOr<FleetConfig> ParseFleetConfig(std::string_view text, const std::string&
   RETURN_IF_ERROR(c.Int(root, "", "retries", 0, 10, &cfg.retries));
   RETURN_IF_ERROR(c.Duration(root, "", "retry_backoff", &cfg.retry_backoff));
   RETURN_IF_ERROR(c.Duration(root, "", "settle", &cfg.settle));
+  RETURN_IF_ERROR(ReadRetention(c, root, &cfg));
   std::string vsphere_counter = "usage";
   RETURN_IF_ERROR(c.String(root, "", "vsphere_counter", &vsphere_counter));
   if (vsphere_counter != "usage" && vsphere_counter != "run")

@@ -46,6 +46,8 @@ struct FleetConfig {
   TimeNs retry_backoff = 2 * kNsPerSec;         // first wait; doubles per attempt
   TimeNs settle = 2 * kNsPerSec;                // a drop file must keep its size this long
   std::map<std::string, std::string> mappings;  // guest -> VM
+  // Retention after each round (vrecon prune): keep samples / stored corrections this long.
+  std::optional<TimeNs> retain_samples, retain_corrections;
   bool vsphere_run = false;  // vsphere_counter = "run": cpu.run.summation is the host's truth (--vsphere-counter)
   std::vector<VcenterConfig> vcenters;
   std::vector<DropFolderConfig> drop_folders;

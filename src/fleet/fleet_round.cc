@@ -10,16 +10,12 @@
 #include "src/core/text_util.h"
 #include "src/engine/stored_corrections.h"
 #include "src/fleet/drop_folder.h"
+#include "src/fleet/fleet_retention.h"
 #include "src/store/source_tables.h"
 #include "src/store/vsphere_tables.h"
 
 namespace vrecon::fleet {
 namespace {
-
-TimeNs Now() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 // Sleeps up to `d`; false when `stop` was set meanwhile.
 bool Backoff(TimeNs d, const std::atomic<bool>* stop) {
@@ -144,7 +140,7 @@ SourceOutcome Outcome(const std::string& source, const char* kind) {
 }  // namespace
 
 bool RoundResult::ok() const {
-  if (!correction_error.empty() || stopped) return false;
+  if (!correction_error.empty() || !retention_error.empty() || stopped) return false;
   for (const SourceOutcome& s : sources)
     if (!s.ok) return false;
   return true;
@@ -153,7 +149,7 @@ bool RoundResult::ok() const {
 RoundResult RunRound(const RoundContext& ctx) {
   const FleetConfig& cfg = *ctx.config;
   RoundResult round;
-  round.started = Now();
+  round.started = NowNs();
   const auto t0 = std::chrono::steady_clock::now();
   // Sources in config order: vCenters, then drop folders.
   std::vector<std::function<void(Store*, SourceOutcome*)>> jobs;
@@ -198,8 +194,9 @@ RoundResult RunRound(const RoundContext& ctx) {
         jobs[i](store->get(), out);
         std::optional<TimeNs> newest = out->last_new_end;
         if (out->kind == "vcenter") newest = NewestVsphereData(store->get(), cfg.vcenters[i].url);
-        Attempt a{out->source,     out->kind, Now(), newest, out->rows, ctx.round_interval_s, out->ok ? "" : out->error,
-                  out->rollups_due};
+        Attempt a{
+            out->source,     out->kind, NowNs(), newest, out->rows, ctx.round_interval_s, out->ok ? "" : out->error,
+            out->rollups_due};
         Status recorded = RecordAttempt(store->get(), a);
         if (!recorded.ok()) ctx.log->Error(out->source + ": cannot record its status: " + recorded.message());
       }
@@ -235,6 +232,16 @@ RoundResult RunRound(const RoundContext& ctx) {
     } else if (!stored.status().IsNotFound()) {  // NotFound: no VM with both sides yet
       round.correction_error = "storing the corrections failed: " + stored.status().message();
       ctx.log->Error(round.correction_error);
+    }
+  }
+  if (!round.stopped) {
+    StatusOr<PruneResult> pruned = ApplyRetention(cfg, ctx.db, NowNs(), ctx.log);
+    if (pruned.ok()) {
+      round.pruned_rows = pruned->sample_rows;
+      round.pruned_windows = pruned->windows;
+    } else {
+      round.retention_error = "retention failed: " + pruned.status().message();
+      ctx.log->Error(round.retention_error);
     }
   }
   round.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

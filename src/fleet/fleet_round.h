@@ -34,9 +34,11 @@ struct RoundResult {
   double seconds = 0;
   std::vector<SourceOutcome> sources;
   int64_t windows_stored = 0;
-  std::string correction_error;  // empty when the corrections were stored (or nothing was new)
-  bool stopped = false;          // a stop signal cut the round short
-  bool ok() const;               // every source and the correction step succeeded
+  std::string correction_error;                 // empty when the corrections were stored (or nothing was new)
+  int64_t pruned_rows = 0, pruned_windows = 0;  // retention (retain_samples / retain_corrections)
+  std::string retention_error;                  // empty when retention succeeded or is not set
+  bool stopped = false;                         // a stop signal cut the round short
+  bool ok() const;                              // every source and the correction step succeeded
 };
 
 struct RoundContext {

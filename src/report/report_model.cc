@@ -9,6 +9,7 @@
 #include "models/vm_identity.h"
 #include "src/core/text_util.h"
 #include "src/report/output.h"
+#include "src/store/retention.h"
 #include "src/store/window_blocks.h"
 
 namespace vrecon::report {
@@ -47,6 +48,23 @@ std::vector<size_t> RankBy(const FleetReport& r, const std::function<std::option
     if (key(r.vms[i])) idx.push_back(i);
   std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return *key(r.vms[a]) > *key(r.vms[b]); });
   return idx;
+}
+
+// Retention (src/store/retention.h): what the report shows of a pruned range, in words.
+Status AddPruneNotes(Store* store, const ReportRequest& req, FleetReport* r) {
+  ASSIGN_OR_RETURN(const PruneHorizon pruned, PrunedBefore(store));
+  auto day = [](TimeNs t) { return FormatIso(t, false).substr(0, 10); };
+  if (pruned.samples_before && r->windows > 0 && r->first < *pruned.samples_before) {
+    r->notes.push_back("samples before " + FormatIso(*pruned.samples_before, false) + " were pruned on " +
+                       day(*pruned.samples_pruned_at) +
+                       ": the windows before then are the corrections stored before the prune (they cannot be "
+                       "recomputed)");
+  }
+  if (pruned.corrections_before && (!req.from || *req.from < *pruned.corrections_before)) {
+    r->notes.push_back("stored corrections before " + FormatIso(*pruned.corrections_before, false) +
+                       " were pruned on " + day(*pruned.corrections_pruned_at) + ": nothing before then is reported");
+  }
+  return Status::Ok();
 }
 
 }  // namespace
@@ -169,6 +187,7 @@ StatusOr<FleetReport> BuildFleetReport(Store* store, const ReportRequest& req, c
                       " windows have no w (see the flags for why)");
   if (hosts.empty())
     r.notes.push_back("no host load data (Ready-Time analysis needs vSphere, esxtop or Hyper-V host counters)");
+  RETURN_IF_ERROR(AddPruneNotes(store, req, &r));
   return r;
 }
 

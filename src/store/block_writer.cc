@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 
+#include "src/store/postgres/pg_partitions.h"
+
 namespace vrecon {
 
 static_assert(std::endian::native == std::endian::little, "blocks are stored little-endian as in memory");
@@ -17,12 +19,16 @@ Status BlockWriter::DeclareColumns(const std::vector<SeriesKey>& columns) {
                                              "ON CONFLICT DO NOTHING RETURNING id"));
     ASSIGN_OR_RETURN(insert_time_, db->Cached("INSERT INTO time_block(file_id, n, first_start_ns, last_end_ns, "
                                               "starts, ends) VALUES(?,?,?,?,?,?) RETURNING id"));
-    ASSIGN_OR_RETURN(insert_values_,
-                     db->Cached("INSERT INTO value_block(series_id, block_id, present, vals) VALUES(?,?,?,?)"));
-    if (db->backend() == Backend::kPostgres) {
+    partitioned_ = db->backend() == Backend::kPostgres;
+    const std::string insert = partitioned_ ? "INSERT INTO value_block(series_id, block_id, present, vals, "
+                                              "block_end_ns) VALUES(?,?,?,?,?)"
+                                            : "INSERT INTO value_block(series_id, block_id, present, vals) "
+                                              "VALUES(?,?,?,?)";
+    ASSIGN_OR_RETURN(insert_values_, db->Cached(insert));
+    if (partitioned_) {
       rows_per_insert_ = kRowsPerInsert;
-      std::string sql = "INSERT INTO value_block(series_id, block_id, present, vals) VALUES(?,?,?,?)";
-      for (size_t i = 1; i < rows_per_insert_; ++i) sql += ",(?,?,?,?)";
+      std::string sql = insert;
+      for (size_t i = 1; i < rows_per_insert_; ++i) sql += ",(?,?,?,?,?)";
       ASSIGN_OR_RETURN(insert_many_values_, db->Cached(sql));
     }
     prepared_ = true;
@@ -77,14 +83,24 @@ Status BlockWriter::AddRow(TimeNs start, TimeNs end, std::span<const double> val
   return Status::Ok();
 }
 
+Status BlockWriter::EnsurePartition(TimeNs end) {
+  SampleMonth m = SampleMonthOf(end);
+  if (months_.contains(m.name)) return Status::Ok();
+  RETURN_IF_ERROR(EnsureSamplePartition(static_cast<PgDatabase*>(store_->db()), m));
+  months_.insert(std::move(m.name));
+  return Status::Ok();
+}
+
 Status BlockWriter::FlushBlock() {
   if (rows_ == 0) return Status::Ok();
+  if (partitioned_) RETURN_IF_ERROR(EnsurePartition(ends_.back()));
   insert_time_->Bind(1, file_id_).Bind(2, static_cast<int64_t>(rows_)).Bind(3, starts_.front()).Bind(4, ends_.back());
   insert_time_->BindBlob(5, starts_.data(), starts_.size() * sizeof(TimeNs));
   insert_time_->BindBlob(6, ends_.data(), ends_.size() * sizeof(TimeNs));
   ASSIGN_OR_RETURN(const int64_t block_id, insert_time_->RunForId());
   block_ids_.push_back(block_id);
   block_rows_.push_back(rows_);
+  block_ends_.push_back(ends_.back());
   rows_ = 0;
   starts_.clear();
   ends_.clear();
@@ -101,29 +117,35 @@ Status BlockWriter::FlushValues() {
       int64_t present = 0;
       for (int r = 0; r < rows; ++r) present += IsMissing(col[r]) ? 0 : 1;
       // A block with no value at all is stored empty: every row of it is missing.
-      RETURN_IF_ERROR(
-          AddValueRow(series_ids_[c], block_ids_[b], present, col, present == 0 ? 0 : rows * sizeof(double)));
+      RETURN_IF_ERROR(AddValueRow(series_ids_[c], b, present, col, present == 0 ? 0 : rows * sizeof(double)));
     }
   }
   RETURN_IF_ERROR(FlushValueRows());
   block_ids_.clear();
   block_rows_.clear();
+  block_ends_.clear();
   return Status::Ok();
 }
 
-Status BlockWriter::AddValueRow(int64_t series_id, int64_t block_id, int64_t present, const double* vals,
-                                size_t bytes) {
+void BlockWriter::BindValueRow(Statement* insert, int first, int64_t series_id, size_t block, int64_t present,
+                               const double* vals, size_t bytes) {
+  insert->Bind(first, series_id).Bind(first + 1, block_ids_[block]).Bind(first + 2, present);
+  insert->BindBlob(first + 3, vals, bytes);
+  if (partitioned_) insert->Bind(first + 4, block_ends_[block]);
+}
+
+Status BlockWriter::AddValueRow(int64_t series_id, size_t block, int64_t present, const double* vals, size_t bytes) {
   if (rows_per_insert_ == 1) {
-    insert_values_->Bind(1, series_id).Bind(2, block_id).Bind(3, present).BindBlob(4, vals, bytes);
+    BindValueRow(insert_values_, 1, series_id, block, present, vals, bytes);
     return insert_values_->Run();
   }
-  value_rows_.push_back({series_id, block_id, present, vals, bytes});
+  value_rows_.push_back({series_id, block, present, vals, bytes});
   if (value_rows_.size() < rows_per_insert_) return Status::Ok();
+  const int per_row = partitioned_ ? 5 : 4;
   int p = 1;
   for (const ValueRow& r : value_rows_) {
-    insert_many_values_->Bind(p, r.series_id).Bind(p + 1, r.block_id).Bind(p + 2, r.present);
-    insert_many_values_->BindBlob(p + 3, r.vals, r.bytes);
-    p += 4;
+    BindValueRow(insert_many_values_, p, r.series_id, r.block, r.present, r.vals, r.bytes);
+    p += per_row;
   }
   value_rows_.clear();
   return insert_many_values_->Run();
@@ -132,7 +154,7 @@ Status BlockWriter::AddValueRow(int64_t series_id, int64_t block_id, int64_t pre
 // The rows short of a full multi-row INSERT, one statement each.
 Status BlockWriter::FlushValueRows() {
   for (const ValueRow& r : value_rows_) {
-    insert_values_->Bind(1, r.series_id).Bind(2, r.block_id).Bind(3, r.present).BindBlob(4, r.vals, r.bytes);
+    BindValueRow(insert_values_, 1, r.series_id, r.block, r.present, r.vals, r.bytes);
     RETURN_IF_ERROR(insert_values_->Run());
   }
   value_rows_.clear();

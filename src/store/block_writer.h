@@ -4,6 +4,8 @@
 #ifndef VRECON_SRC_STORE_BLOCK_WRITER_H_
 #define VRECON_SRC_STORE_BLOCK_WRITER_H_
 
+#include <set>
+#include <string>
 #include <vector>
 
 #include "src/core/sample_sink.h"
@@ -45,7 +47,11 @@ class BlockWriter : public SampleSink {
   StatusOr<int64_t> FindOrAddSeries(const SeriesKey& k);
   // One value_block row, written at once (SQLite) or gathered into one multi-row INSERT of
   // kRowsPerInsert (PostgreSQL: a statement per row is a round trip to the server per row).
-  Status AddValueRow(int64_t series_id, int64_t block_id, int64_t present, const double* vals, size_t bytes);
+  Status AddValueRow(int64_t series_id, size_t block, int64_t present, const double* vals, size_t bytes);
+  void BindValueRow(Statement* insert, int first, int64_t series_id, size_t block, int64_t present, const double* vals,
+                    size_t bytes);
+  // PostgreSQL: the month partition of value_block for a block ending at `end` exists.
+  Status EnsurePartition(TimeNs end);
   Status FlushValueRows();
   Status FlushBlock();   // closes the current time block (writes its time_block row)
   Status FlushValues();  // writes the value blocks of all closed time blocks
@@ -60,15 +66,20 @@ class BlockWriter : public SampleSink {
   int batch_blocks_ = 1;            // blocks held before their values are written
   std::vector<int64_t> block_ids_;  // closed blocks whose values are not written yet
   std::vector<int> block_rows_;     // their row counts
+  std::vector<TimeNs> block_ends_;  // their last end (PostgreSQL's partition key)
   std::vector<ImportIssue> issues_;
   std::vector<ClockRecord> clock_events_;
   struct ValueRow {
-    int64_t series_id, block_id, present;
+    int64_t series_id;
+    size_t block;  // index into block_ids_
+    int64_t present;
     const double* vals;  // into values_, valid until FlushValues returns
     size_t bytes;
   };
   std::vector<ValueRow> value_rows_;
   size_t rows_per_insert_ = 1;
+  bool partitioned_ = false;      // PostgreSQL: value_block rows carry block_end_ns
+  std::set<std::string> months_;  // partitions known to exist
   bool prepared_ = false;
   // Cached by the connection (Database::Cached): a writer is used by one thread at a time.
   Statement *find_series_ = nullptr, *add_series_ = nullptr, *insert_time_ = nullptr, *insert_values_ = nullptr,

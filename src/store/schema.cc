@@ -276,6 +276,18 @@ CREATE TABLE source_claim(
   since_ns INTEGER NOT NULL
 );
 )sql",
+    // 10: retention (issue 16): how far back `vrecon prune` has removed samples and stored
+    // corrections, and the indexes that find what it removes without reading every row.
+    R"sql(
+CREATE TABLE store_pruned(
+  what TEXT NOT NULL PRIMARY KEY,
+  before_ns INTEGER NOT NULL,
+  pruned_at_ns INTEGER NOT NULL
+);
+CREATE INDEX time_block_by_end ON time_block(last_end_ns);
+CREATE INDEX value_block_by_block ON value_block(block_id);
+CREATE INDEX corr_window_block_by_end ON corr_window_block(last_end_ns);
+)sql",
 };
 
 constexpr int kMigrationCount = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));

@@ -97,6 +97,9 @@ TEST_F(FleetConfigTest, EachBadKeyOrValueIsRefusedWithFileLineAndKey) {
        "4: map[0].host: unknown key"},
       {"map not array of tables", "map = \"a=b\"\n[[drop_folder]]\npath = \"drop\"\n",
        "1: map: must be written as [[map]] tables"},
+      {"retention shorter for corrections", "retain_samples = \"30d\"\nretain_corrections = \"10d\"\n",
+       "2: retain_corrections: is shorter than retain_samples"},
+      {"retention not a duration", "retain_samples = \"forever\"\n", "1: retain_samples: must be a positive duration"},
       {"not TOML", "db = \"a.db\"\nwindow = = 3\n", "2: not valid TOML"},
       {"no source", "db = \"a.db\"\n", "1: vcenter: the file names no source"},
   };

@@ -1,9 +1,9 @@
 // Crash consistency (issue 15, part 2): the real vrecon binary is killed with SIGKILL at seeded
-// random moments while it ingests a large file, writes a report and migrates an old store. After
+// random moments while it ingests a large file, writes a report, migrates an old store and prunes. After
 // every kill the store passes PRAGMA integrity_check and holds each file whole or not at all;
 // rerunning the command completes the data, which then equals one uninterrupted run's (no loss, no
 // duplicate); a report file is either the previous one or the complete new one; a migration
-// stops at a schema version it completed.
+// stops at a schema version it completed; a prune is all done or not at all.
 #include <signal.h>
 
 #include <gtest/gtest.h>
@@ -15,6 +15,7 @@
 #include <random>
 #include <thread>
 
+#include "src/core/time_util.h"
 #include "tests/faults/store_digest.h"
 #include "tests/support/background.h"
 #include "tests/support/cli_runner.h"
@@ -171,6 +172,41 @@ TEST_F(CrashTest, KilledMigrationLeavesTheOldOrTheNewSchemaAndTheRerunMigrates) 
     EXPECT_EQ(StoreDigest(db), want) << "kill " << i;
     for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db + suffix);
   }
+}
+
+// Retention is one transaction: killed anywhere, the store holds everything or what one
+// uninterrupted prune leaves, and the rerun gives the latter.
+TEST_F(CrashTest, KilledPruneLeavesTheStoreBeforeOrAfterAndTheRerunCompletesIt) {
+  const std::string fixture = dir_.File("full.db");
+  ASSERT_EQ(RunVrecon({"ingest", "--db", fixture, big_}).exit_code, 0);
+  const auto before = StoreDigest(fixture);
+  // The log runs from 2026-11-01 for ten days: keep what ended from about 2026-11-05 on.
+  const TimeNs day = 86400 * kNsPerSec;
+  const std::string keep = std::to_string((NowNs() - *ParseIso("2026-11-06T00:00:00Z")) / day + 1) + "d";
+  const std::string ref = dir_.File("ref.db");
+  std::filesystem::copy_file(fixture, ref);
+  const double full_s = Timed({"prune", "--db", ref, "--samples", keep});
+  const auto want = StoreDigest(ref);
+  ASSERT_NE(want, before) << "the prune must remove part of the log";
+  std::mt19937 rng(35);
+  std::uniform_real_distribution<double> at(0, 1.1 * full_s);
+  int killed_running = 0, untouched = 0;
+  for (int i = 0; i < kKills; ++i) {
+    const std::string db = dir_.File("p" + std::to_string(i) + ".db");
+    std::filesystem::copy_file(fixture, db);
+    if (RunAndKill({"prune", "--db", db, "--samples", keep}, at(rng))) ++killed_running;
+    ASSERT_EQ(IntegrityCheck(db), "ok") << "kill " << i;
+    const auto after = StoreDigest(db);
+    EXPECT_TRUE(after == before || after == want) << "kill " << i << ": a prune half done";
+    untouched += after == before ? 1 : 0;
+    CliResult again = RunVrecon({"prune", "--db", db, "--samples", keep});
+    ASSERT_EQ(again.exit_code, 0) << "kill " << i << ": " << again.err;
+    EXPECT_EQ(StoreDigest(db), want) << "kill " << i;
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db + suffix);
+  }
+  EXPECT_GE(killed_running, kKills / 2) << "most kills must land while the prune runs (" << full_s << " s)";
+  std::printf("prune: %d kills, %d while running, %d before it committed, full run %.2f s\n", kKills, killed_running,
+              untouched, full_s);
 }
 
 }  // namespace

@@ -87,6 +87,14 @@ PgDatabase::~PgDatabase() {
   PQfinish(conn_);
 }
 
+StatusOr<PgDatabase*> PgDatabase::Sidecar() {
+  if (!sidecar_) {
+    ASSIGN_OR_RETURN(sidecar_, Connect(uri_));
+    RETURN_IF_ERROR(sidecar_->Exec("SET lock_timeout = '60s'"));
+  }
+  return sidecar_.get();
+}
+
 std::string PgDatabase::label() const { return PQdb(conn_); }
 
 bool PgDatabase::InTransaction() const { return PQtransactionStatus(conn_) != PQTRANS_IDLE; }

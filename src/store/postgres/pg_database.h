@@ -39,6 +39,11 @@ class PgDatabase final : public Database {
   const std::string& last_sqlstate() const { return last_sqlstate_; }
   int server_version() const;
 
+  // A second connection to the same database, made on first use and kept, whose statements commit
+  // at once: for the few that must not wait for this connection's own open transaction (a new
+  // sample partition, pg_partitions.h). Waits for locks up to 60 s, then fails.
+  StatusOr<PgDatabase*> Sidecar();
+
   // For the statements of this connection (pg_statement.cc).
   pg_conn* conn() const { return conn_; }
   Status Error(const std::string& what, const char* sqlstate);
@@ -50,6 +55,7 @@ class PgDatabase final : public Database {
   std::string uri_;
   std::string last_sqlstate_;
   int64_t statements_ = 0;
+  std::unique_ptr<PgDatabase> sidecar_;
 };
 
 // OK for a server of PQserverVersion `version` (150004 is 15.4); else why not, naming `uri`.

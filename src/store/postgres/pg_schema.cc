@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "src/store/postgres/pg_partitions.h"
 #include "src/store/schema.h"
 
 namespace vrecon {
@@ -203,6 +204,19 @@ CREATE TABLE source_claim(
   since_ns bigint NOT NULL
 );
 )sql",
+    // 10: as SQLite's 10 (retention), and value_block partitioned by month (pg_partitions.h):
+    // PartitionValueBlocks moves its rows. A partitioned value_block has no foreign keys: a
+    // partition made while writers insert could not add them without waiting for those writers
+    // (src/store/block_writer.cc writes a block's time_block row first, prune removes it last).
+    R"sql(
+CREATE TABLE store_pruned(
+  what text COLLATE "C" NOT NULL PRIMARY KEY,
+  before_ns bigint NOT NULL,
+  pruned_at_ns bigint NOT NULL
+);
+CREATE INDEX time_block_by_end ON time_block(last_end_ns);
+CREATE INDEX corr_window_block_by_end ON corr_window_block(last_end_ns);
+)sql",
 };
 
 constexpr int kLatest = kFirstVersion - 1 + static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));
@@ -234,7 +248,7 @@ StatusOr<std::string> OtherTables(Database* db) {
 
 }  // namespace
 
-Status MigratePgSchema(PgDatabase* db, bool create) {
+Status MigratePgSchema(PgDatabase* db, bool create, int up_to) {
   ASSIGN_OR_RETURN(Transaction tx, Transaction::Begin(db));
   RETURN_IF_ERROR(db->Exec(kSchemaLock));
   int version = 0;
@@ -259,12 +273,14 @@ Status MigratePgSchema(PgDatabase* db, bool create) {
     return Status::NotSupported("database " + db->path() + " has schema version " + std::to_string(version) +
                                 ", newer than this vrecon understands (" + std::to_string(kSchemaVersion) + ")");
   }
-  if (version == kSchemaVersion) return tx.Commit();
+  if (version >= up_to) return tx.Commit();
   // All migrations in one transaction: PostgreSQL's DDL is transactional.
-  for (int v = std::max(version, kFirstVersion - 1); v < kSchemaVersion; ++v)
+  for (int v = std::max(version, kFirstVersion - 1); v < up_to; ++v) {
     RETURN_IF_ERROR(db->Exec(kMigrations[v - (kFirstVersion - 1)]));
+    if (v + 1 == 10) RETURN_IF_ERROR(PartitionValueBlocks(db));
+  }
   ASSIGN_OR_RETURN(Statement set, db->Prepare("INSERT INTO vrecon_schema(version) VALUES(?)"));
-  RETURN_IF_ERROR(set.Bind(1, static_cast<int64_t>(kSchemaVersion)).Run());
+  RETURN_IF_ERROR(set.Bind(1, static_cast<int64_t>(up_to)).Run());
   return tx.Commit();
 }
 

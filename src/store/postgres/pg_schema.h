@@ -4,6 +4,7 @@
 #define VRECON_SRC_STORE_POSTGRES_PG_SCHEMA_H_
 
 #include "src/store/postgres/pg_database.h"
+#include "src/store/schema.h"
 
 namespace vrecon {
 
@@ -11,7 +12,8 @@ namespace vrecon {
 // it once. Refuses a database holding other tables without vrecon's, and one written by a newer
 // vrecon.
 // `create` false: a database without vrecon's schema is NotFound (a command that only reads).
-Status MigratePgSchema(PgDatabase* db, bool create);
+// `up_to` is for tests that build an older store to migrate.
+Status MigratePgSchema(PgDatabase* db, bool create, int up_to = kSchemaVersion);
 
 }  // namespace vrecon
 
