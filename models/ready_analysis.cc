@@ -80,6 +80,52 @@ Summary Summarize(const std::vector<double>& values, const std::vector<double>& 
   return s;
 }
 
+void AddReadyHints(VmReadySummary* r, const ReadyThresholds& t) {
+  if (r->vcpus && *r->vcpus >= 2 && r->costop.mean && *r->costop.mean > t.costop_pct && r->usage_mean &&
+      *r->usage_mean < t.low_usage_pct) {
+    r->hints.push_back({"fewer-vcpus", Severity::kWarning,
+                        "co-stop averages " + Pct(*r->costop.mean) + " per vCPU while each of the " +
+                            std::to_string(*r->vcpus) + " vCPUs is only " + Pct(*r->usage_mean) +
+                            " used: fewer vCPUs would help (the scheduler must find " + std::to_string(*r->vcpus) +
+                            " physical CPUs at once)"});
+  }
+  if (r->ready.mean && *r->ready.mean > t.ready_crit_pct) {
+    r->hints.push_back({"host-overcommit", Severity::kWarning,
+                        "ready averages " + Pct(*r->ready.mean) + " per vCPU (above " + Pct(t.ready_crit_pct) +
+                            "): the VM is starved by host overcommit; move it or reduce the host's load"});
+  } else if (r->ready.mean && *r->ready.mean > t.ready_warn_pct) {
+    r->hints.push_back({"ready-elevated", Severity::kInfo,
+                        "ready averages " + Pct(*r->ready.mean) + " per vCPU (above " + Pct(t.ready_warn_pct) +
+                            "): the host is getting busy; watch it"});
+  }
+  if (r->wait_per_dispatch_us && r->wait_per_dispatch_us->mean) {
+    const double m = *r->wait_per_dispatch_us->mean;
+    if (m > t.wait_dispatch_crit_us) {
+      r->hints.push_back({"host-overcommit", Severity::kWarning,
+                          "CPU Wait Time Per Dispatch averages " + FormatFixed(m, 1) + " us (above " +
+                              FormatFixed(t.wait_dispatch_crit_us, 0) +
+                              " us): the VM is starved by host overcommit; move it or reduce the host's load"});
+    } else if (m > t.wait_dispatch_warn_us) {
+      r->hints.push_back({"ready-elevated", Severity::kInfo,
+                          "CPU Wait Time Per Dispatch averages " + FormatFixed(m, 1) + " us (above " +
+                              FormatFixed(t.wait_dispatch_warn_us, 0) + " us): the host is getting busy; watch it"});
+    }
+  }
+  if (r->host_load && r->host_load->p95) {
+    const double p = *r->host_load->p95;
+    const std::string host = r->host.empty() ? "the host" : "host " + r->host;
+    if (p > t.host_load_crit_pct) {
+      r->hints.push_back({"host-load-critical", Severity::kError,
+                          host + "'s CPU load reaches " + Pct(p) + " (p95, above " + Pct(t.host_load_crit_pct) +
+                              "): the host is overloaded; add capacity or move VMs away"});
+    } else if (p > t.host_load_warn_pct) {
+      r->hints.push_back({"host-load-high", Severity::kWarning,
+                          host + "'s CPU load reaches " + Pct(p) + " (p95, above " + Pct(t.host_load_warn_pct) +
+                              "): the host is near its limit"});
+    }
+  }
+}
+
 VmReadySummary AnalyzeVm(const ReadyInput& in, const ReadyThresholds& t) {
   VmReadySummary r;
   r.vm = in.vm;
@@ -109,50 +155,7 @@ VmReadySummary AnalyzeVm(const ReadyInput& in, const ReadyThresholds& t) {
     r.host_load = Summarize(load, {t.host_load_warn_pct, t.host_load_crit_pct});
   }
 
-  // Right-sizing hints.
-  if (r.vcpus && *r.vcpus >= 2 && r.costop.mean && *r.costop.mean > t.costop_pct && r.usage_mean &&
-      *r.usage_mean < t.low_usage_pct) {
-    r.hints.push_back({"fewer-vcpus", Severity::kWarning,
-                       "co-stop averages " + Pct(*r.costop.mean) + " per vCPU while each of the " +
-                           std::to_string(*r.vcpus) + " vCPUs is only " + Pct(*r.usage_mean) +
-                           " used: fewer vCPUs would help (the scheduler must find " + std::to_string(*r.vcpus) +
-                           " physical CPUs at once)"});
-  }
-  if (r.ready.mean && *r.ready.mean > t.ready_crit_pct) {
-    r.hints.push_back({"host-overcommit", Severity::kWarning,
-                       "ready averages " + Pct(*r.ready.mean) + " per vCPU (above " + Pct(t.ready_crit_pct) +
-                           "): the VM is starved by host overcommit; move it or reduce the host's load"});
-  } else if (r.ready.mean && *r.ready.mean > t.ready_warn_pct) {
-    r.hints.push_back({"ready-elevated", Severity::kInfo,
-                       "ready averages " + Pct(*r.ready.mean) + " per vCPU (above " + Pct(t.ready_warn_pct) +
-                           "): the host is getting busy; watch it"});
-  }
-  if (r.wait_per_dispatch_us && r.wait_per_dispatch_us->mean) {
-    const double m = *r.wait_per_dispatch_us->mean;
-    if (m > t.wait_dispatch_crit_us) {
-      r.hints.push_back({"host-overcommit", Severity::kWarning,
-                         "CPU Wait Time Per Dispatch averages " + FormatFixed(m, 1) + " us (above " +
-                             FormatFixed(t.wait_dispatch_crit_us, 0) +
-                             " us): the VM is starved by host overcommit; move it or reduce the host's load"});
-    } else if (m > t.wait_dispatch_warn_us) {
-      r.hints.push_back({"ready-elevated", Severity::kInfo,
-                         "CPU Wait Time Per Dispatch averages " + FormatFixed(m, 1) + " us (above " +
-                             FormatFixed(t.wait_dispatch_warn_us, 0) + " us): the host is getting busy; watch it"});
-    }
-  }
-  if (r.host_load && r.host_load->p95) {
-    const double p = *r.host_load->p95;
-    const std::string host = in.host.empty() ? "the host" : "host " + in.host;
-    if (p > t.host_load_crit_pct) {
-      r.hints.push_back({"host-load-critical", Severity::kError,
-                         host + "'s CPU load reaches " + Pct(p) + " (p95, above " + Pct(t.host_load_crit_pct) +
-                             "): the host is overloaded; add capacity or move VMs away"});
-    } else if (p > t.host_load_warn_pct) {
-      r.hints.push_back({"host-load-high", Severity::kWarning,
-                         host + "'s CPU load reaches " + Pct(p) + " (p95, above " + Pct(t.host_load_warn_pct) +
-                             "): the host is near its limit"});
-    }
-  }
+  AddReadyHints(&r, t);
   return r;
 }
 

@@ -89,6 +89,9 @@ struct VmReadySummary {
 
 VmReadySummary AnalyzeVm(const ReadyInput& in, const ReadyThresholds& t = {});
 
+// The right-sizing hints of a summary whose figures are set (AnalyzeVm's last step).
+void AddReadyHints(VmReadySummary* r, const ReadyThresholds& t);
+
 // Window flags for `vrecon correct`: high-ready / high-costop (per-vCPU window means), and for
 // Hyper-V, which has no ready counter, high-dispatch-wait (the window's mean CPU Wait Time Per
 // Dispatch, microseconds, above the warning threshold of `vrecon ready`).

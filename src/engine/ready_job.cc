@@ -56,7 +56,8 @@ Status ReadInto(Store* store, const StoredSeries* s, const TimeRange& range, std
 
 }  // namespace
 
-StatusOr<std::vector<models::VmReadySummary>> RunReadyAnalysis(Store* store, const ReadyRequest& req) {
+Status ForEachReadyInput(Store* store, const ReadyRequest& req, const ReadyRangeFn& range_of,
+                         const ReadyInputVisitor& visit) {
   ASSIGN_OR_RETURN(std::vector<StoredSeries> all, FindSeries(store, SeriesFilter{}));
   ASSIGN_OR_RETURN(auto mappings, store->Mappings());
   ASSIGN_OR_RETURN(VmDirectory dir, VmDirectory::Build(store, all, mappings));
@@ -83,15 +84,13 @@ StatusOr<std::vector<models::VmReadySummary>> RunReadyAnalysis(Store* store, con
     if (auto field = FieldOf(k, &a)) a.series.push_back({&s, field});
   }
 
-  std::vector<models::VmReadySummary> out;
-  TimeRange range;
-  if (req.from) range.from = *req.from;
-  if (req.to) range.to = *req.to;
   const std::vector<size_t> selected = dir.Select(req.vm);
   std::set<size_t> wanted(selected.begin(), selected.end());
+  bool any = false;
   for (auto& [key, a] : vms) {
     if (!wanted.contains(key.first) || a.series.empty()) continue;
     const VmEntry& e = dir.entry(key.first);
+    const TimeRange range = range_of(e.key, a.source);
     models::ReadyInput in;
     in.vm = e.name;
     in.source = a.source;
@@ -110,20 +109,35 @@ StatusOr<std::vector<models::VmReadySummary>> RunReadyAnalysis(Store* store, con
       if (it == host_load.end()) continue;
       for (const StoredSeries* s : it->second) RETURN_IF_ERROR(ReadInto(store, s, range, &in.host_load));
     }
-    models::VmReadySummary summary = models::AnalyzeVm(in, req.thresholds);
-    summary.vm_key = e.key;
-    summary.vm_source = e.source;
-    summary.vm_name_shared = e.name_shared;
-    out.push_back(std::move(summary));
+    any = true;
+    RETURN_IF_ERROR(visit(e, std::move(in)));
   }
+  if (req.vm && !any) {
+    return Status::NotFound("no VM named \"" + *req.vm + "\" with ready-time data in " + store->location() +
+                            " (vrecon samples --counter '*Ready*' lists what the store holds)");
+  }
+  return Status::Ok();
+}
+
+StatusOr<std::vector<models::VmReadySummary>> RunReadyAnalysis(Store* store, const ReadyRequest& req) {
+  TimeRange range;
+  if (req.from) range.from = *req.from;
+  if (req.to) range.to = *req.to;
+  std::vector<models::VmReadySummary> out;
+  RETURN_IF_ERROR(ForEachReadyInput(
+      store, req, [&](const std::string&, const std::string&) { return range; },
+      [&](const VmEntry& e, models::ReadyInput&& in) {
+        models::VmReadySummary summary = models::AnalyzeVm(in, req.thresholds);
+        summary.vm_key = e.key;
+        summary.vm_source = e.source;
+        summary.vm_name_shared = e.name_shared;
+        out.push_back(std::move(summary));
+        return Status::Ok();
+      }));
   std::stable_sort(out.begin(), out.end(), [](const models::VmReadySummary& a, const models::VmReadySummary& b) {
     return std::make_tuple(models::NormalizeVmName(a.vm), a.vm_key, a.source) <
            std::make_tuple(models::NormalizeVmName(b.vm), b.vm_key, b.source);
   });
-  if (req.vm && out.empty()) {
-    return Status::NotFound("no VM named \"" + *req.vm + "\" with ready-time data in " + store->location() +
-                            " (vrecon samples --counter '*Ready*' lists what the store holds)");
-  }
   return out;
 }
 

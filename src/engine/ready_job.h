@@ -3,11 +3,14 @@
 #ifndef VRECON_SRC_ENGINE_READY_JOB_H_
 #define VRECON_SRC_ENGINE_READY_JOB_H_
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "models/ready_analysis.h"
+#include "src/engine/vm_directory.h"
+#include "src/store/sample_reader.h"
 #include "src/store/store.h"
 
 namespace vrecon {
@@ -20,6 +23,14 @@ struct ReadyRequest {
 
 // One summary per VM and host-side source, by VM name. NotFound when --vm matches nothing.
 StatusOr<std::vector<models::VmReadySummary>> RunReadyAnalysis(Store* store, const ReadyRequest& request);
+
+// The samples read for a VM and source (`vm_key`, "vsphere" | "esxtop" | "hyperv").
+using ReadyRangeFn = std::function<TimeRange(const std::string& vm_key, const std::string& source)>;
+// Gets each VM and source's input in turn (its vm, source, host and vCPUs set), one at a time
+// in memory. req.from/to are not used: range_of says what to read. NotFound as RunReadyAnalysis.
+using ReadyInputVisitor = std::function<Status(const VmEntry& vm, models::ReadyInput&& in)>;
+Status ForEachReadyInput(Store* store, const ReadyRequest& req, const ReadyRangeFn& range_of,
+                         const ReadyInputVisitor& visit);
 
 }  // namespace vrecon
 

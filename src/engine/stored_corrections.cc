@@ -6,7 +6,7 @@
 #include <numeric>
 
 #include "models/vm_identity.h"
-#include "src/engine/ready_job.h"
+#include "src/engine/ready_summaries.h"
 #include "src/store/retention.h"
 #include "src/store/window_blocks.h"
 
@@ -14,39 +14,6 @@ namespace vrecon {
 namespace {
 
 constexpr TimeNs kHour = 3600 * kNsPerSec;
-
-std::optional<double> Share(const models::Summary& s, size_t i) {
-  if (s.samples == 0 || i >= s.share_above.size()) return std::nullopt;
-  return s.share_above[i];
-}
-
-StoredReady ToStoredReady(const models::VmReadySummary& v) {
-  StoredReady r;
-  r.source = v.source;
-  r.host = v.host;
-  r.vcpus = v.vcpus;
-  r.samples = v.samples;
-  r.ready_mean = v.ready.mean;
-  r.ready_p95 = v.ready.p95;
-  r.ready_above_5 = Share(v.ready, 0);
-  r.ready_above_10 = Share(v.ready, 1);
-  r.costop_mean = v.costop.mean;
-  r.costop_p95 = v.costop.p95;
-  r.costop_above_3 = Share(v.costop, 0);
-  r.run_mean = v.run_mean;
-  r.wait_mean = v.wait_mean;
-  r.usage_mean = v.usage_mean;
-  if (v.wait_per_dispatch_us) {
-    r.wait_dispatch_us_mean = v.wait_per_dispatch_us->mean;
-    r.wait_dispatch_us_p95 = v.wait_per_dispatch_us->p95;
-  }
-  if (v.host_load) {
-    r.host_load_mean = v.host_load->mean;
-    r.host_load_p95 = v.host_load->p95;
-  }
-  for (const models::Hint& h : v.hints) r.hints.push_back({h.code, h.severity, h.message});
-  return r;
-}
 
 // Per hour of window start: process name -> sums.
 using HourAggregates = std::map<TimeNs, std::map<std::string, ProcessAggregate>>;
@@ -98,20 +65,20 @@ StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
   CorrectionRequest widened = req;
   if (req.from) widened.from = FloorTo(*req.from, unit);
   if (req.to) widened.to = CeilTo(*req.to, unit);
-  // Windows before the pruned samples' horizon cannot be computed again: what is stored for them
-  // stays. The first whole unit after it is the first that all samples still cover.
+  // Nothing before a prune's cutoff is computed again. Windows before the samples' cutoff cannot
+  // be: what is stored for them stays (the first whole unit after it is the first that all
+  // samples still cover); before the corrections' cutoff the user removed them, and the days of
+  // the Ready-Time summaries there live on in their totals only.
   ASSIGN_OR_RETURN(const PruneHorizon pruned, PrunedBefore(store));
-  if (pruned.samples_before) {
-    const TimeNs first_whole = CeilTo(*pruned.samples_before, unit);
+  std::optional<TimeNs> frozen_before = pruned.samples_before;
+  if (pruned.corrections_before && (!frozen_before || *pruned.corrections_before > *frozen_before))
+    frozen_before = pruned.corrections_before;
+  if (frozen_before) {
+    const TimeNs first_whole = CeilTo(*frozen_before, unit);
     if (!widened.from || *widened.from < first_whole) widened.from = first_whole;
   }
   const TimeNs del_from = widened.from.value_or(std::numeric_limits<TimeNs>::min());
   const TimeNs del_to = widened.to.value_or(std::numeric_limits<TimeNs>::max());
-
-  ReadyRequest rreq;
-  rreq.vm = req.vm;
-  auto ready = RunReadyAnalysis(store, rreq);
-  if (!ready.ok() && ready.status().code() != Status::Code::kNotFound) return ready.status();
 
   // The correction reads inside this write transaction, one VM at a time, so a fleet's windows
   // never sit in memory together.
@@ -154,27 +121,11 @@ StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
   };
   if (del_from < del_to) RETURN_IF_ERROR(ForEachVmCorrection(store, widened, store_vm));
 
-  if (ready.ok()) {
-    std::map<int64_t, std::vector<StoredReady>> by_vm;
-    for (const models::VmReadySummary& s : *ready) {
-      // After a prune, a VM whose samples have all gone keeps the summary they gave.
-      if (pruned.samples_before && s.samples == 0) continue;
-      const std::string& key = s.vm_key;
-      auto it = ids.find(key);
-      if (it == ids.end()) {
-        CorrVm vm;
-        vm.vm = s.vm;
-        vm.vm_key = s.vm_key;
-        vm.vm_source = s.vm_source;
-        vm.host_source = s.source;
-        vm.vcpus = s.vcpus;
-        ASSIGN_OR_RETURN(const int64_t id, UpsertCorrVm(store, vm));
-        it = ids.emplace(key, id).first;
-      }
-      by_vm[it->second].push_back(ToStoredReady(s));
-    }
-    for (const auto& [id, list] : by_vm) RETURN_IF_ERROR(ReplaceReady(store, id, list));
-  }
+  ReadySummaryUpdate ready;
+  ready.vm = req.vm;
+  ready.from = req.from;
+  ready.kept_from = frozen_before;
+  RETURN_IF_ERROR(UpdateReadySummaries(store, ready, &ids));
   RETURN_IF_ERROR(tx.Commit());
   return stored;
 }

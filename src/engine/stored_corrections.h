@@ -17,8 +17,8 @@ namespace vrecon {
 // the Ready-Time results reports read. Returns the number of windows stored.
 //
 // The range is widened to whole multiples of lcm(1 h, req.window) UTC so that the hourly process
-// aggregates are always rebuilt from complete hours. The Ready-Time summaries are recomputed over
-// everything the store holds for the matching VMs (they summarise the whole period). One
+// aggregates are always rebuilt from complete hours. The Ready-Time summaries (they summarise the
+// whole period) are updated for the UTC days from req.from on (src/engine/ready_summaries.h). One
 // transaction: a failure leaves the previous results in place. A req.vm matching nothing is
 // NotFound, as for RunCorrection.
 StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req);

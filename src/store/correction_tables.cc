@@ -6,32 +6,10 @@
 #include <map>
 
 #include "src/store/blob_codec.h"
+#include "src/store/optional_columns.h"
 
 namespace vrecon {
 namespace {
-
-void BindOpt(Statement* s, int i, const std::optional<double>& v) {
-  if (v && std::isfinite(*v)) {
-    s->Bind(i, *v);
-  } else {
-    s->BindNull(i);
-  }
-}
-void BindOpt(Statement* s, int i, const std::optional<int>& v) {
-  if (v) {
-    s->Bind(i, static_cast<int64_t>(*v));
-  } else {
-    s->BindNull(i);
-  }
-}
-std::optional<double> OptD(const Statement& s, int i) {
-  if (s.ColumnIsNull(i)) return std::nullopt;
-  return s.ColumnDouble(i);
-}
-std::optional<int> OptI(const Statement& s, int i) {
-  if (s.ColumnIsNull(i)) return std::nullopt;
-  return static_cast<int>(s.ColumnInt(i));
-}
 
 std::string Clean(std::string_view s) {
   std::string o(s);
@@ -159,35 +137,6 @@ Status InsertProcessHour(Store* store, int64_t vm_id, TimeNs hour, const std::ve
   return s->Run();
 }
 
-Status ReplaceReady(Store* store, int64_t vm_id, const std::vector<StoredReady>& ready) {
-  Database* db = store->db();
-  ASSIGN_OR_RETURN(Statement * d, db->Cached("DELETE FROM corr_ready WHERE vm_id = ?1"));
-  d->Bind(1, vm_id);
-  RETURN_IF_ERROR(d->Run());
-  for (const StoredReady& r : ready) {
-    ASSIGN_OR_RETURN(
-        Statement * s,
-        db->Cached(
-            "INSERT INTO corr_ready(vm_id, source, host, vcpus, samples, ready_mean, ready_p95, "
-            "ready_above_5, "
-            "ready_above_10, costop_mean, costop_p95, costop_above_3, run_mean, wait_mean, usage_mean, "
-            "wait_dispatch_us_mean, wait_dispatch_us_p95, host_load_mean, host_load_p95, hints) VALUES(?1, ?2, ?3, ?4, "
-            "?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)"));
-    // ReplaceReady deleted the VM's rows first: one row per source is all it inserts.
-    s->Bind(1, vm_id).Bind(2, r.source).Bind(3, r.host);
-    BindOpt(s, 4, r.vcpus);
-    s->Bind(5, r.samples);
-    int i = 6;
-    for (const auto* v : {&r.ready_mean, &r.ready_p95, &r.ready_above_5, &r.ready_above_10, &r.costop_mean,
-                          &r.costop_p95, &r.costop_above_3, &r.run_mean, &r.wait_mean, &r.usage_mean,
-                          &r.wait_dispatch_us_mean, &r.wait_dispatch_us_p95, &r.host_load_mean, &r.host_load_p95})
-      BindOpt(s, i++, *v);
-    s->Bind(20, EncodeFlags(r.hints));
-    RETURN_IF_ERROR(s->Run());
-  }
-  return Status::Ok();
-}
-
 StatusOr<std::vector<CorrVm>> ListCorrVms(Store* store) {
   Database* db = store->db();
   ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT id, vm, guest_machine, host_source, vcpus, vm_key, vm_source, "
@@ -196,7 +145,7 @@ StatusOr<std::vector<CorrVm>> ListCorrVms(Store* store) {
   for (;;) {
     ASSIGN_OR_RETURN(bool row, q.Step());
     if (!row) break;
-    out.push_back({q.ColumnInt(0), q.ColumnText(1), q.ColumnText(2), q.ColumnText(3), OptI(q, 4), q.ColumnText(5),
+    out.push_back({q.ColumnInt(0), q.ColumnText(1), q.ColumnText(2), q.ColumnText(3), OptInt(q, 4), q.ColumnText(5),
                    q.ColumnText(6), q.ColumnText(7)});
   }
   return out;
@@ -265,13 +214,13 @@ StatusOr<std::vector<StoredReady>> LoadReady(Store* store, int64_t vm_id) {
     StoredReady r;
     r.source = q.ColumnText(0);
     r.host = q.ColumnText(1);
-    r.vcpus = OptI(q, 2);
+    r.vcpus = OptInt(q, 2);
     r.samples = q.ColumnInt(3);
     int i = 4;
     for (auto* v : {&r.ready_mean, &r.ready_p95, &r.ready_above_5, &r.ready_above_10, &r.costop_mean, &r.costop_p95,
                     &r.costop_above_3, &r.run_mean, &r.wait_mean, &r.usage_mean, &r.wait_dispatch_us_mean,
                     &r.wait_dispatch_us_p95, &r.host_load_mean, &r.host_load_p95})
-      *v = OptD(q, i++);
+      *v = OptDouble(q, i++);
     r.hints = DecodeFlags(q.ColumnBlob(18));
     out.push_back(std::move(r));
   }

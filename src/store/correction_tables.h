@@ -67,6 +67,7 @@ struct StoredReady {
   std::optional<double> wait_dispatch_us_mean, wait_dispatch_us_p95;
   std::optional<double> host_load_mean, host_load_p95;
   std::vector<StoredFlag> hints;
+  std::string digest;  // what it was made from (src/store/ready_tables.h); UpsertReady writes it, LoadReady leaves it
 };
 
 // Flags as text, one per line: "severity<TAB>code<TAB>message"; tabs and newlines inside a
@@ -84,7 +85,6 @@ StatusOr<int64_t> UpsertCorrVm(Store* store, const CorrVm& vm);
 // window_blocks.h).
 Status DeleteProcessHours(Store* store, int64_t vm_id, TimeNs from, TimeNs to);
 Status InsertProcessHour(Store* store, int64_t vm_id, TimeNs hour, const std::vector<ProcessAggregate>& procs);
-Status ReplaceReady(Store* store, int64_t vm_id, const std::vector<StoredReady>& ready);
 
 // Reading.
 StatusOr<std::vector<CorrVm>> ListCorrVms(Store* store);

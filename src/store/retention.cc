@@ -60,6 +60,8 @@ Status PruneCorrections(Database* db, TimeNs before, bool dry_run, PruneResult* 
   ASSIGN_OR_RETURN(r->process_hours,
                    CountOne(db, "SELECT count(*) FROM corr_process_hour WHERE hour_ns <= ?", before - kHourNs));
   if (dry_run) return Status::Ok();
+  // The days behind the Ready-Time summaries go too; the summaries keep what they added up to.
+  RETURN_IF_ERROR(RunWith(db, "DELETE FROM corr_ready_day WHERE day_ns <= ?", before - 24 * kHourNs));
   RETURN_IF_ERROR(RunWith(db, "DELETE FROM corr_window_block WHERE last_end_ns < ?", before));
   return RunWith(db, "DELETE FROM corr_process_hour WHERE hour_ns <= ?", before - kHourNs);
 }

@@ -288,6 +288,19 @@ CREATE INDEX time_block_by_end ON time_block(last_end_ns);
 CREATE INDEX value_block_by_block ON value_block(block_id);
 CREATE INDEX corr_window_block_by_end ON corr_window_block(last_end_ns);
 )sql",
+    // 11: Ready-Time summaries kept a day at a time (issue 16, src/store/ready_tables.h): a
+    // digest per VM, source and UTC day, and with each summary the digest of all its days.
+    // Summaries stored before have none: the next store of corrections rebuilds them.
+    R"sql(
+CREATE TABLE corr_ready_day(
+  vm_id INTEGER NOT NULL REFERENCES corr_vm(id),
+  source TEXT NOT NULL,
+  day_ns INTEGER NOT NULL,
+  digest BLOB NOT NULL,
+  PRIMARY KEY(vm_id, source, day_ns)
+) WITHOUT ROWID;
+ALTER TABLE corr_ready ADD COLUMN digest BLOB;
+)sql",
 };
 
 constexpr int kMigrationCount = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));

@@ -4,20 +4,9 @@
 
 #include <climits>
 
+#include "src/store/optional_columns.h"
+
 namespace vrecon {
-namespace {
-
-void BindOptional(Statement* q, int i, const std::optional<TimeNs>& v) {
-  if (v) q->Bind(i, static_cast<int64_t>(*v));
-  else q->BindNull(i);
-}
-
-std::optional<TimeNs> OptionalInt(const Statement& q, int i) {
-  if (q.ColumnIsNull(i)) return std::nullopt;
-  return q.ColumnInt(i);
-}
-
-}  // namespace
 
 std::string ThisCollector() {
   char host[HOST_NAME_MAX + 1] = {};
@@ -82,7 +71,7 @@ ON CONFLICT(source) DO UPDATE SET
   collector = excluded.collector
 )sql"));
   q->Bind(1, a.source).Bind(2, a.kind).Bind(3, static_cast<int64_t>(a.at));
-  BindOptional(q, 4, a.newest_data);
+  BindOpt(q, 4, a.newest_data);
   q->Bind(5, a.rows_added);
   if (a.round_interval_s) q->Bind(6, static_cast<int64_t>(*a.round_interval_s));
   else q->BindNull(6);
@@ -108,15 +97,15 @@ StatusOr<std::vector<SourceStatus>> SourceStatuses(Store* store) {
     SourceStatus s;
     s.source = q.ColumnText(0);
     s.kind = q.ColumnText(1);
-    s.last_attempt = OptionalInt(q, 2);
-    s.last_success = OptionalInt(q, 3);
-    s.newest_data = OptionalInt(q, 4);
+    s.last_attempt = OptInt64(q, 2);
+    s.last_success = OptInt64(q, 3);
+    s.newest_data = OptInt64(q, 4);
     s.rows_added = q.ColumnInt(5);
     s.rows_total = q.ColumnInt(6);
     s.failures = q.ColumnInt(7);
     if (!q.ColumnIsNull(8)) s.round_interval_s = static_cast<int>(q.ColumnInt(8));
     if (!q.ColumnIsNull(9)) s.last_error = q.ColumnText(9);
-    s.last_error_at = OptionalInt(q, 10);
+    s.last_error_at = OptInt64(q, 10);
     s.rollups_due = q.ColumnInt(11);
     s.collector = q.ColumnText(12);
     out.push_back(std::move(s));

@@ -78,7 +78,8 @@ Status Store::ShadowCorrectionTables() {
   // TEMP tables of the same names come first in SQLite's name lookup, so the stored-correction
   // code writes and the report reads these, in memory, while the file stays as it is.
   ASSIGN_OR_RETURN(Statement q, db_->Prepare("SELECT sql FROM main.sqlite_master WHERE type = 'table' AND name IN "
-                                             "('corr_vm', 'corr_window_block', 'corr_process_hour', 'corr_ready') "
+                                             "('corr_vm', 'corr_window_block', 'corr_process_hour', 'corr_ready', "
+                                             "'corr_ready_day') "
                                              "ORDER BY name = 'corr_vm' DESC"));
   std::vector<std::string> ddl;
   while (true) {

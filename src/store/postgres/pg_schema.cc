@@ -217,6 +217,17 @@ CREATE TABLE store_pruned(
 CREATE INDEX time_block_by_end ON time_block(last_end_ns);
 CREATE INDEX corr_window_block_by_end ON corr_window_block(last_end_ns);
 )sql",
+    // 11: as SQLite's 11.
+    R"sql(
+CREATE TABLE corr_ready_day(
+  vm_id bigint NOT NULL REFERENCES corr_vm(id),
+  source text COLLATE "C" NOT NULL,
+  day_ns bigint NOT NULL,
+  digest bytea NOT NULL,
+  PRIMARY KEY(vm_id, source, day_ns)
+);
+ALTER TABLE corr_ready ADD COLUMN digest bytea;
+)sql",
 };
 
 constexpr int kLatest = kFirstVersion - 1 + static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));

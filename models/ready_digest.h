@@ -1,0 +1,84 @@
+// Mergeable Ready-Time summaries (issue 16): the stored summaries that reports read are kept per
+// VM, source and UTC day as digests, and a VM's summary is the sum of its days' digests, so a
+// fleet round updates the days its samples touched instead of reading the VM's whole history
+// again, and a summary outlives samples that retention removed. Counts, sums and the counts
+// above each threshold add exactly; the p95 comes from a sketch of logarithmic buckets
+// (DDSketch's) whose values are the means of what fell in them: exact when those were equal,
+// else within 1% (2 x kRelativeError) of the true value. `vrecon ready`, which reads the samples,
+// gives exact p95s. docs/ready.md "Stored summaries".
+#ifndef VRECON_MODELS_READY_DIGEST_H_
+#define VRECON_MODELS_READY_DIGEST_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "models/ready_analysis.h"
+
+namespace vrecon::models {
+
+class QuantileSketch {
+ public:
+  static constexpr double kRelativeError = 0.005;
+
+  // A bucket's values: how many and their sum. Its value is their mean: exact when they are all
+  // equal (a constant load is summarised as itself), else within 1% of each.
+  struct Bucket {
+    int64_t count = 0;
+    double sum = 0;
+  };
+  using Buckets = std::map<int32_t, Bucket>;
+
+  void Add(double v);
+  // sign -1 takes out a sketch added before (a day being replaced).
+  void Merge(const QuantileSketch& o, int sign = 1);
+  int64_t count() const { return count_; }
+  // As Percentile (closest ranks, linear between them), on the buckets' values.
+  std::optional<double> Quantile(double p) const;
+
+  // Buckets of positive values by index, of negative ones by the index of -v, and the values
+  // that are zero (below 1e-9 in magnitude): what a codec writes and reads back (Set).
+  const Buckets& positive() const { return pos_; }
+  const Buckets& negative() const { return neg_; }
+  const Bucket& zeros() const { return zeros_; }
+  void Set(Buckets pos, Buckets neg, Bucket zeros);
+
+ private:
+  double ValueAtRank(int64_t rank) const;  // 0-based, over the sorted values
+  Buckets pos_, neg_;
+  Bucket zeros_;
+  int64_t count_ = 0;
+};
+
+// One series of values: how many, their sum, how many lie above each threshold, and the sketch.
+struct ValueDigest {
+  int64_t n = 0;
+  double sum = 0;
+  std::vector<int64_t> above;  // per threshold, in the order Add was given them
+  QuantileSketch sketch;
+  // `quantiles` false: no sketch (a mean is all that is asked of it).
+  void Add(double v, const std::vector<double>& thresholds, bool quantiles = true);
+  void Merge(const ValueDigest& o, int sign = 1);
+  Summary ToSummary() const;  // as Summarize() would give, p95 from the sketch
+};
+
+struct ReadyDigest {
+  int64_t states = 0;  // samples with a per-vCPU state (PerVcpuStates)
+  ValueDigest ready, costop, run, wait, usage, wait_per_dispatch_us, host_load;
+  void Merge(const ReadyDigest& o, int sign = 1);
+};
+
+// The digest of `in`'s samples, with the thresholds of `t` (stored summaries use the defaults).
+ReadyDigest DigestReady(const ReadyInput& in, const ReadyThresholds& t = {});
+
+// `in` split by the UTC day each interval starts in (host load and all): day start -> input.
+std::map<TimeNs, ReadyInput> SplitByDay(const ReadyInput& in);
+
+// The summary AnalyzeVm would give for the samples behind `d` (p95s from the sketches), with the
+// VM's name, source, host and vCPUs from `meta`, and its hints.
+VmReadySummary SummarizeDigest(const ReadyDigest& d, const ReadyInput& meta, const ReadyThresholds& t = {});
+
+}  // namespace vrecon::models
+
+#endif  // VRECON_MODELS_READY_DIGEST_H_

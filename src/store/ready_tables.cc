@@ -1,0 +1,83 @@
+#include "src/store/ready_tables.h"
+
+#include "src/store/optional_columns.h"
+
+namespace vrecon {
+
+StatusOr<std::set<std::pair<std::string, std::string>>> ReadySummariesWithDigest(Store* store) {
+  ASSIGN_OR_RETURN(Statement q, store->db()->Prepare("SELECT v.vm_key, r.source FROM corr_ready r JOIN corr_vm v ON "
+                                                     "v.id = r.vm_id WHERE r.digest IS NOT NULL"));
+  std::set<std::pair<std::string, std::string>> out;
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, q.Step());
+    if (!row) break;
+    out.emplace(q.ColumnText(0), q.ColumnText(1));
+  }
+  return out;
+}
+
+StatusOr<std::optional<std::string>> LoadReadyTotal(Store* store, int64_t vm_id, const std::string& source) {
+  ASSIGN_OR_RETURN(Statement * q, store->db()->Cached("SELECT digest FROM corr_ready WHERE vm_id = ? AND source = ? "
+                                                      "AND digest IS NOT NULL"));
+  q->Bind(1, vm_id).Bind(2, source);
+  ASSIGN_OR_RETURN(bool row, q->Step());
+  if (!row) return std::optional<std::string>();
+  std::optional<std::string> blob(std::string(q->ColumnBlob(0)));
+  q->Reset();
+  return blob;
+}
+
+StatusOr<std::map<TimeNs, std::string>> LoadReadyDays(Store* store, int64_t vm_id, const std::string& source,
+                                                      TimeNs from_day) {
+  ASSIGN_OR_RETURN(Statement * q, store->db()->Cached("SELECT day_ns, digest FROM corr_ready_day WHERE vm_id = ? AND "
+                                                      "source = ? AND day_ns >= ? ORDER BY day_ns"));
+  q->Bind(1, vm_id).Bind(2, source).Bind(3, from_day);
+  std::map<TimeNs, std::string> out;
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, q->Step());
+    if (!row) break;
+    out.emplace(q->ColumnInt(0), std::string(q->ColumnBlob(1)));
+  }
+  return out;
+}
+
+Status ReplaceReadyDays(Store* store, int64_t vm_id, const std::string& source, TimeNs from_day,
+                        const std::map<TimeNs, std::string>& days) {
+  Database* db = store->db();
+  ASSIGN_OR_RETURN(Statement * d,
+                   db->Cached("DELETE FROM corr_ready_day WHERE vm_id = ? AND source = ? AND day_ns >= ?"));
+  RETURN_IF_ERROR(d->Bind(1, vm_id).Bind(2, source).Bind(3, from_day).Run());
+  ASSIGN_OR_RETURN(Statement * put,
+                   db->Cached("INSERT INTO corr_ready_day(vm_id, source, day_ns, digest) VALUES(?, ?, ?, ?)"));
+  for (const auto& [day, blob] : days) {
+    put->Bind(1, vm_id).Bind(2, source).Bind(3, day).BindBlob(4, blob.data(), blob.size());
+    RETURN_IF_ERROR(put->Run());
+  }
+  return Status::Ok();
+}
+
+Status UpsertReady(Store* store, int64_t vm_id, const StoredReady& r) {
+  Database* db = store->db();
+  ASSIGN_OR_RETURN(Statement * d, db->Cached("DELETE FROM corr_ready WHERE vm_id = ? AND source = ?"));
+  RETURN_IF_ERROR(d->Bind(1, vm_id).Bind(2, r.source).Run());
+  ASSIGN_OR_RETURN(
+      Statement * s,
+      db->Cached("INSERT INTO corr_ready(vm_id, source, host, vcpus, samples, ready_mean, ready_p95, ready_above_5, "
+                 "ready_above_10, costop_mean, costop_p95, costop_above_3, run_mean, wait_mean, usage_mean, "
+                 "wait_dispatch_us_mean, wait_dispatch_us_p95, host_load_mean, host_load_p95, hints, digest) "
+                 "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, "
+                 "?21)"));
+  s->Bind(1, vm_id).Bind(2, r.source).Bind(3, r.host);
+  BindOpt(s, 4, r.vcpus);
+  s->Bind(5, r.samples);
+  int i = 6;
+  for (const auto* v : {&r.ready_mean, &r.ready_p95, &r.ready_above_5, &r.ready_above_10, &r.costop_mean, &r.costop_p95,
+                        &r.costop_above_3, &r.run_mean, &r.wait_mean, &r.usage_mean, &r.wait_dispatch_us_mean,
+                        &r.wait_dispatch_us_p95, &r.host_load_mean, &r.host_load_p95})
+    BindOpt(s, i++, *v);
+  s->Bind(20, EncodeFlags(r.hints));
+  s->BindBlob(21, r.digest.data(), r.digest.size());
+  return s->Run();
+}
+
+}  // namespace vrecon

@@ -1,0 +1,168 @@
+// Stored Ready-Time summaries kept a day at a time (src/engine/ready_summaries.h), on both
+// backends: storing the corrections of a new day updates that day only, and gives the summary a
+// store holding every day from the start gives; the days before are left as stored.
+#include "src/engine/ready_summaries.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <random>
+#include <tuple>
+
+#include "src/engine/stored_corrections.h"
+#include "src/store/ready_tables.h"
+#include "src/store/retention.h"
+#include "tests/support/cli_runner.h"
+#include "tests/support/test_store.h"
+
+namespace vrecon::testing {
+namespace {
+
+// An esxtop batch capture of two VMs and the host's load: 20 s rows from 01:00 to 04:00 UTC of
+// 2026-11-0<day>, values from a seed.
+std::string EsxtopDay(int day, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(0, 1);
+  std::string s = "\"(PDH-CSV 4.0) (UTC)(0)\"";
+  for (const char* vm : {"101:WEB02", "102:DB02"})
+    for (const char* c : {"% Used", "% Run", "% Ready", "% CoStop", "% Wait"})
+      s += std::string(",\"\\\\esx01.example.com\\Group Cpu(") + vm + ")\\" + c + "\"";
+  s += ",\"\\\\esx01.example.com\\Physical Cpu(_Total)\\% Util Time\"\n";
+  char b[64];
+  for (int t = 3600; t < 4 * 3600; t += 20) {
+    std::snprintf(b, sizeof b, "\"11/%02d/2026 %02d:%02d:%02d.000\"", day, t / 3600, t / 60 % 60, t % 60);
+    s += b;
+    for (int vm = 0; vm < 2; ++vm) {
+      const double ready = 30 * u(rng) * u(rng);
+      for (double v : {60 + 40 * u(rng), 70 + 30 * u(rng), ready, u(rng) < 0.3 ? 10 * u(rng) : 0.0, 100 * u(rng)}) {
+        std::snprintf(b, sizeof b, ",\"%.3f\"", v);
+        s += b;
+      }
+    }
+    std::snprintf(b, sizeof b, ",\"%.2f\"\n", 50 + 40 * u(rng));
+    s += b;
+  }
+  return s;
+}
+
+class ReadySummariesTest : public ::testing::TestWithParam<TestBackend> {
+ protected:
+  void SetUp() override {
+    VRECON_NEED_BACKEND(GetParam());
+    for (int day = 1; day <= 3; ++day) WriteText(Day(day), EsxtopDay(day, 10 + day));
+    // The guests' Processor(n) instances give the VMs' vCPU counts (esxtop does not).
+    std::string guests = "\"(PDH-CSV 4.0) (UTC)(0)\"";
+    for (const char* vm : {"WEB02", "DB02"})
+      for (const char* cpu : {"0", "1"})
+        guests += std::string(",\"\\\\") + vm + "\\Processor(" + cpu + ")\\% Processor Time\"";
+    WriteText(dir_.File("guests.csv"), guests + "\n\"11/01/2026 01:00:00.000\",\"5\",\"5\",\"5\",\"5\"\n");
+  }
+  std::string Day(int day) const { return dir_.File("esxtop-day" + std::to_string(day) + ".csv"); }
+  void Ingest(const std::string& db, const std::vector<std::string>& files) {
+    std::vector<std::string> args = {"ingest", "--db", db};
+    args.insert(args.end(), files.begin(), files.end());
+    CliResult r = RunVrecon(args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  TempDir dir_;
+};
+
+std::map<TimeNs, std::string> Days(Store* store, int64_t vm_id) {
+  auto days = LoadReadyDays(store, vm_id, "esxtop", std::numeric_limits<TimeNs>::min());
+  EXPECT_TRUE(days.ok()) << days.status().message();
+  return days.ok() ? *days : std::map<TimeNs, std::string>{};
+}
+
+TEST_P(ReadySummariesTest, ANewDayUpdatesItselfAndGivesTheWholeSummary) {
+  const std::string inc = NewStore(GetParam(), dir_.path(), "ready_incremental.db");
+  const std::string full = NewStore(GetParam(), dir_.path(), "ready_full.db");
+  Ingest(inc, {dir_.File("guests.csv"), Day(1), Day(2)});
+  Ingest(full, {dir_.File("guests.csv"), Day(1), Day(2), Day(3)});
+  auto a = Store::Open(inc);
+  auto b = Store::Open(full);
+  ASSERT_TRUE(a.ok() && b.ok());
+  CorrectionRequest all;
+  ASSERT_TRUE(StoreCorrections(a->get(), all).ok());
+  ASSERT_TRUE(StoreCorrections(b->get(), all).ok());
+  auto vms = ListCorrVms(a->get());
+  ASSERT_TRUE(vms.ok());
+  ASSERT_EQ(vms->size(), 2u);
+  const std::map<TimeNs, std::string> before = Days(a->get(), vms->front().id);
+  ASSERT_EQ(before.size(), 2u);
+
+  // Day 3 arrives; the corrections are stored from it on, as a fleet round does.
+  a->reset();
+  Ingest(inc, {Day(3)});
+  a = Store::Open(inc);
+  ASSERT_TRUE(a.ok());
+  CorrectionRequest from_day3;
+  from_day3.from = *ParseIso("2026-11-03T00:55:00Z");
+  ASSERT_TRUE(StoreCorrections(a->get(), from_day3).ok());
+
+  const std::map<TimeNs, std::string> after = Days(a->get(), vms->front().id);
+  ASSERT_EQ(after.size(), 3u);
+  for (const auto& [day, blob] : before) EXPECT_EQ(after.at(day), blob) << "day " << day << " was rewritten";
+
+  for (const CorrVm& vm : *vms) {
+    auto got = LoadReady(a->get(), vm.id);
+    auto fb = ListCorrVms(b->get());
+    ASSERT_TRUE(got.ok() && fb.ok());
+    int64_t full_id = 0;
+    for (const CorrVm& v : *fb) full_id = v.vm_key == vm.vm_key ? v.id : full_id;
+    auto want = LoadReady(b->get(), full_id);
+    ASSERT_TRUE(want.ok());
+    ASSERT_EQ(got->size(), 1u);
+    ASSERT_EQ(want->size(), 1u);
+    const StoredReady& g = got->front();
+    const StoredReady& w = want->front();
+    EXPECT_EQ(g.samples, w.samples) << vm.vm;
+    EXPECT_EQ(g.samples, 3 * 3 * 180) << vm.vm;
+    EXPECT_EQ(g.ready_above_5, w.ready_above_5) << vm.vm;
+    EXPECT_EQ(g.costop_above_3, w.costop_above_3) << vm.vm;
+    for (auto [name, x, y] : {std::tuple{"ready_mean", g.ready_mean, w.ready_mean},
+                              {"ready_p95", g.ready_p95, w.ready_p95},
+                              {"costop_p95", g.costop_p95, w.costop_p95},
+                              {"run_mean", g.run_mean, w.run_mean},
+                              {"host_load_p95", g.host_load_p95, w.host_load_p95}}) {
+      ASSERT_TRUE(x && y) << vm.vm << " " << name << ": " << x.has_value() << " " << y.has_value();
+      EXPECT_NEAR(*x, *y, 1e-9 * std::fabs(*y)) << vm.vm << " " << name;
+    }
+    ASSERT_EQ(g.hints.size(), w.hints.size()) << vm.vm;
+  }
+}
+
+// Retention: the summary keeps what pruned samples and pruned days added, through a recompute.
+TEST_P(ReadySummariesTest, PrunedSamplesAndDaysLiveOnInTheSummary) {
+  const std::string db = NewStore(GetParam(), dir_.path(), "ready_pruned.db");
+  Ingest(db, {dir_.File("guests.csv"), Day(1), Day(2), Day(3)});
+  auto store = Store::Open(db);
+  ASSERT_TRUE(store.ok());
+  CorrectionRequest all;
+  ASSERT_TRUE(StoreCorrections(store->get(), all).ok());
+  auto vms = ListCorrVms(store->get());
+  ASSERT_TRUE(vms.ok() && !vms->empty());
+  auto before = LoadReady(store->get(), vms->front().id);
+  ASSERT_TRUE(before.ok() && before->size() == 1u);
+
+  for (bool samples_too : {false, true}) {
+    PruneRequest prune;
+    prune.corrections_before = *ParseIso("2026-11-03T00:00:00Z");
+    if (samples_too) prune.samples_before = prune.corrections_before;
+    prune.now = NowNs();
+    ASSERT_TRUE(Prune(store->get(), prune).ok());
+    EXPECT_EQ(Days(store->get(), vms->front().id).size(), 1u) << "days 1 and 2 went with the corrections";
+    ASSERT_TRUE(StoreCorrections(store->get(), all).ok());  // `report --recompute`
+    auto after = LoadReady(store->get(), vms->front().id);
+    ASSERT_TRUE(after.ok() && after->size() == 1u);
+    EXPECT_EQ(after->front().samples, before->front().samples) << samples_too;
+    EXPECT_EQ(after->front().ready_above_5, before->front().ready_above_5) << samples_too;
+    EXPECT_NEAR(*after->front().ready_mean, *before->front().ready_mean, 1e-9) << samples_too;
+    EXPECT_NEAR(*after->front().ready_p95, *before->front().ready_p95, 1e-9) << samples_too;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, ReadySummariesTest, ::testing::Values(TestBackend::kSqlite, TestBackend::kPostgres),
+                         BackendParamName);
+
+}  // namespace
+}  // namespace vrecon::testing
