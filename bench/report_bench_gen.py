@@ -6,6 +6,7 @@ windows. Deterministic (seeded). The store must already exist and be migrated (r
 creates it with `vrecon ingest`).
 
     python3 report_bench_gen.py STORE [VMS] [DAYS] [PROCS]
+    python3 report_bench_gen.py --copy [VMS] [DAYS] [PROCS] | psql -q URI   # PostgreSQL: COPY text
 """
 import math
 import random
@@ -14,6 +15,7 @@ import struct
 import sys
 
 db_path = sys.argv[1]
+COPY = db_path == "--copy"
 VMS = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
 DAYS = int(sys.argv[3]) if len(sys.argv) > 3 else 7
 PROCS = int(sys.argv[4]) if len(sys.argv) > 4 else 20
@@ -22,12 +24,55 @@ T0 = 1793836800  # 2026-11-05T00:00:00Z
 NS = 1_000_000_000
 rng = random.Random(6)
 
-con = sqlite3.connect(db_path)
-con.execute("PRAGMA journal_mode=WAL")
-con.execute("PRAGMA synchronous=OFF")
-for t in ("corr_window_block", "corr_process_hour", "corr_ready", "corr_vm"):
-    con.execute(f"DELETE FROM {t}")
 
+
+class SqliteOut:
+    def __init__(self, path):
+        self.con = sqlite3.connect(path)
+        self.con.execute("PRAGMA journal_mode=WAL")
+        self.con.execute("PRAGMA synchronous=OFF")
+        for t in ("corr_ready_day", "corr_window_block", "corr_process_hour", "corr_ready", "corr_vm"):
+            self.con.execute(f"DELETE FROM {t}")
+
+    def rows(self, table, columns, rows):
+        marks = ",".join("?" * len(columns))
+        self.con.executemany(f"INSERT INTO {table}({','.join(columns)}) VALUES({marks})", rows)
+
+    def commit(self):
+        self.con.commit()
+
+
+class CopyOut:
+    """PostgreSQL's COPY text format on stdout, one COPY per call; bytea as \\x hex."""
+
+    def __init__(self):
+        self.w = sys.stdout.write
+        self.w("BEGIN;\nTRUNCATE corr_ready_day, corr_window_block, corr_process_hour, corr_ready, corr_vm;\n")
+
+    @staticmethod
+    def cell(v):
+        if v is None:
+            return "\\N"
+        if isinstance(v, (bytes, bytearray)):
+            return "\\\\x" + bytes(v).hex()
+        if isinstance(v, float):
+            return repr(v)
+        return str(v).replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n")
+
+    def rows(self, table, columns, rows):
+        self.w(f"COPY {table}({','.join(columns)}) FROM STDIN;\n")
+        for r in rows:
+            self.w("\t".join(self.cell(v) for v in r) + "\n")
+        self.w("\\.\n")
+
+    def commit(self):
+        pass
+
+    def close(self):
+        self.w("COMMIT;\n")
+
+
+out = CopyOut() if COPY else SqliteOut(db_path)
 FLAGS = [("high-ready", "warning", "ready averages 12.0% per vCPU in this window (above 10.0%)"),
          ("low-coverage", "warning", "guest data covers 60% of the window"),
          ("idle-guest", "info", "guest busy 2.0%, below 5.0%: w undefined"),
@@ -37,9 +82,9 @@ windows_per_vm = DAYS * 86400 // WINDOW
 for v in range(VMS):
     name = f"VM{v:04d}"
     vcpus = rng.choice([1, 2, 4, 8])
-    cur = con.execute("INSERT INTO corr_vm(vm, guest_machine, host_source, vcpus, stored_at) VALUES(?,?,?,?,?)",
-                      (name, name, "vsphere", vcpus, "2026-11-22T00:00:00Z"))
-    vm_id = cur.lastrowid
+    vm_id = v + 1
+    out.rows("corr_vm", ("id", "vm_key", "vm", "vm_source", "guest_machine", "host_source", "vcpus", "stored_at"),
+             [(vm_id, f"vsphere:bench/vm-{v}", name, "", name, "vsphere", vcpus, "2026-11-22T00:00:00Z")])
     base = rng.uniform(10, 70)
     wbase = rng.uniform(0.7, 1.4)
     ready_base = rng.uniform(0, 8)
@@ -66,8 +111,8 @@ for v in range(VMS):
         b[1] = (start + WINDOW) * NS
         b[2] += 1
         b[3] += rec
-    con.executemany("INSERT INTO corr_window_block(vm_id, hour_ns, first_start_ns, last_end_ns, windows, data) "
-                    "VALUES(?,?,?,?,?,?)", [(vm_id, k, b[0], b[1], b[2], bytes(b[3])) for k, b in blocks.items()])
+    out.rows("corr_window_block", ("vm_id", "hour_ns", "first_start_ns", "last_end_ns", "windows", "data"),
+             [(vm_id, k, b[0], b[1], b[2], bytes(b[3])) for k, b in blocks.items()])
     hours = []
     for h in range(DAYS * 24):
         blob = bytearray()
@@ -77,19 +122,20 @@ for v in range(VMS):
             blob += struct.pack("<H", len(pname)) + pname
             blob += struct.pack("<qqddd", 12, 12, 12 * g, 12 * g * wbase, 12 * 0.25)
         hours.append((vm_id, (T0 + h * 3600) * NS, bytes(blob)))
-    con.executemany("INSERT INTO corr_process_hour(vm_id, hour_ns, procs) VALUES(?,?,?)", hours)
+    out.rows("corr_process_hour", ("vm_id", "hour_ns", "procs"), hours)
     hints = ""
     if v % 10 == 0:
         hints = "warning\tfewer-vcpus\tco-stop averages 3.1% per vCPU while each vCPU is 30% used: fewer vCPUs would help\n"
-    con.execute("INSERT INTO corr_ready(vm_id, source, host, vcpus, samples, ready_mean, ready_p95, ready_above_5, "
-                "ready_above_10, costop_mean, costop_p95, costop_above_3, run_mean, wait_mean, usage_mean, "
-                "wait_dispatch_us_mean, wait_dispatch_us_p95, host_load_mean, host_load_p95, hints) "
-                "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (vm_id, "vsphere", f"esx{v % 40:02d}.example.com", vcpus, windows_per_vm, ready_base, ready_base + 5,
-                 0.3, 0.05, ready_base / 4, ready_base / 2, 0.1, 50, 40, 45, None, None, 60 + v % 40, 70 + v % 30,
-                 hints))
+    out.rows("corr_ready", ("vm_id", "source", "host", "vcpus", "samples", "ready_mean", "ready_p95", "ready_above_5",
+                            "ready_above_10", "costop_mean", "costop_p95", "costop_above_3", "run_mean", "wait_mean",
+                            "usage_mean", "wait_dispatch_us_mean", "wait_dispatch_us_p95", "host_load_mean",
+                            "host_load_p95", "hints"),
+             [(vm_id, "vsphere", f"esx{v % 40:02d}.example.com", vcpus, windows_per_vm, ready_base, ready_base + 5,
+               0.3, 0.05, ready_base / 4, ready_base / 2, 0.1, 50.0, 40.0, 45.0, None, None, float(60 + v % 40),
+               float(70 + v % 30), hints)])
     if v % 100 == 99:
-        con.commit()
-con.commit()
-con.close()
+        out.commit()
+out.commit()
+if COPY:
+    out.close()
 print(f"{VMS} VMs x {DAYS} days: {VMS * windows_per_vm} windows, {VMS * DAYS * 24} process hours", file=sys.stderr)

@@ -65,7 +65,9 @@ StatusOr<bool> Exists(Database* db, const SampleMonth& m) {
 }  // namespace
 
 SampleMonth SampleMonthOf(TimeNs block_end) {
-  const sys_days day(std::chrono::days(FloorTo(block_end, kNsPerDay) / kNsPerDay));
+  // The day without FloorTo, whose day x ns overflows for the first day a TimeNs holds.
+  const int64_t days = block_end / kNsPerDay - (block_end % kNsPerDay < 0 ? 1 : 0);
+  const sys_days day{std::chrono::days(days)};
   const std::chrono::year_month_day ymd(day);
   return Month(ymd.year() / ymd.month());
 }
