@@ -60,7 +60,7 @@ python3 "$SRC_DIR/bench/report_bench_gen.py" "$S_REPORT" "$VMS" "$DAYS" 20
 python3 "$SRC_DIR/bench/report_bench_gen.py" --copy "$VMS" "$DAYS" 20 | psql -q "$PG_REPORT"
 psql -q -c "VACUUM ANALYZE" "$PG_REPORT"
 echo "report stores: $VMS VMs x $DAYS days in $(elapsed "$t0") s; SQLite $(du -m "$S_REPORT" | cut -f1) MB," \
-  "PostgreSQL $(psql -Atc "SELECT sum(pg_total_relation_size(c.oid)) / 1048576 FROM pg_class c JOIN pg_namespace n \
+  "PostgreSQL $(psql -Atc "SELECT round(sum(pg_total_relation_size(c.oid)) / 1048576) FROM pg_class c JOIN pg_namespace n \
 ON n.oid = c.relnamespace WHERE n.nspname = 'report' AND c.relkind = 'r'" vrecon_scale) MB"
 
 # Samples for the correction, into both stores.
@@ -71,7 +71,7 @@ t0=$(date +%s.%N)
 "$BENCH" generate --db "$PG_CORRECT" --vms "$CVMS" >/dev/null
 psql -q -c "VACUUM ANALYZE" "$PG_CORRECT"
 echo "correct stores: $CVMS VMs x 24 h in $(elapsed "$t0") s; SQLite $(du -m "$S_CORRECT" | cut -f1) MB," \
-  "PostgreSQL $(psql -Atc "SELECT sum(pg_total_relation_size(c.oid)) / 1048576 FROM pg_class c JOIN pg_namespace n \
+  "PostgreSQL $(psql -Atc "SELECT round(sum(pg_total_relation_size(c.oid)) / 1048576) FROM pg_class c JOIN pg_namespace n \
 ON n.oid = c.relnamespace WHERE n.nspname = 'correct' AND c.relkind = 'r'" vrecon_scale) MB"
 
 s_html=$(best "${PIN[@]}" "$CLI" report --db "$S_REPORT" --format html --out "$DATA_DIR/s.html")

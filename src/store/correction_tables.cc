@@ -160,19 +160,19 @@ StatusOr<int64_t> CountSeries(Store* store) {
 
 StatusOr<std::vector<ProcessAggregate>> LoadProcessAggregates(Store* store, int64_t vm_id, TimeNs from, TimeNs to) {
   Database* db = store->db();
-  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT procs FROM corr_process_hour WHERE vm_id = ?1 AND hour_ns > ?2 "
-                                            "AND hour_ns < ?3 ORDER BY hour_ns"));
+  ASSIGN_OR_RETURN(Statement * q, db->Cached("SELECT procs FROM corr_process_hour WHERE vm_id = ?1 AND hour_ns > ?2 "
+                                             "AND hour_ns < ?3 ORDER BY hour_ns"));
   // An hour overlaps [from, to) when hour < to and hour + 1 h > from.
   constexpr TimeNs kHour = 3600 * kNsPerSec;
   const TimeNs after =
       from < std::numeric_limits<TimeNs>::min() + kHour ? std::numeric_limits<TimeNs>::min() : from - kHour;
-  q.Bind(1, vm_id).Bind(2, static_cast<int64_t>(after)).Bind(3, static_cast<int64_t>(to));
+  q->Bind(1, vm_id).Bind(2, static_cast<int64_t>(after)).Bind(3, static_cast<int64_t>(to));
   // Decoded in place, looked up by string_view: a week is 168 blobs per VM.
   std::map<std::string, ProcessAggregate, std::less<>> merged;
   for (;;) {
-    ASSIGN_OR_RETURN(bool row, q.Step());
+    ASSIGN_OR_RETURN(bool row, q->Step());
     if (!row) break;
-    std::string_view in = q.ColumnBlob(0);
+    std::string_view in = q->ColumnBlob(0);
     while (!in.empty()) {
       uint16_t n = 0;
       if (!Take(&in, &n) || in.size() < n) return Status::ParseError("corrupt process aggregate blob");
@@ -201,27 +201,27 @@ StatusOr<std::vector<ProcessAggregate>> LoadProcessAggregates(Store* store, int6
 StatusOr<std::vector<StoredReady>> LoadReady(Store* store, int64_t vm_id) {
   Database* db = store->db();
   ASSIGN_OR_RETURN(
-      Statement q,
-      db->Prepare(
+      Statement * q,
+      db->Cached(
           "SELECT source, host, vcpus, samples, ready_mean, ready_p95, ready_above_5, ready_above_10, costop_mean, "
           "costop_p95, costop_above_3, run_mean, wait_mean, usage_mean, wait_dispatch_us_mean, wait_dispatch_us_p95, "
           "host_load_mean, host_load_p95, hints FROM corr_ready WHERE vm_id = ?1 ORDER BY source"));
-  q.Bind(1, vm_id);
+  q->Bind(1, vm_id);
   std::vector<StoredReady> out;
   for (;;) {
-    ASSIGN_OR_RETURN(bool row, q.Step());
+    ASSIGN_OR_RETURN(bool row, q->Step());
     if (!row) break;
     StoredReady r;
-    r.source = q.ColumnText(0);
-    r.host = q.ColumnText(1);
-    r.vcpus = OptInt(q, 2);
-    r.samples = q.ColumnInt(3);
+    r.source = q->ColumnText(0);
+    r.host = q->ColumnText(1);
+    r.vcpus = OptInt(*q, 2);
+    r.samples = q->ColumnInt(3);
     int i = 4;
     for (auto* v : {&r.ready_mean, &r.ready_p95, &r.ready_above_5, &r.ready_above_10, &r.costop_mean, &r.costop_p95,
                     &r.costop_above_3, &r.run_mean, &r.wait_mean, &r.usage_mean, &r.wait_dispatch_us_mean,
                     &r.wait_dispatch_us_p95, &r.host_load_mean, &r.host_load_p95})
-      *v = OptDouble(q, i++);
-    r.hints = DecodeFlags(q.ColumnBlob(18));
+      *v = OptDouble(*q, i++);
+    r.hints = DecodeFlags(q->ColumnBlob(18));
     out.push_back(std::move(r));
   }
   return out;

@@ -178,19 +178,21 @@ Status ReplaceCorrWindows(Store* store, int64_t vm_id, TimeNs from, TimeNs to, s
 Status ForEachCorrWindow(Store* store, int64_t vm_id, TimeNs from, TimeNs to,
                          const std::function<bool(const StoredWindow&)>& fn) {
   Database* db = store->db();
-  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT hour_ns, data FROM corr_window_block WHERE vm_id = ?1 AND "
-                                            "last_end_ns > ?2 AND first_start_ns < ?3 ORDER BY hour_ns"));
-  q.Bind(1, vm_id).Bind(2, static_cast<int64_t>(from)).Bind(3, static_cast<int64_t>(to));
+  // Cached: PostgreSQL prepares it and sends the blocks as bytes rather than hex text.
+  ASSIGN_OR_RETURN(Statement * q, db->Cached("SELECT hour_ns, data FROM corr_window_block WHERE vm_id = ?1 AND "
+                                             "last_end_ns > ?2 AND first_start_ns < ?3 ORDER BY hour_ns"));
+  q->Bind(1, vm_id).Bind(2, static_cast<int64_t>(from)).Bind(3, static_cast<int64_t>(to));
   bool more = true;
   while (more) {
-    ASSIGN_OR_RETURN(bool row, q.Step());
+    ASSIGN_OR_RETURN(bool row, q->Step());
     if (!row) break;
-    Status st = DecodeWindowBlock(q.ColumnBlob(1), [&](const StoredWindow& w) {
+    Status st = DecodeWindowBlock(q->ColumnBlob(1), [&](const StoredWindow& w) {
       if (w.end > from && w.start < to) more = fn(w);
       return more;
     });
-    if (!st.ok()) return Corrupt(db, vm_id, q.ColumnInt(0), st);
+    if (!st.ok()) return Corrupt(db, vm_id, q->ColumnInt(0), st);
   }
+  q->Reset();
   return Status::Ok();
 }
 

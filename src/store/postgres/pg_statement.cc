@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "src/core/check.h"
+#include "src/store/postgres/pg_binary.h"
 #include "src/store/postgres/pg_database.h"
 
 namespace vrecon {
@@ -91,18 +92,11 @@ void PgStatement::BindNull(int i) {
 
 Status PgStatement::Execute() {
   const int n = static_cast<int>(values_.size());
-  if (!name_.empty() && !prepared_) {
-    PGresult* p = PQprepare(db_->conn(), name_.c_str(), sql_.c_str(), n, nullptr);
-    const bool ok = PQresultStatus(p) == PGRES_COMMAND_OK;
-    Status s = ok ? Status::Ok() : db_->Error(PQresultErrorMessage(p), PQresultErrorField(p, PG_DIAG_SQLSTATE));
-    PQclear(p);
-    RETURN_IF_ERROR(s);
-    prepared_ = true;
-  }
-  result_ =
-      name_.empty()
-          ? PQexecParams(db_->conn(), sql_.c_str(), n, nullptr, values_.data(), lengths_.data(), formats_.data(), 0)
-          : PQexecPrepared(db_->conn(), name_.c_str(), n, values_.data(), lengths_.data(), formats_.data(), 0);
+  if (!name_.empty() && !prepared_) RETURN_IF_ERROR(PrepareOnServer());
+  result_ = name_.empty() ? PQexecParams(db_->conn(), sql_.c_str(), n, nullptr, values_.data(), lengths_.data(),
+                                         formats_.data(), 0)
+                          : PQexecPrepared(db_->conn(), name_.c_str(), n, values_.data(), lengths_.data(),
+                                           formats_.data(), result_format_);
   const ExecStatusType st = PQresultStatus(result_);
   if (st == PGRES_TUPLES_OK || st == PGRES_COMMAND_OK) {
     rows_ = PQntuples(result_);
@@ -114,6 +108,25 @@ Status PgStatement::Execute() {
   PQclear(result_);
   result_ = nullptr;
   return s;
+}
+
+// Prepared once; its result columns' types decide the format results come in.
+Status PgStatement::PrepareOnServer() {
+  PGresult* p = PQprepare(db_->conn(), name_.c_str(), sql_.c_str(), static_cast<int>(values_.size()), nullptr);
+  Status s = PQresultStatus(p) == PGRES_COMMAND_OK
+                 ? Status::Ok()
+                 : db_->Error(PQresultErrorMessage(p), PQresultErrorField(p, PG_DIAG_SQLSTATE));
+  PQclear(p);
+  RETURN_IF_ERROR(s);
+  PGresult* d = PQdescribePrepared(db_->conn(), name_.c_str());
+  if (PQresultStatus(d) == PGRES_COMMAND_OK && PQnfields(d) > 0) {
+    result_format_ = 1;
+    for (int i = 0; i < PQnfields(d); ++i)
+      if (!pg::BinaryReadable(PQftype(d, i))) result_format_ = 0;
+  }
+  PQclear(d);
+  prepared_ = true;
+  return Status::Ok();
 }
 
 StatusOr<bool> PgStatement::Step() {
@@ -149,6 +162,7 @@ const char* PgStatement::Cell(int i) const {
 int64_t PgStatement::ColumnInt(int i) const {
   if (ColumnIsNull(i)) return 0;
   const char* c = Cell(i);
+  if (result_format_ == 1) return pg::BinaryInt(PQftype(result_, i), c, PQgetlength(result_, row_, i));
   const char* end = c + PQgetlength(result_, row_, i);
   int64_t v = 0;
   if (std::from_chars(c, end, v).ec == std::errc()) return v;
@@ -158,6 +172,7 @@ int64_t PgStatement::ColumnInt(int i) const {
 
 double PgStatement::ColumnDouble(int i) const {
   if (ColumnIsNull(i)) return 0;
+  if (result_format_ == 1) return pg::BinaryDouble(PQftype(result_, i), Cell(i), PQgetlength(result_, row_, i));
   return std::strtod(Cell(i), nullptr);  // also reads NaN, Infinity and -Infinity
 }
 
@@ -165,15 +180,16 @@ bool PgStatement::ColumnIsNull(int i) const { return PQgetisnull(result_, row_, 
 
 std::string PgStatement::ColumnText(int i) const {
   if (ColumnIsNull(i)) return {};
+  if (result_format_ == 1) return pg::BinaryText(PQftype(result_, i), Cell(i), PQgetlength(result_, row_, i));
   return std::string(Cell(i), PQgetlength(result_, row_, i));
 }
 
-// bytea in text form is "\x" and two hex digits per byte (bytea_output = hex, set on connect).
-// Any other column's bytes are its text, as SQLite gives them.
+// bytea in binary form is its bytes; in text form "\x" and two hex digits per byte (bytea_output
+// = hex, set on connect). Any other column's bytes are its text (binary: its wire bytes).
 std::string_view PgStatement::ColumnBlob(int i) const {
   if (ColumnIsNull(i)) return {};
-  constexpr Oid kByteaOid = 17;  // pg_type.h
-  if (PQftype(result_, i) != kByteaOid) return std::string_view(Cell(i), PQgetlength(result_, row_, i));
+  if (result_format_ == 1 || PQftype(result_, i) != pg::kBytea)
+    return std::string_view(Cell(i), PQgetlength(result_, row_, i));
   std::string& out = blobs_[i];
   const char* c = Cell(i);
   const int len = PQgetlength(result_, row_, i);

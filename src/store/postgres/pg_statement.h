@@ -39,6 +39,7 @@ class PgStatement final : public StatementImpl {
  private:
   size_t Slot(int i);  // the 0-based slot of parameter i (checked)
   Status Execute();
+  Status PrepareOnServer();
   const char* Cell(int i) const;
 
   PgDatabase* db_;
@@ -48,6 +49,8 @@ class PgStatement final : public StatementImpl {
   std::vector<const char*> values_;     // per parameter: its bytes, nullptr for NULL
   std::vector<int> lengths_, formats_;  // binary (1) for blobs, else text (0)
   Status bind_status_;
+  // 1 (binary) for a prepared statement whose columns pg_binary.h reads, else 0 (text).
+  int result_format_ = 0;
   pg_result* result_ = nullptr;
   int row_ = -1, rows_ = 0;
   mutable std::vector<std::string> blobs_;  // decoded bytea cells of the current row
