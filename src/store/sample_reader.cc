@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <unordered_set>
 
 #include "src/core/check.h"
 #include "src/core/text_util.h"
@@ -124,8 +123,11 @@ bool BlockReader::Streamable(int64_t series_id, const TimeRange& range) const {
 Status BlockReader::Stream(int64_t series_id, const TimeRange& range,
                            const std::function<void(const SampleBlock&)>& visit) {
   // Span() saw every block of the series: in range, in time order by id, their times known. The
-  // rows are visited as they come, without the time_block join and without buffering the series.
-  ASSIGN_OR_RETURN(Statement * q, db_->Cached("SELECT block_id, vals, present FROM value_block WHERE series_id = ?"));
+  // rows are visited as they come (by block id, as Span listed them: PostgreSQL's partitions would
+  // give them by month otherwise), without the time_block join and without buffering the series.
+  ASSIGN_OR_RETURN(
+      Statement * q,
+      db_->Cached("SELECT block_id, vals, present FROM value_block WHERE series_id = ? ORDER BY block_id"));
   q->Bind(1, series_id);
   const auto spanned = series_blocks_.find(series_id);
   VRECON_CHECK_MSG(spanned != series_blocks_.end(),
@@ -198,78 +200,6 @@ Status BlockReader::VisitBlock(int64_t series_id, int64_t block_id, int64_t n_ro
   }
   if (!part_starts_.empty()) visit(SampleBlock{part_starts_, part_ends_, part_values_, -1, complete});
   return Status::Ok();
-}
-
-StatusOr<std::optional<TimeRange>> BlockReader::Span(const std::vector<int64_t>& series_ids) {
-  // The series of one file share its time blocks: their ids come from the covering index, and
-  // each distinct block's span is read once (a join would look the time block up per series).
-  ASSIGN_OR_RETURN(Statement * q, db_->Cached("SELECT block_id FROM value_block WHERE series_id = ?"));
-  ASSIGN_OR_RETURN(Statement * t,
-                   db_->Cached("SELECT file_id, n, first_start_ns, last_end_ns FROM time_block WHERE id = ?"));
-  std::optional<TimeRange> span;
-  for (int64_t id : series_ids) {
-    std::vector<int64_t>& blocks = series_blocks_[id];
-    blocks.clear();
-    q->Bind(1, id);
-    while (true) {
-      ASSIGN_OR_RETURN(bool row, q->Step());
-      if (!row) break;
-      blocks.push_back(q->ColumnInt(0));
-    }
-    q->Reset();
-    for (int64_t b : blocks) {
-      auto it = meta_.find(b);
-      if (it == meta_.end()) {
-        t->Bind(1, b);
-        ASSIGN_OR_RETURN(bool row, t->Step());
-        if (row)
-          it = meta_.emplace(b, BlockMeta{t->ColumnInt(0), t->ColumnInt(1), t->ColumnInt(2), t->ColumnInt(3)}).first;
-        t->Reset();
-        if (!row) return Damaged(id);  // a value block without its time block
-      }
-      const BlockMeta& m = it->second;
-      if (!span) span = TimeRange{m.first_start, m.last_end};
-      span->from = std::min(span->from, m.first_start);
-      span->to = std::max(span->to, m.last_end);
-    }
-  }
-  return span;
-}
-
-StatusOr<std::vector<TimeRange>> BlockReader::Occupied(const std::vector<int64_t>& series_ids, TimeNs max_gap) {
-  std::vector<TimeRange> pieces;
-  std::unordered_set<int64_t> seen;  // the series of one file share their blocks
-  for (int64_t id : series_ids) {
-    auto blocks = series_blocks_.find(id);
-    if (blocks == series_blocks_.end()) continue;
-    for (int64_t b : blocks->second) {
-      if (!seen.insert(b).second) continue;
-      const BlockMeta& m = meta_.at(b);
-      if (m.last_end - m.first_start <= max_gap) {
-        pieces.push_back({m.first_start, m.last_end});
-        continue;
-      }
-      ASSIGN_OR_RETURN(Times * t, TimesOf(b, m.n));
-      if (!t) return Damaged(id);
-      for (size_t i = 0; i < t->starts.size(); ++i) {
-        if (!pieces.empty() && t->starts[i] >= pieces.back().from && t->starts[i] - pieces.back().to <= max_gap) {
-          pieces.back().to = std::max(pieces.back().to, t->ends[i]);
-        } else {
-          pieces.push_back({t->starts[i], t->ends[i]});
-        }
-      }
-    }
-  }
-  std::sort(pieces.begin(), pieces.end(), [](const TimeRange& a, const TimeRange& b) { return a.from < b.from; });
-  std::vector<TimeRange> out;
-  for (const TimeRange& p : pieces) {
-    if (!out.empty() && p.from - out.back().to <= max_gap) {
-      out.back().to = std::max(out.back().to, p.to);
-    } else {
-      out.push_back(p);
-    }
-  }
-  return out;
 }
 
 StatusOr<BlockReader::Times*> BlockReader::TimesOf(int64_t block_id, int64_t n) {

@@ -98,6 +98,7 @@ class BlockReader {
   };
   StatusOr<Times*> TimesOf(int64_t block_id, int64_t n);  // nullptr when damaged
   bool Streamable(int64_t series_id, const TimeRange& range) const;
+  StatusOr<std::optional<TimeRange>> SpanBatched(const std::vector<int64_t>& series_ids);
   Status Stream(int64_t series_id, const TimeRange& range, const std::function<void(const SampleBlock&)>& visit);
   // One block's samples in the range: the whole block, or its part in the range.
   Status VisitBlock(int64_t series_id, int64_t block_id, int64_t n, const double* values, bool complete,
