@@ -10,6 +10,8 @@
 set -euo pipefail
 
 SRC_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=bench/lib.sh
+source "$SRC_DIR/bench/lib.sh"
 BUILD_DIR="${BUILD_DIR:-$SRC_DIR/build-bench}"
 DATA_DIR="${DATA_DIR:-$BUILD_DIR/bench-data}"
 REPEAT="${REPEAT:-3}"
@@ -31,22 +33,9 @@ fi
 F="$DATA_DIR/guest-1x.csv"
 PIN=(taskset -c "$CORE")
 # The server's backends fork from the postmaster: pinning it pins the connections too.
-postmaster=$(head -1 "$(psql -Atc 'SHOW data_directory')/postmaster.pid")
-taskset -pc "$CORE" "$postmaster" >/dev/null
+pin_postgres "$CORE"
 createdb vrecon_bench
 
-best() {  # best COMMAND... -> the shortest wall time of REPEAT runs, in seconds
-  local b=""
-  for ((i = 1; i <= REPEAT; i++)); do
-    local t0 t1
-    t0=$(date +%s.%N)
-    "$@" >/dev/null 2>&1 || { "$@" >&2 || true; exit 1; }
-    t1=$(date +%s.%N)
-    local w; w=$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.3f", b - a}')
-    if [ -z "$b" ] || awk -v a="$w" -v b="$b" 'BEGIN{exit !(a < b)}'; then b="$w"; fi
-  done
-  echo "$b"
-}
 
 sqlite_ingest() { rm -f "$DATA_DIR/b.db"*; "${PIN[@]}" "$CLI" ingest --db "$DATA_DIR/b.db" "$F"; }
 pg_ingest() {
@@ -65,9 +54,5 @@ p_correct=$(best "${PIN[@]}" "$CLI" correct --db "postgresql:///vrecon_bench" --
 s_report=$(best "${PIN[@]}" "$CLI" report --db "$DATA_DIR/f.db" --format csv --out -)
 p_report=$(best "${PIN[@]}" "$CLI" report --db "postgresql:///vrecon_bench" --format csv --out -)
 
-printf '| step | SQLite s | PostgreSQL s | ratio |\n|---|---:|---:|---:|\n'
-for row in "ingest 74 MB log:$s_ingest:$p_ingest" "correct (4-VM fixture):$s_correct:$p_correct" \
-           "report csv (4-VM fixture):$s_report:$p_report"; do
-  IFS=: read -r name s p <<<"$row"
-  printf '| %s | %s | %s | %s |\n' "$name" "$s" "$p" "$(awk -v a="$s" -v b="$p" 'BEGIN{printf "%.2fx", b / a}')"
-done
+ratio_table "ingest 74 MB log:$s_ingest:$p_ingest" "correct (4-VM fixture):$s_correct:$p_correct" \
+  "report csv (4-VM fixture):$s_report:$p_report"

@@ -13,6 +13,8 @@
 set -euo pipefail
 
 SRC_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=bench/lib.sh
+source "$SRC_DIR/bench/lib.sh"
 BUILD_DIR="${BUILD_DIR:-$SRC_DIR/build-bench}"
 DATA_DIR="${DATA_DIR:-$BUILD_DIR/scale-data}"
 VMS="${VMS:-1000}" DAYS="${DAYS:-7}" CVMS="${CVMS:-200}" REPEAT="${REPEAT:-3}" CORE="${CORE:-0}"
@@ -29,25 +31,12 @@ if [ -z "${PGHOST:-}" ]; then
 fi
 
 PIN=(taskset -c "$CORE")
-postmaster=$(head -1 "$(psql -Atc 'SHOW data_directory')/postmaster.pid")
-taskset -pc "$CORE" "$postmaster" >/dev/null
+pin_postgres "$CORE"
 createdb vrecon_scale
 PG_REPORT="postgresql:///vrecon_scale?options=-csearch_path%3Dreport"
 PG_CORRECT="postgresql:///vrecon_scale?options=-csearch_path%3Dcorrect"
 psql -q -c "CREATE SCHEMA report; CREATE SCHEMA correct" vrecon_scale
 
-best() {  # best COMMAND... -> the shortest wall time of REPEAT runs, in seconds
-  local b=""
-  for ((i = 1; i <= REPEAT; i++)); do
-    local t0 t1 w
-    t0=$(date +%s.%N)
-    "$@" >/dev/null 2>&1 || { "$@" >&2 || true; exit 1; }
-    t1=$(date +%s.%N)
-    w=$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.3f", b - a}')
-    if [ -z "$b" ] || awk -v a="$w" -v b="$b" 'BEGIN{exit !(a < b)}'; then b="$w"; fi
-  done
-  echo "$b"
-}
 elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN{printf "%.0f", b - a}'; }
 
 # Stored corrections for the report, into both stores.
@@ -84,9 +73,5 @@ p_cor=$(best "${PIN[@]}" "$CLI" correct --db "$PG_CORRECT" --format csv)
 cmp <(grep -v '^fleet,' "$DATA_DIR/s.csv") <(grep -v '^fleet,' "$DATA_DIR/p.csv") >/dev/null ||
   { echo "report CSVs differ between SQLite and PostgreSQL" >&2; exit 1; }
 
-printf '| step | SQLite s | PostgreSQL s | ratio |\n|---|---:|---:|---:|\n'
-for row in "report html ($VMS VMs x $DAYS d):$s_html:$p_html" "report csv ($VMS VMs x $DAYS d):$s_csv:$p_csv" \
-           "correct csv ($CVMS VMs x 24 h):$s_cor:$p_cor"; do
-  IFS=: read -r name s p <<<"$row"
-  printf '| %s | %s | %s | %s |\n' "$name" "$s" "$p" "$(awk -v a="$s" -v b="$p" 'BEGIN{printf "%.2fx", b / a}')"
-done
+ratio_table "report html ($VMS VMs x $DAYS d):$s_html:$p_html" "report csv ($VMS VMs x $DAYS d):$s_csv:$p_csv" \
+  "correct csv ($CVMS VMs x 24 h):$s_cor:$p_cor"

@@ -25,12 +25,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string VcenterToml(const std::string& name, const Vcsim& sim, int concurrency = 2, const std::string& vms = "*") {
-  return "[[vcenter]]\nname = \"" + name + "\"\nurl = \"" + sim.url() + "\"\nuser = \"" + sim.user() +
-         "\"\npassword_env = \"VRECON_TEST_VC_PW\"\nca = \"" + sim.ca_file() +
-         "\"\nconcurrency = " + std::to_string(concurrency) + "\nvms = [\"" + vms + "\"]\n";
-}
-
 // Sample (start, end) pairs of one stored series, in stored order, from `vrecon samples`.
 std::vector<std::pair<std::string, std::string>> Spans(const std::string& db, const std::string& vm) {
   CliResult s =

@@ -21,9 +21,7 @@ namespace vrecon::testing {
 namespace {
 
 std::string Site(const std::string& db, const std::string& name, const Vcsim& sim) {
-  return "db = \"" + db + "\"\nsince = \"10m\"\n[[vcenter]]\nname = \"" + name + "\"\nurl = \"" + sim.url() +
-         "\"\nuser = \"" + sim.user() + "\"\npassword_env = \"VRECON_TEST_VC_PW\"\nca = \"" + sim.ca_file() +
-         "\"\nconcurrency = 2\n";
+  return "db = \"" + db + "\"\nsince = \"10m\"\n" + VcenterToml(name, sim);
 }
 
 // Every VM's cpu.usage.average: one series per vCenter (the simulators name their VMs alike:

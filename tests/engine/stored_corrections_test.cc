@@ -7,18 +7,27 @@
 #include "src/ingest/ingest_file.h"
 #include "src/store/window_blocks.h"
 #include "tests/support/cli_runner.h"
+#include "tests/support/test_store.h"
 
 namespace vrecon {
 namespace {
 
 using vrecon::testing::Fixture;
+using vrecon::testing::TestBackend;
 
-std::unique_ptr<Store> SeedStore() {
-  auto store = Store::Open(":memory:");
-  EXPECT_TRUE(IngestFile(store->get(), Fixture("seed003/guest-web01.csv"), {}).ok());
-  EXPECT_TRUE(IngestFile(store->get(), Fixture("seed003/hyperv-hv01.csv"), {}).ok());
-  return std::move(store).value();
-}
+// The stored-correction tests run on both backends (tests/support/test_store.h).
+class StoredCorrectionsTest : public ::testing::TestWithParam<TestBackend> {
+ protected:
+  void SetUp() override { VRECON_NEED_BACKEND(GetParam()); }
+  std::unique_ptr<Store> SeedStore() {
+    auto store = Store::Open(testing::NewStore(GetParam(), dir_.path(), "stored_corrections.db"));
+    EXPECT_TRUE(store.ok()) << store.status().message();
+    EXPECT_TRUE(IngestFile(store->get(), Fixture("seed003/guest-web01.csv"), {}).ok());
+    EXPECT_TRUE(IngestFile(store->get(), Fixture("seed003/hyperv-hv01.csv"), {}).ok());
+    return std::move(store).value();
+  }
+  testing::TempDir dir_;
+};
 
 TEST(CorrectionTablesTest, FlagsAndProcessBlobsRoundTrip) {
   const std::vector<StoredFlag> flags = {{"low-coverage", Severity::kWarning, "guest covers 50%\tof\nthe window"},
@@ -45,7 +54,7 @@ TEST(CorrectionTablesTest, FlagsAndProcessBlobsRoundTrip) {
   EXPECT_FALSE(DecodeProcesses(std::string_view(blob).substr(0, blob.size() - 1)).ok());
 }
 
-TEST(StoredCorrectionsTest, StoresWhatRunCorrectionComputes) {
+TEST_P(StoredCorrectionsTest, StoresWhatRunCorrectionComputes) {
   auto store = SeedStore();
   CorrectionRequest req;
   auto computed = RunCorrection(store.get(), req);
@@ -92,7 +101,7 @@ TEST(StoredCorrectionsTest, StoresWhatRunCorrectionComputes) {
   EXPECT_NEAR(*(*procs)[0].MeanCorrected(), sum / n_corr, 1e-9);
 }
 
-TEST(StoredCorrectionsTest, StoringAgainReplacesInsteadOfDuplicating) {
+TEST_P(StoredCorrectionsTest, StoringAgainReplacesInsteadOfDuplicating) {
   auto store = SeedStore();
   CorrectionRequest req;
   auto first = StoreCorrections(store.get(), req);
@@ -114,7 +123,7 @@ TEST(StoredCorrectionsTest, StoringAgainReplacesInsteadOfDuplicating) {
   EXPECT_EQ(*count, *first);
 }
 
-TEST(StoredCorrectionsTest, UnknownVmIsNotFoundAndLeavesTheStoreAlone) {
+TEST_P(StoredCorrectionsTest, UnknownVmIsNotFoundAndLeavesTheStoreAlone) {
   auto store = SeedStore();
   CorrectionRequest req;
   ASSERT_TRUE(StoreCorrections(store.get(), req).ok());
@@ -126,6 +135,9 @@ TEST(StoredCorrectionsTest, UnknownVmIsNotFoundAndLeavesTheStoreAlone) {
   ASSERT_TRUE(count.ok());
   EXPECT_GT(*count, 0);
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, StoredCorrectionsTest,
+                         ::testing::Values(TestBackend::kSqlite, TestBackend::kPostgres), testing::BackendParamName);
 
 }  // namespace
 }  // namespace vrecon

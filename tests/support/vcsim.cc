@@ -173,4 +173,10 @@ Vcsim::~Vcsim() {
   }
 }
 
+std::string VcenterToml(const std::string& name, const Vcsim& sim, int concurrency, const std::string& vms) {
+  return "[[vcenter]]\nname = \"" + name + "\"\nurl = \"" + sim.url() + "\"\nuser = \"" + sim.user() +
+         "\"\npassword_env = \"VRECON_TEST_VC_PW\"\nca = \"" + sim.ca_file() +
+         "\"\nconcurrency = " + std::to_string(concurrency) + "\nvms = [\"" + vms + "\"]\n";
+}
+
 }  // namespace vrecon::testing

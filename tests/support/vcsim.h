@@ -66,6 +66,10 @@ class Vcsim {
   int port_ = 0, admin_port_ = 0;
 };
 
+// A fleet file's [[vcenter]] table for `sim`: its URL, user and CA, the password from the
+// environment variable VRECON_TEST_VC_PW, and the VMs matching the glob `vms`.
+std::string VcenterToml(const std::string& name, const Vcsim& sim, int concurrency = 2, const std::string& vms = "*");
+
 }  // namespace vrecon::testing
 
 // Skips the current test with a clear message when the simulator was not built.
