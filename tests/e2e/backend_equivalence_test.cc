@@ -104,5 +104,18 @@ TEST_F(BackendEquivalenceTest, TwoMonthsIngestedNewestFirst) {
   ExpectEquivalent(files);
 }
 
+// One file across a month's end into a new store: on PostgreSQL the ingest makes the second
+// month's partition while its own transaction holds rows of the first.
+TEST_F(BackendEquivalenceTest, AFileAcrossAMonthsEndIntoANewStore) {
+  TempDir in;
+  sim::Scenario sc = sim::MakeScenario("calm", 22);
+  sc.start = *ParseIso("2026-09-30T22:00:00Z");
+  sc.hours = 4;
+  const sim::SimOutput s = sim::Simulate(sc);
+  WriteText(in.File("guest.csv"), s.guest_csv);
+  WriteText(in.File("host.csv"), s.host_csv);
+  ExpectEquivalent({in.File("guest.csv"), in.File("host.csv")});
+}
+
 }  // namespace
 }  // namespace vrecon::testing

@@ -8,6 +8,7 @@
 #include "src/store/postgres/pg_partitions.h"
 #include "src/store/postgres/pg_schema.h"
 #include "tests/support/cli_runner.h"
+#include "tests/support/pdh_log.h"
 #include "tests/support/test_store.h"
 
 namespace vrecon {
@@ -100,6 +101,30 @@ TEST(PgPartitionMigrationTest, Version9ValueBlocksMoveIntoMonthlyPartitions) {
   EXPECT_EQ(One(db->get(), "SELECT count(*) FROM value_block_202610"), 1);
   EXPECT_EQ(One(db->get(), "SELECT count(*) FROM value_block_202611"), 2);
   EXPECT_EQ(One(db->get(), "SELECT count(*) FROM pg_class WHERE relname = 'value_block_v9'"), 0);
+}
+
+// A table of a month's partition name that is not attached (a connection lost between making a
+// partition and attaching it, before both went into one transaction) is attached, not taken for
+// the partition: every insert into its month would fail.
+TEST(PgPartitionMigrationTest, AnUnattachedTableOfTheMonthsNameIsAttached) {
+  VRECON_NEED_BACKEND(TestBackend::kPostgres);
+  TempDir dir;
+  const std::string uri = NewStore(TestBackend::kPostgres, dir.path(), "partition_unattached");
+  {
+    auto db = PgDatabase::Connect(uri);
+    ASSERT_TRUE(db.ok()) << db.status().message();
+    ASSERT_TRUE(MigratePgSchema(db->get(), true).ok());
+    ASSERT_TRUE((*db)->Exec("CREATE TABLE value_block_202611 (LIKE value_block INCLUDING DEFAULTS)").ok());
+  }
+  const std::string csv = testing::PdhHeader({"\\\\VM1\\Processor(_Total)\\% Processor Time"}) +
+                          testing::PdhRow(0, {"10"}) + testing::PdhRow(15, {"20"});
+  testing::WriteText(dir.File("g.csv"), csv);
+  CliResult r = RunVrecon({"ingest", "--db", uri, dir.File("g.csv")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto db = PgDatabase::Connect(uri);
+  ASSERT_TRUE(db.ok());
+  EXPECT_EQ(One(db->get(), "SELECT count(*) FROM pg_inherits WHERE inhrelid = 'value_block_202611'::regclass"), 1);
+  EXPECT_EQ(One(db->get(), "SELECT count(*) FROM value_block"), 1);
 }
 
 }  // namespace

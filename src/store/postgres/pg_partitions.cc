@@ -55,11 +55,36 @@ Status CreatePartition(Database* db, const SampleMonth& m) {
   return db->Exec(AttachSql(m));
 }
 
-StatusOr<bool> Exists(Database* db, const SampleMonth& m) {
-  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT to_regclass(?) IS NOT NULL"));
+StatusOr<bool> Query(Database* db, const char* sql, const SampleMonth& m) {
+  ASSIGN_OR_RETURN(Statement q, db->Prepare(sql));
   q.Bind(1, std::string_view(m.name));
   ASSIGN_OR_RETURN(bool row, q.Step());
   return row && q.ColumnText(0) == "t";
+}
+
+StatusOr<bool> Exists(Database* db, const SampleMonth& m) { return Query(db, "SELECT to_regclass(?) IS NOT NULL", m); }
+
+StatusOr<bool> Attached(Database* db, const SampleMonth& m) {
+  return Query(db,
+               "SELECT EXISTS(SELECT 1 FROM pg_inherits WHERE inhrelid = to_regclass(?) AND "
+               "inhparent = to_regclass('value_block'))",
+               m);
+}
+
+// In one transaction, so that a connection lost between the two steps leaves no table that is
+// not a partition (its name would pass for the month's partition and every insert would fail).
+// A table of the month's name that is not attached (left by an earlier version) is attached.
+Status MakePartition(PgDatabase* side, const SampleMonth& m) {
+  ASSIGN_OR_RETURN(Transaction tx, Transaction::Begin(side));
+  ASSIGN_OR_RETURN(bool attached, Attached(side, m));
+  if (attached) return tx.Commit();
+  ASSIGN_OR_RETURN(bool exists, Exists(side, m));
+  if (exists) {
+    RETURN_IF_ERROR(side->Exec(AttachSql(m)));
+  } else {
+    RETURN_IF_ERROR(CreatePartition(side, m));
+  }
+  return tx.Commit();
 }
 
 }  // namespace
@@ -74,12 +99,11 @@ SampleMonth SampleMonthOf(TimeNs block_end) {
 
 Status EnsureSamplePartition(PgDatabase* db, const SampleMonth& m) {
   ASSIGN_OR_RETURN(PgDatabase * side, db->Sidecar());
-  ASSIGN_OR_RETURN(bool exists, Exists(side, m));
-  if (exists) return Status::Ok();
+  ASSIGN_OR_RETURN(bool attached, Attached(side, m));
+  if (attached) return Status::Ok();
   RETURN_IF_ERROR(side->Exec(kPartitionLock));
-  // Another writer may have made it between the look and the lock.
-  StatusOr<bool> again = Exists(side, m);
-  Status made = again.ok() ? (*again ? Status::Ok() : CreatePartition(side, m)) : again.status();
+  // Another writer may have made it between the look and the lock: MakePartition looks again.
+  Status made = MakePartition(side, m);
   Status unlocked = side->Exec(kPartitionUnlock);
   if (!made.ok()) return made;
   return unlocked;
