@@ -5,7 +5,6 @@
 namespace vrecon::models {
 namespace {
 
-constexpr TimeNs kDay = 86400 * kNsPerSec;
 // Values closer to zero than this are counted as zero (percentages and microseconds).
 constexpr double kMinPositive = 1e-9;
 // DDSketch's buckets: bucket i holds (gamma^(i-1), gamma^i], so any value in it, and their mean,
@@ -142,7 +141,7 @@ std::map<TimeNs, ReadyInput> SplitByDay(const ReadyInput& in) {
   std::map<TimeNs, ReadyInput> days;
   auto split = [&](const std::vector<Interval>& from, std::vector<Interval> ReadyInput::*field) {
     for (const Interval& i : from) {
-      ReadyInput& day = days[FloorTo(i.start, kDay)];
+      ReadyInput& day = days[FloorTo(i.start, kNsPerDay)];
       (day.*field).push_back(i);
     }
   };

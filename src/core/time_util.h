@@ -13,6 +13,8 @@ namespace vrecon {
 using TimeNs = int64_t;
 inline constexpr TimeNs kNsPerMs = 1'000'000;
 inline constexpr TimeNs kNsPerSec = 1'000'000'000;
+inline constexpr TimeNs kNsPerHour = 3600 * kNsPerSec;
+inline constexpr TimeNs kNsPerDay = 24 * kNsPerHour;
 
 // The multiple of `unit` (> 0) at or below t, and at or above it; also before 1970.
 inline TimeNs FloorTo(TimeNs t, TimeNs unit) { return (t / unit - (t % unit < 0 ? 1 : 0)) * unit; }

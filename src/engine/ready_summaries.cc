@@ -11,8 +11,6 @@
 namespace vrecon {
 namespace {
 
-constexpr TimeNs kDay = 86400 * kNsPerSec;
-
 std::optional<double> Share(const models::Summary& s, size_t i) {
   if (s.samples == 0 || i >= s.share_above.size()) return std::nullopt;
   return s.share_above[i];
@@ -96,8 +94,8 @@ Status UpdateVm(Store* store, const VmEntry& e, models::ReadyInput&& in, TimeNs 
 
 Status UpdateReadySummaries(Store* store, const ReadySummaryUpdate& u, std::map<std::string, int64_t>* ids) {
   ASSIGN_OR_RETURN(auto with_total, ReadySummariesWithDigest(store));
-  const TimeNs kept_from = u.kept_from ? FloorTo(*u.kept_from, kDay) : std::numeric_limits<TimeNs>::min();
-  const TimeNs asked_from = u.from ? std::max(FloorTo(*u.from, kDay), kept_from) : kept_from;
+  const TimeNs kept_from = u.kept_from ? FloorTo(*u.kept_from, kNsPerDay) : std::numeric_limits<TimeNs>::min();
+  const TimeNs asked_from = u.from ? std::max(FloorTo(*u.from, kNsPerDay), kept_from) : kept_from;
   auto from_of = [&](const std::string& key, const std::string& source) {
     return with_total.contains({key, source}) ? asked_from : kept_from;
   };

@@ -13,13 +13,11 @@
 namespace vrecon {
 namespace {
 
-constexpr TimeNs kHour = 3600 * kNsPerSec;
-
 // Per hour of window start: process name -> sums.
 using HourAggregates = std::map<TimeNs, std::map<std::string, ProcessAggregate>>;
 
 void AddProcesses(const models::WindowResult& r, HourAggregates* hours) {
-  auto& hour = (*hours)[FloorTo(r.start, kHour)];
+  auto& hour = (*hours)[FloorTo(r.start, kNsPerHour)];
   for (const models::ProcessResult& p : r.processes) {
     ProcessAggregate& a = hour[p.name];
     a.name = p.name;
@@ -61,7 +59,7 @@ StoredWindow ToStoredWindow(const models::WindowResult& r) {
 }
 
 StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
-  const TimeNs unit = std::lcm(kHour, req.window > 0 ? req.window : kHour);
+  const TimeNs unit = std::lcm(kNsPerHour, req.window > 0 ? req.window : kNsPerHour);
   CorrectionRequest widened = req;
   if (req.from) widened.from = FloorTo(*req.from, unit);
   if (req.to) widened.to = CeilTo(*req.to, unit);

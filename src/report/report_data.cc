@@ -64,18 +64,17 @@ void FlagRows(Sink& s, const CorrVm& vm, const std::map<std::string, FlagStat>& 
 
 void AppendIso(std::string* out, TimeNs t) {
   // Whole seconds (every window boundary): the date part is formatted once per day.
-  constexpr TimeNs kDay = 86400 * kNsPerSec;
   if (t % kNsPerSec != 0 || t < 0) {
     *out += FormatIso(t, t % kNsPerSec != 0);
     return;
   }
   thread_local TimeNs day = -1;
   thread_local std::string date;
-  if (t / kDay != day) {
-    day = t / kDay;
-    date = FormatIso(day * kDay, false).substr(0, 11);  // "2026-11-02T"
+  if (t / kNsPerDay != day) {
+    day = t / kNsPerDay;
+    date = FormatIso(day * kNsPerDay, false).substr(0, 11);  // "2026-11-02T"
   }
-  const int64_t sec = (t % kDay) / kNsPerSec;
+  const int64_t sec = (t % kNsPerDay) / kNsPerSec;
   const char b[9] = {static_cast<char>('0' + sec / 36000),
                      static_cast<char>('0' + sec / 3600 % 10),
                      ':',

@@ -15,8 +15,6 @@ std::optional<TimeNs> TimeAfter(const std::string& message, std::string_view mar
   return ParseIso(rest.substr(0, end));
 }
 
-constexpr TimeNs kHour = 3600 * kNsPerSec;
-
 }  // namespace
 
 std::optional<ClockRecord> ClockEventFromIssue(const ImportIssue& i) {
@@ -24,7 +22,7 @@ std::optional<ClockRecord> ClockEventFromIssue(const ImportIssue& i) {
     const auto at = TimeAfter(i.message, "shift at ");
     if (!at) return std::nullopt;
     const bool forward = i.message.find("forward") != std::string::npos;
-    return ClockRecord{"dst-shift", *at, *at + (forward ? kHour : -kHour), i.file, i.line};
+    return ClockRecord{"dst-shift", *at, *at + (forward ? kNsPerHour : -kNsPerHour), i.file, i.line};
   }
   if (i.code == "time-backwards") {
     const auto row = TimeAfter(i.message, "the row's time "), prev = TimeAfter(i.message, "previous row's ");

@@ -163,9 +163,8 @@ StatusOr<std::vector<ProcessAggregate>> LoadProcessAggregates(Store* store, int6
   ASSIGN_OR_RETURN(Statement * q, db->Cached("SELECT procs FROM corr_process_hour WHERE vm_id = ?1 AND hour_ns > ?2 "
                                              "AND hour_ns < ?3 ORDER BY hour_ns"));
   // An hour overlaps [from, to) when hour < to and hour + 1 h > from.
-  constexpr TimeNs kHour = 3600 * kNsPerSec;
   const TimeNs after =
-      from < std::numeric_limits<TimeNs>::min() + kHour ? std::numeric_limits<TimeNs>::min() : from - kHour;
+      from < std::numeric_limits<TimeNs>::min() + kNsPerHour ? std::numeric_limits<TimeNs>::min() : from - kNsPerHour;
   q->Bind(1, vm_id).Bind(2, static_cast<int64_t>(after)).Bind(3, static_cast<int64_t>(to));
   // Decoded in place, looked up by string_view: a week is 168 blobs per VM.
   std::map<std::string, ProcessAggregate, std::less<>> merged;

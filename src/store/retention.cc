@@ -5,8 +5,6 @@
 namespace vrecon {
 namespace {
 
-constexpr TimeNs kHourNs = 3600 * kNsPerSec;
-
 StatusOr<int64_t> CountOne(Database* db, std::string_view sql, TimeNs before) {
   ASSIGN_OR_RETURN(Statement q, db->Prepare(sql));
   q.Bind(1, before);
@@ -58,12 +56,12 @@ Status PruneCorrections(Database* db, TimeNs before, bool dry_run, PruneResult* 
       r->windows,
       CountOne(db, "SELECT coalesce(sum(windows), 0) FROM corr_window_block WHERE last_end_ns < ?", before));
   ASSIGN_OR_RETURN(r->process_hours,
-                   CountOne(db, "SELECT count(*) FROM corr_process_hour WHERE hour_ns <= ?", before - kHourNs));
+                   CountOne(db, "SELECT count(*) FROM corr_process_hour WHERE hour_ns <= ?", before - kNsPerHour));
   if (dry_run) return Status::Ok();
   // The days behind the Ready-Time summaries go too; the summaries keep what they added up to.
-  RETURN_IF_ERROR(RunWith(db, "DELETE FROM corr_ready_day WHERE day_ns <= ?", before - 24 * kHourNs));
+  RETURN_IF_ERROR(RunWith(db, "DELETE FROM corr_ready_day WHERE day_ns <= ?", before - kNsPerDay));
   RETURN_IF_ERROR(RunWith(db, "DELETE FROM corr_window_block WHERE last_end_ns < ?", before));
-  return RunWith(db, "DELETE FROM corr_process_hour WHERE hour_ns <= ?", before - kHourNs);
+  return RunWith(db, "DELETE FROM corr_process_hour WHERE hour_ns <= ?", before - kNsPerHour);
 }
 
 // The horizon only moves forward: a prune with an older cutoff removes nothing that a newer one
@@ -79,7 +77,7 @@ Status Record(Database* db, std::string_view what, TimeNs before, TimeNs now) {
 
 }  // namespace
 
-TimeNs RetentionCutoff(TimeNs now, TimeNs keep) { return FloorTo(now - keep, 24 * kHourNs); }
+TimeNs RetentionCutoff(TimeNs now, TimeNs keep) { return FloorTo(now - keep, kNsPerDay); }
 
 StatusOr<PruneResult> Prune(Store* store, const PruneRequest& req) {
   Database* db = store->db();

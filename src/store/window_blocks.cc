@@ -10,12 +10,11 @@
 namespace vrecon {
 namespace {
 
-constexpr TimeNs kHour = 3600 * kNsPerSec;
 constexpr uint8_t kFormat = 1;
 constexpr TimeNs kMin = std::numeric_limits<TimeNs>::min();
 
 // UTC hour start of a window start.
-TimeNs HourOf(TimeNs t) { return FloorTo(t, kHour); }
+TimeNs HourOf(TimeNs t) { return FloorTo(t, kNsPerHour); }
 
 using blob::Put;
 using blob::Take;
@@ -134,7 +133,7 @@ Status ReplaceCorrWindows(Store* store, int64_t vm_id, TimeNs from, TimeNs to, s
   ASSIGN_OR_RETURN(
       Statement * q,
       db->Cached("SELECT hour_ns, data FROM corr_window_block WHERE vm_id = ?1 AND hour_ns >= ?2 AND hour_ns < ?3"));
-  const TimeNs lo = from < kMin + kHour ? kMin : HourOf(from);
+  const TimeNs lo = from < kMin + kNsPerHour ? kMin : HourOf(from);
   q->Bind(1, vm_id).Bind(2, static_cast<int64_t>(lo)).Bind(3, static_cast<int64_t>(to));
   for (;;) {
     auto row = q->Step();
@@ -145,7 +144,7 @@ Status ReplaceCorrWindows(Store* store, int64_t vm_id, TimeNs from, TimeNs to, s
     if (!*row) break;
     const int64_t hour = q->ColumnInt(0);
     std::vector<StoredWindow>& keep = hours[hour];
-    if (hour >= from && to >= kMin + kHour && hour <= to - kHour) continue;  // wholly inside: nothing kept
+    if (hour >= from && to >= kMin + kNsPerHour && hour <= to - kNsPerHour) continue;  // wholly inside: nothing kept
     Status st = DecodeWindowBlock(q->ColumnBlob(1), [&](const StoredWindow& w) {
       if (w.start < from || w.start >= to) keep.push_back(w);
       return true;

@@ -28,6 +28,13 @@ Status CheckServerVersion(const std::string& uri, int version) {
                               std::to_string(PgDatabase::kMinServerVersion / 10000) + " or newer");
 }
 
+StatusOr<bool> HasRelation(Database* db, std::string_view name) {
+  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT to_regclass(?) IS NOT NULL"));
+  q.Bind(1, name);
+  ASSIGN_OR_RETURN(bool row, q.Step());
+  return row && q.ColumnText(0) == "t";
+}
+
 std::string DollarParameters(std::string_view sql, int* params) {
   std::string out;
   out.reserve(sql.size() + 16);

@@ -58,6 +58,9 @@ class PgDatabase final : public Database {
   std::unique_ptr<PgDatabase> sidecar_;
 };
 
+// Whether the current schema (search_path) has a table or index of that name.
+StatusOr<bool> HasRelation(Database* db, std::string_view name);
+
 // OK for a server of PQserverVersion `version` (150004 is 15.4); else why not, naming `uri`.
 Status CheckServerVersion(const std::string& uri, int version);
 

@@ -12,7 +12,6 @@ namespace {
 using std::chrono::sys_days;
 using std::chrono::year_month;
 
-constexpr TimeNs kNsPerDay = 86400 * kNsPerSec;
 // vrecon's advisory locks are (1987011213, N): 1 for making a partition (pg_schema.cc has 0).
 constexpr const char* kPartitionLock = "SELECT pg_advisory_lock(1987011213, 1)";
 constexpr const char* kPartitionUnlock = "SELECT pg_advisory_unlock(1987011213, 1)";
@@ -55,20 +54,12 @@ Status CreatePartition(Database* db, const SampleMonth& m) {
   return db->Exec(AttachSql(m));
 }
 
-StatusOr<bool> Query(Database* db, const char* sql, const SampleMonth& m) {
-  ASSIGN_OR_RETURN(Statement q, db->Prepare(sql));
+StatusOr<bool> Attached(Database* db, const SampleMonth& m) {
+  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT EXISTS(SELECT 1 FROM pg_inherits WHERE inhrelid = "
+                                            "to_regclass(?) AND inhparent = to_regclass('value_block'))"));
   q.Bind(1, std::string_view(m.name));
   ASSIGN_OR_RETURN(bool row, q.Step());
   return row && q.ColumnText(0) == "t";
-}
-
-StatusOr<bool> Exists(Database* db, const SampleMonth& m) { return Query(db, "SELECT to_regclass(?) IS NOT NULL", m); }
-
-StatusOr<bool> Attached(Database* db, const SampleMonth& m) {
-  return Query(db,
-               "SELECT EXISTS(SELECT 1 FROM pg_inherits WHERE inhrelid = to_regclass(?) AND "
-               "inhparent = to_regclass('value_block'))",
-               m);
 }
 
 // In one transaction, so that a connection lost between the two steps leaves no table that is
@@ -78,7 +69,7 @@ Status MakePartition(PgDatabase* side, const SampleMonth& m) {
   ASSIGN_OR_RETURN(Transaction tx, Transaction::Begin(side));
   ASSIGN_OR_RETURN(bool attached, Attached(side, m));
   if (attached) return tx.Commit();
-  ASSIGN_OR_RETURN(bool exists, Exists(side, m));
+  ASSIGN_OR_RETURN(bool exists, HasRelation(side, m.name));
   if (exists) {
     RETURN_IF_ERROR(side->Exec(AttachSql(m)));
   } else {

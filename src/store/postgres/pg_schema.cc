@@ -236,13 +236,6 @@ static_assert(kLatest == kSchemaVersion, "both backends have every schema versio
 // vrecon's advisory locks are (1987011213, N): 0 for the schema (pg_locks shows them).
 constexpr const char* kSchemaLock = "SELECT pg_advisory_xact_lock(1987011213, 0)";
 
-StatusOr<bool> HasTable(Database* db, const char* name) {
-  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT to_regclass(?) IS NOT NULL"));
-  q.Bind(1, std::string_view(name));
-  ASSIGN_OR_RETURN(bool row, q.Step());
-  return row && q.ColumnText(0) == "t";
-}
-
 // Tables of the schema vrecon would write into, other than its own: another program's.
 StatusOr<std::string> OtherTables(Database* db) {
   ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
@@ -263,7 +256,7 @@ Status MigratePgSchema(PgDatabase* db, bool create, int up_to) {
   ASSIGN_OR_RETURN(Transaction tx, Transaction::Begin(db));
   RETURN_IF_ERROR(db->Exec(kSchemaLock));
   int version = 0;
-  ASSIGN_OR_RETURN(bool versioned, HasTable(db, "vrecon_schema"));
+  ASSIGN_OR_RETURN(bool versioned, HasRelation(db, "vrecon_schema"));
   if (versioned) {
     ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT max(version) FROM vrecon_schema"));
     ASSIGN_OR_RETURN(bool row, q.Step());
