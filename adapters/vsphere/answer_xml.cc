@@ -59,17 +59,32 @@ bool DeeperThan(const pugi::xml_document& doc, int limit) {
   return false;
 }
 
+Status TooLarge(std::string_view text) {
+  return Status::ParseError("the server's answer would need more than " + std::to_string(kMaxAnswerMemory >> 20) +
+                            " MiB to parse (" + std::to_string(text.size()) + " bytes of XML); refused");
+}
+
 }  // namespace
+
+int64_t AnswerMemoryFloor(std::string_view text) {
+  int64_t elements = 0;
+  for (size_t at = text.find('<'); at != std::string_view::npos; at = text.find('<', at + 1)) {
+    if (at + 1 == text.size()) break;
+    const char next = text[at + 1];
+    if (next == '!') break;
+    if (next != '/' && next != '?') ++elements;
+  }
+  return static_cast<int64_t>(text.size()) + elements * kAnswerNodeBytes;
+}
 
 Status LoadAnswer(std::string_view text, pugi::xml_document* doc) {
   (void)kInstalled;
+  if (AnswerMemoryFloor(text) > kMaxAnswerMemory) return TooLarge(text);
   t_limit = t_in_use + kMaxAnswerMemory;
   const pugi::xml_parse_result r =
       doc->load_buffer(text.data(), text.size(), pugi::parse_default | pugi::parse_doctype, pugi::encoding_utf8);
   t_limit = std::numeric_limits<int64_t>::max();
-  if (r.status == pugi::status_out_of_memory)
-    return Status::ParseError("the server's answer would need more than " + std::to_string(kMaxAnswerMemory >> 20) +
-                              " MiB to parse (" + std::to_string(text.size()) + " bytes of XML); refused");
+  if (r.status == pugi::status_out_of_memory) return TooLarge(text);
   if (!r) return Status::ParseError(std::string("malformed XML in the server's answer: ") + r.description());
   for (pugi::xml_node n = doc->first_child(); n; n = n.next_sibling())
     if (n.type() == pugi::node_doctype)

@@ -21,6 +21,16 @@ inline constexpr int kMaxAnswerDepth = 256;
 // need a few tens of MB.
 inline constexpr int64_t kMaxAnswerMemory = int64_t{256} << 20;
 
+// What pugixml allocates for one element: its xml_node_struct (a header word and seven
+// pointers) on 64-bit. Debian builds pugixml without PUGIXML_COMPACT.
+inline constexpr int64_t kAnswerNodeBytes = 64;
+
+// A floor under what parsing `text` would allocate: pugixml's copy of the text plus a node per
+// element start tag, counted up to the first `<!` (inside a comment or CDATA section a `<`
+// starts nothing, so counting stops there). Lets LoadAnswer refuse a document of millions of
+// tiny elements before building 256 MiB of nodes it would throw away.
+int64_t AnswerMemoryFloor(std::string_view text);
+
 // ParseError with one sentence when the text is not well-formed, carries a DOCTYPE (a SOAP
 // message never does: SOAP 1.1 section 3; entity bombs start there), nests deeper than
 // kMaxAnswerDepth or needs more than kMaxAnswerMemory.

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "adapters/vsphere/answer_xml.h"
 #include "adapters/vsphere/vsphere_xml.h"
 
 namespace vrecon::vsphere {
@@ -54,7 +55,9 @@ TEST(HostileXmlTest, DepthUpToTheLimitIsRead) {
 }
 
 TEST(HostileXmlTest, AnAnswerNeedingMoreThanTheMemoryBudgetIsRefused) {
-  // 12 M empty elements: 48 MB of text, about 770 MB of pugixml nodes.
+  // 12 M empty elements: 48 MB of text, about 770 MB of pugixml nodes; the floor refuses it
+  // before any node is built.
+  ASSERT_GT(AnswerMemoryFloor(kHead + Repeated("<a/>", 12000000) + kTail), kMaxAnswerMemory);
   auto r = ParseQueryPerf(kHead + Repeated("<a/>", 12000000) + kTail);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("would need more than 256 MiB to parse"), std::string::npos)
@@ -62,6 +65,28 @@ TEST(HostileXmlTest, AnAnswerNeedingMoreThanTheMemoryBudgetIsRefused) {
   // The budget is per parse: the next answer on this thread parses as usual.
   auto ok = ParseQueryPerf(std::string(kHead) + kTail);
   EXPECT_TRUE(ok.ok()) << ok.status().message();
+}
+
+TEST(HostileXmlTest, TheMemoryFloorCountsTheTextAndEachElement) {
+  const std::string three = std::string(kHead) + "<a/><b x=\"1\">text</b></c>" + kTail;
+  // Envelope, Body, QueryPerfResponse, a and b start elements; </c>, </...> and <?xml do not.
+  EXPECT_EQ(AnswerMemoryFloor(three), static_cast<int64_t>(three.size()) + 5 * kAnswerNodeBytes);
+  // After `<!` a `<` may sit inside a comment or CDATA: counting stops there.
+  const std::string commented = std::string(kHead) + "<a/><!-- <b/><c/> --><d/>" + kTail;
+  EXPECT_EQ(AnswerMemoryFloor(commented), static_cast<int64_t>(commented.size()) + 4 * kAnswerNodeBytes);
+  EXPECT_EQ(AnswerMemoryFloor(""), 0);
+  EXPECT_EQ(AnswerMemoryFloor("<"), 1);
+}
+
+TEST(HostileXmlTest, AnAnswerBelowTheFloorButOverTheBudgetIsStillRefused) {
+  // 3 M elements with an attribute each: the floor (27 MB + 192 MB of nodes) passes, the
+  // attributes' 40 bytes each take the parse past 256 MiB, and the allocator's cap refuses it.
+  const std::string body = kHead + Repeated("<a b=\"\"/>", 3000000) + kTail;
+  ASSERT_LE(AnswerMemoryFloor(body), kMaxAnswerMemory);
+  auto r = ParseQueryPerf(body);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("would need more than 256 MiB to parse"), std::string::npos)
+      << r.status().message();
 }
 
 }  // namespace
