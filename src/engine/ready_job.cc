@@ -48,10 +48,24 @@ std::vector<Interval> In::*FieldOf(const SeriesKey& k, Acc* a) {
   return nullptr;
 }
 
-Status ReadInto(Store* store, const StoredSeries* s, const TimeRange& range, std::vector<Interval>* dst) {
-  return ForEachSample(store, s->id, range, [dst](TimeNs b, TimeNs e, double v) {
-    if (!IsMissing(v)) dst->push_back({b, e, v});
+// Each series' samples in the range appended to its input, in the order given (several series
+// may feed one input), read in one go for all of them.
+Status ReadInto(BlockReader* reader, const std::vector<std::pair<int64_t, std::vector<Interval>*>>& into,
+                const TimeRange& range) {
+  std::vector<int64_t> ids;
+  for (const auto& [id, dst] : into) ids.push_back(id);
+  std::map<int64_t, std::vector<Interval>> read;
+  Status s = reader->ForEachOf(ids, range, [&read](int64_t id, const SampleBlock& b) {
+    if (b.values.empty()) return;
+    std::vector<Interval>& out = read[id];
+    for (size_t i = 0; i < b.starts.size(); ++i)
+      if (!IsMissing(b.values[i])) out.push_back({b.starts[i], b.ends[i], b.values[i]});
   });
+  reader->Forget();
+  RETURN_IF_ERROR(s);
+  for (const auto& [id, dst] : into)
+    if (auto it = read.find(id); it != read.end()) dst->insert(dst->end(), it->second.begin(), it->second.end());
+  return Status::Ok();
 }
 
 }  // namespace
@@ -87,6 +101,7 @@ Status ForEachReadyInput(Store* store, const ReadyRequest& req, const ReadyRange
   const std::vector<size_t> selected = dir.Select(req.vm);
   std::set<size_t> wanted(selected.begin(), selected.end());
   bool any = false;
+  BlockReader reader(store);
   for (auto& [key, a] : vms) {
     if (!wanted.contains(key.first) || a.series.empty()) continue;
     const VmEntry& e = dir.entry(key.first);
@@ -103,12 +118,14 @@ Status ForEachReadyInput(Store* store, const ReadyRequest& req, const ReadyRange
       if (auto g = guest_cpus.find(dir.GuestId(e.guests.front())); g != guest_cpus.end())
         in.vcpus = static_cast<int>(g->second.size());
     }
-    for (auto& [s, field] : a.series) RETURN_IF_ERROR(ReadInto(store, s, range, &(in.*field)));
+    std::vector<std::pair<int64_t, std::vector<Interval>*>> into;
+    for (auto& [s, field] : a.series) into.emplace_back(s->id, &(in.*field));
     for (const std::string& h : e.hosts) {
       auto it = host_load.find(models::FoldVmName(h));
       if (it == host_load.end()) continue;
-      for (const StoredSeries* s : it->second) RETURN_IF_ERROR(ReadInto(store, s, range, &in.host_load));
+      for (const StoredSeries* s : it->second) into.emplace_back(s->id, &in.host_load);
     }
+    RETURN_IF_ERROR(ReadInto(&reader, into, range));
     any = true;
     RETURN_IF_ERROR(visit(e, std::move(in)));
   }

@@ -8,16 +8,36 @@
 
 namespace vrecon {
 
-namespace {
-
-// "{1,2,3}": a PostgreSQL array literal, bound as text to `?::bigint[]`.
 std::string ArrayLiteral(const std::vector<int64_t>& ids) {
   std::string out = "{";
   for (int64_t id : ids) out += (out.size() > 1 ? "," : "") + std::to_string(id);
   return out + "}";
 }
 
-}  // namespace
+Status BlockReader::FetchBlocks(std::vector<int64_t> ids) {
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  if (ids.empty()) return Status::Ok();
+  ASSIGN_OR_RETURN(Statement * t, db_->Cached("SELECT id, file_id, n, first_start_ns, last_end_ns, starts, ends FROM "
+                                              "time_block WHERE id = ANY(?::bigint[])"));
+  t->Bind(1, ArrayLiteral(ids));
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, t->Step());
+    if (!row) break;
+    const int64_t id = t->ColumnInt(0), n = t->ColumnInt(2);
+    meta_.emplace(id, BlockMeta{t->ColumnInt(1), n, t->ColumnInt(3), t->ColumnInt(4)});
+    const std::string_view starts = t->ColumnBlob(5), ends = t->ColumnBlob(6);
+    if (times_.contains(id) || n < 0 || starts.size() != static_cast<size_t>(n) * 8 || ends.size() != starts.size())
+      continue;
+    Times& times = times_[id];  // a damaged block gets no times: TimesOf reads it again and says so
+    times.starts.resize(n);
+    times.ends.resize(n);
+    std::memcpy(times.starts.data(), starts.data(), starts.size());
+    std::memcpy(times.ends.data(), ends.data(), ends.size());
+  }
+  t->Reset();
+  return Status::Ok();
+}
 
 // PostgreSQL: a query per VM rather than per series and per block (each a round trip to the
 // server): every series' block ids at once, then every block's row with its times.
@@ -35,27 +55,7 @@ StatusOr<std::optional<TimeRange>> BlockReader::SpanBatched(const std::vector<in
     if (!meta_.contains(block)) missing.push_back(block);
   }
   q->Reset();
-  std::sort(missing.begin(), missing.end());
-  missing.erase(std::unique(missing.begin(), missing.end()), missing.end());
-  if (!missing.empty()) {
-    ASSIGN_OR_RETURN(Statement * t, db_->Cached("SELECT id, file_id, n, first_start_ns, last_end_ns, starts, ends FROM "
-                                                "time_block WHERE id = ANY(?::bigint[])"));
-    t->Bind(1, ArrayLiteral(missing));
-    while (true) {
-      ASSIGN_OR_RETURN(bool row, t->Step());
-      if (!row) break;
-      const int64_t id = t->ColumnInt(0), n = t->ColumnInt(2);
-      meta_.emplace(id, BlockMeta{t->ColumnInt(1), n, t->ColumnInt(3), t->ColumnInt(4)});
-      const std::string_view starts = t->ColumnBlob(5), ends = t->ColumnBlob(6);
-      if (times_.contains(id) || starts.size() != static_cast<size_t>(n) * 8 || ends.size() != starts.size()) continue;
-      Times& times = times_[id];  // a damaged block gets no times: TimesOf reads it again and says so
-      times.starts.resize(n);
-      times.ends.resize(n);
-      std::memcpy(times.starts.data(), starts.data(), starts.size());
-      std::memcpy(times.ends.data(), ends.data(), ends.size());
-    }
-    t->Reset();
-  }
+  RETURN_IF_ERROR(FetchBlocks(std::move(missing)));
   std::optional<TimeRange> span;
   for (int64_t id : series_ids) {
     for (int64_t b : series_blocks_[id]) {

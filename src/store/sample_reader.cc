@@ -65,9 +65,11 @@ Status BlockReader::Damaged(int64_t series_id) const {
 Status BlockReader::ForEach(int64_t series_id, const TimeRange& range,
                             const std::function<void(const SampleBlock&)>& visit) {
   if (Streamable(series_id, range)) return Stream(series_id, range, visit);
+  if (db_->backend() == Backend::kPostgres)
+    return ForEachOf({series_id}, range, [&visit](int64_t, const SampleBlock& b) { visit(b); });
   // No ORDER BY: SQLite would sort rows holding the value blobs. Rows come in block id order
   // (the index), which is the time order within a file whenever rows were written in order;
-  // the stable sort below handles the rest exactly as the ORDER BY did.
+  // the stable sort in VisitEntries handles the rest exactly as the ORDER BY did.
   ASSIGN_OR_RETURN(Statement * q,
                    db_->Cached("SELECT t.file_id, t.first_start_ns, t.id, t.n, v.vals, v.present FROM value_block v "
                                "JOIN time_block t ON t.id = v.block_id WHERE v.series_id = ? "
@@ -78,29 +80,99 @@ Status BlockReader::ForEach(int64_t series_id, const TimeRange& range,
   while (true) {
     ASSIGN_OR_RETURN(bool row, q->Step());
     if (!row) break;
-    Entry e{q->ColumnInt(0), q->ColumnInt(1),   q->ColumnInt(2),
-            q->ColumnInt(3), std::string::npos, q->ColumnInt(5) == q->ColumnInt(3)};
-    const std::string_view vals = q->ColumnBlob(4);
-    if (e.n < 0 || (!vals.empty() && vals.size() != static_cast<size_t>(e.n) * 8)) {
+    if (!TakeEntry(*q, series_id)) {
       q->Reset();
       return Damaged(series_id);
     }
-    if (!vals.empty()) {
-      e.offset = values_.size();
-      values_.resize(e.offset + e.n);
-      std::memcpy(values_.data() + e.offset, vals.data(), vals.size());
-    }
-    entries_.push_back(e);
   }
   q->Reset();
+  return VisitEntries(range, [&visit](int64_t, const SampleBlock& b) { visit(b); });
+}
+
+Status BlockReader::ForEachOf(const std::vector<int64_t>& series_ids, const TimeRange& range,
+                              const std::function<void(int64_t, const SampleBlock&)>& visit) {
+  std::vector<int64_t> ids = series_ids;
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  if (db_->backend() != Backend::kPostgres) {
+    for (int64_t id : ids) RETURN_IF_ERROR(ForEach(id, range, [&](const SampleBlock& b) { visit(id, b); }));
+    return Status::Ok();
+  }
+  // Two queries, each an index lookup: the value blocks in range, then their time blocks by id.
+  // block_end_ns is the time block's last_end_ns, so the range's start is tested on value_block
+  // alone and the month partitions before it are skipped. (One query joining time_block had
+  // the planner hash every time block in the range, every VM's, for each VM.)
+  ASSIGN_OR_RETURN(Statement * q, db_->Cached("SELECT series_id, block_id, vals, present FROM value_block "
+                                              "WHERE series_id = ANY(?::bigint[]) AND block_end_ns >= ?"));
+  q->Bind(1, ArrayLiteral(ids)).Bind(2, range.from);
+  entries_.clear();
+  values_.clear();
+  std::vector<int64_t> blocks, presents;
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, q->Step());
+    if (!row) break;
+    const std::string_view vals = q->ColumnBlob(2);
+    // n holds the values' count, and complete the present count, until the block's row is read.
+    Entry e{0, 0, q->ColumnInt(1), static_cast<int64_t>(vals.size() / 8), std::string::npos, false, q->ColumnInt(0)};
+    const int64_t present = q->ColumnInt(3);
+    if (vals.size() % 8 != 0) {
+      q->Reset();
+      return Damaged(e.series_id);
+    }
+    if (!vals.empty()) {
+      e.offset = values_.size();
+      values_.resize(e.offset + vals.size() / 8);
+      std::memcpy(values_.data() + e.offset, vals.data(), vals.size());
+    }
+    if (!meta_.contains(e.block_id)) blocks.push_back(e.block_id);
+    entries_.push_back(e);
+    presents.push_back(present);
+  }
+  q->Reset();
+  RETURN_IF_ERROR(FetchBlocks(std::move(blocks)));
+  std::vector<Entry> kept;
+  kept.reserve(entries_.size());
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    Entry e = entries_[i];
+    const auto m = meta_.find(e.block_id);
+    if (m == meta_.end()) return Damaged(e.series_id);  // a value block without its time block
+    if (e.offset != std::string::npos && e.n != m->second.n) return Damaged(e.series_id);
+    e.file_id = m->second.file_id;
+    e.first_start = m->second.first_start;
+    e.n = m->second.n;
+    e.complete = presents[i] == e.n;
+    if (e.first_start <= range.to) kept.push_back(e);
+  }
+  entries_ = std::move(kept);
+  return VisitEntries(range, visit);
+}
+
+bool BlockReader::TakeEntry(const Statement& q, int64_t series_id) {
+  Entry e{q.ColumnInt(0), q.ColumnInt(1), q.ColumnInt(2), q.ColumnInt(3), std::string::npos, false, series_id};
+  e.complete = q.ColumnInt(5) == e.n;
+  const std::string_view vals = q.ColumnBlob(4);
+  if (e.n < 0 || (!vals.empty() && vals.size() != static_cast<size_t>(e.n) * 8)) return false;
+  if (!vals.empty()) {
+    e.offset = values_.size();
+    values_.resize(e.offset + e.n);
+    std::memcpy(values_.data() + e.offset, vals.data(), vals.size());
+  }
+  entries_.push_back(e);
+  return true;
+}
+
+Status BlockReader::VisitEntries(const TimeRange& range,
+                                 const std::function<void(int64_t, const SampleBlock&)>& visit) {
   auto before = [](const Entry& a, const Entry& b) {
+    if (a.series_id != b.series_id) return a.series_id < b.series_id;
     return a.file_id != b.file_id ? a.file_id < b.file_id : a.first_start < b.first_start;
   };
   if (!std::is_sorted(entries_.begin(), entries_.end(), before))
     std::stable_sort(entries_.begin(), entries_.end(), before);
   for (const Entry& e : entries_) {
     const double* v = e.offset == std::string::npos ? nullptr : values_.data() + e.offset;
-    RETURN_IF_ERROR(VisitBlock(series_id, e.block_id, e.n, v, e.complete, range, visit));
+    RETURN_IF_ERROR(VisitBlock(e.series_id, e.block_id, e.n, v, e.complete, range,
+                               [&](const SampleBlock& b) { visit(e.series_id, b); }));
   }
   return Status::Ok();
 }

@@ -57,6 +57,9 @@ struct SampleBlock {
   bool complete = false;  // no value is missing (the store counted them)
 };
 
+// "{1,2,3}": a PostgreSQL array literal, bound as text to `?::bigint[]`.
+std::string ArrayLiteral(const std::vector<int64_t>& ids);
+
 // Reads series block by block, with the samples and order of ForEachSample. The series of one
 // input file share its time blocks; the reader keeps them decoded by block id, so the 50 process
 // series of a guest log decode its times once, and SQLite neither copies the time blobs per
@@ -65,6 +68,12 @@ class BlockReader {
  public:
   explicit BlockReader(Store* store) : db_(store->db()) {}
   Status ForEach(int64_t series_id, const TimeRange& range, const std::function<void(const SampleBlock&)>& visit);
+  // ForEach of each series in `series_ids` (each once), series after series. On PostgreSQL in
+  // two queries whatever the count (the blocks in range, then the times not yet decoded): a
+  // fleet round reads a few series of every VM, and a query per series was most of its reads.
+  // The rows in range are buffered: for short ranges (a round's, a day's).
+  Status ForEachOf(const std::vector<int64_t>& series_ids, const TimeRange& range,
+                   const std::function<void(int64_t series_id, const SampleBlock&)>& visit);
   // Earliest start and latest end stored for any of the series (nullopt when none has data).
   // It also notes each series' blocks and their times: ForEach then streams a noted series whose
   // blocks all overlap the range and are in time order (no time_block join, no buffering of the
@@ -92,11 +101,19 @@ class BlockReader {
     int64_t file_id, first_start, block_id, n;
     size_t offset;  // into values_, or npos when the block has no value
     bool complete;  // every value present
+    int64_t series_id = 0;
   };
   struct BlockMeta {  // a time block's row, without its times
     int64_t file_id, n, first_start, last_end;
   };
   StatusOr<Times*> TimesOf(int64_t block_id, int64_t n);  // nullptr when damaged
+  // PostgreSQL: the rows (meta_) and times (times_) of these time blocks, in one query.
+  Status FetchBlocks(std::vector<int64_t> ids);
+  // Appends the current row of `q` (file_id, first_start, block id, n, vals, present) to entries_
+  // and its values to values_; false when the row is damaged.
+  bool TakeEntry(const Statement& q, int64_t series_id);
+  // Visits entries_ series by series, each in (file, first start) order.
+  Status VisitEntries(const TimeRange& range, const std::function<void(int64_t, const SampleBlock&)>& visit);
   bool Streamable(int64_t series_id, const TimeRange& range) const;
   StatusOr<std::optional<TimeRange>> SpanBatched(const std::vector<int64_t>& series_ids);
   Status Stream(int64_t series_id, const TimeRange& range, const std::function<void(const SampleBlock&)>& visit);

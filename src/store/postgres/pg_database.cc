@@ -119,7 +119,51 @@ Status PgDatabase::Error(const std::string& what, const char* sqlstate) {
 
 std::string PgDatabase::NextStatementName() { return "vrecon_" + std::to_string(++statements_); }
 
+Status PgDatabase::SendPipelined(const char* name, int n, const char* const* values, const int* lengths,
+                                 const int* formats) {
+  if (PQpipelineStatus(conn_) == PQ_PIPELINE_OFF && PQenterPipelineMode(conn_) != 1)
+    return Error(PQerrorMessage(conn_), nullptr);
+  ++pipelined_;
+  if (PQsendQueryPrepared(conn_, name, n, values, lengths, formats, 0) != 1) {
+    const Status sent = Error(PQerrorMessage(conn_), nullptr);
+    Drain().IgnoreError();
+    return sent;
+  }
+  return pipelined_ >= kMaxPipelined ? Drain() : Status::Ok();
+}
+
+Status PgDatabase::Drain() {
+  if (PQpipelineStatus(conn_) == PQ_PIPELINE_OFF) return Status::Ok();
+  pipelined_ = 0;
+  Status first = Status::Ok();
+  if (PQpipelineSync(conn_) != 1) {
+    first = Error(PQerrorMessage(conn_), nullptr);
+  } else {
+    // Each write's answer, a NULL after each, then the sync's own.
+    while (true) {
+      PGresult* r = PQgetResult(conn_);
+      if (r == nullptr) {
+        if (PQstatus(conn_) == CONNECTION_BAD) {
+          if (first.ok()) first = Error(PQerrorMessage(conn_), nullptr);
+          break;
+        }
+        continue;
+      }
+      const ExecStatusType st = PQresultStatus(r);
+      if (st == PGRES_FATAL_ERROR && first.ok())
+        first = Error(PQresultErrorMessage(r), PQresultErrorField(r, PG_DIAG_SQLSTATE));
+      PQclear(r);
+      if (st == PGRES_PIPELINE_SYNC) break;
+    }
+  }
+  if (PQexitPipelineMode(conn_) != 1 && first.ok()) first = Error(PQerrorMessage(conn_), nullptr);
+  return first;
+}
+
 Status PgDatabase::Exec(std::string_view sql) {
+  // A ROLLBACK must go out even when a pipelined write failed: that failure is why.
+  const Status pending = Drain();
+  if (!pending.ok() && sql != "ROLLBACK") return pending;
   PGresult* r = PQexec(conn_, std::string(sql).c_str());
   const ExecStatusType st = PQresultStatus(r);
   Status s = st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK

@@ -44,6 +44,18 @@ class PgDatabase final : public Database {
   // sample partition, pg_partitions.h). Waits for locks up to 60 s, then fails.
   StatusOr<PgDatabase*> Sidecar();
 
+  // Inside a transaction, a write whose result is only "done" (INSERT, UPDATE, DELETE without
+  // RETURNING) is sent without waiting for its answer (libpq's pipeline mode): a collector's
+  // round writes tens of thousands of rows, and a round trip each was most of its time. The
+  // answers are read, and the first failure returned, before anything else runs on the
+  // connection (a read, Exec, COMMIT) or after kMaxPipelined writes, which keeps what the server
+  // has queued for us far below a socket's buffer (a blocking client that never reads could
+  // otherwise stall a server that waits to write). A failed write thus fails a later call of
+  // the same transaction, which then rolls back as a whole.
+  static constexpr int kMaxPipelined = 256;
+  Status SendPipelined(const char* name, int n, const char* const* values, const int* lengths, const int* formats);
+  Status Drain();
+
   // For the statements of this connection (pg_statement.cc).
   pg_conn* conn() const { return conn_; }
   Status Error(const std::string& what, const char* sqlstate);
@@ -55,6 +67,7 @@ class PgDatabase final : public Database {
   std::string uri_;
   std::string last_sqlstate_;
   int64_t statements_ = 0;
+  int pipelined_ = 0;  // writes sent whose answers are not read yet
   std::unique_ptr<PgDatabase> sidecar_;
 };
 

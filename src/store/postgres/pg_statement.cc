@@ -21,6 +21,20 @@ int HexDigit(char c) {
   return -1;
 }
 
+// INSERT, UPDATE or DELETE (whatever the case); a WITH or a SELECT may read.
+bool IsWrite(std::string_view sql) {
+  const size_t at = sql.find_first_not_of(" \t\r\n");
+  if (at == std::string_view::npos) return false;
+  sql.remove_prefix(at);
+  for (std::string_view verb : {"INSERT", "UPDATE", "DELETE"}) {
+    if (sql.size() < verb.size()) continue;
+    bool same = true;
+    for (size_t i = 0; i < verb.size() && same; ++i) same = (sql[i] & ~0x20) == verb[i];
+    if (same) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 PgStatement::PgStatement(PgDatabase* db, std::string sql, int params, std::string name)
@@ -92,7 +106,15 @@ void PgStatement::BindNull(int i) {
 
 Status PgStatement::Execute() {
   const int n = static_cast<int>(values_.size());
-  if (!name_.empty() && !prepared_) RETURN_IF_ERROR(PrepareOnServer());
+  if (!name_.empty() && !prepared_) {
+    RETURN_IF_ERROR(db_->Drain());
+    RETURN_IF_ERROR(PrepareOnServer());
+  }
+  if (write_only_ && db_->InTransaction()) {
+    rows_ = 0;
+    return db_->SendPipelined(name_.c_str(), n, values_.data(), lengths_.data(), formats_.data());
+  }
+  RETURN_IF_ERROR(db_->Drain());
   result_ = name_.empty() ? PQexecParams(db_->conn(), sql_.c_str(), n, nullptr, values_.data(), lengths_.data(),
                                          formats_.data(), 0)
                           : PQexecPrepared(db_->conn(), name_.c_str(), n, values_.data(), lengths_.data(),
@@ -119,6 +141,7 @@ Status PgStatement::PrepareOnServer() {
   PQclear(p);
   RETURN_IF_ERROR(s);
   PGresult* d = PQdescribePrepared(db_->conn(), name_.c_str());
+  write_only_ = PQresultStatus(d) == PGRES_COMMAND_OK && PQnfields(d) == 0 && IsWrite(sql_);
   if (PQresultStatus(d) == PGRES_COMMAND_OK && PQnfields(d) > 0) {
     result_format_ = 1;
     for (int i = 0; i < PQnfields(d); ++i)
@@ -131,8 +154,9 @@ Status PgStatement::PrepareOnServer() {
 
 StatusOr<bool> PgStatement::Step() {
   if (!bind_status_.ok()) return bind_status_;
-  if (!result_) {
+  if (!ran_) {
     RETURN_IF_ERROR(Execute());
+    ran_ = true;
     row_ = -1;
   }
   for (auto& b : blobs_) b.clear();
@@ -147,6 +171,7 @@ StatusOr<bool> PgStatement::Step() {
 void PgStatement::Reset() {
   PQclear(result_);
   result_ = nullptr;
+  ran_ = false;
   row_ = -1;
   rows_ = 0;
   std::fill(values_.begin(), values_.end(), nullptr);

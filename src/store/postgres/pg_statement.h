@@ -45,6 +45,8 @@ class PgStatement final : public StatementImpl {
   PgDatabase* db_;
   std::string sql_, name_;
   bool prepared_ = false;
+  bool write_only_ = false;             // INSERT, UPDATE or DELETE with no result columns: may be pipelined
+  bool ran_ = false;                    // Step has run it since the last Reset
   std::vector<std::string> text_;       // text parameters' values
   std::vector<const char*> values_;     // per parameter: its bytes, nullptr for NULL
   std::vector<int> lengths_, formats_;  // binary (1) for blobs, else text (0)

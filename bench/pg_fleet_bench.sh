@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Several collectors into one PostgreSQL at once against one collector into SQLite (issue 16,
+# "Benchmark"; numbers in docs/performance.md and docs/scaling.md), same machine, same run:
+#   - SIMS govmomi simulators (tests/vcsim) of VMS_EACH VMs each (default 4 x 1,250), pinned to
+#     core 1;
+#   - baseline: one `vrecon collect --config --once` of simulator 1 into a SQLite file;
+#   - then SIMS collectors at once, one per simulator, into one PostgreSQL database (a
+#     throw-away cluster from Debian's pg_virtualenv, over its Unix socket).
+# Each store gets a first round (5 minutes back) and three steady 5-minute rounds (before each,
+# every high-water mark moves back 300 s, as bench/run_fleet_bench.sh does); each round is
+# stored and corrected. Per round: wall time (the slowest collector's, for PostgreSQL), the
+# collectors' CPU (user+sys) and the PostgreSQL server's CPU in that round (its postmaster's
+# own and reaped children's ticks). Store growth per VM per day = the steady rounds' growth x
+# 288 rounds a day / VMs.
+#
+# The machine has 2 cores, so the SIMS collectors, the server and the simulators share them:
+# the wall time of the concurrent rounds includes waiting for a core, which collectors on their
+# own machines would not. The per-collector cost (its own CPU plus its share of the server's)
+# is what each collector would spend, and the wall time minus the CPU queueing is estimated in
+# docs/performance.md, not measured.
+#   bash bench/pg_fleet_bench.sh [BUILD_DIR] [SIMS] [VMS_EACH]
+set -euo pipefail
+SRC_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build=$(realpath "${1:-$SRC_DIR/build}")
+sims=${2:-4}
+vms_each=${3:-1250}
+vrecon=$build/src/cli/vrecon
+vcsim=$build/tests/vcsim/vrecon_vcsim
+[ -x "$vrecon" ] && [ -x "$vcsim" ] || {
+  echo "build first: cmake --build $build (needs golang-go, golang-github-vmware-govmomi-dev)" >&2
+  exit 1
+}
+if [ -z "${PGHOST:-}" ]; then exec pg_virtualenv bash "$0" "$build" "$sims" "$vms_each"; fi
+command -v sqlite3 >/dev/null || { echo "needs the sqlite3 command (apt-get install sqlite3)" >&2; exit 1; }
+
+work=$(mktemp -d)
+cleanup() {
+  for p in "$work"/pid.*; do [ -f "$p" ] && kill "$(cat "$p")" 2>/dev/null; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+createdb vrecon_fleet
+PG="postgresql:///vrecon_fleet"
+postmaster=$(head -1 "$(psql -Atc 'SHOW data_directory')/postmaster.pid")
+
+export VRECON_BENCH_PW=bench-pw
+for i in $(seq 1 "$sims"); do
+  taskset -c 1 "$vcsim" -vms "$vms_each" -user bench -password bench-pw -info "$work/info.$i" >"$work/vcsim.$i.log" 2>&1 &
+  echo $! >"$work/pid.$i"
+done
+fleet_file() {  # index, db -> a fleet file for simulator `index`
+  local url ca
+  url=$(sed -n 's/^url=//p' "$work/info.$1")
+  ca=$(sed -n 's/^ca_file=//p' "$work/info.$1")
+  printf 'db = "%s"\nwindow = 300\nsince = "5m"\n' "$2"
+  printf '[[vcenter]]\nname = "vc%s"\nurl = "%s"\nuser = "bench"\npassword_env = "VRECON_BENCH_PW"\nca = "%s"\nconcurrency = 2\n' \
+    "$1" "$url" "$ca"
+}
+for i in $(seq 1 "$sims"); do
+  for _ in $(seq 1 480); do [ -s "$work/info.$i" ] && break; sleep 0.5; done
+  [ -s "$work/info.$i" ] || { echo "simulator $i did not start" >&2; cat "$work/vcsim.$i.log" >&2; exit 1; }
+  fleet_file "$i" "$PG" >"$work/pg.$i.toml"
+done
+fleet_file 1 "$work/fleet.db" >"$work/sqlite.toml"
+echo "simulators: $sims x $vms_each VMs"
+
+# Clock ticks of the server: the postmaster's and every reaped backend's (stat fields 14-17).
+server_ticks() { awk '{print $14 + $15 + $16 + $17}' "/proc/$postmaster/stat"; }
+hz=$(getconf CLK_TCK)
+
+# collector index config: one timed `collect --once`; "wall cpu rows windows" into $work/r.index
+collector() {
+  /usr/bin/time -f "%e %U %S" -o "$work/time.$1" taskset -c 0 "$vrecon" collect --config "$2" --once \
+    --log-level warn --format json >"$work/out.$1" 2>"$work/err.$1" || { cat "$work/err.$1" >&2; return 1; }
+  local wall user sys
+  read -r wall user sys <"$work/time.$1"
+  echo "$wall $(echo "$user + $sys" | bc) $(grep -o '"rows": [0-9]*' "$work/out.$1" | awk '{s += $2} END {print s + 0}') \
+$(grep -o '"windows_stored": [0-9]*' "$work/out.$1" | awk '{s += $2} END {print s + 0}')" >"$work/r.$1"
+}
+
+sqlite_size() { sqlite3 "$work/fleet.db" 'PRAGMA wal_checkpoint(TRUNCATE);' >/dev/null; stat -c %s "$work/fleet.db"; }
+pg_size() { psql -Atc "CHECKPOINT" vrecon_fleet >/dev/null; psql -Atc "SELECT pg_database_size('vrecon_fleet')" vrecon_fleet; }
+move_marks_back() { sqlite3 "$work/fleet.db" "UPDATE vsphere_mark SET last_end_ns = last_end_ns - 300000000000;"; }
+move_pg_marks_back() { psql -qc "UPDATE vsphere_mark SET last_end_ns = last_end_ns - 300000000000" vrecon_fleet; }
+
+printf '| round | SQLite, 1 collector: wall s | CPU s | PostgreSQL, %s at once: wall s (slowest) | CPU s per collector (mean) | server CPU s | per-collector cost s | samples per collector | windows per collector |\n' "$sims"
+printf '|---|---:|---:|---:|---:|---:|---:|---:|---:|\n'
+for round in 1 2 3 4; do
+  if [ "$round" -gt 1 ]; then move_marks_back; move_pg_marks_back; fi
+  [ "$round" = 2 ] && { s_before=$(sqlite_size); p_before=$(pg_size); }
+  collector s "$work/sqlite.toml"
+  read -r s_wall s_cpu _ _ <"$work/r.s"
+  t0=$(server_ticks)
+  pids=()
+  for i in $(seq 1 "$sims"); do collector "$i" "$work/pg.$i.toml" & pids+=($!); done
+  for p in "${pids[@]}"; do wait "$p"; done
+  sleep 0.2  # the backends of the last collectors to leave are reaped
+  server=$(echo "scale=2; ($(server_ticks) - $t0) / $hz" | bc)
+  stats=$(cat "$work"/r.[0-9]* | awk -v n="$sims" '{ if ($1 > w) w = $1; c += $2; r += $3; s += $4 }
+    END { printf "%.2f %.2f %d %d", w, c / n, r / n, s / n }')
+  read -r p_wall p_cpu p_rows p_windows <<<"$stats"
+  cost=$(echo "scale=2; $p_cpu + $server / $sims" | bc)
+  printf '| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %s | %s |\n' "$round" "$s_wall" "$s_cpu" "$p_wall" "$p_cpu" \
+    "$server" "$cost" "$p_rows" "$p_windows"
+done
+s_after=$(sqlite_size)
+p_after=$(pg_size)
+vms=$((sims * vms_each))
+echo
+echo "store growth per VM per day: SQLite $(echo "scale=1; ($s_after - $s_before) / 3 * 288 / $vms_each / 1024" | bc) KiB" \
+  "($vms_each VMs), PostgreSQL $(echo "scale=1; ($p_after - $p_before) / 3 * 288 / $vms / 1024" | bc) KiB ($vms VMs)"
+echo "VMs stored: SQLite $(sqlite3 "$work/fleet.db" 'SELECT count(*) FROM vsphere_vm')," \
+  "PostgreSQL $(psql -Atc 'SELECT count(*) FROM vsphere_vm' vrecon_fleet)"
