@@ -141,5 +141,90 @@ TEST_F(PostgresServerTest, NewerSchemaAndForeignTablesAreRefused) {
   EXPECT_NE(r.err.find("holds tables of another program (invoices)"), std::string::npos) << r.err;
 }
 
+// Writes inside a transaction are pipelined (pg_database.h): many more than one pipeline holds
+// all arrive, a read in between sees those before it, and a write that fails fails the
+// transaction at its next read or COMMIT, leaving nothing of it.
+class PostgresPipelineTest : public PostgresServerTest {
+ protected:
+  std::unique_ptr<PgDatabase> Open(const char* name) {
+    const std::string uri = NewStore(TestBackend::kPostgres, dir_.path(), name);
+    auto conn = PgDatabase::Connect(uri);
+    EXPECT_TRUE(conn.ok()) << conn.status().message();
+    if (!conn.ok()) return nullptr;
+    std::unique_ptr<PgDatabase> db = std::move(*conn);
+    EXPECT_TRUE(db->Exec("DROP TABLE IF EXISTS t; CREATE TABLE t(k bigint PRIMARY KEY, v text NOT NULL)").ok());
+    return db;
+  }
+  static int64_t Count(Database* db) {
+    auto q = db->Prepare("SELECT count(*) FROM t");
+    EXPECT_TRUE(q.ok());
+    auto row = q->Step();
+    EXPECT_TRUE(row.ok() && *row) << (row.ok() ? "" : row.status().message());
+    return row.ok() && *row ? q->ColumnInt(0) : -1;
+  }
+  TempDir dir_;
+};
+
+TEST_F(PostgresPipelineTest, ManyWritesArriveAndAReadSeesThoseBeforeIt) {
+  auto db = Open("vrecon_pipeline_many");
+  ASSERT_NE(db, nullptr);
+  auto tx = Transaction::Begin(db.get());
+  ASSERT_TRUE(tx.ok()) << tx.status().message();
+  const int n = PgDatabase::kMaxPipelined * 3 + 7;
+  for (int k = 0; k < n; ++k) {
+    auto ins = db->Cached("INSERT INTO t(k, v) VALUES(?, ?)");
+    ASSERT_TRUE(ins.ok());
+    ASSERT_TRUE((*ins)->Bind(1, int64_t{k}).Bind(2, "row " + std::to_string(k)).Run().ok());
+    if (k == 100) {
+      EXPECT_EQ(Count(db.get()), 101);  // a read drains what was sent before it
+    }
+  }
+  ASSERT_TRUE(tx->Commit().ok());
+  EXPECT_EQ(Count(db.get()), n);
+}
+
+TEST_F(PostgresPipelineTest, AFailedWriteFailsTheTransactionAndLeavesNothing) {
+  auto db = Open("vrecon_pipeline_fail");
+  ASSERT_NE(db, nullptr);
+  {
+    auto tx = Transaction::Begin(db.get());
+    ASSERT_TRUE(tx.ok());
+    for (int k : {1, 2, 2, 3}) {  // the second 2 breaks the primary key
+      auto ins = db->Cached("INSERT INTO t(k, v) VALUES(?, ?)");
+      ASSERT_TRUE(ins.ok());
+      EXPECT_TRUE((*ins)->Bind(1, int64_t{k}).Bind(2, "x").Run().ok()) << "queued, not yet answered";
+    }
+    Status commit = tx->Commit();
+    ASSERT_FALSE(commit.ok());
+    EXPECT_NE(commit.message().find("duplicate key value violates unique constraint"), std::string::npos)
+        << commit.message();
+    EXPECT_EQ(db->last_sqlstate(), "23505");
+  }  // rolled back here
+  EXPECT_EQ(Count(db.get()), 0);
+  // The connection is usable again: the next transaction commits.
+  auto tx = Transaction::Begin(db.get());
+  ASSERT_TRUE(tx.ok()) << tx.status().message();
+  auto ins = db->Cached("INSERT INTO t(k, v) VALUES(?, ?)");
+  ASSERT_TRUE(ins.ok());
+  ASSERT_TRUE((*ins)->Bind(1, int64_t{1}).Bind(2, "y").Run().ok());
+  ASSERT_TRUE(tx->Commit().ok());
+  EXPECT_EQ(Count(db.get()), 1);
+}
+
+TEST_F(PostgresPipelineTest, AFailedWriteIsReportedByTheNextRead) {
+  auto db = Open("vrecon_pipeline_read");
+  ASSERT_NE(db, nullptr);
+  auto tx = Transaction::Begin(db.get());
+  ASSERT_TRUE(tx.ok());
+  auto ins = db->Cached("INSERT INTO t(k, v) VALUES(?, ?)");
+  ASSERT_TRUE(ins.ok());
+  ASSERT_TRUE((*ins)->Bind(1, int64_t{1}).BindNull(2).Run().ok());  // v is NOT NULL
+  auto q = db->Prepare("SELECT count(*) FROM t");
+  ASSERT_TRUE(q.ok());
+  auto row = q->Step();
+  ASSERT_FALSE(row.ok());
+  EXPECT_NE(row.status().message().find("null value in column \"v\""), std::string::npos) << row.status().message();
+}
+
 }  // namespace
 }  // namespace vrecon
