@@ -85,9 +85,10 @@ Status BlockWriter::AddRow(TimeNs start, TimeNs end, std::span<const double> val
 
 Status BlockWriter::EnsurePartition(TimeNs end) {
   SampleMonth m = SampleMonthOf(end);
-  if (months_.contains(m.name)) return Status::Ok();
-  RETURN_IF_ERROR(EnsureSamplePartition(static_cast<PgDatabase*>(store_->db()), m));
-  months_.insert(std::move(m.name));
+  auto* db = static_cast<PgDatabase*>(store_->db());
+  if (db->checked_months().contains(m.name)) return Status::Ok();
+  RETURN_IF_ERROR(EnsureSamplePartition(db, m));
+  db->checked_months().insert(std::move(m.name));
   return Status::Ok();
 }
 

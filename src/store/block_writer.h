@@ -4,7 +4,6 @@
 #ifndef VRECON_SRC_STORE_BLOCK_WRITER_H_
 #define VRECON_SRC_STORE_BLOCK_WRITER_H_
 
-#include <set>
 #include <string>
 #include <vector>
 
@@ -78,8 +77,7 @@ class BlockWriter : public SampleSink {
   };
   std::vector<ValueRow> value_rows_;
   size_t rows_per_insert_ = 1;
-  bool partitioned_ = false;      // PostgreSQL: value_block rows carry block_end_ns
-  std::set<std::string> months_;  // partitions known to exist
+  bool partitioned_ = false;  // PostgreSQL: value_block rows carry block_end_ns
   bool prepared_ = false;
   // Cached by the connection (Database::Cached): a writer is used by one thread at a time.
   Statement *find_series_ = nullptr, *add_series_ = nullptr, *insert_time_ = nullptr, *insert_values_ = nullptr,

@@ -212,7 +212,10 @@ Status BlockReader::Stream(int64_t series_id, const TimeRange& range,
     if (!row.ok()) status = row.status();
     if (!status.ok() || !*row) break;
     const int64_t id = q->ColumnInt(0);
-    if (k >= blocks.size() || blocks[k] != id) {  // only if the store changed since Span()
+    // PostgreSQL reads each statement at its own snapshot: a block another writer committed
+    // since Span() is left for the next read, as if it had come a moment later.
+    if (!std::binary_search(blocks.begin(), blocks.end(), id)) continue;
+    if (k >= blocks.size() || blocks[k] != id) {  // a block Span() saw is gone
       status = Status::Unavailable("database " + db_->path() + " changed while series " + std::to_string(series_id) +
                                    " was read; run again");
       break;

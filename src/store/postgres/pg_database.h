@@ -6,6 +6,7 @@
 #define VRECON_SRC_STORE_POSTGRES_PG_DATABASE_H_
 
 #include <memory>
+#include <set>
 #include <string>
 
 #include "src/store/database.h"
@@ -32,7 +33,10 @@ class PgDatabase final : public Database {
   Status Exec(std::string_view sql) override;
   StatusOr<Statement> Prepare(std::string_view sql) override;
   StatusOr<Statement> PrepareKept(std::string_view sql) override;
-  Status BeginWrite() override { return Exec("BEGIN"); }
+  Status BeginWrite() override {
+    checked_months_.clear();
+    return Exec("BEGIN");
+  }
   bool InTransaction() const override;
 
   // The SQLSTATE of the last failed call ("" when none), e.g. "40001" serialization failure.
@@ -56,6 +60,11 @@ class PgDatabase final : public Database {
   Status SendPipelined(const char* name, int n, const char* const* values, const int* lengths, const int* formats);
   Status Drain();
 
+  // The sample partitions (pg_partitions.h) a writer has made sure of in this transaction: once
+  // per transaction rather than once per block (a fleet round writes a block per VM). Not longer:
+  // another process's prune may drop a month between transactions.
+  std::set<std::string>& checked_months() { return checked_months_; }
+
   // For the statements of this connection (pg_statement.cc).
   pg_conn* conn() const { return conn_; }
   Status Error(const std::string& what, const char* sqlstate);
@@ -67,7 +76,8 @@ class PgDatabase final : public Database {
   std::string uri_;
   std::string last_sqlstate_;
   int64_t statements_ = 0;
-  int pipelined_ = 0;  // writes sent whose answers are not read yet
+  int pipelined_ = 0;
+  std::set<std::string> checked_months_;  // writes sent whose answers are not read yet
   std::unique_ptr<PgDatabase> sidecar_;
 };
 
