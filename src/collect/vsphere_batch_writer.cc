@@ -17,6 +17,7 @@ Status VsphereBatchWriter::Write(const std::vector<EntityMetrics>& metrics, cons
   ASSIGN_OR_RETURN(Transaction tx, store_->BeginTransaction());
   first_.reset();
   last_.reset();
+  vm_keys_.clear();
   std::map<MarkKey, TimeNs> moved;
   int64_t samples = 0;
   std::vector<ImportIssue> issues;
@@ -42,6 +43,7 @@ Status VsphereBatchWriter::Write(const std::vector<EntityMetrics>& metrics, cons
   if (first_ && (!result->first_new_end || *first_ < *result->first_new_end)) result->first_new_end = first_;
   if (last_ && (!result->last_new_end || *last_ > *result->last_new_end)) result->last_new_end = last_;
   for (ImportIssue& i : issues) result->issues.push_back(std::move(i));
+  result->vm_keys.merge(vm_keys_);
   return Status::Ok();
 }
 
@@ -108,6 +110,7 @@ Status VsphereBatchWriter::WriteEntity(const EntityMetrics& em, std::map<MarkKey
       m = std::max(m, em.ends[i]);
     }
     if (!any) continue;
+    vm_keys_.insert("vsphere:" + columns.front().entity);  // the VM's vm_key (src/engine/vm_directory.h)
     RETURN_IF_ERROR(writer.AddRow(em.ends[i] - static_cast<TimeNs>(interval) * kNsPerSec, em.ends[i], row));
     ++file.rows;
     if (!file.first_end || em.ends[i] < *file.first_end) file.first_end = em.ends[i];

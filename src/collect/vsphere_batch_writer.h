@@ -5,6 +5,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,7 @@ class VsphereBatchWriter {
   const std::map<std::string, vsphere::VmInfo>& vms_;
   std::map<MarkKey, TimeNs>* marks_;
   std::optional<TimeNs> first_, last_;  // sample ends written by the batch in progress
+  std::set<std::string> vm_keys_;       // VMs the batch in progress wrote samples of
 };
 
 }  // namespace vrecon

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,7 @@ struct VsphereCollectResult {
   vsphere::TransportStats transport;
   TimeNs from = 0, to = 0;                            // the range asked, in server time
   std::optional<TimeNs> first_new_end, last_new_end;  // of the samples this round stored
+  std::set<std::string> vm_keys;                      // "vsphere:<entity>" of each VM it stored samples of
   int vms_caught_up = 0;    // VMs whose realtime gap was older than realtime keeps: 300 s rollups asked
   int rollups_due = 0;      // after the round: VMs whose planned rollup range is still not stored
   int rollups_expired = 0;  // rollup ranges dropped unstored: vCenter no longer keeps them

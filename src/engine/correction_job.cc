@@ -315,7 +315,7 @@ Status ForEachVmCorrection(Store* store, const CorrectionRequest& req, const VmW
   ASSIGN_OR_RETURN(std::vector<StoredSeries> all, FindSeries(store, SeriesFilter{}));
   ASSIGN_OR_RETURN(auto mappings, Mappings(store, req));
   ASSIGN_OR_RETURN(VmDirectory dir, VmDirectory::Build(store, all, mappings));
-  const std::vector<size_t> selected = dir.Select(req.vm);
+  const std::vector<size_t> selected = dir.Select(req.vm, req.vm_keys);
   if (req.vm && selected.empty()) {
     return Status::NotFound("no VM or guest named \"" + *req.vm + "\" in " + store->location() +
                             " (vrecon samples --object Processor lists the guests it holds)");

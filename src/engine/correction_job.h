@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,8 @@ namespace vrecon {
 
 struct CorrectionRequest {
   std::optional<std::string> vm;  // a vm_key, or a VM or guest name (glob allowed); all VMs when unset
+  // Only these VMs (vm_keys) besides: a fleet round's, whose samples it stored. Unset: no limit.
+  std::optional<std::set<std::string>> vm_keys;
   TimeNs window = 300 * kNsPerSec;
   std::optional<TimeNs> from, to;
   std::map<std::string, std::string> mappings;  // guest -> vm_key or VM name, on top of the stored ones

@@ -98,7 +98,7 @@ Status ForEachReadyInput(Store* store, const ReadyRequest& req, const ReadyRange
     if (auto field = FieldOf(k, &a)) a.series.push_back({&s, field});
   }
 
-  const std::vector<size_t> selected = dir.Select(req.vm);
+  const std::vector<size_t> selected = dir.Select(req.vm, req.vm_keys);
   std::set<size_t> wanted(selected.begin(), selected.end());
   bool any = false;
   BlockReader reader(store);

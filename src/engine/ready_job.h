@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -16,7 +17,8 @@
 namespace vrecon {
 
 struct ReadyRequest {
-  std::optional<std::string> vm;  // glob or name (domain suffix ignored); all VMs when unset
+  std::optional<std::string> vm;                 // glob or name (domain suffix ignored); all VMs when unset
+  std::optional<std::set<std::string>> vm_keys;  // only these VMs besides; unset: no limit
   std::optional<TimeNs> from, to;
   models::ReadyThresholds thresholds;
 };

@@ -101,6 +101,7 @@ Status UpdateReadySummaries(Store* store, const ReadySummaryUpdate& u, std::map<
   };
   ReadyRequest req;
   req.vm = u.vm;
+  req.vm_keys = u.vm_keys;
   Status s = ForEachReadyInput(
       store, req,
       [&](const std::string& key, const std::string& source) {

@@ -7,6 +7,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "src/store/store.h"
@@ -14,9 +15,10 @@
 namespace vrecon {
 
 struct ReadySummaryUpdate {
-  std::optional<std::string> vm;    // glob or name; all VMs when unset
-  std::optional<TimeNs> from;       // the days from the one holding this on; all when unset
-  std::optional<TimeNs> kept_from;  // samples before this were pruned: their days stay as stored
+  std::optional<std::string> vm;                 // glob or name; all VMs when unset
+  std::optional<std::set<std::string>> vm_keys;  // only these VMs besides; unset: no limit
+  std::optional<TimeNs> from;                    // the days from the one holding this on; all when unset
+  std::optional<TimeNs> kept_from;               // samples before this were pruned: their days stay as stored
 };
 
 // Inside the caller's transaction. `ids` maps vm_key to corr_vm id; VMs it lacks are added to

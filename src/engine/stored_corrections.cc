@@ -121,6 +121,7 @@ StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
 
   ReadySummaryUpdate ready;
   ready.vm = req.vm;
+  ready.vm_keys = req.vm_keys;
   ready.from = req.from;
   ready.kept_from = frozen_before;
   RETURN_IF_ERROR(UpdateReadySummaries(store, ready, &ids));

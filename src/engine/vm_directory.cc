@@ -227,7 +227,14 @@ void VmDirectory::MatchGuests(const std::vector<std::string>& guests,
   for (VmEntry& e : entries_) e.name_shared = names[FoldVmName(e.name)] > 1;
 }
 
-std::vector<size_t> VmDirectory::Select(const std::optional<std::string>& vm) const {
+std::vector<size_t> VmDirectory::Select(const std::optional<std::string>& vm,
+                                        const std::optional<std::set<std::string>>& keys) const {
+  std::vector<size_t> out = SelectByName(vm);
+  if (keys) std::erase_if(out, [&](size_t i) { return !keys->contains(entries_[i].key); });
+  return out;
+}
+
+std::vector<size_t> VmDirectory::SelectByName(const std::optional<std::string>& vm) const {
   if (!vm) return order_;
   std::vector<size_t> out;
   for (size_t i : order_)

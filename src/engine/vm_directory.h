@@ -7,6 +7,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -45,10 +46,12 @@ class VmDirectory {
   // where no other guest shares the short name. Series of one guest have the same id.
   std::string GuestId(const std::string& machine) const;
   // Indices of the entries `vm` selects: its vm_key, or its name or a guest's (glob, case and
-  // domain suffix ignored), all of them when unset.
-  std::vector<size_t> Select(const std::optional<std::string>& vm) const;
+  // domain suffix ignored), all of them when unset; of those, only the ones in `keys` when set.
+  std::vector<size_t> Select(const std::optional<std::string>& vm,
+                             const std::optional<std::set<std::string>>& keys = std::nullopt) const;
 
  private:
+  std::vector<size_t> SelectByName(const std::optional<std::string>& vm) const;
   Status AddHostEntries(Store* store, const std::vector<StoredSeries>& all);
   void MatchGuests(const std::vector<std::string>& guests, const std::map<std::string, std::string>& mappings);
 

@@ -72,6 +72,8 @@ void CollectVcenter(const RoundContext& ctx, const VcenterConfig& vc, Store* sto
       if (r->last_new_end && (!out->last_new_end || *r->last_new_end > *out->last_new_end))
         out->last_new_end = r->last_new_end;
       out->rollups_due = r->rollups_due;
+      if (!out->vm_keys) out->vm_keys.emplace();
+      out->vm_keys->merge(r->vm_keys);
       out->detail = std::to_string(r->vms_collected) + " of " + std::to_string(r->vms_selected) + " VMs" +
                     (r->vms_caught_up ? ", " + std::to_string(r->vms_caught_up) + " caught up from rollups" : "") +
                     (r->rollups_due ? ", " + std::to_string(r->rollups_due) + " rollup ranges still due" : "");
@@ -100,6 +102,19 @@ void CollectVcenter(const RoundContext& ctx, const VcenterConfig& vc, Store* sto
     if (!Backoff(wait, ctx.stop)) return;
     wait *= 2;
   }
+}
+
+// The VMs a round's new samples belong to, when every source that stored any can say (its
+// vCenter's VMs); unset, meaning all, when a drop folder stored some. Collectors sharing a
+// store thus recompute their own VMs only, not each other's.
+std::optional<std::set<std::string>> TouchedVms(const std::vector<SourceOutcome>& sources) {
+  std::set<std::string> keys;
+  for (const SourceOutcome& s : sources) {
+    if (!s.first_new_end) continue;
+    if (!s.vm_keys) return std::nullopt;
+    keys.insert(s.vm_keys->begin(), s.vm_keys->end());
+  }
+  return keys;
 }
 
 void CollectFolder(const RoundContext& ctx, const DropFolderConfig& df, Store* store, SourceOutcome* out) {
@@ -221,6 +236,7 @@ RoundResult RunRound(const RoundContext& ctx) {
   if (earliest) {
     const TimeNs window = static_cast<TimeNs>(cfg.window_s) * kNsPerSec;
     CorrectionRequest req;
+    req.vm_keys = TouchedVms(round.sources);
     req.window = window;
     req.from = (*earliest / window) * window - window;
     req.mappings = cfg.mappings;

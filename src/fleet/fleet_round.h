@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,9 @@ struct SourceOutcome {
   std::string detail;  // "40 VMs" / "3 files ingested, 1 waiting"
   std::string error;
   std::optional<TimeNs> first_new_end, last_new_end;
+  // The VMs (vm_keys) whose samples it stored; unset when it cannot tell (a drop folder's logs
+  // may be any VM's guest or host side), so the round recomputes every VM.
+  std::optional<std::set<std::string>> vm_keys;
   int rollups_due = 0;  // vCenter: VMs whose planned 300 s rollup range is still not stored
   std::string claim;    // what collectors sharing a store claim: the vCenter's URL, the folder's path
   std::string held_by;  // another collector held the source (a shared store): skipped, not failed
