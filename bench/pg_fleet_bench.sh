@@ -8,7 +8,7 @@
 #     throw-away cluster from Debian's pg_virtualenv, over its Unix socket).
 # Each store gets a first round (5 minutes back) and three steady 5-minute rounds (before each,
 # every high-water mark moves back 300 s, as bench/run_fleet_bench.sh does); each round is
-# stored and corrected. Per round: wall time (the slowest collector's, for PostgreSQL), the
+# stored and corrected, and PostgreSQL is vacuumed after it (untimed). Per round: wall time (the slowest collector's, for PostgreSQL), the
 # collectors' CPU (user+sys) and the PostgreSQL server's CPU in that round (its postmaster's
 # own and reaped children's ticks). Store growth per VM per day = the steady rounds' growth x
 # 288 rounds a day / VMs.
@@ -80,6 +80,10 @@ $(grep -o '"windows_stored": [0-9]*' "$work/out.$1" | awk '{s += $2} END {print 
 
 sqlite_size() { sqlite3 "$work/fleet.db" 'PRAGMA wal_checkpoint(TRUNCATE);' >/dev/null; stat -c %s "$work/fleet.db"; }
 pg_size() { psql -Atc "CHECKPOINT" vrecon_fleet >/dev/null; psql -Atc "SELECT pg_database_size('vrecon_fleet')" vrecon_fleet; }
+# What autovacuum does over a day: the rows a round updates (marks, file rows, stored
+# corrections) leave old versions whose space the next round reuses once vacuumed. Without it
+# three quick rounds would count every dead version as growth.
+pg_vacuum() { psql -qc "VACUUM" vrecon_fleet; }
 move_marks_back() { sqlite3 "$work/fleet.db" "UPDATE vsphere_mark SET last_end_ns = last_end_ns - 300000000000;"; }
 move_pg_marks_back() { psql -qc "UPDATE vsphere_mark SET last_end_ns = last_end_ns - 300000000000" vrecon_fleet; }
 
@@ -100,6 +104,7 @@ for round in 1 2 3 4; do
     END { printf "%.2f %.2f %d %d", w, c / n, r / n, s / n }')
   read -r p_wall p_cpu p_rows p_windows <<<"$stats"
   cost=$(echo "scale=2; $p_cpu + $server / $sims" | bc)
+  pg_vacuum
   printf '| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %s | %s |\n' "$round" "$s_wall" "$s_cpu" "$p_wall" "$p_cpu" \
     "$server" "$cost" "$p_rows" "$p_windows"
 done

@@ -4,6 +4,8 @@
 #ifndef VRECON_SRC_STORE_BLOCK_WRITER_H_
 #define VRECON_SRC_STORE_BLOCK_WRITER_H_
 
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -44,6 +46,9 @@ class BlockWriter : public SampleSink {
 
  private:
   StatusOr<int64_t> FindOrAddSeries(const SeriesKey& k);
+  // The ids of the columns' series the store already has, by SeriesName.
+  StatusOr<std::map<std::string, int64_t>> KnownSeries(const std::vector<SeriesKey>& columns);
+  static std::string SeriesName(const SeriesKey& k);
   // One value_block row, written at once (SQLite) or gathered into one multi-row INSERT of
   // kRowsPerInsert (PostgreSQL: a statement per row is a round trip to the server per row).
   Status AddValueRow(int64_t series_id, size_t block, int64_t present, const double* vals, size_t bytes);
