@@ -53,6 +53,7 @@ std::vector<Interval> In::*FieldOf(const SeriesKey& k, Acc* a) {
 Status ReadInto(BlockReader* reader, const std::vector<std::pair<int64_t, std::vector<Interval>*>>& into,
                 const TimeRange& range) {
   std::vector<int64_t> ids;
+  ids.reserve(into.size());
   for (const auto& [id, dst] : into) ids.push_back(id);
   std::map<int64_t, std::vector<Interval>> read;
   Status s = reader->ForEachOf(ids, range, [&read](int64_t id, const SampleBlock& b) {

@@ -125,7 +125,7 @@ Status PgDatabase::SendPipelined(const char* name, int n, const char* const* val
     return Error(PQerrorMessage(conn_), nullptr);
   ++pipelined_;
   if (PQsendQueryPrepared(conn_, name, n, values, lengths, formats, 0) != 1) {
-    const Status sent = Error(PQerrorMessage(conn_), nullptr);
+    Status sent = Error(PQerrorMessage(conn_), nullptr);
     Drain().IgnoreError();
     return sent;
   }
@@ -162,7 +162,7 @@ Status PgDatabase::Drain() {
 
 Status PgDatabase::Exec(std::string_view sql) {
   // A ROLLBACK must go out even when a pipelined write failed: that failure is why.
-  const Status pending = Drain();
+  Status pending = Drain();
   if (!pending.ok() && sql != "ROLLBACK") return pending;
   PGresult* r = PQexec(conn_, std::string(sql).c_str());
   const ExecStatusType st = PQresultStatus(r);
