@@ -36,7 +36,7 @@ Status VsphereBatchWriter::Write(const std::vector<EntityMetrics>& metrics, cons
       }
     }
   }
-  for (const auto& [key, t] : moved) RETURN_IF_ERROR(SetVsphereMark(store_, vcenter_, key, t));
+  RETURN_IF_ERROR(SetVsphereMarks(store_, vcenter_, moved));
   RETURN_IF_ERROR(tx.Commit());
   for (const auto& [key, t] : moved) (*marks_)[key] = std::max((*marks_)[key], t);
   result->samples += samples;

@@ -42,7 +42,8 @@ StatusOr<std::map<std::string, std::string>> VcenterUrls(Store* store);
 // (moid, counter, interval_s) -> last stored sample end.
 using MarkKey = std::tuple<std::string, std::string, int>;
 StatusOr<std::map<MarkKey, TimeNs>> VsphereMarks(Store* store, const std::string& vcenter);
-Status SetVsphereMark(Store* store, const std::string& vcenter, const MarkKey& key, TimeNs last_end);
+// Raises each key's mark to its time (a mark never moves back).
+Status SetVsphereMarks(Store* store, const std::string& vcenter, const std::map<MarkKey, TimeNs>& marks);
 
 // A 300 s rollup range a round planned for a VM and has not stored yet.
 struct RollupDue {

@@ -9,6 +9,7 @@
 #include "src/store/block_writer.h"
 #include "src/store/database.h"
 #include "src/store/sample_reader.h"
+#include "src/store/vsphere_tables.h"
 #include "tests/support/cli_runner.h"
 
 namespace vrecon {
@@ -152,6 +153,31 @@ TEST(StoreTest, SpannedSeriesStreamTheSameSamplesAsTheJoinedRead) {
   streamed.Forget();
   EXPECT_EQ(ReadBlocks(&streamed, (*series)[0].id, TimeRange{}).size(),
             static_cast<size_t>(BlockWriter::kBlockRows * 4 + 11));
+}
+
+// Marks go several to a statement (32, 16, ... rows): every count stores each mark once, and a
+// mark only ever moves forward.
+TEST(StoreTest, VsphereMarksAreSetInGroupsAndNeverMoveBack) {
+  TempDir dir;
+  auto store = Store::Open(dir.File("s.db"));
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  std::map<MarkKey, TimeNs> marks;
+  for (int vm = 0; vm < 75; ++vm) marks[{"vm-" + std::to_string(vm), "cpu.ready.summation", 20}] = 1000 + vm;
+  ASSERT_TRUE(SetVsphereMarks(store->get(), "https://vc", marks).ok());
+  auto read = VsphereMarks(store->get(), "https://vc");
+  ASSERT_TRUE(read.ok()) << read.status().message();
+  EXPECT_EQ(*read, marks);
+  std::map<MarkKey, TimeNs> moved = {{{"vm-0", "cpu.ready.summation", 20}, 5000},  // forward
+                                     {{"vm-1", "cpu.ready.summation", 20}, 10},    // back: kept
+                                     {{"vm-99", "cpu.ready.summation", 20}, 77}};  // new
+  ASSERT_TRUE(SetVsphereMarks(store->get(), "https://vc", moved).ok());
+  read = VsphereMarks(store->get(), "https://vc");
+  ASSERT_TRUE(read.ok());
+  EXPECT_EQ(read->size(), 76u);
+  EXPECT_EQ(read->at({"vm-0", "cpu.ready.summation", 20}), 5000);
+  EXPECT_EQ(read->at({"vm-1", "cpu.ready.summation", 20}), 1001);
+  EXPECT_EQ(read->at({"vm-99", "cpu.ready.summation", 20}), 77);
+  EXPECT_TRUE(SetVsphereMarks(store->get(), "https://vc", {}).ok());
 }
 
 TEST(StoreTest, RowsRoundTripAcrossBlockBoundaries) {
