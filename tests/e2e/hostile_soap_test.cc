@@ -25,6 +25,14 @@ namespace {
 
 constexpr int64_t kMiB = int64_t{1} << 20;
 
+// AddressSanitizer's shadow memory and quarantine of freed blocks add to vrecon's RSS (BillionLaughs
+// 218 MiB, EndlessBody 385 MiB in one CI run): there the bounds catch growth, not size.
+#ifdef VRECON_SANITIZED_BUILD  // tests/CMakeLists.txt
+constexpr int64_t kRssSlack = 2;
+#else
+constexpr int64_t kRssSlack = 1;
+#endif
+
 struct Measured {
   int exit_code = -1;
   std::string err;
@@ -120,7 +128,7 @@ TEST_P(HostileSoapTest, EndsInBoundedTimeAndMemoryWithOneLine) {
   // builds later, while vrecon runs, is not carried.
   const int64_t own = r.own_peak_at_spawn;
   if (r.peak_rss > own) {
-    EXPECT_LT(r.peak_rss, c.max_rss);
+    EXPECT_LT(r.peak_rss, c.max_rss * kRssSlack);
   } else {
     std::cout << "  (vrecon's peak is hidden by this test process's own, " << own / kMiB
               << " MiB; run the test alone)\n";
