@@ -112,7 +112,7 @@ Status BlockReader::ForEachOf(const std::vector<int64_t>& series_ids, const Time
     ASSIGN_OR_RETURN(bool row, q->Step());
     if (!row) break;
     const std::string_view vals = q->ColumnBlob(2);
-    // n holds the values' count, and complete the present count, until the block's row is read.
+    // n holds the values' count until the block's row is read.
     Entry e{0, 0, q->ColumnInt(1), static_cast<int64_t>(vals.size() / 8), std::string::npos, false, q->ColumnInt(0)};
     const int64_t present = q->ColumnInt(3);
     if (vals.size() % 8 != 0) {
