@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "src/core/check.h"
+#include "src/core/text_util.h"
 #include "src/store/postgres/pg_binary.h"
 #include "src/store/postgres/pg_database.h"
 
@@ -23,15 +24,9 @@ int HexDigit(char c) {
 
 // INSERT, UPDATE or DELETE (whatever the case); a WITH or a SELECT may read.
 bool IsWrite(std::string_view sql) {
-  const size_t at = sql.find_first_not_of(" \t\r\n");
-  if (at == std::string_view::npos) return false;
-  sql.remove_prefix(at);
-  for (std::string_view verb : {"INSERT", "UPDATE", "DELETE"}) {
-    if (sql.size() < verb.size()) continue;
-    bool same = true;
-    for (size_t i = 0; i < verb.size() && same; ++i) same = (sql[i] & ~0x20) == verb[i];
-    if (same) return true;
-  }
+  const std::string_view s = Trim(sql);
+  for (std::string_view verb : {"INSERT", "UPDATE", "DELETE"})
+    if (s.size() >= verb.size() && EqualsFolded(s.substr(0, verb.size()), verb)) return true;
   return false;
 }
 
