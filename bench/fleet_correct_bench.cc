@@ -3,12 +3,17 @@
 // straight through BlockWriter, then times, on the calling thread,
 //   scan:    one SQLite pass over every value_block joined to its time_block, decoding the
 //            blobs exactly as src/store/sample_reader.cc does;
-//   correct: ForEachVmCorrection over every VM, one VM in memory at a time (as StoreCorrections).
+//   correct: ForEachVmCorrection over every VM, one VM in memory at a time (as StoreCorrections);
+//   round:   StoreCorrections from M minutes before the data's end, as a fleet round recomputes
+//            after storing its new samples (with generate --file-minutes 5, the store holds a
+//            file per VM per 5 minutes, as rounds write them: the round's cost against history).
 // CPU seconds (getrusage) are printed; bench/fleet_correct_bench.sh pins it to one core.
 //
 //   vrecon_bench_fleet generate --db F [--vms 1000] [--hours 24] [--processes 50] [--vcpus 2] [--noise]
+//                               [--file-minutes M]
 //   vrecon_bench_fleet scan --db F
 //   vrecon_bench_fleet correct --db F [--no-align] [--digest]
+//   vrecon_bench_fleet round --db F --hours H [--minutes 10]
 #include <sys/resource.h>
 
 #include <cmath>
@@ -23,6 +28,7 @@
 
 #include "src/core/text_util.h"
 #include "src/engine/correction_job.h"
+#include "src/engine/stored_corrections.h"
 #include "src/store/block_writer.h"
 #include "src/store/sample_reader.h"
 #include "src/store/store.h"
@@ -39,7 +45,9 @@ double CpuSeconds() {
 struct Options {
   std::string mode, db;
   int vms = 1000, hours = 24, processes = 50, vcpus = 2;
-  bool align = true;  // correct --no-align: without the clock alignment
+  int file_minutes = 0;  // generate: a file per VM and side every M minutes (0: one for the whole span)
+  int minutes = 10;      // round: recompute from this long before the data's end
+  bool align = true;     // correct --no-align: without the clock alignment
   // generate --noise: guest and host loads are independent noise (the alignment's worst case:
   // nothing correlates, every range runs the full search); by default both follow one load
   // curve, host = 1.15 x guest, the guest clock 5-40 s ahead, as in real pairs.
@@ -67,6 +75,8 @@ struct Digest {
     for (const auto& f : w.flags) Str(f.code), Str(std::string(SeverityName(f.severity))), Str(f.message);
   }
 };
+
+constexpr TimeNs kStart = 1793500200LL * kNsPerSec;  // 2026-11-01T03:10:00Z, a multiple of 300 s
 
 // A cheap deterministic stream of loads in [0, 1).
 struct Lcg {
@@ -99,9 +109,67 @@ Status WriteFile(Store* store, const std::string& fingerprint, const std::vector
   return store->SaveFile(&rec);
 }
 
-Status Generate(const Options& o) {
+// generate --file-minutes M: the store a fleet round after round leaves, a file per VM and side
+// every M minutes written slice after slice (so block ids grow with time across VMs, as rounds
+// write them). The same loads as Generate, drawn from a generator per VM.
+Status GenerateRounds(const Options& o) {
   ASSIGN_OR_RETURN(std::unique_ptr<Store> store, Store::Open(o.db));
-  const TimeNs start = 1793500200LL * kNsPerSec;  // 2026-11-01T03:10:00Z, a multiple of 300 s
+  struct Vm {
+    std::string name;
+    std::vector<SeriesKey> guest, host;
+    double phase, phase2;
+    TimeNs guest_ahead;
+    Lcg rng;
+  };
+  std::vector<Vm> vms(o.vms);
+  for (int v = 0; v < o.vms; ++v) {
+    Vm& vm = vms[v];
+    char name[16];
+    std::snprintf(name, sizeof name, "VM%04d", v);
+    vm.name = name;
+    vm.rng = Lcg{42u + static_cast<uint64_t>(v)};
+    for (int c = 0; c <= o.vcpus; ++c)
+      vm.guest.push_back(SeriesKey{SourceKind::kGuest, name, "Processor", c == o.vcpus ? "_Total" : std::to_string(c),
+                                   "% Processor Time", "percent", "", ""});
+    for (int p = 0; p < o.processes; ++p)
+      vm.guest.push_back(SeriesKey{SourceKind::kGuest, name, "Process", "proc" + std::to_string(p), "% Processor Time",
+                                   "percent", "", ""});
+    vm.host = {SeriesKey{SourceKind::kVsphere, name, "cpu", "", "cpu.usage.average", "percent", "", ""}};
+    vm.phase = 6.283 * vm.rng.Next();
+    vm.phase2 = 6.283 * vm.rng.Next();
+    vm.guest_ahead = static_cast<TimeNs>((5 + 35 * vm.rng.Next()) * kNsPerSec);
+  }
+  const int vcpus = o.vcpus, processes = o.processes;
+  const TimeNs slice = static_cast<TimeNs>(o.file_minutes) * 60 * kNsPerSec;
+  for (TimeNs from = kStart; from < kStart + o.hours * 3600 * kNsPerSec; from += slice) {
+    ASSIGN_OR_RETURN(Transaction tx, store->BeginTransaction());
+    const std::string at = std::to_string((from - kStart) / kNsPerSec);
+    for (Vm& vm : vms) {
+      auto load = [&vm](TimeNs t) {
+        const double s = static_cast<double>(t) / kNsPerSec;
+        return 50 + 20 * std::sin(6.283 * s / 3600 + vm.phase) + 10 * std::sin(6.283 * s / 600 + vm.phase2);
+      };
+      RETURN_IF_ERROR(WriteFile(store.get(), "guest-" + vm.name + "-" + at, vm.guest, from, o.file_minutes * 4,
+                                15 * kNsPerSec, &vm.rng, [&](double u, TimeNs t, std::vector<double>* row) {
+                                  const double busy = load(t - vm.guest_ahead) + 4 * (u - 0.5);
+                                  for (int c = 0; c <= vcpus; ++c) (*row)[c] = busy;
+                                  for (int p = 0; p < processes; ++p)
+                                    (*row)[vcpus + 1 + p] =
+                                        busy * vcpus * (p + 1) / (processes * (processes + 1) / 2.0);
+                                }));
+      RETURN_IF_ERROR(WriteFile(
+          store.get(), "host-" + vm.name + "-" + at, vm.host, from, o.file_minutes * 3, 20 * kNsPerSec, &vm.rng,
+          [&](double u, TimeNs t, std::vector<double>* row) { (*row)[0] = 1.15 * load(t) + 2 * (u - 0.5); }));
+    }
+    RETURN_IF_ERROR(tx.Commit());
+  }
+  return Status::Ok();
+}
+
+Status Generate(const Options& o) {
+  if (o.file_minutes > 0) return GenerateRounds(o);
+  ASSIGN_OR_RETURN(std::unique_ptr<Store> store, Store::Open(o.db));
+  const TimeNs start = kStart;
   Lcg rng{42};
   for (int v = 0; v < o.vms; ++v) {
     char name[16];
@@ -168,12 +236,23 @@ Status Scan(Store* store) {
   return Status::Ok();
 }
 
+// What a fleet round recomputes once its new samples are stored: the windows from `minutes`
+// before the data's end (generate's span, --hours), and the Ready-Time summaries.
+Status Round(const Options& o) {
+  ASSIGN_OR_RETURN(std::unique_ptr<Store> store, Store::Open(o.db));
+  CorrectionRequest req;
+  req.from = kStart + o.hours * 3600 * kNsPerSec - o.minutes * 60 * kNsPerSec;
+  ASSIGN_OR_RETURN(const int64_t windows, StoreCorrections(store.get(), req));
+  std::printf("round: windows=%lld\n", static_cast<long long>(windows));
+  return Status::Ok();
+}
+
 int Main(int argc, char** argv) {
   Options o;
   if (argc < 2) {
     std::fprintf(stderr,
-                 "usage: %s generate|scan|correct --db F [--vms N] [--hours H] [--processes P] [--vcpus K] [--noise] "
-                 "[--no-align] [--digest]\n",
+                 "usage: %s generate|scan|correct|round --db F [--vms N] [--hours H] [--processes P] [--vcpus K] "
+                 "[--noise] [--file-minutes M] [--no-align] [--digest] [--minutes M]\n",
                  argv[0]);
     return 2;
   }
@@ -204,19 +283,24 @@ int Main(int argc, char** argv) {
     else if (a == "--hours") o.hours = std::atoi(argv[i + 1]);
     else if (a == "--processes") o.processes = std::atoi(argv[i + 1]);
     else if (a == "--vcpus") o.vcpus = std::atoi(argv[i + 1]);
+    else if (a == "--file-minutes") o.file_minutes = std::atoi(argv[i + 1]);
+    else if (a == "--minutes") o.minutes = std::atoi(argv[i + 1]);
     else {
       std::fprintf(stderr, "unknown argument %s\n", a.c_str());
       return 2;
     }
   }
-  if (o.db.empty() || o.vms < 1 || o.hours < 1 || o.vcpus < 1 || o.processes < 0) {
-    std::fprintf(stderr, "--db is required; --vms, --hours and --vcpus must be positive\n");
+  if (o.db.empty() || o.vms < 1 || o.hours < 1 || o.vcpus < 1 || o.processes < 0 || o.file_minutes < 0 ||
+      (o.file_minutes > 0 && 60 % o.file_minutes != 0)) {
+    std::fprintf(stderr, "--db is required; --vms, --hours and --vcpus must be positive; --file-minutes divides 60\n");
     return 2;
   }
   const double t0 = CpuSeconds();
   Status s = Status::Ok();
   if (o.mode == "generate") {
     s = Generate(o);
+  } else if (o.mode == "round") {
+    s = Round(o);
   } else if (o.mode == "scan" || o.mode == "correct") {
     auto store = Store::Open(o.db);
     if (!store.ok()) {

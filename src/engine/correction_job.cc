@@ -1,6 +1,7 @@
 #include "src/engine/correction_job.h"
 
 #include <algorithm>
+#include <limits>
 #include <set>
 #include <unordered_map>
 
@@ -296,6 +297,29 @@ void FlagGap(TimeNs from, TimeNs to, models::WindowResult* first_after) {
                                                 "); the windows in between are not listed"});
 }
 
+// The times the VM's series have samples in (BlockReader::Occupied), or nullopt when none has
+// samples in the request's range. With a `from`, only the blocks the run can read are looked at
+// (a fleet round's cost must not grow with the days kept): those ending at or after `from` less
+// the guest's widening for the clock search. When `from` then falls before the first piece, a gap
+// up to kLongestListedGap may separate it from earlier samples, whose windows are listed: the
+// blocks of that day are looked at too, and the pieces are those the whole history gives.
+StatusOr<std::optional<std::vector<TimeRange>>> Occupied(RunContext* ctx, const std::vector<int64_t>& ids) {
+  auto look = [&](TimeNs bound) -> StatusOr<std::optional<std::vector<TimeRange>>> {
+    ctx->reader.Forget();
+    ASSIGN_OR_RETURN(std::optional<TimeRange> span, ctx->reader.Span(ids, bound));
+    if (!span) return std::optional<std::vector<TimeRange>>();
+    ASSIGN_OR_RETURN(std::vector<TimeRange> pieces, ctx->reader.Occupied(ids, kLongestListedGap));
+    return std::optional<std::vector<TimeRange>>(std::move(pieces));
+  };
+  const CorrectionRequest& req = ctx->req;
+  const TimeNs lag = req.align ? static_cast<TimeNs>(req.alignment.max_lag_s * kNsPerSec) : 0;
+  constexpr TimeNs kMin = std::numeric_limits<TimeNs>::min();
+  if (!req.from || *req.from < kMin + lag + kLongestListedGap) return look(kMin);
+  ASSIGN_OR_RETURN(std::optional<std::vector<TimeRange>> pieces, look(*req.from - lag));
+  if (!pieces || pieces->empty() || pieces->front().from <= *req.from) return pieces;
+  return look(*req.from - lag - kLongestListedGap);
+}
+
 // A VM's clock over several pieces of data: each piece's segments, in time order.
 void JoinClocks(std::map<std::string, models::ClockModel>* piece, std::map<std::string, models::ClockModel>* all) {
   for (auto& [key, clock] : *piece) {
@@ -344,10 +368,9 @@ Status ForEachVmCorrection(Store* store, const CorrectionRequest& req, const VmW
       const std::vector<int64_t> own = plans[g].AllIds();
       ids.insert(ids.end(), own.begin(), own.end());
     }
-    ctx.reader.Forget();
-    ASSIGN_OR_RETURN(std::optional<TimeRange> span, ctx.reader.Span(ids));
-    if (!span) continue;
-    ASSIGN_OR_RETURN(std::vector<TimeRange> pieces, ctx.reader.Occupied(ids, kLongestListedGap));
+    ASSIGN_OR_RETURN(std::optional<std::vector<TimeRange>> occupied, Occupied(&ctx, ids));
+    if (!occupied) continue;
+    const std::vector<TimeRange>& pieces = *occupied;
     std::vector<models::WindowResult> windows;
     std::map<std::string, models::ClockModel> piece_clocks;
     std::optional<TimeNs> last_end;  // of the previous piece with windows

@@ -2,6 +2,7 @@
 // blocks each series has, their spans, and the times the series have samples in.
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <unordered_set>
 
 #include "src/store/sample_reader.h"  // BlockReader
@@ -41,10 +42,32 @@ Status BlockReader::FetchBlocks(std::vector<int64_t> ids) {
 
 // PostgreSQL: a query per VM rather than per series and per block (each a round trip to the
 // server): every series' block ids at once, then every block's row with its times.
-StatusOr<std::optional<TimeRange>> BlockReader::SpanBatched(const std::vector<int64_t>& series_ids) {
-  ASSIGN_OR_RETURN(Statement * q, db_->Cached("SELECT series_id, block_id FROM value_block WHERE series_id = "
-                                              "ANY(?::bigint[]) ORDER BY series_id, block_id"));
-  q->Bind(1, ArrayLiteral(series_ids));
+StatusOr<std::optional<int64_t>> BlockReader::FirstBlockEndingFrom(TimeNs t) {
+  if (t == std::numeric_limits<TimeNs>::min()) return std::optional<int64_t>(std::numeric_limits<int64_t>::min());
+  if (auto it = first_block_.find(t); it != first_block_.end()) return it->second;
+  // Through the index on last_end_ns, which holds only the recent blocks past t: left to
+  // themselves, both planners answer min(id) by walking the ids from the oldest block.
+  ASSIGN_OR_RETURN(
+      Statement * q,
+      db_->Cached(db_->backend() == Backend::kPostgres
+                      ? "SELECT min(id) FROM (SELECT id FROM time_block WHERE last_end_ns >= ? OFFSET 0) r"
+                      : "SELECT min(id) FROM time_block INDEXED BY time_block_by_end WHERE last_end_ns >= ?"));
+  q->Bind(1, t);
+  ASSIGN_OR_RETURN(bool row, q->Step());
+  std::optional<int64_t> first;
+  if (row && !q->ColumnIsNull(0)) first = q->ColumnInt(0);
+  q->Reset();
+  first_block_.emplace(t, first);
+  return first;
+}
+
+StatusOr<std::optional<TimeRange>> BlockReader::SpanBatched(const std::vector<int64_t>& series_ids, TimeNs from,
+                                                            int64_t first_block) {
+  // block_end_ns is the time block's last_end_ns: the test is exact, and skips older partitions.
+  ASSIGN_OR_RETURN(Statement * q,
+                   db_->Cached("SELECT series_id, block_id FROM value_block WHERE series_id = ANY(?::bigint[]) "
+                               "AND block_id >= ? AND block_end_ns >= ? ORDER BY series_id, block_id"));
+  q->Bind(1, ArrayLiteral(series_ids)).Bind(2, first_block).Bind(3, from);
   std::vector<int64_t> missing;
   for (int64_t id : series_ids) series_blocks_[id].clear();
   while (true) {
@@ -69,25 +92,31 @@ StatusOr<std::optional<TimeRange>> BlockReader::SpanBatched(const std::vector<in
   return span;
 }
 
-StatusOr<std::optional<TimeRange>> BlockReader::Span(const std::vector<int64_t>& series_ids) {
-  if (db_->backend() == Backend::kPostgres) return SpanBatched(series_ids);
+StatusOr<std::optional<TimeRange>> BlockReader::Span(const std::vector<int64_t>& series_ids, TimeNs from) {
+  ASSIGN_OR_RETURN(const std::optional<int64_t> first_block, FirstBlockEndingFrom(from));
+  if (!first_block) {  // nothing ends at or after `from`
+    for (int64_t id : series_ids) series_blocks_[id].clear();
+    return std::optional<TimeRange>();
+  }
+  if (db_->backend() == Backend::kPostgres) return SpanBatched(series_ids, from, *first_block);
   // The series of one file share its time blocks: their ids come from the covering index, and
   // each distinct block's span is read once (a join would look the time block up per series).
-  ASSIGN_OR_RETURN(Statement * q,
-                   db_->Cached("SELECT block_id FROM value_block WHERE series_id = ? ORDER BY block_id"));
+  ASSIGN_OR_RETURN(Statement * q, db_->Cached("SELECT block_id FROM value_block WHERE series_id = ? AND block_id >= ? "
+                                              "ORDER BY block_id"));
   ASSIGN_OR_RETURN(Statement * t,
                    db_->Cached("SELECT file_id, n, first_start_ns, last_end_ns FROM time_block WHERE id = ?"));
   std::optional<TimeRange> span;
   for (int64_t id : series_ids) {
     std::vector<int64_t>& blocks = series_blocks_[id];
     blocks.clear();
-    q->Bind(1, id);
+    q->Bind(1, id).Bind(2, *first_block);
     while (true) {
       ASSIGN_OR_RETURN(bool row, q->Step());
       if (!row) break;
       blocks.push_back(q->ColumnInt(0));
     }
     q->Reset();
+    size_t kept = 0;  // an older file stored later has a newer id: its blocks ending before `from` go
     for (int64_t b : blocks) {
       auto it = meta_.find(b);
       if (it == meta_.end()) {
@@ -99,10 +128,13 @@ StatusOr<std::optional<TimeRange>> BlockReader::Span(const std::vector<int64_t>&
         if (!row) return Damaged(id);  // a value block without its time block
       }
       const BlockMeta& m = it->second;
+      if (m.last_end < from) continue;
+      blocks[kept++] = b;
       if (!span) span = TimeRange{m.first_start, m.last_end};
       span->from = std::min(span->from, m.first_start);
       span->to = std::max(span->to, m.last_end);
     }
+    blocks.resize(kept);
   }
   return span;
 }

@@ -70,11 +70,13 @@ Status BlockReader::ForEach(int64_t series_id, const TimeRange& range,
   // No ORDER BY: SQLite would sort rows holding the value blobs. Rows come in block id order
   // (the index), which is the time order within a file whenever rows were written in order;
   // the stable sort in VisitEntries handles the rest exactly as the ORDER BY did.
+  ASSIGN_OR_RETURN(const std::optional<int64_t> first_block, FirstBlockEndingFrom(range.from));
+  if (!first_block) return Status::Ok();  // nothing ends in the range or after it
   ASSIGN_OR_RETURN(Statement * q,
                    db_->Cached("SELECT t.file_id, t.first_start_ns, t.id, t.n, v.vals, v.present FROM value_block v "
-                               "JOIN time_block t ON t.id = v.block_id WHERE v.series_id = ? "
+                               "JOIN time_block t ON t.id = v.block_id WHERE v.series_id = ? AND v.block_id >= ? "
                                "AND t.last_end_ns >= ? AND t.first_start_ns <= ?"));
-  q->Bind(1, series_id).Bind(2, range.from).Bind(3, range.to);
+  q->Bind(1, series_id).Bind(2, *first_block).Bind(3, range.from).Bind(4, range.to);
   entries_.clear();
   values_.clear();
   while (true) {
@@ -102,9 +104,12 @@ Status BlockReader::ForEachOf(const std::vector<int64_t>& series_ids, const Time
   // block_end_ns is the time block's last_end_ns, so the range's start is tested on value_block
   // alone and the month partitions before it are skipped. (One query joining time_block had
   // the planner hash every time block in the range, every VM's, for each VM.)
-  ASSIGN_OR_RETURN(Statement * q, db_->Cached("SELECT series_id, block_id, vals, present FROM value_block "
-                                              "WHERE series_id = ANY(?::bigint[]) AND block_end_ns >= ?"));
-  q->Bind(1, ArrayLiteral(ids)).Bind(2, range.from);
+  ASSIGN_OR_RETURN(const std::optional<int64_t> first_block, FirstBlockEndingFrom(range.from));
+  if (!first_block) return Status::Ok();
+  ASSIGN_OR_RETURN(Statement * q,
+                   db_->Cached("SELECT series_id, block_id, vals, present FROM value_block "
+                               "WHERE series_id = ANY(?::bigint[]) AND block_id >= ? AND block_end_ns >= ?"));
+  q->Bind(1, ArrayLiteral(ids)).Bind(2, *first_block).Bind(3, range.from);
   entries_.clear();
   values_.clear();
   std::vector<int64_t> blocks, presents;
@@ -197,14 +202,15 @@ Status BlockReader::Stream(int64_t series_id, const TimeRange& range,
   // Span() saw every block of the series: in range, in time order by id, their times known. The
   // rows are visited as they come (by block id, as Span listed them: PostgreSQL's partitions would
   // give them by month otherwise), without the time_block join and without buffering the series.
-  ASSIGN_OR_RETURN(
-      Statement * q,
-      db_->Cached("SELECT block_id, vals, present FROM value_block WHERE series_id = ? ORDER BY block_id"));
-  q->Bind(1, series_id);
   const auto spanned = series_blocks_.find(series_id);
   VRECON_CHECK_MSG(spanned != series_blocks_.end(),
                    "Stream() of series " + std::to_string(series_id) + " before Span()");
   const std::vector<int64_t>& blocks = spanned->second;
+  if (blocks.empty()) return Status::Ok();
+  // From the first block Span() listed: the series' older blocks are not read.
+  ASSIGN_OR_RETURN(Statement * q, db_->Cached("SELECT block_id, vals, present FROM value_block WHERE series_id = ? "
+                                              "AND block_id >= ? ORDER BY block_id"));
+  q->Bind(1, series_id).Bind(2, blocks.front());
   size_t k = 0;
   Status status = Status::Ok();
   while (status.ok()) {
@@ -212,8 +218,9 @@ Status BlockReader::Stream(int64_t series_id, const TimeRange& range,
     if (!row.ok()) status = row.status();
     if (!status.ok() || !*row) break;
     const int64_t id = q->ColumnInt(0);
-    // PostgreSQL reads each statement at its own snapshot: a block another writer committed
-    // since Span() is left for the next read, as if it had come a moment later.
+    // Not listed: a block of an older file stored later, ending before Span()'s `from`; or (on
+    // PostgreSQL, which reads each statement at its own snapshot) a block another writer
+    // committed since Span(), left for the next read as if it had come a moment later.
     if (!std::binary_search(blocks.begin(), blocks.end(), id)) continue;
     if (k >= blocks.size() || blocks[k] != id) {  // a block Span() saw is gone
       status = Status::Unavailable("database " + db_->path() + " changed while series " + std::to_string(series_id) +

@@ -74,11 +74,15 @@ class BlockReader {
   // The rows in range are buffered: for short ranges (a round's, a day's).
   Status ForEachOf(const std::vector<int64_t>& series_ids, const TimeRange& range,
                    const std::function<void(int64_t series_id, const SampleBlock&)>& visit);
-  // Earliest start and latest end stored for any of the series (nullopt when none has data).
-  // It also notes each series' blocks and their times: ForEach then streams a noted series whose
-  // blocks all overlap the range and are in time order (no time_block join, no buffering of the
-  // series), until Forget(). Call both in one read transaction.
-  StatusOr<std::optional<TimeRange>> Span(const std::vector<int64_t>& series_ids);
+  // Earliest start and latest end stored for any of the series (nullopt when none has data),
+  // counting only the blocks whose last sample ends at or after `from`: a fleet round recomputes
+  // its last hour, and looking at every block of the history made its cost grow with the days
+  // kept. It also notes each series' blocks (those) and their times: ForEach then streams a noted
+  // series whose blocks all overlap the range and are in time order (no time_block join, no
+  // buffering of the series), until Forget(). Call both in one read transaction, and read no
+  // range starting before `from`.
+  StatusOr<std::optional<TimeRange>> Span(const std::vector<int64_t>& series_ids,
+                                          TimeNs from = std::numeric_limits<TimeNs>::min());
   // The times the series have samples in, after Span() over the same series: their sample
   // intervals' union with every gap longer than `max_gap` kept open, in time order. A series whose
   // block lasts no longer than max_gap is taken whole from the block's row, without its times.
@@ -107,6 +111,11 @@ class BlockReader {
     int64_t file_id, n, first_start, last_end;
   };
   StatusOr<Times*> TimesOf(int64_t block_id, int64_t n);  // nullptr when damaged
+  // The least time block id among blocks whose last sample ends at or after `t` (nullopt: none).
+  // Ids grow as blocks are written, so every block with a sample ending at or after t has an id
+  // at least this: a series' blocks are listed from it through the (series, block) index, and
+  // its older blocks are never read. Kept per t for the reader's life (one run).
+  StatusOr<std::optional<int64_t>> FirstBlockEndingFrom(TimeNs t);
   // PostgreSQL: the rows (meta_) and times (times_) of these time blocks, in one query.
   Status FetchBlocks(std::vector<int64_t> ids);
   // Appends the current row of `q` (file_id, first_start, block id, n, vals, present) to entries_
@@ -115,7 +124,8 @@ class BlockReader {
   // Visits entries_ series by series, each in (file, first start) order.
   Status VisitEntries(const TimeRange& range, const std::function<void(int64_t, const SampleBlock&)>& visit);
   bool Streamable(int64_t series_id, const TimeRange& range) const;
-  StatusOr<std::optional<TimeRange>> SpanBatched(const std::vector<int64_t>& series_ids);
+  StatusOr<std::optional<TimeRange>> SpanBatched(const std::vector<int64_t>& series_ids, TimeNs from,
+                                                 int64_t first_block);
   Status Stream(int64_t series_id, const TimeRange& range, const std::function<void(const SampleBlock&)>& visit);
   // One block's samples in the range: the whole block, or its part in the range.
   Status VisitBlock(int64_t series_id, int64_t block_id, int64_t n, const double* values, bool complete,
@@ -131,6 +141,7 @@ class BlockReader {
   std::unordered_map<int64_t, BlockMeta> meta_;                      // by time block id (Span)
   std::unordered_map<int64_t, std::vector<int64_t>> series_blocks_;  // block ids by series (Span)
   std::vector<double> row_values_;                                   // one streamed row's values
+  std::unordered_map<TimeNs, std::optional<int64_t>> first_block_;   // FirstBlockEndingFrom's
 };
 
 }  // namespace vrecon
