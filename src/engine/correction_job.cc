@@ -303,6 +303,14 @@ void FlagGap(TimeNs from, TimeNs to, models::WindowResult* first_after) {
 // the guest's widening for the clock search. When `from` then falls before the first piece, a gap
 // up to kLongestListedGap may separate it from earlier samples, whose windows are listed: the
 // blocks of that day are looked at too, and the pieces are those the whole history gives.
+// The earliest time a run reads a VM's samples from (nullopt: the whole history): the request's
+// start less the guest's widening for the clock search.
+std::optional<TimeNs> ReadBound(const CorrectionRequest& req) {
+  const TimeNs lag = req.align ? static_cast<TimeNs>(req.alignment.max_lag_s * kNsPerSec) : 0;
+  if (!req.from || *req.from < std::numeric_limits<TimeNs>::min() + lag + kLongestListedGap) return std::nullopt;
+  return *req.from - lag;
+}
+
 StatusOr<std::optional<std::vector<TimeRange>>> Occupied(RunContext* ctx, const std::vector<int64_t>& ids) {
   auto look = [&](TimeNs bound) -> StatusOr<std::optional<std::vector<TimeRange>>> {
     ctx->reader.Forget();
@@ -311,13 +319,11 @@ StatusOr<std::optional<std::vector<TimeRange>>> Occupied(RunContext* ctx, const 
     ASSIGN_OR_RETURN(std::vector<TimeRange> pieces, ctx->reader.Occupied(ids, kLongestListedGap));
     return std::optional<std::vector<TimeRange>>(std::move(pieces));
   };
-  const CorrectionRequest& req = ctx->req;
-  const TimeNs lag = req.align ? static_cast<TimeNs>(req.alignment.max_lag_s * kNsPerSec) : 0;
-  constexpr TimeNs kMin = std::numeric_limits<TimeNs>::min();
-  if (!req.from || *req.from < kMin + lag + kLongestListedGap) return look(kMin);
-  ASSIGN_OR_RETURN(std::optional<std::vector<TimeRange>> pieces, look(*req.from - lag));
-  if (!pieces || pieces->empty() || pieces->front().from <= *req.from) return pieces;
-  return look(*req.from - lag - kLongestListedGap);
+  const std::optional<TimeNs> bound = ReadBound(ctx->req);
+  if (!bound) return look(std::numeric_limits<TimeNs>::min());
+  ASSIGN_OR_RETURN(std::optional<std::vector<TimeRange>> pieces, look(*bound));
+  if (!pieces || pieces->empty() || pieces->front().from <= *ctx->req.from) return pieces;
+  return look(*bound - kLongestListedGap);
 }
 
 // A VM's clock over several pieces of data: each piece's segments, in time order.
@@ -327,6 +333,47 @@ void JoinClocks(std::map<std::string, models::ClockModel>* piece, std::map<std::
     to.insert(to.end(), clock.segments.begin(), clock.segments.end());
   }
   piece->clear();
+}
+
+// One VM of a run: its guests (one "" without a guest log), a plan per guest, their series.
+struct VmWork {
+  const VmEntry* entry = nullptr;
+  std::vector<std::string> guests;
+  std::vector<VmPlan> plans;
+  std::vector<int64_t> ids;
+};
+
+// One VM's windows over the request's range, piece after piece of the times it has samples in,
+// handed to `fn` (nothing when it has none there).
+Status CorrectVm(RunContext* ctx, const VmWork& vm, const VmWindowsFn& fn,
+                 std::map<std::string, models::ClockModel>* clocks) {
+  const CorrectionRequest& req = ctx->req;
+  ASSIGN_OR_RETURN(std::optional<std::vector<TimeRange>> occupied, Occupied(ctx, vm.ids));
+  if (!occupied) return Status::Ok();
+  std::vector<models::WindowResult> windows;
+  std::map<std::string, models::ClockModel> piece_clocks;
+  std::optional<TimeNs> last_end;  // of the previous piece with windows
+  for (TimeRange range : *occupied) {
+    if (req.from) range.from = std::max(range.from, *req.from);
+    if (req.to) range.to = std::min(range.to, *req.to);
+    if (range.to <= range.from) continue;
+    std::vector<std::vector<models::WindowResult>> per_guest;
+    for (size_t g = 0; g < vm.guests.size(); ++g) {
+      ASSIGN_OR_RETURN(std::vector<models::WindowResult> r, CorrectPlanned(ctx, vm.plans[g], *vm.entry, vm.guests[g],
+                                                                           range, clocks ? &piece_clocks : nullptr));
+      per_guest.push_back(std::move(r));
+    }
+    std::vector<models::WindowResult> piece =
+        per_guest.size() == 1 ? std::move(per_guest[0]) : models::JoinGuestTimelines(std::move(per_guest));
+    if (piece.empty()) continue;
+    if (last_end) FlagGap(*last_end, piece.front().start, &piece.front());
+    last_end = piece.back().end;
+    std::move(piece.begin(), piece.end(), std::back_inserter(windows));
+    if (clocks) JoinClocks(&piece_clocks, clocks);
+  }
+  if (windows.empty()) return Status::Ok();
+  Annotate(*vm.entry, &windows);
+  return fn(std::move(windows));
 }
 
 }  // namespace
@@ -356,45 +403,36 @@ Status ForEachVmCorrection(Store* store, const CorrectionRequest& req, const VmW
       guest_series[dir.GuestId(s.key.machine)].push_back(&s);
   }
 
-  for (size_t i : selected) {
-    const VmEntry& e = dir.entry(i);
-    // One plan per guest of the VM's guest timeline (a VM without a guest log: one plan).
-    std::vector<std::string> guests = e.guests.empty() ? std::vector<std::string>{""} : e.guests;
-    std::vector<VmPlan> plans(guests.size());
-    std::vector<int64_t> ids;
-    for (size_t g = 0; g < guests.size(); ++g) {
-      if (!guests[g].empty()) PlanGuest(guest_series[dir.GuestId(guests[g])], &plans[g]);
-      PlanHost(host_series[i], req.hyperv_guest_run_time, req.vsphere_run, &plans[g]);
-      const std::vector<int64_t> own = plans[g].AllIds();
-      ids.insert(ids.end(), own.begin(), own.end());
-    }
-    ASSIGN_OR_RETURN(std::optional<std::vector<TimeRange>> occupied, Occupied(&ctx, ids));
-    if (!occupied) continue;
-    const std::vector<TimeRange>& pieces = *occupied;
-    std::vector<models::WindowResult> windows;
-    std::map<std::string, models::ClockModel> piece_clocks;
-    std::optional<TimeNs> last_end;  // of the previous piece with windows
-    for (TimeRange range : pieces) {
-      if (req.from) range.from = std::max(range.from, *req.from);
-      if (req.to) range.to = std::min(range.to, *req.to);
-      if (range.to <= range.from) continue;
-      std::vector<std::vector<models::WindowResult>> per_guest;
-      for (size_t g = 0; g < guests.size(); ++g) {
-        ASSIGN_OR_RETURN(std::vector<models::WindowResult> r,
-                         CorrectPlanned(&ctx, plans[g], e, guests[g], range, clocks ? &piece_clocks : nullptr));
-        per_guest.push_back(std::move(r));
+  // The VMs a few dozen at a time: each batch's series are planned, then (PostgreSQL, a range
+  // with a start) their blocks read in two queries instead of a few per VM.
+  constexpr size_t kBatchVms = 64;
+  const std::optional<TimeNs> bound = ReadBound(req);
+  std::vector<VmWork> batch;
+  std::vector<int64_t> batch_ids;
+  for (size_t first = 0; first < selected.size(); first += kBatchVms) {
+    batch.clear();
+    batch_ids.clear();
+    for (size_t k = first; k < std::min(selected.size(), first + kBatchVms); ++k) {
+      const size_t i = selected[k];
+      VmWork& w = batch.emplace_back();
+      w.entry = &dir.entry(i);
+      // One plan per guest of the VM's guest timeline (a VM without a guest log: one plan).
+      w.guests = w.entry->guests.empty() ? std::vector<std::string>{""} : w.entry->guests;
+      w.plans.resize(w.guests.size());
+      for (size_t g = 0; g < w.guests.size(); ++g) {
+        if (!w.guests[g].empty()) PlanGuest(guest_series[dir.GuestId(w.guests[g])], &w.plans[g]);
+        PlanHost(host_series[i], req.hyperv_guest_run_time, req.vsphere_run, &w.plans[g]);
+        const std::vector<int64_t> own = w.plans[g].AllIds();
+        w.ids.insert(w.ids.end(), own.begin(), own.end());
       }
-      std::vector<models::WindowResult> piece =
-          per_guest.size() == 1 ? std::move(per_guest[0]) : models::JoinGuestTimelines(std::move(per_guest));
-      if (piece.empty()) continue;
-      if (last_end) FlagGap(*last_end, piece.front().start, &piece.front());
-      last_end = piece.back().end;
-      std::move(piece.begin(), piece.end(), std::back_inserter(windows));
-      if (clocks) JoinClocks(&piece_clocks, clocks);
+      for (const VmPlan& plan : w.plans) {
+        const std::vector<int64_t> read = plan.ReadIds();
+        batch_ids.insert(batch_ids.end(), read.begin(), read.end());
+      }
     }
-    if (windows.empty()) continue;
-    Annotate(e, &windows);
-    RETURN_IF_ERROR(fn(std::move(windows)));
+    if (bound) RETURN_IF_ERROR(ctx.reader.Prefetch(batch_ids, *bound));
+    for (const VmWork& w : batch) RETURN_IF_ERROR(CorrectVm(&ctx, w, fn, clocks));
+    ctx.reader.EndPrefetch();
   }
   return Status::Ok();
 }

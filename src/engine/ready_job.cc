@@ -1,6 +1,7 @@
 #include "src/engine/ready_job.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <set>
 #include <tuple>
@@ -101,12 +102,34 @@ Status ForEachReadyInput(Store* store, const ReadyRequest& req, const ReadyRange
 
   const std::vector<size_t> selected = dir.Select(req.vm, req.vm_keys);
   std::set<size_t> wanted(selected.begin(), selected.end());
+  std::vector<std::pair<const VmEntry*, Acc*>> todo;
+  for (auto& [key, a] : vms)
+    if (wanted.contains(key.first) && !a.series.empty()) todo.emplace_back(&dir.entry(key.first), &a);
   bool any = false;
   BlockReader reader(store);
-  for (auto& [key, a] : vms) {
-    if (!wanted.contains(key.first) || a.series.empty()) continue;
-    const VmEntry& e = dir.entry(key.first);
-    const TimeRange range = range_of(e.key, a.source);
+  // A few dozen VMs at a time, their series read ahead in two queries on PostgreSQL when every
+  // range has a start (a fleet round's: from the start of a UTC day).
+  constexpr size_t kBatchVms = 64;
+  std::vector<TimeRange> ranges(todo.size());
+  for (size_t k = 0; k < todo.size(); ++k) ranges[k] = range_of(todo[k].first->key, todo[k].second->source);
+  for (size_t k = 0; k < todo.size(); ++k) {
+    if (k % kBatchVms == 0) {
+      const size_t end = std::min(todo.size(), k + kBatchVms);
+      TimeNs from = std::numeric_limits<TimeNs>::max();
+      std::vector<int64_t> ids;
+      for (size_t j = k; j < end; ++j) {
+        if (ranges[j].from == std::numeric_limits<TimeNs>::min()) continue;  // its whole history: read alone
+        from = std::min(from, ranges[j].from);
+        for (const auto& [s, field] : todo[j].second->series) ids.push_back(s->id);
+        for (const std::string& h : todo[j].first->hosts)
+          if (auto it = host_load.find(models::FoldVmName(h)); it != host_load.end())
+            for (const StoredSeries* s : it->second) ids.push_back(s->id);
+      }
+      RETURN_IF_ERROR(reader.Prefetch(ids, from));
+    }
+    const VmEntry& e = *todo[k].first;
+    Acc& a = *todo[k].second;
+    const TimeRange range = ranges[k];
     models::ReadyInput in;
     in.vm = e.name;
     in.source = a.source;

@@ -25,6 +25,16 @@ std::vector<int64_t> VmPlan::AllIds() const {
   return ids;
 }
 
+std::vector<int64_t> VmPlan::ReadIds() const {
+  std::vector<int64_t> ids = AllIds();
+  for (const StoredSeries* s : {guest_steal, guest_queue, guest_uptime})
+    if (s) ids.push_back(s->id);
+  for (auto& [n, s] : process_ids) ids.push_back(s->id);
+  for (const auto* list : {&host_ready, &host_costop, &host_dispatch_wait, &vsphere_usage, &vsphere_run})
+    for (const StoredSeries* s : *list) ids.push_back(s->id);
+  return ids;
+}
+
 void PlanGuest(const std::vector<const StoredSeries*>& all, VmPlan* p) {
   // Processor(n) when the log has it, else Processor Information (NUMA-style "0,1" names).
   bool have_processor = false;

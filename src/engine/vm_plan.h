@@ -29,7 +29,10 @@ struct VmPlan {
   std::vector<const StoredSeries*> vsphere_usage, vsphere_run;
   std::string host_counter;  // the counter host_group holds
 
+  // The series whose samples place the VM's windows (those the times it has samples in come from).
   std::vector<int64_t> AllIds() const;
+  // Every series a correction of the VM reads: AllIds() and the ones that only add to windows.
+  std::vector<int64_t> ReadIds() const;
 };
 
 // `all`: every series of one guest machine.

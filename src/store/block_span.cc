@@ -93,6 +93,8 @@ StatusOr<std::optional<TimeRange>> BlockReader::SpanBatched(const std::vector<in
 }
 
 StatusOr<std::optional<TimeRange>> BlockReader::Span(const std::vector<int64_t>& series_ids, TimeNs from) {
+  span_from_ = from;
+  if (AllPrefetched(series_ids, from)) return SpanPrefetched(series_ids, from);
   ASSIGN_OR_RETURN(const std::optional<int64_t> first_block, FirstBlockEndingFrom(from));
   if (!first_block) {  // nothing ends at or after `from`
     for (int64_t id : series_ids) series_blocks_[id].clear();

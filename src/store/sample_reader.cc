@@ -64,6 +64,8 @@ Status BlockReader::Damaged(int64_t series_id) const {
 
 Status BlockReader::ForEach(int64_t series_id, const TimeRange& range,
                             const std::function<void(const SampleBlock&)>& visit) {
+  if (IsPrefetched(series_id, range.from))
+    return VisitPrefetched(series_id, range, [&visit](int64_t, const SampleBlock& b) { visit(b); });
   if (Streamable(series_id, range)) return Stream(series_id, range, visit);
   if (db_->backend() == Backend::kPostgres)
     return ForEachOf({series_id}, range, [&visit](int64_t, const SampleBlock& b) { visit(b); });
@@ -96,7 +98,7 @@ Status BlockReader::ForEachOf(const std::vector<int64_t>& series_ids, const Time
   std::vector<int64_t> ids = series_ids;
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-  if (db_->backend() != Backend::kPostgres) {
+  if (db_->backend() != Backend::kPostgres || AllPrefetched(ids, range.from)) {
     for (int64_t id : ids) RETURN_IF_ERROR(ForEach(id, range, [&](const SampleBlock& b) { visit(id, b); }));
     return Status::Ok();
   }
@@ -184,7 +186,7 @@ Status BlockReader::VisitEntries(const TimeRange& range,
 
 bool BlockReader::Streamable(int64_t series_id, const TimeRange& range) const {
   const auto it = series_blocks_.find(series_id);
-  if (it == series_blocks_.end()) return false;
+  if (it == series_blocks_.end() || range.from < span_from_) return false;
   const BlockMeta* last = nullptr;
   for (int64_t id : it->second) {
     const auto m = meta_.find(id);

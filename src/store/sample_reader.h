@@ -79,19 +79,30 @@ class BlockReader {
   // its last hour, and looking at every block of the history made its cost grow with the days
   // kept. It also notes each series' blocks (those) and their times: ForEach then streams a noted
   // series whose blocks all overlap the range and are in time order (no time_block join, no
-  // buffering of the series), until Forget(). Call both in one read transaction, and read no
-  // range starting before `from`.
+  // buffering of the series), until Forget(). Call both in one read transaction. (A range
+  // starting before `from` is read by query, as for a series Span() has not seen.)
   StatusOr<std::optional<TimeRange>> Span(const std::vector<int64_t>& series_ids,
                                           TimeNs from = std::numeric_limits<TimeNs>::min());
   // The times the series have samples in, after Span() over the same series: their sample
   // intervals' union with every gap longer than `max_gap` kept open, in time order. A series whose
   // block lasts no longer than max_gap is taken whole from the block's row, without its times.
   StatusOr<std::vector<TimeRange>> Occupied(const std::vector<int64_t>& series_ids, TimeNs max_gap);
+  // Between VMs. While a Prefetch() is kept, the blocks it read stay.
   void Forget() {
+    series_blocks_.clear();
+    if (prefetching_) return;
     times_.clear();
     meta_.clear();
-    series_blocks_.clear();
   }
+  // PostgreSQL: reads the blocks ending at or after `from` of every series in `series_ids` (the
+  // next few VMs' of a run) in two queries, and keeps them until EndPrefetch(): Span() from
+  // `from` or later and reads of those series from `from` or later then send no query. A fleet
+  // round reads a few series of each VM it stored, and a query or two each was most of its time.
+  // When the blocks hold more than kPrefetchValues values nothing is kept and reads go as
+  // before. On SQLite, whose queries cost no round trip, it does nothing.
+  Status Prefetch(const std::vector<int64_t>& series_ids, TimeNs from);
+  void EndPrefetch();
+  static constexpr size_t kPrefetchValues = size_t{1} << 21;  // 16 MiB of doubles
 
  private:
   struct Times {
@@ -142,6 +153,26 @@ class BlockReader {
   std::unordered_map<int64_t, std::vector<int64_t>> series_blocks_;  // block ids by series (Span)
   std::vector<double> row_values_;                                   // one streamed row's values
   std::unordered_map<TimeNs, std::optional<int64_t>> first_block_;   // FirstBlockEndingFrom's
+  TimeNs span_from_ = 0;  // the last Span()'s `from`: the series it noted lack the blocks before
+
+  // Prefetch()'s blocks of each series, in block id order; values in prefetched_values_.
+  struct Prefetched {
+    int64_t block_id;
+    size_t offset;     // into prefetched_values_, or npos when the block has no value
+    int64_t n_values;  // as stored (checked against the time block's row count)
+    int64_t present;
+  };
+  bool IsPrefetched(int64_t series_id, TimeNs from) const {
+    return prefetching_ && from >= prefetched_from_ && prefetched_.contains(series_id);
+  }
+  bool AllPrefetched(const std::vector<int64_t>& series_ids, TimeNs from) const;
+  Status VisitPrefetched(int64_t series_id, const TimeRange& range,
+                         const std::function<void(int64_t, const SampleBlock&)>& visit);
+  StatusOr<std::optional<TimeRange>> SpanPrefetched(const std::vector<int64_t>& series_ids, TimeNs from);
+  bool prefetching_ = false;
+  TimeNs prefetched_from_ = 0;
+  std::unordered_map<int64_t, std::vector<Prefetched>> prefetched_;
+  std::vector<double> prefetched_values_;
 };
 
 }  // namespace vrecon

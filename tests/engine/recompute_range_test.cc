@@ -166,6 +166,28 @@ TEST_P(RecomputeRangeTest, SpanFromATimeListsAndStreamsOnlyTheBlocksEndingAfterI
     EXPECT_EQ(n, per_hour / 6 + per_hour + per_hour) << s.key.instance;  // 1:50-2:00, 5:00-6:00, 32:00-33:00
     EXPECT_EQ(first, from);
   }
+  // Read ahead (PostgreSQL: two queries for every series; SQLite: nothing changes): the same span
+  // and the same samples, and a read from before the prefetch's start still gets its earlier ones.
+  BlockReader ahead(store->get());
+  ASSERT_TRUE(ahead.Prefetch(ids, from).ok());
+  auto span2 = ahead.Span(ids, from);
+  ASSERT_TRUE(span2.ok()) << span2.status().message();
+  ASSERT_TRUE(span2->has_value());
+  EXPECT_EQ((*span2)->from, (*span)->from);
+  EXPECT_EQ((*span2)->to, (*span)->to);
+  for (const StoredSeries& s : *series) {
+    for (const TimeRange& r : {TimeRange{from, kDay0 + 34 * 60 * kMin}, TimeRange{kDay0, kDay0 + 34 * 60 * kMin}}) {
+      std::vector<TimeNs> a, b;
+      BlockReader plain(store->get());
+      ASSERT_TRUE(
+          plain.ForEach(s.id, r, [&](const SampleBlock& x) { a.insert(a.end(), x.ends.begin(), x.ends.end()); }).ok());
+      ASSERT_TRUE(
+          ahead.ForEach(s.id, r, [&](const SampleBlock& x) { b.insert(b.end(), x.ends.begin(), x.ends.end()); }).ok());
+      EXPECT_EQ(a, b) << s.key.instance;
+    }
+  }
+  ahead.EndPrefetch();
+
   // Nothing ends after the last sample: no span, and nothing to read.
   BlockReader after(store->get());
   auto none = after.Span(ids, kDay0 + 34 * 60 * kMin);
