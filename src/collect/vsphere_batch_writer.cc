@@ -21,7 +21,27 @@ Status VsphereBatchWriter::Write(const std::vector<EntityMetrics>& metrics, cons
   std::map<MarkKey, TimeNs> moved;
   int64_t samples = 0;
   std::vector<ImportIssue> issues;
-  for (const EntityMetrics& em : metrics) RETURN_IF_ERROR(WriteEntity(em, &moved, &samples, &issues));
+  // The batch's file rows and series ids read in one query each, and block ids drawn ahead, so
+  // that on PostgreSQL a VM's writes go out without waiting for an answer.
+  std::vector<Columns> columns;
+  columns.reserve(metrics.size());
+  std::vector<std::string> fingerprints;
+  fingerprints.reserve(metrics.size());
+  std::vector<SeriesKey> all;
+  for (const EntityMetrics& em : metrics) {
+    columns.push_back(ColumnsOf(em));
+    fingerprints.push_back(Fingerprint(em));
+    all.insert(all.end(), columns.back().keys.begin(), columns.back().keys.end());
+  }
+  WriteAhead ahead(store_);
+  RETURN_IF_ERROR(ahead.LoadSeries(all));
+  ASSIGN_OR_RETURN(auto files, store_->FindFiles(fingerprints));
+  for (size_t i = 0; i < metrics.size(); ++i) {
+    auto f = files.find(fingerprints[i]);
+    std::optional<FileRecord> stored;
+    if (f != files.end()) stored = std::move(f->second);
+    RETURN_IF_ERROR(WriteEntity(metrics[i], columns[i], std::move(stored), &ahead, &moved, &samples, &issues));
+  }
   // A counter the server answered for without usable values (none, or a series that could
   // not be paired with its times) was still asked up to the VM's newest sample: its mark moves
   // there too, or every later round would ask for it from --since again.
@@ -47,40 +67,48 @@ Status VsphereBatchWriter::Write(const std::vector<EntityMetrics>& metrics, cons
   return Status::Ok();
 }
 
-Status VsphereBatchWriter::WriteEntity(const EntityMetrics& em, std::map<MarkKey, TimeNs>* moved, int64_t* samples,
-                                       std::vector<ImportIssue>* issues) {
-  auto vm_it = vms_.find(em.entity.value);
-  const std::string vm_name = vm_it != vms_.end() ? vm_it->second.name : em.entity.value;
-  const std::string where = vcenter_ + " " + vm_name;
-  std::vector<ImportIssue> own;
-  for (const std::string& p : em.problems)
-    own.push_back(ImportIssue{vcenter_, 0, Severity::kWarning, "perf-series-mismatch", p});
+std::string VsphereBatchWriter::Fingerprint(const EntityMetrics& em) const {
+  return "vsphere|" + vcenter_ + "|" + em.entity.value;
+}
 
-  std::vector<SeriesKey> columns;
-  std::vector<const vsphere::MetricSeries*> series;
-  std::vector<vsphere::RawUnit> units;
+VsphereBatchWriter::Columns VsphereBatchWriter::ColumnsOf(const EntityMetrics& em) const {
+  Columns out;
+  auto vm_it = vms_.find(em.entity.value);
+  out.vm_name = vm_it != vms_.end() ? vm_it->second.name : em.entity.value;
   for (const vsphere::MetricSeries& ms : em.series) {
     auto c = counters_.find(ms.counter_id);
     if (c == counters_.end()) continue;
     const vsphere::RawUnit unit = vsphere::ApiUnit(c->second.unit_key);
     SeriesKey k;
     k.source = SourceKind::kVsphere;
-    k.machine = vm_name;
+    k.machine = out.vm_name;
     k.object = vsphere::CounterGroup(c->second.name);
     k.instance = ms.instance;
     k.counter = c->second.name;
     k.unit = vsphere::Convert(k.counter, 0, unit, 20)->unit;
     k.original = c->second.name;
     k.entity = VsphereEntity(vcenter_id_, em.entity.value);
-    columns.push_back(std::move(k));
-    series.push_back(&ms);
-    units.push_back(unit);
+    out.keys.push_back(std::move(k));
+    out.series.push_back(&ms);
+    out.units.push_back(unit);
   }
+  return out;
+}
+
+Status VsphereBatchWriter::WriteEntity(const EntityMetrics& em, const Columns& cols, std::optional<FileRecord> stored,
+                                       WriteAhead* ahead, std::map<MarkKey, TimeNs>* moved, int64_t* samples,
+                                       std::vector<ImportIssue>* issues) {
+  const std::string& vm_name = cols.vm_name;
+  const std::string where = vcenter_ + " " + vm_name;
+  std::vector<ImportIssue> own;
+  for (const std::string& p : em.problems)
+    own.push_back(ImportIssue{vcenter_, 0, Severity::kWarning, "perf-series-mismatch", p});
+  const std::vector<SeriesKey>& columns = cols.keys;
+  const std::vector<const vsphere::MetricSeries*>& series = cols.series;
+  const std::vector<vsphere::RawUnit>& units = cols.units;
   FileRecord file;
-  const std::string fingerprint = "vsphere|" + vcenter_ + "|" + em.entity.value;
-  ASSIGN_OR_RETURN(auto found, store_->FindFile(fingerprint));
-  if (found) file = *found;
-  file.fingerprint = fingerprint;
+  if (stored) file = std::move(*stored);
+  file.fingerprint = Fingerprint(em);
   file.path = vcenter_;
   file.format = "vsphere-api";
   file.kinds = "vsphere";
@@ -90,6 +118,7 @@ Status VsphereBatchWriter::WriteEntity(const EntityMetrics& em, std::map<MarkKey
 
   BlockWriter writer(store_);
   writer.set_file_id(file.id);
+  writer.set_ahead(ahead);
   if (!columns.empty()) RETURN_IF_ERROR(writer.DeclareColumns(columns));
   std::vector<double> row(columns.size());
   for (size_t i = 0; i < em.ends.size() && !columns.empty(); ++i) {

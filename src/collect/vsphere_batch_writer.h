@@ -10,9 +10,11 @@
 #include <vector>
 
 #include "adapters/vsphere/vsphere_client.h"
+#include "adapters/vsphere/vsphere_units.h"
 #include "src/collect/vsphere_collect.h"
 #include "src/store/store.h"
 #include "src/store/vsphere_tables.h"
+#include "src/store/write_ahead.h"
 
 namespace vrecon {
 
@@ -36,7 +38,18 @@ class VsphereBatchWriter {
                VsphereCollectResult* result);
 
  private:
-  Status WriteEntity(const vsphere::EntityMetrics& em, std::map<MarkKey, TimeNs>* moved, int64_t* samples,
+  // One VM's answer as series: a column per counter and instance the server answered for.
+  struct Columns {
+    std::string vm_name;
+    std::vector<SeriesKey> keys;
+    std::vector<const vsphere::MetricSeries*> series;
+    std::vector<vsphere::RawUnit> units;
+  };
+  Columns ColumnsOf(const vsphere::EntityMetrics& em) const;
+  std::string Fingerprint(const vsphere::EntityMetrics& em) const;
+  // `stored`: the VM's file row when it has one; `ahead`: the batch's series and block ids.
+  Status WriteEntity(const vsphere::EntityMetrics& em, const Columns& cols, std::optional<FileRecord> stored,
+                     WriteAhead* ahead, std::map<MarkKey, TimeNs>* moved, int64_t* samples,
                      std::vector<ImportIssue>* issues);
 
   Store* store_;

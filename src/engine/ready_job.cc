@@ -73,7 +73,7 @@ Status ReadInto(BlockReader* reader, const std::vector<std::pair<int64_t, std::v
 }  // namespace
 
 Status ForEachReadyInput(Store* store, const ReadyRequest& req, const ReadyRangeFn& range_of,
-                         const ReadyInputVisitor& visit) {
+                         const ReadyInputVisitor& visit, const ReadyBatchFn& before_batch) {
   ASSIGN_OR_RETURN(std::vector<StoredSeries> all, FindSeries(store, SeriesFilter{}));
   ASSIGN_OR_RETURN(auto mappings, store->Mappings());
   ASSIGN_OR_RETURN(VmDirectory dir, VmDirectory::Build(store, all, mappings));
@@ -126,6 +126,11 @@ Status ForEachReadyInput(Store* store, const ReadyRequest& req, const ReadyRange
             for (const StoredSeries* s : it->second) ids.push_back(s->id);
       }
       RETURN_IF_ERROR(reader.Prefetch(ids, from));
+      if (before_batch) {
+        std::vector<std::pair<const VmEntry*, std::string>> vms_of_batch;
+        for (size_t j = k; j < end; ++j) vms_of_batch.emplace_back(todo[j].first, todo[j].second->source);
+        RETURN_IF_ERROR(before_batch(vms_of_batch));
+      }
     }
     const VmEntry& e = *todo[k].first;
     Acc& a = *todo[k].second;

@@ -31,8 +31,11 @@ using ReadyRangeFn = std::function<TimeRange(const std::string& vm_key, const st
 // Gets each VM and source's input in turn (its vm, source, host and vCPUs set), one at a time
 // in memory. req.from/to are not used: range_of says what to read. NotFound as RunReadyAnalysis.
 using ReadyInputVisitor = std::function<Status(const VmEntry& vm, models::ReadyInput&& in)>;
+// `before_batch`, when set, is told each batch of VMs and sources (a few dozen) before they are
+// visited, so that a caller can read what it needs of them in one go.
+using ReadyBatchFn = std::function<Status(const std::vector<std::pair<const VmEntry*, std::string>>& batch)>;
 Status ForEachReadyInput(Store* store, const ReadyRequest& req, const ReadyRangeFn& range_of,
-                         const ReadyInputVisitor& visit);
+                         const ReadyInputVisitor& visit, const ReadyBatchFn& before_batch = {});
 
 }  // namespace vrecon
 

@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "models/ready_digest.h"
 #include "src/engine/ready_digest_codec.h"
@@ -58,13 +62,33 @@ StatusOr<int64_t> VmId(Store* store, const VmEntry& e, const models::ReadyInput&
   return id;
 }
 
+// What a batch of VMs has stored (LoadReadyDigests), read before they are visited: the VM ids
+// it was read for, and by (id, source) the sources with a total.
+struct ReadBatch {
+  std::set<int64_t> ids;
+  TimeNs from_day = 0;
+  std::map<std::pair<int64_t, std::string>, StoredReadyDigests> digests;
+};
+
 // The VM's total without the days from `from` on: what stays as it is.
-StatusOr<models::ReadyDigest> TotalBefore(Store* store, int64_t id, const std::string& source, TimeNs from) {
+StatusOr<models::ReadyDigest> TotalBefore(Store* store, int64_t id, const std::string& source, TimeNs from,
+                                          const ReadBatch& batch) {
   models::ReadyDigest total;
-  ASSIGN_OR_RETURN(std::optional<std::string> stored, LoadReadyTotal(store, id, source));
+  std::optional<std::string> stored;
+  std::map<TimeNs, std::string> days;
+  if (batch.ids.contains(id) && batch.from_day == from) {
+    if (auto it = batch.digests.find({id, source}); it != batch.digests.end()) {
+      stored = it->second.total;
+      days = it->second.days;
+    }
+  } else {
+    ASSIGN_OR_RETURN(stored, LoadReadyTotal(store, id, source));
+    if (stored) {
+      ASSIGN_OR_RETURN(days, LoadReadyDays(store, id, source, from));
+    }
+  }
   if (!stored) return total;
   ASSIGN_OR_RETURN(total, DecodeReadyDigest(*stored));
-  ASSIGN_OR_RETURN(auto days, LoadReadyDays(store, id, source, from));
   for (const auto& [day, blob] : days) {
     ASSIGN_OR_RETURN(models::ReadyDigest d, DecodeReadyDigest(blob));
     total.Merge(d, -1);
@@ -73,9 +97,9 @@ StatusOr<models::ReadyDigest> TotalBefore(Store* store, int64_t id, const std::s
 }
 
 Status UpdateVm(Store* store, const VmEntry& e, models::ReadyInput&& in, TimeNs from,
-                std::map<std::string, int64_t>* ids) {
+                std::map<std::string, int64_t>* ids, const ReadBatch& batch) {
   ASSIGN_OR_RETURN(const int64_t id, VmId(store, e, in, ids));
-  ASSIGN_OR_RETURN(models::ReadyDigest total, TotalBefore(store, id, in.source, from));
+  ASSIGN_OR_RETURN(models::ReadyDigest total, TotalBefore(store, id, in.source, from, batch));
   std::map<TimeNs, std::string> days;
   for (const auto& [day, part] : models::SplitByDay(in)) {
     if (day < from) continue;  // a sample overlapping `from` from the day before: that day stays
@@ -102,6 +126,7 @@ Status UpdateReadySummaries(Store* store, const ReadySummaryUpdate& u, std::map<
   ReadyRequest req;
   req.vm = u.vm;
   req.vm_keys = u.vm_keys;
+  ReadBatch batch;
   Status s = ForEachReadyInput(
       store, req,
       [&](const std::string& key, const std::string& source) {
@@ -111,7 +136,18 @@ Status UpdateReadySummaries(Store* store, const ReadySummaryUpdate& u, std::map<
       },
       [&](const VmEntry& e, models::ReadyInput&& in) {
         const TimeNs from = from_of(e.key, in.source);
-        return UpdateVm(store, e, std::move(in), from, ids);
+        return UpdateVm(store, e, std::move(in), from, ids, batch);
+      },
+      [&](const std::vector<std::pair<const VmEntry*, std::string>>& vms) -> Status {
+        // The stored totals and days of the batch's VMs with a total, in two queries.
+        batch = ReadBatch{};
+        batch.from_day = asked_from;
+        for (const auto& [e, source] : vms)
+          if (auto it = ids->find(e->key); it != ids->end() && with_total.contains({e->key, source}))
+            batch.ids.insert(it->second);
+        ASSIGN_OR_RETURN(batch.digests,
+                         LoadReadyDigests(store, std::vector<int64_t>(batch.ids.begin(), batch.ids.end()), asked_from));
+        return Status::Ok();
       });
   return s.code() == Status::Code::kNotFound ? Status::Ok() : s;
 }

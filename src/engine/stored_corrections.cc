@@ -97,7 +97,9 @@ StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
     vm.host_source = models::HostSourceName(windows.front().host);
     for (const models::WindowResult& r : windows)
       if (r.vcpus) vm.vcpus = r.vcpus;
-    ASSIGN_OR_RETURN(const int64_t id, UpsertCorrVm(store, vm));
+    const auto known = ids.find(vm.vm_key);
+    ASSIGN_OR_RETURN(const int64_t id,
+                     UpsertCorrVm(store, vm, known == ids.end() ? std::nullopt : std::optional(known->second)));
     ids[vm.vm_key] = id;
     RETURN_IF_ERROR(DeleteProcessHours(store, id, del_from, del_to));
     HourAggregates hours;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "src/store/array_literal.h"
 #include "src/store/sample_reader.h"  // BlockReader
 
 namespace vrecon {

@@ -5,15 +5,10 @@
 #include <limits>
 #include <unordered_set>
 
+#include "src/store/array_literal.h"
 #include "src/store/sample_reader.h"  // BlockReader
 
 namespace vrecon {
-
-std::string ArrayLiteral(const std::vector<int64_t>& ids) {
-  std::string out = "{";
-  for (int64_t id : ids) out += (out.size() > 1 ? "," : "") + std::to_string(id);
-  return out + "}";
-}
 
 Status BlockReader::FetchBlocks(std::vector<int64_t> ids) {
   std::sort(ids.begin(), ids.end());

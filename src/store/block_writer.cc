@@ -20,6 +20,8 @@ Status BlockWriter::DeclareColumns(const std::vector<SeriesKey>& columns) {
                                              "ON CONFLICT DO NOTHING RETURNING id"));
     ASSIGN_OR_RETURN(insert_time_, db->Cached("INSERT INTO time_block(file_id, n, first_start_ns, last_end_ns, "
                                               "starts, ends) VALUES(?,?,?,?,?,?) RETURNING id"));
+    ASSIGN_OR_RETURN(insert_time_with_id_, db->Cached("INSERT INTO time_block(file_id, n, first_start_ns, "
+                                                      "last_end_ns, starts, ends, id) VALUES(?,?,?,?,?,?,?)"));
     partitioned_ = db->backend() == Backend::kPostgres;
     const std::string insert = partitioned_ ? "INSERT INTO value_block(series_id, block_id, present, vals, "
                                               "block_end_ns) VALUES(?,?,?,?,?)"
@@ -63,6 +65,9 @@ std::string BlockWriter::SeriesName(const SeriesKey& k) {
 // A machine's columns share source, machine and entity (a vSphere VM's counters, a guest log's):
 // one query per such group instead of one per column, each a round trip on PostgreSQL.
 StatusOr<std::map<std::string, int64_t>> BlockWriter::KnownSeries(const std::vector<SeriesKey>& columns) {
+  if (ahead_) {
+    if (auto known = ahead_->Known(columns)) return *std::move(known);
+  }
   std::set<std::tuple<SourceKind, std::string, std::string>> groups;
   for (const SeriesKey& k : columns) groups.emplace(k.source, k.machine, k.entity);
   ASSIGN_OR_RETURN(Statement * q, store_->db()->Cached("SELECT id, object, instance, counter FROM series WHERE "
@@ -133,10 +138,22 @@ Status BlockWriter::EnsurePartition(TimeNs end) {
 Status BlockWriter::FlushBlock() {
   if (rows_ == 0) return Status::Ok();
   if (partitioned_) RETURN_IF_ERROR(EnsurePartition(ends_.back()));
-  insert_time_->Bind(1, file_id_).Bind(2, static_cast<int64_t>(rows_)).Bind(3, starts_.front()).Bind(4, ends_.back());
-  insert_time_->BindBlob(5, starts_.data(), starts_.size() * sizeof(TimeNs));
-  insert_time_->BindBlob(6, ends_.data(), ends_.size() * sizeof(TimeNs));
-  ASSIGN_OR_RETURN(const int64_t block_id, insert_time_->RunForId());
+  std::optional<int64_t> drawn;
+  if (ahead_) {
+    ASSIGN_OR_RETURN(drawn, ahead_->NextBlockId());
+  }
+  // With an id drawn ahead the INSERT needs no answer (pipelined on PostgreSQL).
+  Statement* insert = drawn ? insert_time_with_id_ : insert_time_;
+  insert->Bind(1, file_id_).Bind(2, static_cast<int64_t>(rows_)).Bind(3, starts_.front()).Bind(4, ends_.back());
+  insert->BindBlob(5, starts_.data(), starts_.size() * sizeof(TimeNs));
+  insert->BindBlob(6, ends_.data(), ends_.size() * sizeof(TimeNs));
+  int64_t block_id = 0;
+  if (drawn) {
+    RETURN_IF_ERROR(insert->Bind(7, *drawn).Run());
+    block_id = *drawn;
+  } else {
+    ASSIGN_OR_RETURN(block_id, insert->RunForId());
+  }
   block_ids_.push_back(block_id);
   block_rows_.push_back(rows_);
   block_ends_.push_back(ends_.back());

@@ -11,6 +11,7 @@
 
 #include "src/core/sample_sink.h"
 #include "src/store/store.h"
+#include "src/store/write_ahead.h"
 
 namespace vrecon {
 
@@ -32,6 +33,10 @@ class BlockWriter : public SampleSink {
   // Must be set before the first row arrives (the file row is created once the input's
   // fingerprint is known).
   void set_file_id(int64_t id) { file_id_ = id; }
+  // Series ids and block ids shared with the transaction's other files (src/store/write_ahead.h).
+  void set_ahead(WriteAhead* ahead) { ahead_ = ahead; }
+  // A series' name in the writers' lookups: source, machine, entity, object, instance, counter.
+  static std::string SeriesName(const SeriesKey& k);
 
   // May be called again mid-input: the rows of the previous column set are flushed as their
   // own (partial) block first, and later rows belong to the new set.
@@ -48,7 +53,6 @@ class BlockWriter : public SampleSink {
   StatusOr<int64_t> FindOrAddSeries(const SeriesKey& k);
   // The ids of the columns' series the store already has, by SeriesName.
   StatusOr<std::map<std::string, int64_t>> KnownSeries(const std::vector<SeriesKey>& columns);
-  static std::string SeriesName(const SeriesKey& k);
   // One value_block row, written at once (SQLite) or gathered into one multi-row INSERT of
   // kRowsPerInsert (PostgreSQL: a statement per row is a round trip to the server per row).
   Status AddValueRow(int64_t series_id, size_t block, int64_t present, const double* vals, size_t bytes);
@@ -61,6 +65,7 @@ class BlockWriter : public SampleSink {
   Status FlushValues();  // writes the value blocks of all closed time blocks
 
   Store* store_;
+  WriteAhead* ahead_ = nullptr;
   int64_t file_id_ = 0;
   std::vector<int64_t> series_ids_;
   std::vector<TimeNs> starts_, ends_;
@@ -86,7 +91,7 @@ class BlockWriter : public SampleSink {
   bool prepared_ = false;
   // Cached by the connection (Database::Cached): a writer is used by one thread at a time.
   Statement *find_series_ = nullptr, *add_series_ = nullptr, *insert_time_ = nullptr, *insert_values_ = nullptr,
-            *insert_many_values_ = nullptr;
+            *insert_many_values_ = nullptr, *insert_time_with_id_ = nullptr;
 };
 
 }  // namespace vrecon

@@ -97,7 +97,7 @@ StatusOr<std::vector<ProcessAggregate>> DecodeProcesses(std::string_view in) {
   return out;
 }
 
-StatusOr<int64_t> UpsertCorrVm(Store* store, const CorrVm& vm) {
+StatusOr<int64_t> UpsertCorrVm(Store* store, const CorrVm& vm, std::optional<int64_t> known_id) {
   Database* db = store->db();
   ASSIGN_OR_RETURN(
       Statement * s,
@@ -111,6 +111,7 @@ StatusOr<int64_t> UpsertCorrVm(Store* store, const CorrVm& vm) {
   BindOpt(s, 6, vm.vcpus);
   s->Bind(7, vm.host_counter).Bind(8, NowIso());
   RETURN_IF_ERROR(s->Run());
+  if (known_id) return *known_id;  // ON CONFLICT ... DO UPDATE keeps the row and its id
   ASSIGN_OR_RETURN(Statement * q, db->Cached("SELECT id FROM corr_vm WHERE vm_key = ?1"));
   q->Bind(1, vm.vm_key);
   ASSIGN_OR_RETURN(bool row, q->Step());

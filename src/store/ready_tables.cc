@@ -1,5 +1,6 @@
 #include "src/store/ready_tables.h"
 
+#include "src/store/array_literal.h"
 #include "src/store/optional_columns.h"
 
 namespace vrecon {
@@ -38,6 +39,54 @@ StatusOr<std::map<TimeNs, std::string>> LoadReadyDays(Store* store, int64_t vm_i
     if (!row) break;
     out.emplace(q->ColumnInt(0), std::string(q->ColumnBlob(1)));
   }
+  return out;
+}
+
+StatusOr<std::map<std::pair<int64_t, std::string>, StoredReadyDigests>> LoadReadyDigests(
+    Store* store, const std::vector<int64_t>& vm_ids, TimeNs from_day) {
+  std::map<std::pair<int64_t, std::string>, StoredReadyDigests> out;
+  if (vm_ids.empty()) return out;
+  Database* db = store->db();
+  if (db->backend() != Backend::kPostgres) {
+    ASSIGN_OR_RETURN(Statement * q,
+                     db->Cached("SELECT source, digest FROM corr_ready WHERE vm_id = ? AND digest IS NOT NULL"));
+    for (int64_t id : vm_ids) {
+      q->Bind(1, id);
+      std::vector<std::pair<std::string, std::string>> totals;
+      while (true) {
+        ASSIGN_OR_RETURN(bool row, q->Step());
+        if (!row) break;
+        totals.emplace_back(q->ColumnText(0), std::string(q->ColumnBlob(1)));
+      }
+      q->Reset();
+      for (auto& [source, total] : totals) {
+        StoredReadyDigests& d = out[{id, source}];
+        d.total = std::move(total);
+        ASSIGN_OR_RETURN(d.days, LoadReadyDays(store, id, source, from_day));
+      }
+    }
+    return out;
+  }
+  const std::string ids = ArrayLiteral(vm_ids);
+  ASSIGN_OR_RETURN(Statement * t, db->Cached("SELECT vm_id, source, digest FROM corr_ready WHERE vm_id = "
+                                             "ANY(?::bigint[]) AND digest IS NOT NULL"));
+  t->Bind(1, ids);
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, t->Step());
+    if (!row) break;
+    out[{t->ColumnInt(0), t->ColumnText(1)}].total = std::string(t->ColumnBlob(2));
+  }
+  t->Reset();
+  ASSIGN_OR_RETURN(Statement * q, db->Cached("SELECT vm_id, source, day_ns, digest FROM corr_ready_day WHERE vm_id = "
+                                             "ANY(?::bigint[]) AND day_ns >= ?"));
+  q->Bind(1, ids).Bind(2, from_day);
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, q->Step());
+    if (!row) break;
+    const auto it = out.find({q->ColumnInt(0), q->ColumnText(1)});
+    if (it != out.end()) it->second.days.emplace(q->ColumnInt(2), std::string(q->ColumnBlob(3)));
+  }
+  q->Reset();
   return out;
 }
 

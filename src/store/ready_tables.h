@@ -24,6 +24,15 @@ StatusOr<std::optional<std::string>> LoadReadyTotal(Store* store, int64_t vm_id,
 // The day digests from `from_day` on, by day.
 StatusOr<std::map<TimeNs, std::string>> LoadReadyDays(Store* store, int64_t vm_id, const std::string& source,
                                                       TimeNs from_day);
+// What LoadReadyTotal and LoadReadyDays give, for several VMs in two queries (PostgreSQL's
+// `vm_id = ANY(?)`; one VM at a time on SQLite, where a query costs no round trip): by (vm id,
+// source), every source of the VMs that has a total; the days from `from_day` on.
+struct StoredReadyDigests {
+  std::optional<std::string> total;
+  std::map<TimeNs, std::string> days;
+};
+StatusOr<std::map<std::pair<int64_t, std::string>, StoredReadyDigests>> LoadReadyDigests(
+    Store* store, const std::vector<int64_t>& vm_ids, TimeNs from_day);
 // Replaces the day digests from `from_day` on by `days`.
 Status ReplaceReadyDays(Store* store, int64_t vm_id, const std::string& source, TimeNs from_day,
                         const std::map<TimeNs, std::string>& days);

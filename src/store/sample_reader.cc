@@ -5,6 +5,7 @@
 
 #include "src/core/check.h"
 #include "src/core/text_util.h"
+#include "src/store/array_literal.h"
 
 namespace vrecon {
 

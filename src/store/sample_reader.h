@@ -57,9 +57,6 @@ struct SampleBlock {
   bool complete = false;  // no value is missing (the store counted them)
 };
 
-// "{1,2,3}": a PostgreSQL array literal, bound as text to `?::bigint[]`.
-std::string ArrayLiteral(const std::vector<int64_t>& ids);
-
 // Reads series block by block, with the samples and order of ForEachSample. The series of one
 // input file share its time blocks; the reader keeps them decoded by block id, so the 50 process
 // series of a guest log decode its times once, and SQLite neither copies the time blobs per

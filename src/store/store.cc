@@ -4,6 +4,7 @@
 
 #include <chrono>
 
+#include "src/store/array_literal.h"
 #include "src/store/schema.h"
 #include "src/store/sqlite/sqlite_database.h"
 
@@ -89,6 +90,31 @@ StatusOr<std::optional<FileRecord>> Store::FindFile(const std::string& fingerpri
   FileRecord f;
   ReadFileRow(*q, &f);
   return std::optional<FileRecord>(std::move(f));
+}
+
+StatusOr<std::map<std::string, FileRecord>> Store::FindFiles(const std::vector<std::string>& fingerprints) {
+  std::map<std::string, FileRecord> out;
+  if (db_->backend() != Backend::kPostgres) {
+    for (const std::string& fp : fingerprints) {
+      ASSIGN_OR_RETURN(std::optional<FileRecord> f, FindFile(fp));
+      if (f) out.emplace(fp, std::move(*f));
+    }
+    return out;
+  }
+  if (fingerprints.empty()) return out;
+  ASSIGN_OR_RETURN(Statement * q, db_->Cached(std::string("SELECT ") + kFileColumns +
+                                              " FROM source_file WHERE fingerprint = ANY(?::text[])"));
+  q->Bind(1, TextArrayLiteral(fingerprints));
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, q->Step());
+    if (!row) break;
+    FileRecord f;
+    ReadFileRow(*q, &f);
+    std::string fp = f.fingerprint;
+    out.emplace(std::move(fp), std::move(f));
+  }
+  q->Reset();
+  return out;
 }
 
 StatusOr<std::vector<FileRecord>> Store::Files() {

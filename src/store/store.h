@@ -74,6 +74,8 @@ class Store {
   // already serializes writers: nothing to do.
   Status SerializeWriters(const std::string& key);
   StatusOr<std::optional<FileRecord>> FindFile(const std::string& fingerprint);
+  // FindFile of several, by fingerprint (those not stored are absent): one query on PostgreSQL.
+  StatusOr<std::map<std::string, FileRecord>> FindFiles(const std::vector<std::string>& fingerprints);
   // Inserts a new file row (id is assigned) or updates an existing one by id.
   Status SaveFile(FileRecord* file);
   StatusOr<std::vector<FileRecord>> Files();

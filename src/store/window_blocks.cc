@@ -57,6 +57,29 @@ Status Corrupt(Database* db, int64_t vm_id, int64_t hour, const Status& why) {
                             " (run `vrecon report --recompute` to rebuild them)");
 }
 
+// The windows in [from, to) added to the hour blocks `hours` holds (the windows they keep), one
+// window per start (the last given), each hour written (an empty one deleted).
+Status WriteHours(Database* db, int64_t vm_id, TimeNs from, TimeNs to, std::span<const StoredWindow> windows,
+                  std::map<TimeNs, std::vector<StoredWindow>>* hours) {
+  for (const StoredWindow& w : windows)
+    if (w.start >= from && w.start < to) (*hours)[HourOf(w.start)].push_back(w);
+  for (auto& [hour, list] : *hours) {
+    std::stable_sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.start < b.start; });
+    // One window per start, the last given (what a (vm, start) key with INSERT OR REPLACE kept).
+    std::vector<StoredWindow> unique;
+    unique.reserve(list.size());
+    for (StoredWindow& w : list) {
+      if (!unique.empty() && unique.back().start == w.start) {
+        unique.back() = std::move(w);
+      } else {
+        unique.push_back(std::move(w));
+      }
+    }
+    RETURN_IF_ERROR(WriteBlock(db, vm_id, hour, unique));
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 std::string EncodeWindowBlock(std::span<const StoredWindow> windows) {
@@ -130,10 +153,19 @@ Status ReplaceCorrWindows(Store* store, int64_t vm_id, TimeNs from, TimeNs to, s
   Database* db = store->db();
   // Hour blocks that may hold a window starting in [from, to), with the windows they keep.
   std::map<TimeNs, std::vector<StoredWindow>> hours;
+  const TimeNs lo = from < kMin + kNsPerHour ? kMin : HourOf(from);
+  if (lo == from && (to > std::numeric_limits<TimeNs>::max() - kNsPerHour || HourOf(to) == to)) {
+    // Whole hours (a recompute's range): every block in it goes, with no read (a round trip per
+    // VM on PostgreSQL), and the new windows' hours are written.
+    ASSIGN_OR_RETURN(Statement * d,
+                     db->Cached("DELETE FROM corr_window_block WHERE vm_id = ?1 AND hour_ns >= ?2 AND hour_ns < ?3"));
+    d->Bind(1, vm_id).Bind(2, static_cast<int64_t>(from)).Bind(3, static_cast<int64_t>(to));
+    RETURN_IF_ERROR(d->Run());
+    return WriteHours(db, vm_id, from, to, windows, &hours);
+  }
   ASSIGN_OR_RETURN(
       Statement * q,
       db->Cached("SELECT hour_ns, data FROM corr_window_block WHERE vm_id = ?1 AND hour_ns >= ?2 AND hour_ns < ?3"));
-  const TimeNs lo = from < kMin + kNsPerHour ? kMin : HourOf(from);
   q->Bind(1, vm_id).Bind(2, static_cast<int64_t>(lo)).Bind(3, static_cast<int64_t>(to));
   for (;;) {
     auto row = q->Step();
@@ -155,23 +187,7 @@ Status ReplaceCorrWindows(Store* store, int64_t vm_id, TimeNs from, TimeNs to, s
     }
   }
   q->Reset();
-  for (const StoredWindow& w : windows)
-    if (w.start >= from && w.start < to) hours[HourOf(w.start)].push_back(w);
-  for (auto& [hour, list] : hours) {
-    std::stable_sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.start < b.start; });
-    // One window per start, the last given (what a (vm, start) key with INSERT OR REPLACE kept).
-    std::vector<StoredWindow> unique;
-    unique.reserve(list.size());
-    for (StoredWindow& w : list) {
-      if (!unique.empty() && unique.back().start == w.start) {
-        unique.back() = std::move(w);
-      } else {
-        unique.push_back(std::move(w));
-      }
-    }
-    RETURN_IF_ERROR(WriteBlock(db, vm_id, hour, unique));
-  }
-  return Status::Ok();
+  return WriteHours(db, vm_id, from, to, windows, &hours);
 }
 
 Status ForEachCorrWindow(Store* store, int64_t vm_id, TimeNs from, TimeNs to,

@@ -1,0 +1,71 @@
+#include "src/store/write_ahead.h"
+
+#include "src/store/array_literal.h"
+#include "src/store/block_writer.h"
+
+namespace vrecon {
+
+Status WriteAhead::LoadSeries(const std::vector<SeriesKey>& columns) {
+  if (store_->db()->backend() != Backend::kPostgres) return Status::Ok();
+  std::map<SourceKind, std::set<std::string>> machines;
+  std::set<Group> groups;
+  for (const SeriesKey& k : columns) {
+    if (loaded_.contains({k.source, k.machine, k.entity})) continue;
+    groups.emplace(k.source, k.machine, k.entity);
+    machines[k.source].insert(k.machine);
+  }
+  // The unique index (source, machine, ...) finds them; the entity is matched here.
+  ASSIGN_OR_RETURN(Statement * q, store_->db()->Cached("SELECT id, machine, object, instance, counter, entity FROM "
+                                                       "series WHERE source = ? AND machine = ANY(?::text[])"));
+  for (const auto& [source, names] : machines) {
+    q->Bind(1, SourceKindName(source)).Bind(2, TextArrayLiteral(std::vector<std::string>(names.begin(), names.end())));
+    SeriesKey k;
+    k.source = source;
+    while (true) {
+      ASSIGN_OR_RETURN(bool row, q->Step());
+      if (!row) break;
+      k.machine = q->ColumnText(1);
+      k.entity = q->ColumnText(5);
+      if (!groups.contains({source, k.machine, k.entity})) continue;
+      k.object = q->ColumnText(2);
+      k.instance = q->ColumnText(3);
+      k.counter = q->ColumnText(4);
+      ids_.emplace(BlockWriter::SeriesName(k), q->ColumnInt(0));
+    }
+    q->Reset();
+  }
+  loaded_.merge(groups);
+  return Status::Ok();
+}
+
+std::optional<std::map<std::string, int64_t>> WriteAhead::Known(const std::vector<SeriesKey>& columns) const {
+  std::map<std::string, int64_t> out;
+  for (const SeriesKey& k : columns) {
+    if (!loaded_.contains({k.source, k.machine, k.entity})) return std::nullopt;
+    const std::string name = BlockWriter::SeriesName(k);
+    if (auto it = ids_.find(name); it != ids_.end()) out.emplace(name, it->second);
+  }
+  return out;
+}
+
+StatusOr<std::optional<int64_t>> WriteAhead::NextBlockId() {
+  if (store_->db()->backend() != Backend::kPostgres) return std::optional<int64_t>();
+  if (block_ids_.empty()) {
+    // Ids drawn and not used leave a gap in the sequence, nothing else.
+    ASSIGN_OR_RETURN(Statement * q, store_->db()->Cached("SELECT nextval(pg_get_serial_sequence('time_block', 'id')) "
+                                                         "FROM generate_series(1, ?)"));
+    q->Bind(1, static_cast<int64_t>(kIdsPerDraw));
+    while (true) {
+      ASSIGN_OR_RETURN(bool row, q->Step());
+      if (!row) break;
+      block_ids_.push_back(q->ColumnInt(0));
+    }
+    q->Reset();
+    if (block_ids_.empty()) return Status::Internal("the time_block id sequence gave no id");
+  }
+  const int64_t id = block_ids_.front();
+  block_ids_.pop_front();
+  return std::optional<int64_t>(id);
+}
+
+}  // namespace vrecon

@@ -1,0 +1,45 @@
+// What the many small files of one transaction share on PostgreSQL (a collector's batch of VMs,
+// a file each): the ids of all their machines' series looked up in one query, and time block ids
+// drawn from the table's sequence many at a time, so that a block's INSERT needs no answer and
+// goes out without waiting (pipelined, src/store/postgres/pg_database.h). Each file's BlockWriter
+// is handed it (BlockWriter::set_ahead). On SQLite, where a query costs no round trip, it looks
+// nothing up and draws no id, and the writers go as they do alone.
+#ifndef VRECON_SRC_STORE_WRITE_AHEAD_H_
+#define VRECON_SRC_STORE_WRITE_AHEAD_H_
+
+#include <deque>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "src/store/store.h"
+
+namespace vrecon {
+
+class WriteAhead {
+ public:
+  static constexpr int kIdsPerDraw = 128;
+
+  explicit WriteAhead(Store* store) : store_(store) {}
+  // The stored series of the (source, machine, entity) groups of `columns`.
+  Status LoadSeries(const std::vector<SeriesKey>& columns);
+  // The stored ids of `columns` by BlockWriter::SeriesName when every group of them was loaded
+  // (a column without one is new); nullopt otherwise.
+  std::optional<std::map<std::string, int64_t>> Known(const std::vector<SeriesKey>& columns) const;
+  // The id for a new time block; nullopt on SQLite (its INSERT gives it).
+  StatusOr<std::optional<int64_t>> NextBlockId();
+
+ private:
+  using Group = std::tuple<SourceKind, std::string, std::string>;  // source, machine, entity
+  Store* store_;
+  std::set<Group> loaded_;
+  std::map<std::string, int64_t> ids_;  // by SeriesName
+  std::deque<int64_t> block_ids_;
+};
+
+}  // namespace vrecon
+
+#endif  // VRECON_SRC_STORE_WRITE_AHEAD_H_
