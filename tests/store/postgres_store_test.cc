@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 
+#include "src/store/array_literal.h"
 #include "src/store/postgres/pg_database.h"
 #include "src/store/store_location.h"
 #include "tests/support/cli_runner.h"
@@ -224,6 +225,39 @@ TEST_F(PostgresPipelineTest, AFailedWriteIsReportedByTheNextRead) {
   auto row = q->Step();
   ASSERT_FALSE(row.ok());
   EXPECT_NE(row.status().message().find("null value in column \"v\""), std::string::npos) << row.status().message();
+}
+
+// Lists bound as one array literal (src/store/array_literal.h) reach the server element for
+// element, whatever their text holds: quotes, backslashes, commas, braces, spaces, NULL-like words.
+TEST_F(PostgresPipelineTest, ArrayLiteralsCarryAnyTextAndNumber) {
+  auto db = Open("vrecon_array_literals");
+  ASSERT_NE(db, nullptr);
+  const std::vector<std::string> texts = {
+      "plain", "with \"quotes\"", "back\\slash\\", "a,b", "{braces}", " spaced ", "NULL", "", "Ünïcode"};
+  auto q = db->Prepare("SELECT x FROM unnest(?::text[]) WITH ORDINALITY AS u(x, i) ORDER BY i");
+  ASSERT_TRUE(q.ok());
+  q->Bind(1, TextArrayLiteral(texts));
+  std::vector<std::string> back;
+  while (true) {
+    auto row = q->Step();
+    ASSERT_TRUE(row.ok()) << row.status().message();
+    if (!*row) break;
+    EXPECT_FALSE(q->ColumnIsNull(0));
+    back.push_back(q->ColumnText(0));
+  }
+  EXPECT_EQ(back, texts);
+  const std::vector<int64_t> ids = {-9223372036854775807LL - 1, -1, 0, 42, 9223372036854775807LL};
+  auto n = db->Prepare("SELECT x FROM unnest(?::bigint[]) WITH ORDINALITY AS u(x, i) ORDER BY i");
+  ASSERT_TRUE(n.ok());
+  n->Bind(1, ArrayLiteral(ids));
+  std::vector<int64_t> nums;
+  while (true) {
+    auto row = n->Step();
+    ASSERT_TRUE(row.ok()) << row.status().message();
+    if (!*row) break;
+    nums.push_back(n->ColumnInt(0));
+  }
+  EXPECT_EQ(nums, ids);
 }
 
 }  // namespace
