@@ -311,19 +311,28 @@ std::optional<TimeNs> ReadBound(const CorrectionRequest& req) {
   return *req.from - lag;
 }
 
+// The times the series have samples in from `bound` (BlockReader::Span, then Occupied).
+StatusOr<std::optional<std::vector<TimeRange>>> LookFrom(RunContext* ctx, const std::vector<int64_t>& ids,
+                                                         TimeNs bound) {
+  ctx->reader.Forget();
+  ASSIGN_OR_RETURN(std::optional<TimeRange> span, ctx->reader.Span(ids, bound));
+  if (!span) return std::optional<std::vector<TimeRange>>();
+  ASSIGN_OR_RETURN(std::vector<TimeRange> pieces, ctx->reader.Occupied(ids, kLongestListedGap));
+  return std::optional<std::vector<TimeRange>>(std::move(pieces));
+}
+
+// Whether the request's start falls before the first piece seen from the read bound: a gap may
+// then reach back further (Occupied looks a day more).
+bool StartsBeforeFirstPiece(const CorrectionRequest& req, const std::optional<std::vector<TimeRange>>& pieces) {
+  return pieces && !pieces->empty() && pieces->front().from > *req.from;
+}
+
 StatusOr<std::optional<std::vector<TimeRange>>> Occupied(RunContext* ctx, const std::vector<int64_t>& ids) {
-  auto look = [&](TimeNs bound) -> StatusOr<std::optional<std::vector<TimeRange>>> {
-    ctx->reader.Forget();
-    ASSIGN_OR_RETURN(std::optional<TimeRange> span, ctx->reader.Span(ids, bound));
-    if (!span) return std::optional<std::vector<TimeRange>>();
-    ASSIGN_OR_RETURN(std::vector<TimeRange> pieces, ctx->reader.Occupied(ids, kLongestListedGap));
-    return std::optional<std::vector<TimeRange>>(std::move(pieces));
-  };
   const std::optional<TimeNs> bound = ReadBound(ctx->req);
-  if (!bound) return look(std::numeric_limits<TimeNs>::min());
-  ASSIGN_OR_RETURN(std::optional<std::vector<TimeRange>> pieces, look(*bound));
-  if (!pieces || pieces->empty() || pieces->front().from <= *ctx->req.from) return pieces;
-  return look(*bound - kLongestListedGap);
+  if (!bound) return LookFrom(ctx, ids, std::numeric_limits<TimeNs>::min());
+  ASSIGN_OR_RETURN(std::optional<std::vector<TimeRange>> pieces, LookFrom(ctx, ids, *bound));
+  if (!StartsBeforeFirstPiece(ctx->req, pieces)) return pieces;
+  return LookFrom(ctx, ids, *bound - kLongestListedGap);
 }
 
 // A VM's clock over several pieces of data: each piece's segments, in time order.
@@ -430,7 +439,17 @@ Status ForEachVmCorrection(Store* store, const CorrectionRequest& req, const VmW
         batch_ids.insert(batch_ids.end(), read.begin(), read.end());
       }
     }
-    if (bound) RETURN_IF_ERROR(ctx.reader.Prefetch(batch_ids, *bound));
+    if (bound) {
+      RETURN_IF_ERROR(ctx.reader.Prefetch(batch_ids, *bound));
+      // The VMs whose range starts before their first samples (new ones, or back after a gap)
+      // look a day further back: their earlier blocks listed together, in one more query.
+      std::vector<int64_t> earlier;
+      for (const VmWork& w : batch) {
+        ASSIGN_OR_RETURN(std::optional<std::vector<TimeRange>> pieces, LookFrom(&ctx, w.ids, *bound));
+        if (StartsBeforeFirstPiece(req, pieces)) earlier.insert(earlier.end(), w.ids.begin(), w.ids.end());
+      }
+      RETURN_IF_ERROR(ctx.reader.PrefetchEarlier(earlier, *bound - kLongestListedGap));
+    }
     for (const VmWork& w : batch) RETURN_IF_ERROR(CorrectVm(&ctx, w, fn, clocks));
     ctx.reader.EndPrefetch();
   }

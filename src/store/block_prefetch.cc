@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "src/core/check.h"
 #include "src/store/array_literal.h"
 #include "src/store/sample_reader.h"  // BlockReader
 
@@ -11,6 +12,7 @@ namespace vrecon {
 void BlockReader::EndPrefetch() {
   prefetching_ = false;
   prefetched_.clear();
+  listed_from_.clear();
   prefetched_values_.clear();
   prefetched_values_.shrink_to_fit();
   Forget();
@@ -66,7 +68,42 @@ Status BlockReader::Prefetch(const std::vector<int64_t>& series_ids, TimeNs from
 
 bool BlockReader::AllPrefetched(const std::vector<int64_t>& series_ids, TimeNs from) const {
   if (!prefetching_) return false;
-  return std::all_of(series_ids.begin(), series_ids.end(), [&](int64_t id) { return IsPrefetched(id, from); });
+  return std::all_of(series_ids.begin(), series_ids.end(), [&](int64_t id) {
+    if (IsPrefetched(id, from)) return true;
+    const auto listed = listed_from_.find(id);
+    return listed != listed_from_.end() && from >= listed->second;
+  });
+}
+
+Status BlockReader::PrefetchEarlier(const std::vector<int64_t>& series_ids, TimeNs from) {
+  std::vector<int64_t> ids;
+  for (int64_t id : series_ids)
+    if (IsPrefetched(id, prefetched_from_) && !listed_from_.contains(id)) ids.push_back(id);
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  if (ids.empty() || from >= prefetched_from_) return Status::Ok();
+  ASSIGN_OR_RETURN(const std::optional<int64_t> first_block, FirstBlockEndingFrom(from));
+  for (int64_t id : ids) listed_from_[id] = from;
+  if (!first_block) return Status::Ok();
+  ASSIGN_OR_RETURN(Statement * q,
+                   db_->Cached("SELECT series_id, block_id FROM value_block WHERE series_id = ANY(?::bigint[]) "
+                               "AND block_id >= ? AND block_end_ns >= ? AND block_end_ns < ?"));
+  q->Bind(1, ArrayLiteral(ids)).Bind(2, *first_block).Bind(3, from).Bind(4, prefetched_from_);
+  std::vector<int64_t> blocks;
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, q->Step());
+    if (!row) break;
+    const int64_t block = q->ColumnInt(1);
+    prefetched_[q->ColumnInt(0)].push_back(Prefetched{block, std::string::npos, -1, 0});
+    if (!meta_.contains(block)) blocks.push_back(block);
+  }
+  q->Reset();
+  for (int64_t id : ids) {
+    std::vector<Prefetched>& list = prefetched_[id];
+    std::sort(list.begin(), list.end(),
+              [](const Prefetched& a, const Prefetched& b) { return a.block_id < b.block_id; });
+  }
+  return FetchBlocks(std::move(blocks));
 }
 
 StatusOr<std::optional<TimeRange>> BlockReader::SpanPrefetched(const std::vector<int64_t>& series_ids, TimeNs from) {
@@ -94,8 +131,10 @@ Status BlockReader::VisitPrefetched(int64_t series_id, const TimeRange& range,
     const auto m = meta_.find(p.block_id);
     if (m == meta_.end()) return Damaged(series_id);
     const BlockMeta& b = m->second;
-    if (p.offset != std::string::npos && p.n_values != b.n) return Damaged(series_id);
     if (b.last_end < range.from || b.first_start > range.to) continue;
+    // Listed by PrefetchEarlier only: it ends before prefetched_from_, so before any range read.
+    VRECON_CHECK_MSG(p.n_values >= 0, "a block listed without its values was read");
+    if (p.offset != std::string::npos && p.n_values != b.n) return Damaged(series_id);
     entries.push_back(Entry{b.file_id, b.first_start, p.block_id, b.n, p.offset, p.present == b.n, series_id});
   }
   // In time order within each file, as the queries give them.

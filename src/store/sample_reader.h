@@ -98,6 +98,10 @@ class BlockReader {
   // When the blocks hold more than kPrefetchValues values nothing is kept and reads go as
   // before. On SQLite, whose queries cost no round trip, it does nothing.
   Status Prefetch(const std::vector<int64_t>& series_ids, TimeNs from);
+  // After Prefetch(): also lists (without their values) the blocks of these prefetched series that
+  // end between `from` and the prefetch's start, in one query, so that Span() from `from` needs
+  // none (the correction looks a day further back for a VM whose range starts in a gap).
+  Status PrefetchEarlier(const std::vector<int64_t>& series_ids, TimeNs from);
   void EndPrefetch();
   static constexpr size_t kPrefetchValues = size_t{1} << 21;  // 16 MiB of doubles
 
@@ -156,12 +160,14 @@ class BlockReader {
   struct Prefetched {
     int64_t block_id;
     size_t offset;     // into prefetched_values_, or npos when the block has no value
-    int64_t n_values;  // as stored (checked against the time block's row count)
+    int64_t n_values;  // as stored (checked against the time block's row count); -1: not kept
     int64_t present;
   };
+  // Its values are kept from prefetched_from_ on.
   bool IsPrefetched(int64_t series_id, TimeNs from) const {
     return prefetching_ && from >= prefetched_from_ && prefetched_.contains(series_id);
   }
+  // Span() of all of them from `from` can be answered from what was read ahead.
   bool AllPrefetched(const std::vector<int64_t>& series_ids, TimeNs from) const;
   Status VisitPrefetched(int64_t series_id, const TimeRange& range,
                          const std::function<void(int64_t, const SampleBlock&)>& visit);
@@ -169,6 +175,7 @@ class BlockReader {
   bool prefetching_ = false;
   TimeNs prefetched_from_ = 0;
   std::unordered_map<int64_t, std::vector<Prefetched>> prefetched_;
+  std::unordered_map<int64_t, TimeNs> listed_from_;  // PrefetchEarlier's, where earlier than prefetched_from_
   std::vector<double> prefetched_values_;
 };
 
