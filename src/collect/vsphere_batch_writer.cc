@@ -35,6 +35,7 @@ Status VsphereBatchWriter::Write(const std::vector<EntityMetrics>& metrics, cons
   }
   WriteAhead ahead(store_);
   RETURN_IF_ERROR(ahead.LoadSeries(all));
+  RETURN_IF_ERROR(ahead.AddMissing(all));
   ASSIGN_OR_RETURN(auto files, store_->FindFiles(fingerprints));
   for (size_t i = 0; i < metrics.size(); ++i) {
     auto f = files.find(fingerprints[i]);

@@ -1,5 +1,7 @@
 #include "src/store/write_ahead.h"
 
+#include <algorithm>
+
 #include "src/store/array_literal.h"
 #include "src/store/block_writer.h"
 
@@ -36,6 +38,42 @@ Status WriteAhead::LoadSeries(const std::vector<SeriesKey>& columns) {
   }
   loaded_.merge(groups);
   return Status::Ok();
+}
+
+Status WriteAhead::AddMissing(const std::vector<SeriesKey>& columns) {
+  if (store_->db()->backend() != Backend::kPostgres) return Status::Ok();
+  std::vector<const SeriesKey*> missing;
+  std::set<std::string> seen;
+  for (const SeriesKey& k : columns) {
+    if (!loaded_.contains({k.source, k.machine, k.entity})) continue;  // LoadSeries first
+    std::string name = BlockWriter::SeriesName(k);
+    if (ids_.contains(name) || !seen.insert(std::move(name)).second) continue;
+    missing.push_back(&k);
+  }
+  if (missing.empty()) return Status::Ok();
+  // A row another writer adds first is left as it is (DO NOTHING); the lookup below finds it.
+  for (size_t first = 0; first < missing.size(); first += kSeriesPerInsert) {
+    const size_t n = std::min(kSeriesPerInsert, missing.size() - first);
+    std::string sql = "INSERT INTO series(source, machine, object, instance, counter, unit, original, entity) VALUES";
+    for (size_t i = 0; i < n; ++i) sql += i == 0 ? " (?,?,?,?,?,?,?,?)" : ", (?,?,?,?,?,?,?,?)";
+    sql += " ON CONFLICT DO NOTHING";
+    ASSIGN_OR_RETURN(Statement * insert, store_->db()->Cached(sql));
+    for (size_t i = 0; i < n; ++i) {
+      const SeriesKey& k = *missing[first + i];
+      const int b = static_cast<int>(i) * 8;
+      insert->Bind(b + 1, SourceKindName(k.source)).Bind(b + 2, k.machine).Bind(b + 3, k.object);
+      insert->Bind(b + 4, k.instance).Bind(b + 5, k.counter).Bind(b + 6, k.unit).Bind(b + 7, k.original);
+      insert->Bind(b + 8, k.entity);
+    }
+    RETURN_IF_ERROR(insert->Run());
+  }
+  std::vector<SeriesKey> again;
+  again.reserve(missing.size());
+  for (const SeriesKey* k : missing) {
+    loaded_.erase({k->source, k->machine, k->entity});
+    again.push_back(*k);
+  }
+  return LoadSeries(again);
 }
 
 std::optional<std::map<std::string, int64_t>> WriteAhead::Known(const std::vector<SeriesKey>& columns) const {
