@@ -297,12 +297,6 @@ void FlagGap(TimeNs from, TimeNs to, models::WindowResult* first_after) {
                                                 "); the windows in between are not listed"});
 }
 
-// The times the VM's series have samples in (BlockReader::Occupied), or nullopt when none has
-// samples in the request's range. With a `from`, only the blocks the run can read are looked at
-// (a fleet round's cost must not grow with the days kept): those ending at or after `from` less
-// the guest's widening for the clock search. When `from` then falls before the first piece, a gap
-// up to kLongestListedGap may separate it from earlier samples, whose windows are listed: the
-// blocks of that day are looked at too, and the pieces are those the whole history gives.
 // The earliest time a run reads a VM's samples from (nullopt: the whole history): the request's
 // start less the guest's widening for the clock search.
 std::optional<TimeNs> ReadBound(const CorrectionRequest& req) {
@@ -327,6 +321,12 @@ bool StartsBeforeFirstPiece(const CorrectionRequest& req, const std::optional<st
   return pieces && !pieces->empty() && pieces->front().from > *req.from;
 }
 
+// The times the VM's series have samples in (BlockReader::Occupied), or nullopt when none has
+// samples in the request's range. With a `from`, only the blocks the run can read are looked at
+// (a fleet round's cost must not grow with the days kept): those ending at or after ReadBound.
+// When `from` then falls before the first piece, a gap up to kLongestListedGap may separate it
+// from earlier samples, whose windows are listed: the blocks of that day are looked at too, and
+// the pieces are those the whole history gives.
 StatusOr<std::optional<std::vector<TimeRange>>> Occupied(RunContext* ctx, const std::vector<int64_t>& ids) {
   const std::optional<TimeNs> bound = ReadBound(ctx->req);
   if (!bound) return LookFrom(ctx, ids, std::numeric_limits<TimeNs>::min());
@@ -351,6 +351,23 @@ struct VmWork {
   std::vector<VmPlan> plans;
   std::vector<int64_t> ids;
 };
+
+// Entry `i`'s plans: one per guest of the VM's guest timeline (a VM without a guest log: one).
+VmWork PlanVm(const CorrectionRequest& req, const VmDirectory& dir, size_t i,
+              const std::vector<const StoredSeries*>& host_series,
+              std::unordered_map<std::string, std::vector<const StoredSeries*>>& guest_series) {
+  VmWork w;
+  w.entry = &dir.entry(i);
+  w.guests = w.entry->guests.empty() ? std::vector<std::string>{""} : w.entry->guests;
+  w.plans.resize(w.guests.size());
+  for (size_t g = 0; g < w.guests.size(); ++g) {
+    if (!w.guests[g].empty()) PlanGuest(guest_series[dir.GuestId(w.guests[g])], &w.plans[g]);
+    PlanHost(host_series, req.hyperv_guest_run_time, req.vsphere_run, &w.plans[g]);
+    const std::vector<int64_t> own = w.plans[g].AllIds();
+    w.ids.insert(w.ids.end(), own.begin(), own.end());
+  }
+  return w;
+}
 
 // One VM's windows over the request's range, piece after piece of the times it has samples in,
 // handed to `fn` (nothing when it has none there).
@@ -383,6 +400,20 @@ Status CorrectVm(RunContext* ctx, const VmWork& vm, const VmWindowsFn& fn,
   if (windows.empty()) return Status::Ok();
   Annotate(*vm.entry, &windows);
   return fn(std::move(windows));
+}
+
+// PostgreSQL: the batch's samples from `bound` read in two queries (BlockReader::Prefetch). The
+// VMs whose range starts before their first samples (new ones, or back after a gap) look a day
+// further back (Occupied): their earlier blocks are listed together, in one more query.
+Status ReadAhead(RunContext* ctx, const std::vector<VmWork>& batch, const std::vector<int64_t>& batch_ids,
+                 TimeNs bound) {
+  RETURN_IF_ERROR(ctx->reader.Prefetch(batch_ids, bound));
+  std::vector<int64_t> earlier;
+  for (const VmWork& w : batch) {
+    ASSIGN_OR_RETURN(std::optional<std::vector<TimeRange>> pieces, LookFrom(ctx, w.ids, bound));
+    if (StartsBeforeFirstPiece(ctx->req, pieces)) earlier.insert(earlier.end(), w.ids.begin(), w.ids.end());
+  }
+  return ctx->reader.PrefetchEarlier(earlier, bound - kLongestListedGap);
 }
 
 }  // namespace
@@ -423,33 +454,13 @@ Status ForEachVmCorrection(Store* store, const CorrectionRequest& req, const VmW
     batch_ids.clear();
     for (size_t k = first; k < std::min(selected.size(), first + kBatchVms); ++k) {
       const size_t i = selected[k];
-      VmWork& w = batch.emplace_back();
-      w.entry = &dir.entry(i);
-      // One plan per guest of the VM's guest timeline (a VM without a guest log: one plan).
-      w.guests = w.entry->guests.empty() ? std::vector<std::string>{""} : w.entry->guests;
-      w.plans.resize(w.guests.size());
-      for (size_t g = 0; g < w.guests.size(); ++g) {
-        if (!w.guests[g].empty()) PlanGuest(guest_series[dir.GuestId(w.guests[g])], &w.plans[g]);
-        PlanHost(host_series[i], req.hyperv_guest_run_time, req.vsphere_run, &w.plans[g]);
-        const std::vector<int64_t> own = w.plans[g].AllIds();
-        w.ids.insert(w.ids.end(), own.begin(), own.end());
-      }
+      const VmWork& w = batch.emplace_back(PlanVm(req, dir, i, host_series[i], guest_series));
       for (const VmPlan& plan : w.plans) {
         const std::vector<int64_t> read = plan.ReadIds();
         batch_ids.insert(batch_ids.end(), read.begin(), read.end());
       }
     }
-    if (bound) {
-      RETURN_IF_ERROR(ctx.reader.Prefetch(batch_ids, *bound));
-      // The VMs whose range starts before their first samples (new ones, or back after a gap)
-      // look a day further back: their earlier blocks listed together, in one more query.
-      std::vector<int64_t> earlier;
-      for (const VmWork& w : batch) {
-        ASSIGN_OR_RETURN(std::optional<std::vector<TimeRange>> pieces, LookFrom(&ctx, w.ids, *bound));
-        if (StartsBeforeFirstPiece(req, pieces)) earlier.insert(earlier.end(), w.ids.begin(), w.ids.end());
-      }
-      RETURN_IF_ERROR(ctx.reader.PrefetchEarlier(earlier, *bound - kLongestListedGap));
-    }
+    if (bound) RETURN_IF_ERROR(ReadAhead(&ctx, batch, batch_ids, *bound));
     for (const VmWork& w : batch) RETURN_IF_ERROR(CorrectVm(&ctx, w, fn, clocks));
     ctx.reader.EndPrefetch();
   }
