@@ -82,6 +82,7 @@ int Main(int argc, char** argv) {
   RunFn status = AddStatusCommand(app);
   RunFn counters = AddCountersCommand(app);
   RunFn prune = AddPruneCommand(app);
+  RunFn serve = AddServeCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -101,6 +102,7 @@ int Main(int argc, char** argv) {
   if (app.got_subcommand("status")) return status();
   if (app.got_subcommand("counters")) return counters();
   if (app.got_subcommand("prune")) return prune();
+  if (app.got_subcommand("serve")) return serve();
   std::cerr << app.help();
   return kExitUsage;
 }

@@ -30,6 +30,7 @@ RunFn AddReportCommand(CLI::App& app);
 RunFn AddStatusCommand(CLI::App& app);
 RunFn AddCountersCommand(CLI::App& app);
 RunFn AddPruneCommand(CLI::App& app);
+RunFn AddServeCommand(CLI::App& app);
 // `collect procfs`, registered under the `collect` command by AddCollectCommand.
 RunFn AddCollectProcfsCommand(CLI::App* collect);
 // `collect --config FILE --every D | --once` (the fleet), options of the `collect` command itself.

@@ -7,6 +7,7 @@
 
 #include "models/vm_identity.h"
 #include "src/engine/ready_summaries.h"
+#include "src/store/latest_window.h"
 #include "src/store/retention.h"
 #include "src/store/window_blocks.h"
 
@@ -36,6 +37,27 @@ void AddProcesses(const models::WindowResult& r, HourAggregates* hours) {
       }
     }
   }
+}
+
+// The window's processes as one-window aggregates (src/store/latest_window.h).
+std::vector<ProcessAggregate> WindowProcesses(const models::WindowResult& r) {
+  HourAggregates one;
+  AddProcesses(r, &one);
+  std::vector<ProcessAggregate> out;
+  for (const models::ProcessResult& p : r.processes) out.push_back(one.begin()->second[p.name]);
+  return out;
+}
+
+// Keeps the newest complete window of those just stored as the VM's latest.
+Status PutNewestComplete(Store* store, int64_t vm_id, const std::vector<models::WindowResult>& windows,
+                         const std::vector<StoredWindow>& stored, TimeNs from, TimeNs to) {
+  for (size_t i = stored.size(); i-- > 0;) {
+    if (!IsCompleteWindow(stored[i])) continue;
+    const auto r = std::find_if(windows.begin(), windows.end(),
+                                [&](const models::WindowResult& x) { return x.start == stored[i].start; });
+    return PutLatestWindow(store, vm_id, stored[i], WindowProcesses(*r), from, to);
+  }
+  return Status::Ok();
 }
 
 }  // namespace
@@ -111,6 +133,7 @@ StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
       AddProcesses(r, &hours);
     }
     RETURN_IF_ERROR(ReplaceCorrWindows(store, id, del_from, del_to, stored_windows));
+    RETURN_IF_ERROR(PutNewestComplete(store, id, windows, stored_windows, del_from, del_to));
     stored += static_cast<int64_t>(stored_windows.size());
     for (const auto& [hour, procs] : hours) {
       std::vector<ProcessAggregate> list;

@@ -198,33 +198,52 @@ StatusOr<std::vector<ProcessAggregate>> LoadProcessAggregates(Store* store, int6
   return out;
 }
 
+namespace {
+
+constexpr const char* kReadyColumns =
+    "source, host, vcpus, samples, ready_mean, ready_p95, ready_above_5, ready_above_10, costop_mean, costop_p95, "
+    "costop_above_3, run_mean, wait_mean, usage_mean, wait_dispatch_us_mean, wait_dispatch_us_p95, host_load_mean, "
+    "host_load_p95, hints";
+
+// The row's kReadyColumns from column `first` on.
+StoredReady ReadyRow(const Statement& q, int first) {
+  StoredReady r;
+  r.source = q.ColumnText(first);
+  r.host = q.ColumnText(first + 1);
+  r.vcpus = OptInt(q, first + 2);
+  r.samples = q.ColumnInt(first + 3);
+  int i = first + 4;
+  for (auto* v : {&r.ready_mean, &r.ready_p95, &r.ready_above_5, &r.ready_above_10, &r.costop_mean, &r.costop_p95,
+                  &r.costop_above_3, &r.run_mean, &r.wait_mean, &r.usage_mean, &r.wait_dispatch_us_mean,
+                  &r.wait_dispatch_us_p95, &r.host_load_mean, &r.host_load_p95})
+    *v = OptDouble(q, i++);
+  r.hints = DecodeFlags(q.ColumnBlob(i));
+  return r;
+}
+
+}  // namespace
+
 StatusOr<std::vector<StoredReady>> LoadReady(Store* store, int64_t vm_id) {
-  Database* db = store->db();
-  ASSIGN_OR_RETURN(
-      Statement * q,
-      db->Cached(
-          "SELECT source, host, vcpus, samples, ready_mean, ready_p95, ready_above_5, ready_above_10, costop_mean, "
-          "costop_p95, costop_above_3, run_mean, wait_mean, usage_mean, wait_dispatch_us_mean, wait_dispatch_us_p95, "
-          "host_load_mean, host_load_p95, hints FROM corr_ready WHERE vm_id = ?1 ORDER BY source"));
+  ASSIGN_OR_RETURN(Statement * q, store->db()->Cached(std::string("SELECT ") + kReadyColumns +
+                                                      " FROM corr_ready WHERE vm_id = ?1 ORDER BY source"));
   q->Bind(1, vm_id);
   std::vector<StoredReady> out;
   for (;;) {
     ASSIGN_OR_RETURN(bool row, q->Step());
-    if (!row) break;
-    StoredReady r;
-    r.source = q->ColumnText(0);
-    r.host = q->ColumnText(1);
-    r.vcpus = OptInt(*q, 2);
-    r.samples = q->ColumnInt(3);
-    int i = 4;
-    for (auto* v : {&r.ready_mean, &r.ready_p95, &r.ready_above_5, &r.ready_above_10, &r.costop_mean, &r.costop_p95,
-                    &r.costop_above_3, &r.run_mean, &r.wait_mean, &r.usage_mean, &r.wait_dispatch_us_mean,
-                    &r.wait_dispatch_us_p95, &r.host_load_mean, &r.host_load_p95})
-      *v = OptDouble(*q, i++);
-    r.hints = DecodeFlags(q->ColumnBlob(18));
-    out.push_back(std::move(r));
+    if (!row) return out;
+    out.push_back(ReadyRow(*q, 0));
   }
-  return out;
+}
+
+StatusOr<std::multimap<int64_t, StoredReady>> LoadAllReady(Store* store) {
+  ASSIGN_OR_RETURN(Statement q, store->db()->Prepare(std::string("SELECT vm_id, ") + kReadyColumns +
+                                                     " FROM corr_ready ORDER BY vm_id, source"));
+  std::multimap<int64_t, StoredReady> out;
+  for (;;) {
+    ASSIGN_OR_RETURN(bool row, q.Step());
+    if (!row) return out;
+    out.emplace_hint(out.end(), q.ColumnInt(0), ReadyRow(q, 1));
+  }
 }
 
 }  // namespace vrecon

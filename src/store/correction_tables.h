@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -96,6 +97,8 @@ StatusOr<int64_t> CountSeries(Store* store);
 // corrected (else guest) first.
 StatusOr<std::vector<ProcessAggregate>> LoadProcessAggregates(Store* store, int64_t vm_id, TimeNs from, TimeNs to);
 StatusOr<std::vector<StoredReady>> LoadReady(Store* store, int64_t vm_id);
+// Every VM's summaries in one read: corr_vm id -> its summaries by source.
+StatusOr<std::multimap<int64_t, StoredReady>> LoadAllReady(Store* store);
 
 }  // namespace vrecon
 

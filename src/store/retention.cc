@@ -61,6 +61,7 @@ Status PruneCorrections(Database* db, TimeNs before, bool dry_run, PruneResult* 
   // The days behind the Ready-Time summaries go too; the summaries keep what they added up to.
   RETURN_IF_ERROR(RunWith(db, "DELETE FROM corr_ready_day WHERE day_ns <= ?", before - kNsPerDay));
   RETURN_IF_ERROR(RunWith(db, "DELETE FROM corr_window_block WHERE last_end_ns < ?", before));
+  RETURN_IF_ERROR(RunWith(db, "DELETE FROM corr_latest WHERE end_ns < ?", before));
   return RunWith(db, "DELETE FROM corr_process_hour WHERE hour_ns <= ?", before - kNsPerHour);
 }
 

@@ -301,6 +301,17 @@ CREATE TABLE corr_ready_day(
 ) WITHOUT ROWID;
 ALTER TABLE corr_ready ADD COLUMN digest BLOB;
 )sql",
+    // 12: each VM's latest complete window with its processes' own values (src/store/latest_window.h),
+    // what `vrecon serve` exports. Stores computed before fill it at their next recompute.
+    R"sql(
+CREATE TABLE corr_latest(
+  vm_id INTEGER NOT NULL PRIMARY KEY REFERENCES corr_vm(id),
+  start_ns INTEGER NOT NULL,
+  end_ns INTEGER NOT NULL,
+  window_block BLOB NOT NULL,
+  process_blob BLOB NOT NULL
+);
+)sql",
 };
 
 constexpr int kMigrationCount = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));

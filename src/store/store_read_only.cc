@@ -79,7 +79,7 @@ Status Store::ShadowCorrectionTables() {
   // code writes and the report reads these, in memory, while the file stays as it is.
   ASSIGN_OR_RETURN(Statement q, db_->Prepare("SELECT sql FROM main.sqlite_master WHERE type = 'table' AND name IN "
                                              "('corr_vm', 'corr_window_block', 'corr_process_hour', 'corr_ready', "
-                                             "'corr_ready_day') "
+                                             "'corr_ready_day', 'corr_latest') "
                                              "ORDER BY name = 'corr_vm' DESC"));
   std::vector<std::string> ddl;
   while (true) {

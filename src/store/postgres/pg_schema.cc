@@ -228,6 +228,16 @@ CREATE TABLE corr_ready_day(
 );
 ALTER TABLE corr_ready ADD COLUMN digest bytea;
 )sql",
+    // 12: as SQLite's 12.
+    R"sql(
+CREATE TABLE corr_latest(
+  vm_id bigint NOT NULL PRIMARY KEY REFERENCES corr_vm(id),
+  start_ns bigint NOT NULL,
+  end_ns bigint NOT NULL,
+  window_block bytea NOT NULL,
+  process_blob bytea NOT NULL
+);
+)sql",
 };
 
 constexpr int kLatest = kFirstVersion - 1 + static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));
