@@ -50,6 +50,16 @@ Status Write(const Opts& o, const std::function<Status(std::ostream&)>& body) {
   std::error_code ec;
   if (std::filesystem::is_directory(o.out, ec))
     return Status::InvalidArgument("--out " + o.out + " is a directory: name the file to write");
+  // A device or pipe (/dev/null, a FIFO) is written in place: renaming over it would replace it
+  // by a regular file.
+  if (std::filesystem::exists(o.out, ec) && !std::filesystem::is_regular_file(o.out, ec)) {
+    std::ofstream f(o.out, std::ios::binary);
+    if (!f) return Status::IOError("cannot write " + o.out);
+    Status s = body(f);
+    f.close();
+    if (s.ok() && !f) s = Status::IOError("cannot write " + o.out);
+    return s;
+  }
   // Written next to the target and renamed: a failed run leaves no half report behind.
   const std::string tmp = o.out + ".partial";
   {

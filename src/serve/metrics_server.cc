@@ -98,6 +98,12 @@ Status RunServer(const ServerOptions& o, const std::function<void(int port)>& on
     svr = std::make_unique<httplib::Server>();
   }
   Route(svr.get(), o);
+  // cpp-httplib's default also sets SO_REUSEPORT, which lets a second server bind the same port
+  // and take half the scrapes: a port in use must be an error.
+  svr->set_socket_options([](socket_t sock) {
+    const int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+  });
   svr->set_read_timeout(10);
   svr->set_write_timeout(30);
   const int port =

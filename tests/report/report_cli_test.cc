@@ -4,6 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <thread>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "src/store/store.h"
 #include "tests/support/cli_runner.h"
@@ -171,6 +176,27 @@ TEST(ReportEdgeTest, EmptyStoreIsAClearError) {
   EXPECT_NE(r.err.find("empty.db holds no samples and no stored corrections"), std::string::npos) << r.err;
   EXPECT_FALSE(Exists(dir.File("r.html")));
   EXPECT_FALSE(Exists(dir.File("r.html.partial")));
+}
+
+// `--out /dev/null` or a FIFO is written in place; renaming a finished report over it would have
+// replaced the device by a regular file (as root, /dev/null itself).
+TEST(ReportEdgeTest, ADeviceOrPipeIsWrittenNotReplaced) {
+  TempDir dir;
+  const std::string db = IngestAll(dir, Paths(kSeed));
+  const std::string fifo = dir.File("report.pipe");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  std::string got;
+  std::thread reader([&] { got = ReadText(fifo); });
+  CliResult r = RunVrecon({"report", "--db", db, "--format", "csv", "--out", fifo});
+  // Had vrecon not opened the pipe, the reader would wait for a writer forever: be one.
+  if (const int fd = open(fifo.c_str(), O_WRONLY | O_NONBLOCK); fd >= 0) close(fd);
+  reader.join();
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(got.find("record,"), std::string::npos);
+  struct stat st {};
+  ASSERT_EQ(stat(fifo.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+  EXPECT_FALSE(Exists(fifo + ".partial"));
 }
 
 TEST(ReportEdgeTest, UsageErrorsExitTwo) {

@@ -1,0 +1,199 @@
+// `vrecon serve` (issue 17): /metrics from a real store on both backends, over real HTTP. The
+// values are those of `vrecon correct` for each VM's latest complete window; the latest window
+// follows new data and goes with a prune; the CLI's refusals are one clear line each.
+#include <signal.h>
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <sstream>
+
+#include "src/core/time_util.h"
+#include "tests/serve/exposition_parse.h"
+#include "tests/serve/serve_runner.h"
+#include "tests/support/cli_runner.h"
+#include "tests/support/test_store.h"
+
+namespace vrecon::testing {
+namespace {
+
+std::vector<std::string> SplitCsv(const std::string& line) {
+  std::vector<std::string> f;
+  std::stringstream in(line);
+  std::string x;
+  while (std::getline(in, x, ',')) f.push_back(x);
+  if (!line.empty() && line.back() == ',') f.push_back("");
+  return f;
+}
+
+// `correct --format csv` rows of each VM's last window that has w, by vm_key.
+std::map<std::string, std::vector<std::map<std::string, std::string>>> LastWindowsWithW(const std::string& csv) {
+  std::stringstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  const std::vector<std::string> header = SplitCsv(line);
+  std::map<std::string, std::vector<std::map<std::string, std::string>>> out;
+  while (std::getline(in, line)) {
+    const std::vector<std::string> f = SplitCsv(line);
+    std::map<std::string, std::string> row;
+    for (size_t i = 0; i < header.size() && i < f.size(); ++i) row[header[i]] = f[i];
+    if (row["w"].empty()) continue;
+    auto& rows = out[row["vm_key"]];
+    if (!rows.empty() && rows.front()["start"] != row["start"]) rows.clear();  // a later window
+    rows.push_back(row);
+  }
+  return out;
+}
+
+std::string Labels(const std::map<std::string, std::string>& row) {
+  return "vm=\"" + row.at("vm") + "\",vm_key=\"" + row.at("vm_key") + "\"";
+}
+
+class ServeTest : public ::testing::TestWithParam<TestBackend> {
+ protected:
+  void SetUp() override { VRECON_NEED_BACKEND(GetParam()); }
+  TempDir dir_;
+};
+
+TEST_P(ServeTest, MetricsAreCorrectsLatestCompleteWindow) {
+  const std::string db = NewStore(GetParam(), dir_.path());
+  ASSERT_EQ(RunVrecon({"ingest", "--db", db, Fixture("report/fleet-guests.csv"), Fixture("report/fleet-esxtop.csv"),
+                       Fixture("seed003/guest-web01.csv"), Fixture("seed003/hyperv-hv01.csv")})
+                .exit_code,
+            0);
+  ASSERT_EQ(RunVrecon({"report", "--db", db, "--format", "csv", "--out", "-"}).exit_code, 0);
+  const CliResult correct = RunVrecon({"correct", "--db", db, "--format", "csv"});
+  ASSERT_EQ(correct.exit_code, 0) << correct.err;
+
+  ServeRunner serve(db);
+  ASSERT_TRUE(serve.listening()) << serve.process().err();
+  const auto [status, body] = serve.Get("/metrics");
+  ASSERT_EQ(status, 200) << serve.process().err();
+  const ParsedExposition p = ParseExposition(body);
+
+  const auto last = LastWindowsWithW(correct.out);
+  ASSERT_EQ(last.size(), 3u) << "DB02, WEB02 and WEB01 have host data; LONE03 has none";
+  EXPECT_EQ(p.samples.at("vrecon_vms"), 3);
+  for (const auto& [key, rows] : last) {
+    const std::string l = Labels(rows.front());
+    SCOPED_TRACE(l);
+    EXPECT_DOUBLE_EQ(p.samples.at("vrecon_vm_w_ratio{" + l + "}"), std::stod(rows.front().at("w")));
+    EXPECT_DOUBLE_EQ(p.samples.at("vrecon_vm_guest_cpu_percent{" + l + "}"),
+                     std::stod(rows.front().at("guest_util_pct")));
+    EXPECT_DOUBLE_EQ(p.samples.at("vrecon_vm_host_cpu_percent{" + l + "}"),
+                     std::stod(rows.front().at("host_util_pct")));
+    EXPECT_DOUBLE_EQ(p.samples.at("vrecon_vm_window_start_timestamp_seconds{" + l + "}"),
+                     static_cast<double>(*ParseIso(rows.front().at("start")) / kNsPerSec));
+    for (const auto& row : rows) {
+      if (row.at("name").empty()) continue;
+      EXPECT_DOUBLE_EQ(p.samples.at("vrecon_process_corrected_cpu_percent{" + l + ",process=\"" + row.at("name") + "\"}"),
+                       std::stod(row.at("corrected_pct")))
+          << row.at("name");
+    }
+  }
+  EXPECT_NEAR(p.samples.at("vrecon_process_corrected_cpu_percent{vm=\"WEB01\",vm_key=\"hyperv:hv01/web01\","
+                           "process=\"A\"}"),
+              48.2, 0.05)
+      << "the seed article's worked example";
+
+  serve.process().Signal(SIGTERM);
+  EXPECT_EQ(serve.process().Wait(30).exit_code, 0);
+}
+
+// The seed example's guest log, with `extra` more 15 s samples at the same load after its end.
+std::string LongerGuest(int extra) {
+  std::string csv = ReadText(Fixture("seed003/guest-web01.csv"));
+  for (int i = 1; i <= extra; ++i) {
+    const int s = 600 + 15 * i;  // seconds after 10:00:00 local
+    char t[16];
+    std::snprintf(t, sizeof t, "10:%02d:%02d", s / 60, s % 60);
+    csv += std::string("\"11/02/2026 ") + t +
+           ".000\",\"73.000000000000000\",\"73.000000000000000\",\"40.000000000000000\",\"20.000000000000000\","
+           "\"27.000000000000000\",\"100.00000000000000\",\"1\"\n";
+  }
+  return csv;
+}
+
+std::string LongerHost(int extra) {
+  std::string csv = ReadText(Fixture("seed003/hyperv-hv01.csv"));
+  for (int i = 1; i <= extra; ++i) {
+    const int s = 600 + 20 * i;
+    char t[16];
+    std::snprintf(t, sizeof t, "10:%02d:%02d", s / 60, s % 60);
+    csv += std::string("\"11/02/2026 ") + t + ".000\",\"88\",\"85\",\"3\",\"44\",\"40.5\"\n";
+  }
+  return csv;
+}
+
+TEST_P(ServeTest, TheLatestWindowIsCompleteFollowsNewDataAndGoesWithAPrune) {
+  const std::string db = NewStore(GetParam(), dir_.path());
+  WriteText(dir_.File("guest.csv"), LongerGuest(20));  // a window more, with no host data yet
+  ASSERT_EQ(RunVrecon({"ingest", "--db", db, dir_.File("guest.csv"), Fixture("seed003/hyperv-hv01.csv")}).exit_code, 0);
+  ASSERT_EQ(RunVrecon({"report", "--db", db, "--format", "csv", "--out", "-"}).exit_code, 0);
+  const std::string start = "vrecon_vm_window_start_timestamp_seconds{vm=\"WEB01\",vm_key=\"hyperv:hv01/web01\"}";
+  const double t1505 = static_cast<double>(*ParseIso("2026-11-02T15:05:00Z") / kNsPerSec);
+  {
+    ServeRunner serve(db);
+    ASSERT_TRUE(serve.listening()) << serve.process().err();
+    const auto p = ParseExposition(serve.Get("/metrics").second);
+    EXPECT_EQ(p.samples.at(start), t1505) << "15:10 has no host data: not complete";
+  }
+  // The host's samples arrive: ingest recomputes the stored corrections, 15:10 becomes the latest.
+  WriteText(dir_.File("host.csv"), LongerHost(15));
+  ASSERT_EQ(RunVrecon({"ingest", "--db", db, dir_.File("host.csv")}).exit_code, 0);
+  ServeRunner serve(db);
+  ASSERT_TRUE(serve.listening()) << serve.process().err();
+  auto p = ParseExposition(serve.Get("/metrics").second);
+  EXPECT_EQ(p.samples.at(start), t1505 + 300);
+  EXPECT_NEAR(p.samples.at("vrecon_process_corrected_cpu_percent{vm=\"WEB01\",vm_key=\"hyperv:hv01/web01\","
+                           "process=\"A\"}"),
+              48.2, 0.05);
+  // The same server, a prune later: what it serves is read at each scrape.
+  ASSERT_EQ(RunVrecon({"prune", "--db", db, "--corrections", "1d"}).exit_code, 0);
+  p = ParseExposition(serve.Get("/metrics").second);
+  EXPECT_EQ(p.samples.at("vrecon_vms"), 0);
+  EXPECT_EQ(p.samples.count(start), 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, ServeTest, ::testing::Values(TestBackend::kSqlite, TestBackend::kPostgres),
+                         BackendParamName);
+
+TEST(ServeCliTest, RefusalsAreOneLineWithTheRightExitCode) {
+  TempDir dir;
+  CliResult r = RunVrecon({"serve", "--db", dir.File("none.db")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("none.db does not exist"), std::string::npos) << r.err;
+  const std::string db = dir.File("s.db");
+  ASSERT_EQ(RunVrecon({"ingest", "--db", db, Fixture("seed003/guest-web01.csv")}).exit_code, 0);
+  r = RunVrecon({"serve", "--db", db, "--listen", "0.0.0.0:0"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("not a loopback address"), std::string::npos) << r.err;
+  r = RunVrecon({"serve", "--db", db, "--listen", "9477"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("HOST:PORT"), std::string::npos) << r.err;
+  r = RunVrecon({"serve", "--db", db, "--tls-cert", db});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("go together"), std::string::npos) << r.err;
+}
+
+TEST(ServeCliTest, UnknownPathsAre404AndABusyPortIsAnError) {
+  TempDir dir;
+  const std::string db = dir.File("s.db");
+  ASSERT_EQ(RunVrecon({"ingest", "--db", db, Fixture("seed003/guest-web01.csv")}).exit_code, 0);
+  ServeRunner serve(db);
+  ASSERT_TRUE(serve.listening()) << serve.process().err();
+  const auto [status, body] = serve.Get("/etc/passwd");
+  EXPECT_EQ(status, 404);
+  EXPECT_EQ(body, "not found: vrecon serve answers /metrics\n");
+  const auto metrics = serve.Get("/metrics");
+  EXPECT_EQ(metrics.first, 200);
+  EXPECT_NE(metrics.second.find("vrecon_vms 0\n"), std::string::npos) << "no stored corrections yet";
+  const CliResult busy =
+      RunVrecon({"serve", "--db", db, "--listen", "127.0.0.1:" + std::to_string(serve.port())});
+  EXPECT_EQ(busy.exit_code, 1);
+  EXPECT_NE(busy.err.find("cannot listen on 127.0.0.1:" + std::to_string(serve.port())), std::string::npos)
+      << busy.err;
+}
+
+}  // namespace
+}  // namespace vrecon::testing
