@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 # CI must run the browser test of the HTML report (tests/report/report_browser_test.cc), not skip it.
 export VRECON_REQUIRE_CHROMIUM=1
+export VRECON_REQUIRE_PROMETHEUS=1
 # Warnings in the project's own code fail the build here (VRECON_WERROR; off for plain users).
 build=build; flags=(-DCMAKE_BUILD_TYPE=Release -DVRECON_WERROR=ON)
 if [ "${1:-}" = "--sanitize" ]; then

@@ -12,7 +12,8 @@ namespace vrecon::testing {
 
 class ServeRunner {
  public:
-  // Starts `vrecon serve --db db --listen 127.0.0.1:0 <extra>` and waits until it listens.
+  // Starts `vrecon serve --db db <extra>` (--listen 127.0.0.1:0 unless `extra` has a --listen) and
+  // waits until it listens.
   explicit ServeRunner(const std::string& db, const std::vector<std::string>& extra = {});
   bool listening() const { return port_ > 0; }
   int port() const { return port_; }

@@ -4,7 +4,9 @@
 #include <signal.h>
 
 #include <gtest/gtest.h>
+#include <httplib.h>
 
+#include <cstdlib>
 #include <map>
 #include <sstream>
 
@@ -193,6 +195,41 @@ TEST(ServeCliTest, UnknownPathsAre404AndABusyPortIsAnError) {
   EXPECT_EQ(busy.exit_code, 1);
   EXPECT_NE(busy.err.find("cannot listen on 127.0.0.1:" + std::to_string(serve.port())), std::string::npos)
       << busy.err;
+}
+
+// HTTPS with a certificate the client verifies; a non-loopback address is then allowed; a key
+// that does not load is one error.
+TEST(ServeCliTest, ServesHttpsWithTheGivenCertificate) {
+  TempDir dir;
+  const std::string db = dir.File("s.db"), cert = dir.File("cert.pem"), key = dir.File("key.pem");
+  ASSERT_EQ(RunVrecon({"ingest", "--db", db, Fixture("seed003/guest-web01.csv")}).exit_code, 0);
+  const std::string openssl = "openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 "
+                              "-addext subjectAltName=IP:127.0.0.1 -keyout " +
+                              key + " -out " + cert + " 2>/dev/null";
+  ASSERT_EQ(std::system(openssl.c_str()), 0) << "openssl (Debian's openssl) is needed";
+
+  ServeRunner serve(db, {"--tls-cert", cert, "--tls-key", key});
+  ASSERT_TRUE(serve.listening()) << serve.process().err();
+  EXPECT_NE(serve.process().err().find("https://127.0.0.1:"), std::string::npos);
+  httplib::SSLClient c("127.0.0.1", serve.port());
+  c.set_ca_cert_path(cert.c_str());
+  c.enable_server_certificate_verification(true);
+  auto res = c.Get("/metrics");
+  ASSERT_TRUE(res) << httplib::to_string(res.error());
+  EXPECT_EQ(res->status, 200);
+  EXPECT_NE(res->body.find("# TYPE vrecon_vms gauge"), std::string::npos);
+  httplib::SSLClient untrusting("127.0.0.1", serve.port());
+  untrusting.enable_server_certificate_verification(true);
+  untrusting.set_ca_cert_path(key.c_str());  // not a CA: the self-signed certificate is not trusted
+  EXPECT_FALSE(untrusting.Get("/metrics"));
+  EXPECT_EQ(serve.Get("/metrics").first, -1) << "plain HTTP gets no answer from the TLS port";
+
+  ServeRunner wide(db, {"--listen", "0.0.0.0:0", "--tls-cert", cert, "--tls-key", key});
+  EXPECT_TRUE(wide.process().WaitForLog("https://0.0.0.0:", 30)) << wide.process().err();
+
+  const CliResult bad = RunVrecon({"serve", "--db", db, "--listen", "127.0.0.1:0", "--tls-cert", key, "--tls-key", key});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("cannot load the TLS certificate " + key), std::string::npos) << bad.err;
 }
 
 }  // namespace

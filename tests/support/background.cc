@@ -10,9 +10,11 @@
 
 namespace vrecon::testing {
 
-Background::Background(const std::vector<std::string>& args) {
+Background::Background(const std::vector<std::string>& args) : Background(Program{VRECON_BIN}, args) {}
+
+Background::Background(const Program& program, const std::vector<std::string>& args) {
   const std::string out = io_.File("out"), err = io_.File("err");
-  std::vector<std::string> argv_s = {VRECON_BIN};
+  std::vector<std::string> argv_s = {program.path};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (std::string& a : argv_s) argv.push_back(a.data());

@@ -19,7 +19,11 @@ namespace vrecon::testing {
 
 class Background {
  public:
-  explicit Background(const std::vector<std::string>& args);
+  explicit Background(const std::vector<std::string>& args);  // the vrecon binary
+  struct Program {
+    std::string path;
+  };
+  Background(const Program& program, const std::vector<std::string>& args);  // another program
   ~Background();  // SIGKILL if still running
   Background(const Background&) = delete;
   Background& operator=(const Background&) = delete;
