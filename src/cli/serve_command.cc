@@ -41,7 +41,8 @@ int Run(const Opts& o) {
   }
   const std::string scheme = s->tls_cert.empty() ? "http" : "https";
   Status st = serve::RunServer(*s, [&](int port) {
-    const std::string host = s->listen.host.find(':') == std::string::npos ? s->listen.host : "[" + s->listen.host + "]";
+    const std::string host =
+        s->listen.host.find(':') == std::string::npos ? s->listen.host : "[" + s->listen.host + "]";
     std::cerr << "vrecon serve: " << scheme << "://" << host << ":" << port << "/metrics (store " << o.db << ")"
               << std::endl;
   });

@@ -45,7 +45,7 @@ void Route(httplib::Server* svr, const ServerOptions& o) {
     res.set_content(res.status == 404 ? "not found: vrecon serve answers /metrics\n" : "request refused\n",
                     "text/plain");
   });
-  svr->set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
+  svr->set_exception_handler([](const httplib::Request&, httplib::Response& res, const std::exception_ptr&) {
     res.status = 500;
     res.set_content("internal error\n", "text/plain");
   });
@@ -106,8 +106,8 @@ Status RunServer(const ServerOptions& o, const std::function<void(int port)>& on
   });
   svr->set_read_timeout(10);
   svr->set_write_timeout(30);
-  const int port =
-      o.listen.port == 0 ? svr->bind_to_any_port(o.listen.host) : (svr->bind_to_port(o.listen.host, o.listen.port) ? o.listen.port : -1);
+  const int port = o.listen.port == 0 ? svr->bind_to_any_port(o.listen.host)
+                                      : (svr->bind_to_port(o.listen.host, o.listen.port) ? o.listen.port : -1);
   if (port <= 0) {
     return Status::IOError("cannot listen on " + o.listen.host + ":" + std::to_string(o.listen.port) +
                            " (in use, or not an address of this machine)");

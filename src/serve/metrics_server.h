@@ -16,8 +16,8 @@ namespace vrecon::serve {
 struct ServerOptions {
   std::string db;  // a SQLite path or a postgresql:// URI
   ListenAddress listen;
-  int top = 10;                    // processes exported per VM
-  std::string tls_cert, tls_key;   // PEM files; both or neither
+  int top = 10;                   // processes exported per VM
+  std::string tls_cert, tls_key;  // PEM files; both or neither
 };
 
 // Serves until SIGINT or SIGTERM. `on_listening` gets the port once it is bound (useful when

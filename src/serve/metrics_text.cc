@@ -52,8 +52,7 @@ constexpr VmGauge kVmGauges[] = {
 };
 
 void VmInfo(const MetricsSnapshot& s, Exposition* e) {
-  e->Family("vrecon_vm_info", "gauge",
-            "1 for each VM with a complete window; labels say where its data comes from.");
+  e->Family("vrecon_vm_info", "gauge", "1 for each VM with a complete window; labels say where its data comes from.");
   for (const VmMetrics& m : s.vms) {
     e->Sample({{"vm", m.vm.vm},
                {"vm_key", m.vm.vm_key},
@@ -81,8 +80,7 @@ void DispatchWaits(const MetricsSnapshot& s, Exposition* e) {
       {"vrecon_vm_wait_per_dispatch_p95_seconds", &DispatchWait::p95_us},
   };
   for (const auto& [name, field] : families) {
-    e->Family(name, "gauge",
-              "Ready-Time wait per dispatch over the stored period (vrecon ready), by summary source.");
+    e->Family(name, "gauge", "Ready-Time wait per dispatch over the stored period (vrecon ready), by summary source.");
     for (const VmMetrics& m : s.vms) {
       for (const DispatchWait& d : m.dispatch) {
         if (const std::optional<double>& us = d.*field)
@@ -110,8 +108,7 @@ void Processes(const MetricsSnapshot& s, Exposition* e) {
       {"vrecon_process_guest_cpu_percent", "The process's % Processor Time as the guest reported it, % of one CPU.",
        &ProcessAggregate::MeanGuest},
       {"vrecon_process_corrected_cpu_percent",
-       "The process's corrected CPU (w x guest), % of one CPU: what it really used.",
-       &ProcessAggregate::MeanCorrected},
+       "The process's corrected CPU (w x guest), % of one CPU: what it really used.", &ProcessAggregate::MeanCorrected},
       {"vrecon_process_corrected_cpu_ci95_halfwidth_percent",
        "Half-width of the corrected CPU's 95% interval, % of one CPU.", &ProcessAggregate::HalfWidth95},
   };
@@ -149,7 +146,8 @@ void Sources(const MetricsSnapshot& s, Exposition* e) {
   for (const auto& [name, help, field] : times) {
     e->Family(name, "gauge", help);
     for (const SourceStatus& src : s.sources) {
-      if (const std::optional<double> v = Seconds(src.*field)) e->Sample({{"source", src.source}, {"kind", src.kind}}, *v);
+      if (const std::optional<double> v = Seconds(src.*field))
+        e->Sample({{"source", src.source}, {"kind", src.kind}}, *v);
     }
   }
   using Count = int64_t SourceStatus::*;

@@ -2,10 +2,22 @@
 
 namespace vrecon {
 
+namespace {
+
+// PostgreSQL's default, READ COMMITTED, gives each statement a snapshot of its own: a collector
+// committing between two reads would show the second one data the first did not list.
+// REPEATABLE READ takes one snapshot for the transaction; read-only, it never fails to serialize.
+// SQLite's read transaction is one snapshot already.
+std::string_view BeginRead(Database* db) {
+  return db->backend() == Backend::kPostgres ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN";
+}
+
+}  // namespace
+
 // Not taken inside the caller's transaction: PostgreSQL would only warn at the second BEGIN, and
 // the snapshot's COMMIT would then end the caller's transaction.
 ReadSnapshot::ReadSnapshot(Store* store)
-    : store_(store), open_(!store->db()->InTransaction() && store->db()->Exec("BEGIN").ok()) {}
+    : store_(store), open_(!store->db()->InTransaction() && store->db()->Exec(BeginRead(store->db())).ok()) {}
 
 ReadSnapshot::~ReadSnapshot() {
   if (!open_) return;

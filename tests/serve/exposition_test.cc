@@ -76,8 +76,7 @@ TEST(MetricsTextTest, LeavesOutWhatTheStoreDoesNotHave) {
   EXPECT_EQ(p.samples.at("vrecon_vm_flags{vm=\"A01\",vm_key=\"vsphere:vc01/A01\",code=\"ready-high\",severity="
                          "\"warning\"}"),
             2);
-  EXPECT_EQ(p.samples.at("vrecon_process_guest_cpu_percent{vm=\"A01\",vm_key=\"vsphere:vc01/A01\",process=\"p\"}"),
-            10);
+  EXPECT_EQ(p.samples.at("vrecon_process_guest_cpu_percent{vm=\"A01\",vm_key=\"vsphere:vc01/A01\",process=\"p\"}"), 10);
   EXPECT_EQ(p.samples.count("vrecon_process_corrected_cpu_percent{vm=\"A01\",vm_key=\"vsphere:vc01/A01\",process="
                             "\"p\"}"),
             0u);

@@ -89,15 +89,17 @@ TEST_F(PrometheusTest, ScrapedValuesAreTheCorrectedCpu) {
 
   const int port = FreeLoopbackPort();
   ASSERT_GT(port, 0);
-  WriteText(dir_.File("prometheus.yml"), "global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n"
-                                         "scrape_configs:\n  - job_name: vrecon\n    static_configs:\n"
-                                         "      - targets: ['127.0.0.1:" +
-                                             std::to_string(serve.port()) + "']\n");
+  WriteText(dir_.File("prometheus.yml"),
+            "global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n"
+            "scrape_configs:\n  - job_name: vrecon\n    static_configs:\n"
+            "      - targets: ['127.0.0.1:" +
+                std::to_string(serve.port()) + "']\n");
   Background prometheus(Background::Program{kPrometheus},
                         {"--config.file=" + dir_.File("prometheus.yml"), "--storage.tsdb.path=" + dir_.File("tsdb"),
                          "--web.listen-address=127.0.0.1:" + std::to_string(port), "--log.level=warn"});
 
-  const std::string a = QueryUntilAnswered(port, "vrecon_process_corrected_cpu_percent{vm=\"WEB01\",process=\"A\"}", 90);
+  const std::string a =
+      QueryUntilAnswered(port, "vrecon_process_corrected_cpu_percent{vm=\"WEB01\",process=\"A\"}", 90);
   ASSERT_FALSE(a.empty()) << "Prometheus gave no value within 90 s:\n" << prometheus.err();
   std::smatch m;
   ASSERT_TRUE(std::regex_search(a, m, std::regex(R"re("value":\[[0-9.]+,"([^"]+)"\])re"))) << a;

@@ -9,7 +9,8 @@ namespace vrecon::testing {
 
 ServeRunner::ServeRunner(const std::string& db, const std::vector<std::string>& extra) {
   std::vector<std::string> args = {"serve", "--db", db};
-  if (std::find(extra.begin(), extra.end(), "--listen") == extra.end()) args.insert(args.end(), {"--listen", "127.0.0.1:0"});
+  if (std::find(extra.begin(), extra.end(), "--listen") == extra.end())
+    args.insert(args.end(), {"--listen", "127.0.0.1:0"});
   args.insert(args.end(), extra.begin(), extra.end());
   bg_ = std::make_unique<Background>(args);
   if (!bg_->WaitForLog("/metrics (store", 30)) return;

@@ -88,8 +88,9 @@ TEST_P(ServeTest, MetricsAreCorrectsLatestCompleteWindow) {
                      static_cast<double>(*ParseIso(rows.front().at("start")) / kNsPerSec));
     for (const auto& row : rows) {
       if (row.at("name").empty()) continue;
-      EXPECT_DOUBLE_EQ(p.samples.at("vrecon_process_corrected_cpu_percent{" + l + ",process=\"" + row.at("name") + "\"}"),
-                       std::stod(row.at("corrected_pct")))
+      EXPECT_DOUBLE_EQ(
+          p.samples.at("vrecon_process_corrected_cpu_percent{" + l + ",process=\"" + row.at("name") + "\"}"),
+          std::stod(row.at("corrected_pct")))
           << row.at("name");
     }
   }
@@ -190,11 +191,9 @@ TEST(ServeCliTest, UnknownPathsAre404AndABusyPortIsAnError) {
   const auto metrics = serve.Get("/metrics");
   EXPECT_EQ(metrics.first, 200);
   EXPECT_NE(metrics.second.find("vrecon_vms 0\n"), std::string::npos) << "no stored corrections yet";
-  const CliResult busy =
-      RunVrecon({"serve", "--db", db, "--listen", "127.0.0.1:" + std::to_string(serve.port())});
+  const CliResult busy = RunVrecon({"serve", "--db", db, "--listen", "127.0.0.1:" + std::to_string(serve.port())});
   EXPECT_EQ(busy.exit_code, 1);
-  EXPECT_NE(busy.err.find("cannot listen on 127.0.0.1:" + std::to_string(serve.port())), std::string::npos)
-      << busy.err;
+  EXPECT_NE(busy.err.find("cannot listen on 127.0.0.1:" + std::to_string(serve.port())), std::string::npos) << busy.err;
 }
 
 // HTTPS with a certificate the client verifies; a non-loopback address is then allowed; a key
@@ -203,9 +202,10 @@ TEST(ServeCliTest, ServesHttpsWithTheGivenCertificate) {
   TempDir dir;
   const std::string db = dir.File("s.db"), cert = dir.File("cert.pem"), key = dir.File("key.pem");
   ASSERT_EQ(RunVrecon({"ingest", "--db", db, Fixture("seed003/guest-web01.csv")}).exit_code, 0);
-  const std::string openssl = "openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 "
-                              "-addext subjectAltName=IP:127.0.0.1 -keyout " +
-                              key + " -out " + cert + " 2>/dev/null";
+  const std::string openssl =
+      "openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 "
+      "-addext subjectAltName=IP:127.0.0.1 -keyout " +
+      key + " -out " + cert + " 2>/dev/null";
   ASSERT_EQ(std::system(openssl.c_str()), 0) << "openssl (Debian's openssl) is needed";
 
   ServeRunner serve(db, {"--tls-cert", cert, "--tls-key", key});
@@ -227,7 +227,8 @@ TEST(ServeCliTest, ServesHttpsWithTheGivenCertificate) {
   ServeRunner wide(db, {"--listen", "0.0.0.0:0", "--tls-cert", cert, "--tls-key", key});
   EXPECT_TRUE(wide.process().WaitForLog("https://0.0.0.0:", 30)) << wide.process().err();
 
-  const CliResult bad = RunVrecon({"serve", "--db", db, "--listen", "127.0.0.1:0", "--tls-cert", key, "--tls-key", key});
+  const CliResult bad =
+      RunVrecon({"serve", "--db", db, "--listen", "127.0.0.1:0", "--tls-cert", key, "--tls-key", key});
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_NE(bad.err.find("cannot load the TLS certificate " + key), std::string::npos) << bad.err;
 }

@@ -24,7 +24,7 @@ class Background {
     std::string path;
   };
   Background(const Program& program, const std::vector<std::string>& args);  // another program
-  ~Background();  // SIGKILL if still running
+  ~Background();                                                             // SIGKILL if still running
   Background(const Background&) = delete;
   Background& operator=(const Background&) = delete;
 
