@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "src/cli/commands.h"
+#include "src/cli/listen_options.h"
 #include "src/core/text_util.h"
 #include "src/fleet/fleet_runner.h"
 
@@ -59,6 +60,7 @@ RunFn AddCollectFleetOptions(CLI::App* collect) {
   struct Opts {
     std::string config, every, db, log_level = "info", format = "table";
     bool once = false;
+    ListenOptions listen;
   };
   auto o = std::make_shared<Opts>();
   auto* config =
@@ -73,6 +75,7 @@ RunFn AddCollectFleetOptions(CLI::App* collect) {
   collect->add_option("--log-level", o->log_level, "Log detail on stderr")
       ->check(CLI::IsMember({"error", "warn", "info", "debug"}))
       ->capture_default_str();
+  AddListenOptions(collect, &o->listen)->needs(config);
   collect->add_option("--format", o->format, "Format of the per-round summary on stdout")
       ->check(CLI::IsMember({"table", "csv", "json"}))
       ->capture_default_str();
@@ -97,6 +100,23 @@ RunFn AddCollectFleetOptions(CLI::App* collect) {
       r.every = *d;
     }
     r.log_level = *fleet::ParseLogLevel(o->log_level);
+    // The server lives as long as the collector: it is made once the store exists, and goes when
+    // RunFleet returns (its requests in flight finish first).
+    std::shared_ptr<std::unique_ptr<serve::MetricsServer>> server;
+    if (!o->listen.listen.empty()) {
+      StatusOr<serve::ServerOptions> checked = ToServerOptions(o->listen, "");
+      if (!checked.ok()) {
+        PrintError(checked.status().message());
+        return kExitUsage;
+      }
+      server = std::make_shared<std::unique_ptr<serve::MetricsServer>>();
+      r.on_store_ready = [server, s = *checked](const std::string& db) mutable -> Status {
+        s.db = db;
+        ASSIGN_OR_RETURN(*server, serve::MetricsServer::Start(s));
+        std::cerr << "vrecon collect: metrics on " << (*server)->url() << std::endl;
+        return Status::Ok();
+      };
+    }
     const OutputFormat fmt = ToFormat(o->format);
     r.on_round = [fmt](const fleet::RoundResult& round) { PrintRound(round, fmt); };
     switch (fleet::RunFleet(r)) {

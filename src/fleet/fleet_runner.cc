@@ -97,6 +97,12 @@ RunOutcome RunFleet(const RunnerOptions& o) {
     log.Error("cannot store the mappings: " + s.message());
     return RunOutcome::kRuntimeError;
   }
+  if (o.on_store_ready) {
+    if (Status s = o.on_store_ready(db); !s.ok()) {
+      log.Error(s.message());
+      return RunOutcome::kRuntimeError;
+    }
+  }
   std::optional<int> interval_s;
   if (o.every > 0) interval_s = static_cast<int>(o.every / kNsPerSec);
   log.Info(std::string(o.every > 0 ? "collector started" : "one round") + ": " + std::to_string(cfg.vcenters.size()) +

@@ -18,6 +18,9 @@ struct RunnerOptions {
   TimeNs every = 0;               // 0: one round (--once)
   LogLevel log_level = LogLevel::kInfo;
   std::function<void(const RoundResult&)> on_round;  // after each round
+  // Once the store exists, before the first round, with the store's location (`collect --listen`
+  // starts its /metrics server there). An error stops the collector before it collects.
+  std::function<Status(const std::string& db)> on_store_ready;
 };
 
 enum class RunOutcome { kOk, kRoundFailed, kConfigError, kRuntimeError };

@@ -4,7 +4,6 @@
 #include <pthread.h>
 #include <signal.h>
 
-#include <atomic>
 #include <chrono>
 #include <iostream>
 #include <memory>
@@ -51,45 +50,31 @@ void Route(httplib::Server* svr, const ServerOptions& o) {
   });
 }
 
-// SIGINT and SIGTERM are blocked in every thread and taken here, so the server stops between
-// requests rather than inside a handler.
-class StopOnSignal {
+// Blocks SIGINT and SIGTERM in this thread and every thread it starts from now on, so that
+// Wait() takes them rather than a handler inside a request.
+class BlockStopSignals {
  public:
-  explicit StopOnSignal(httplib::Server* svr) {
+  BlockStopSignals() {
     sigemptyset(&set_);
     sigaddset(&set_, SIGINT);
     sigaddset(&set_, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &set_, &old_);
-    waiter_ = std::thread([this, svr] {
-      const timespec tick{0, 200'000'000};
-      while (!done_.load()) {
-        if (sigtimedwait(&set_, nullptr, &tick) > 0) {
-          svr->stop();
-          return;
-        }
-      }
-    });
   }
-  ~StopOnSignal() {
-    done_.store(true);
-    waiter_.join();
-    pthread_sigmask(SIG_SETMASK, &old_, nullptr);
+  ~BlockStopSignals() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+  BlockStopSignals(const BlockStopSignals&) = delete;
+  BlockStopSignals& operator=(const BlockStopSignals&) = delete;
+  void Wait() const {
+    int sig = 0;
+    sigwait(&set_, &sig);
   }
-  StopOnSignal(const StopOnSignal&) = delete;
-  StopOnSignal& operator=(const StopOnSignal&) = delete;
 
  private:
   sigset_t set_{}, old_{};
-  std::atomic<bool> done_{false};
-  std::thread waiter_;
 };
 
-}  // namespace
-
-Status RunServer(const ServerOptions& o, const std::function<void(int port)>& on_listening) {
-  const bool tls = !o.tls_cert.empty();
+StatusOr<std::unique_ptr<httplib::Server>> MakeServer(const ServerOptions& o) {
   std::unique_ptr<httplib::Server> svr;
-  if (tls) {
+  if (!o.tls_cert.empty()) {
     svr = std::make_unique<httplib::SSLServer>(o.tls_cert.c_str(), o.tls_key.c_str());
     if (!svr->is_valid())
       return Status::InvalidArgument("cannot load the TLS certificate " + o.tls_cert + " with the key " + o.tls_key +
@@ -97,7 +82,6 @@ Status RunServer(const ServerOptions& o, const std::function<void(int port)>& on
   } else {
     svr = std::make_unique<httplib::Server>();
   }
-  Route(svr.get(), o);
   // cpp-httplib's default also sets SO_REUSEPORT, which lets a second server bind the same port
   // and take half the scrapes: a port in use must be an error.
   svr->set_socket_options([](socket_t sock) {
@@ -106,15 +90,47 @@ Status RunServer(const ServerOptions& o, const std::function<void(int port)>& on
   });
   svr->set_read_timeout(10);
   svr->set_write_timeout(30);
-  const int port = o.listen.port == 0 ? svr->bind_to_any_port(o.listen.host)
-                                      : (svr->bind_to_port(o.listen.host, o.listen.port) ? o.listen.port : -1);
-  if (port <= 0) {
+  return svr;
+}
+
+}  // namespace
+
+StatusOr<std::unique_ptr<MetricsServer>> MetricsServer::Start(const ServerOptions& o) {
+  std::unique_ptr<MetricsServer> m(new MetricsServer(o));
+  ASSIGN_OR_RETURN(m->svr_, MakeServer(o));
+  Route(m->svr_.get(), m->options_);
+  m->port_ = o.listen.port == 0 ? m->svr_->bind_to_any_port(o.listen.host)
+                                : (m->svr_->bind_to_port(o.listen.host, o.listen.port) ? o.listen.port : -1);
+  if (m->port_ <= 0) {
     return Status::IOError("cannot listen on " + o.listen.host + ":" + std::to_string(o.listen.port) +
                            " (in use, or not an address of this machine)");
   }
-  StopOnSignal stop(svr.get());
-  on_listening(port);
-  if (!svr->listen_after_bind()) return Status::IOError("the server on " + o.listen.host + " stopped unexpectedly");
+  m->thread_ = std::thread([svr = m->svr_.get()] { svr->listen_after_bind(); });
+  return m;
+}
+
+MetricsServer::MetricsServer(ServerOptions o) : options_(std::move(o)) {}
+
+MetricsServer::~MetricsServer() { Stop(); }
+
+void MetricsServer::Stop() {
+  if (!thread_.joinable()) return;
+  svr_->stop();
+  thread_.join();
+}
+
+std::string MetricsServer::url() const {
+  const std::string& h = options_.listen.host;
+  return std::string(options_.tls_cert.empty() ? "http" : "https") + "://" +
+         (h.find(':') == std::string::npos ? h : "[" + h + "]") + ":" + std::to_string(port_) + "/metrics";
+}
+
+Status RunServer(const ServerOptions& o, const std::function<void(const std::string& url)>& on_listening) {
+  const BlockStopSignals signals;
+  ASSIGN_OR_RETURN(std::unique_ptr<MetricsServer> server, MetricsServer::Start(o));
+  on_listening(server->url());
+  signals.Wait();
+  server->Stop();
   return Status::Ok();
 }
 

@@ -1,15 +1,22 @@
 // `vrecon serve`'s HTTP side (cpp-httplib, docs/serve.md says why): GET /metrics renders the
 // store's latest complete windows in Prometheus' format; anything else is 404. Each scrape opens
 // the store for reading on its own, so a collector writing the store meanwhile is never held up
-// for longer than one snapshot read.
+// for longer than one snapshot read. `vrecon collect --listen` runs the same server beside its
+// rounds.
 #ifndef VRECON_SRC_SERVE_METRICS_SERVER_H_
 #define VRECON_SRC_SERVE_METRICS_SERVER_H_
 
 #include <functional>
+#include <memory>
 #include <string>
+#include <thread>
 
 #include "src/core/status.h"
 #include "src/serve/listen_address.h"
+
+namespace httplib {
+class Server;
+}
 
 namespace vrecon::serve {
 
@@ -20,10 +27,34 @@ struct ServerOptions {
   std::string tls_cert, tls_key;  // PEM files; both or neither
 };
 
-// Serves until SIGINT or SIGTERM. `on_listening` gets the port once it is bound (useful when
-// the port asked for was 0). An address that cannot be bound, or TLS files that cannot be loaded,
-// is an error naming them.
-Status RunServer(const ServerOptions& o, const std::function<void(int port)>& on_listening);
+// The server on a thread of its own (and cpp-httplib's workers) from Start until Stop or
+// destruction.
+class MetricsServer {
+ public:
+  // Binds and starts serving. An address that cannot be bound, or TLS files that cannot be
+  // loaded, is an error naming them.
+  static StatusOr<std::unique_ptr<MetricsServer>> Start(const ServerOptions& o);
+  ~MetricsServer();
+  MetricsServer(const MetricsServer&) = delete;
+  MetricsServer& operator=(const MetricsServer&) = delete;
+
+  int port() const { return port_; }
+  // "http://127.0.0.1:9477/metrics" (the port actually bound).
+  std::string url() const;
+  // Stops accepting, lets the requests in flight finish, joins the thread.
+  void Stop();
+
+ private:
+  explicit MetricsServer(ServerOptions o);
+  ServerOptions options_;
+  std::unique_ptr<httplib::Server> svr_;
+  std::thread thread_;
+  int port_ = 0;
+};
+
+// `vrecon serve`: starts the server, calls `on_listening` with its URL, serves until SIGINT or
+// SIGTERM.
+Status RunServer(const ServerOptions& o, const std::function<void(const std::string& url)>& on_listening);
 
 }  // namespace vrecon::serve
 

@@ -7,12 +7,15 @@
 #include <httplib.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <map>
+#include <regex>
 #include <sstream>
 
 #include "src/core/time_util.h"
 #include "tests/serve/exposition_parse.h"
 #include "tests/serve/serve_runner.h"
+#include "tests/support/background.h"
 #include "tests/support/cli_runner.h"
 #include "tests/support/test_store.h"
 
@@ -194,6 +197,38 @@ TEST(ServeCliTest, UnknownPathsAre404AndABusyPortIsAnError) {
   const CliResult busy = RunVrecon({"serve", "--db", db, "--listen", "127.0.0.1:" + std::to_string(serve.port())});
   EXPECT_EQ(busy.exit_code, 1);
   EXPECT_NE(busy.err.find("cannot listen on 127.0.0.1:" + std::to_string(serve.port())), std::string::npos) << busy.err;
+}
+
+// `collect --listen`: the collector serves /metrics from the store it writes, from its first
+// round on, and both stop together.
+TEST(ServeCliTest, ACollectorServesMetricsBesideItsRounds) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.File("drop"));
+  std::filesystem::copy_file(Fixture("seed003/guest-web01.csv"), dir.File("drop/guest-web01.csv"));
+  std::filesystem::copy_file(Fixture("seed003/hyperv-hv01.csv"), dir.File("drop/hyperv-hv01.csv"));
+  WriteText(dir.File("fleet.toml"), "db = \"fleet.db\"\n[[drop_folder]]\npath = \"drop\"\n");
+  Background collector({"collect", "--config", dir.File("fleet.toml"), "--every", "1h", "--listen", "127.0.0.1:0"});
+  ASSERT_TRUE(collector.WaitForLog("round finished", 60)) << collector.err();
+  std::smatch m;
+  const std::string err = collector.err();
+  ASSERT_TRUE(std::regex_search(err, m, std::regex(R"(metrics on http://127\.0\.0\.1:(\d+)/metrics)"))) << err;
+  httplib::Client c("127.0.0.1", std::stoi(m[1]));
+  auto res = c.Get("/metrics");
+  ASSERT_TRUE(res);
+  const ParsedExposition p = ParseExposition(res->body);
+  EXPECT_NEAR(p.samples.at("vrecon_process_corrected_cpu_percent{vm=\"WEB01\",vm_key=\"hyperv:hv01/web01\","
+                           "process=\"A\"}"),
+              48.2, 0.05);
+  const std::string up = "vrecon_source_up{source=\"" + dir.File("drop") + "\",kind=\"drop_folder\"}";
+  ASSERT_EQ(p.samples.count(up), 1u) << res->body;
+  EXPECT_EQ(p.samples.at(up), 1);
+  collector.Signal(SIGTERM);
+  EXPECT_EQ(collector.Wait(30).exit_code, 0);
+  EXPECT_FALSE(c.Get("/metrics")) << "the server stops with the collector";
+
+  const CliResult wide = RunVrecon({"collect", "--config", dir.File("fleet.toml"), "--once", "--listen", "0.0.0.0:0"});
+  EXPECT_EQ(wide.exit_code, 2);
+  EXPECT_NE(wide.err.find("not a loopback address"), std::string::npos) << wide.err;
 }
 
 // HTTPS with a certificate the client verifies; a non-loopback address is then allowed; a key

@@ -1,0 +1,28 @@
+// The options of a /metrics server, shared by `vrecon serve` and `vrecon collect --listen`:
+// --listen, --top, --tls-cert, --tls-key, --insecure-listen (docs/serve.md).
+#ifndef VRECON_SRC_CLI_LISTEN_OPTIONS_H_
+#define VRECON_SRC_CLI_LISTEN_OPTIONS_H_
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+#include "src/core/status.h"
+#include "src/serve/metrics_server.h"
+
+namespace vrecon::cli {
+
+struct ListenOptions {
+  std::string listen, tls_cert, tls_key;
+  int top = 10;
+  bool insecure_listen = false;
+};
+
+// Adds the options; returns --listen. Its default is what `o->listen` holds.
+CLI::Option* AddListenOptions(CLI::App* cmd, ListenOptions* o);
+// Checks them (a usage error when they do not fit together) and fills the server's options.
+StatusOr<serve::ServerOptions> ToServerOptions(const ListenOptions& o, const std::string& db);
+
+}  // namespace vrecon::cli
+
+#endif  // VRECON_SRC_CLI_LISTEN_OPTIONS_H_
