@@ -5,6 +5,7 @@
 #include "src/cli/commands.h"
 #include "src/core/text_util.h"
 #include "src/engine/ready_job.h"
+#include "src/report/ready_json.h"
 
 namespace vrecon::cli {
 namespace {
@@ -12,46 +13,8 @@ namespace {
 using models::Summary;
 using models::VmReadySummary;
 
-std::optional<double> Share(const Summary& s, size_t i) {
-  if (s.samples == 0 || i >= s.share_above.size()) return std::nullopt;
-  return s.share_above[i];
-}
-
-std::string JsonSummary(const Summary& s, const std::vector<std::string>& names) {
-  std::string o = "{\"mean\": " + JsonNumber(s.mean) + ", \"p95\": " + JsonNumber(s.p95);
-  for (size_t i = 0; i < names.size(); ++i) o += ", \"share_above_" + names[i] + "\": " + JsonNumber(Share(s, i));
-  return o + "}";
-}
-
 std::string Fx(const std::optional<double>& v, int d) { return v ? FormatFixed(*v, d) : "-"; }
 std::string Pc(const std::optional<double>& share) { return share ? FormatFixed(100 * *share, 1) + "%" : "-"; }
-
-void WriteJson(std::ostream& os, const std::vector<VmReadySummary>& vms) {
-  os << "{\"vms\": [";
-  for (size_t i = 0; i < vms.size(); ++i) {
-    const VmReadySummary& v = vms[i];
-    os << (i ? ",\n  " : "\n  ") << "{\"vm\": " << JsonString(v.vm) << ", \"source\": " << JsonString(v.source)
-       << ", \"host\": " << (v.host.empty() ? "null" : JsonString(v.host))
-       << ", \"vcpus\": " << JsonNumber(v.vcpus ? std::optional<double>(*v.vcpus) : std::nullopt)
-       << ", \"samples\": " << v.samples << ", \"ready_pct_per_vcpu\": " << JsonSummary(v.ready, {"5", "10"})
-       << ", \"costop_pct_per_vcpu\": " << JsonSummary(v.costop, {"3"})
-       << ", \"state_pct_per_vcpu\": {\"run\": " << JsonNumber(v.run_mean)
-       << ", \"ready\": " << JsonNumber(v.ready.mean) << ", \"costop\": " << JsonNumber(v.costop.mean)
-       << ", \"wait\": " << JsonNumber(v.wait_mean) << ", \"usage\": " << JsonNumber(v.usage_mean) << "}"
-       << ", \"wait_per_dispatch_us\": "
-       << (v.wait_per_dispatch_us ? JsonSummary(*v.wait_per_dispatch_us, {"60", "100"}) : "null")
-       << ", \"host_load_pct\": " << (v.host_load ? JsonSummary(*v.host_load, {"75", "90"}) : "null")
-       << ", \"hints\": [";
-    for (size_t j = 0; j < v.hints.size(); ++j) {
-      const auto& h = v.hints[j];
-      os << (j ? ", " : "") << "{\"code\": " << JsonString(h.code)
-         << ", \"severity\": " << JsonString(SeverityName(h.severity)) << ", \"message\": " << JsonString(h.message)
-         << "}";
-    }
-    os << "], \"vm_key\": " << JsonString(v.vm_key) << ", \"vm_source\": " << JsonString(v.vm_source) << "}";
-  }
-  os << (vms.empty() ? "]}\n" : "\n]}\n");
-}
 
 void WriteCsv(std::ostream& os, const std::vector<VmReadySummary>& vms) {
   os << "vm,source,host,vcpus,samples,ready_mean,ready_p95,ready_share_above_5,ready_share_above_10,costop_mean,"
@@ -63,9 +26,9 @@ void WriteCsv(std::ostream& os, const std::vector<VmReadySummary>& vms) {
     const auto& wpd = v.wait_per_dispatch_us;
     os << CsvCell(v.vm) << "," << v.source << "," << CsvCell(v.host) << ","
        << CsvNumber(v.vcpus ? std::optional<double>(*v.vcpus) : std::nullopt) << "," << v.samples << ","
-       << CsvNumber(v.ready.mean) << "," << CsvNumber(v.ready.p95) << "," << CsvNumber(Share(v.ready, 0)) << ","
-       << CsvNumber(Share(v.ready, 1)) << "," << CsvNumber(v.costop.mean) << "," << CsvNumber(v.costop.p95) << ","
-       << CsvNumber(Share(v.costop, 0)) << "," << CsvNumber(v.run_mean) << "," << CsvNumber(v.wait_mean) << ","
+       << CsvNumber(v.ready.mean) << "," << CsvNumber(v.ready.p95) << "," << CsvNumber(report::ShareAbove(v.ready, 0)) << ","
+       << CsvNumber(report::ShareAbove(v.ready, 1)) << "," << CsvNumber(v.costop.mean) << "," << CsvNumber(v.costop.p95) << ","
+       << CsvNumber(report::ShareAbove(v.costop, 0)) << "," << CsvNumber(v.run_mean) << "," << CsvNumber(v.wait_mean) << ","
        << CsvNumber(v.usage_mean) << "," << CsvNumber(wpd ? wpd->mean : std::nullopt) << ","
        << CsvNumber(wpd ? wpd->p95 : std::nullopt) << "," << CsvNumber(v.host_load ? v.host_load->p95 : std::nullopt)
        << "," << CsvCell(hints) << "," << CsvCell(v.vm_key) << "\n";
@@ -78,8 +41,8 @@ void WriteTable(std::ostream& os, const std::vector<VmReadySummary>& vms) {
   for (const VmReadySummary& v : vms) {
     const auto& wpd = v.wait_per_dispatch_us;
     t.AddRow({VmLabel(v.vm, v.vm_source, v.vm_name_shared), v.source, v.vcpus ? std::to_string(*v.vcpus) : "?",
-              std::to_string(v.samples), Fx(v.ready.mean, 2), Fx(v.ready.p95, 2), Pc(Share(v.ready, 0)),
-              Pc(Share(v.ready, 1)), Fx(v.costop.mean, 2), Fx(v.costop.p95, 2), Pc(Share(v.costop, 0)),
+              std::to_string(v.samples), Fx(v.ready.mean, 2), Fx(v.ready.p95, 2), Pc(report::ShareAbove(v.ready, 0)),
+              Pc(report::ShareAbove(v.ready, 1)), Fx(v.costop.mean, 2), Fx(v.costop.p95, 2), Pc(report::ShareAbove(v.costop, 0)),
               wpd ? Fx(wpd->mean, 1) : "-", v.host_load ? Fx(v.host_load->p95, 1) : "-"});
   }
   t.Print(os);
@@ -124,7 +87,7 @@ RunFn AddReadyCommand(CLI::App& app) {
     }
     if (vms->empty()) std::cerr << "vrecon: no VM with ready-time data (vSphere, esxtop or Hyper-V) in the store\n";
     switch (ToFormat(o->format)) {
-      case OutputFormat::kJson: WriteJson(std::cout, *vms); break;
+      case OutputFormat::kJson: report::WriteReadyJson(std::cout, *vms); break;
       case OutputFormat::kCsv: WriteCsv(std::cout, *vms); break;
       case OutputFormat::kTable: WriteTable(std::cout, *vms); break;
     }
