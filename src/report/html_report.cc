@@ -30,7 +30,13 @@ std::string Pct(int64_t a, int64_t b) {
   return b ? FormatFixed(100.0 * static_cast<double>(a) / static_cast<double>(b), 1) + "%" : "n/a";
 }
 
-void RankTable(Sink& s, const FleetReport& r, const std::vector<size_t>& idx, size_t rows, const char* title,
+// Where a VM's name links: its section below, or what the page's server makes of it.
+std::string VmHref(const HtmlOptions& opt, const FleetReport& r, size_t i) {
+  return opt.vm_href ? opt.vm_href(r.vms[i]) : "#" + VmAnchor(i);
+}
+
+void RankTable(Sink& s, const FleetReport& r, const HtmlOptions& opt, const std::vector<size_t>& idx, size_t rows,
+               const char* title,
                const char* value_head, const std::function<std::string(const VmReport&)>& value) {
   s << "<div><h3>" << title << "</h3>";
   if (idx.empty()) {
@@ -39,7 +45,7 @@ void RankTable(Sink& s, const FleetReport& r, const std::vector<size_t>& idx, si
   }
   s << "<table><tr><th>#</th><th>VM</th><th>" << value_head << "</th></tr>";
   for (size_t k = 0; k < idx.size() && k < rows; ++k)
-    s << "<tr><td class=\"n\">" << std::to_string(k + 1) << "</td><td><a href=\"#" << VmAnchor(idx[k]) << "\">"
+    s << "<tr><td class=\"n\">" << std::to_string(k + 1) << "</td><td><a href=\"" << H(VmHref(opt, r, idx[k])) << "\">"
       << H(r.vms[idx[k]].label) << "</a></td><td class=\"n\">" << value(r.vms[idx[k]]) << "</td></tr>";
   s << "</table>";
   if (idx.size() > rows)
@@ -58,12 +64,12 @@ void FleetPage(Sink& s, const FleetReport& r, const HtmlOptions& opt) {
     << "</td></tr><tr><th>windows with w (both sides, usable)</th><td>" << Pct(r.with_w, r.windows)
     << "</td></tr></table>";
   s << "<div class=\"grid2\">";
-  RankTable(s, r, RankByGap(r), opt.ranking_rows, "Gap between guest-reported and real CPU", "real - guest (points), w",
+  RankTable(s, r, opt, RankByGap(r), opt.ranking_rows, "Gap between guest-reported and real CPU", "real - guest (points), w",
             [](const VmReport& v) { return Num(v.stats.gap.value(), 1, " pt") + ", w " + Num(v.stats.w.value(), 2); });
-  RankTable(s, r, RankByReady(r), opt.ranking_rows, "Ready time", "mean / max, % per vCPU", [](const VmReport& v) {
+  RankTable(s, r, opt, RankByReady(r), opt.ranking_rows, "Ready time", "mean / max, % per vCPU", [](const VmReport& v) {
     return Num(v.stats.ready.value(), 2, "%") + " / " + Num(v.stats.max_ready, 1, "%");
   });
-  RankTable(s, r, RankByCostop(r), opt.ranking_rows, "Co-stop", "mean / max, % per vCPU", [](const VmReport& v) {
+  RankTable(s, r, opt, RankByCostop(r), opt.ranking_rows, "Co-stop", "mean / max, % per vCPU", [](const VmReport& v) {
     return Num(v.stats.costop.value(), 2, "%") + " / " + Num(v.stats.max_costop, 1, "%");
   });
   s << "<div><h3>Hosts by load</h3>";
@@ -94,7 +100,7 @@ void FleetPage(Sink& s, const FleetReport& r, const HtmlOptions& opt) {
     for (const StoredReady& rd : r.vms[i].ready)
       for (const StoredFlag& h : rd.hints) {
         if (hints++ == 0) s << "<table><tr><th>VM</th><th>hint</th><th>severity</th><th>what to change</th></tr>";
-        s << "<tr><td><a href=\"#" << VmAnchor(i) << "\">" << H(r.vms[i].label) << "</a></td><td><code>" << H(h.code)
+        s << "<tr><td><a href=\"" << H(VmHref(opt, r, i)) << "\">" << H(r.vms[i].label) << "</a></td><td><code>" << H(h.code)
           << "</code></td><td class=\"sev-" << SeverityName(h.severity) << "\">" << SeverityName(h.severity)
           << "</td><td>" << H(h.message) << "</td></tr>";
       }

@@ -4,6 +4,7 @@
 #ifndef VRECON_SRC_REPORT_HTML_REPORT_H_
 #define VRECON_SRC_REPORT_HTML_REPORT_H_
 
+#include <functional>
 #include <map>
 #include <ostream>
 #include <string>
@@ -27,6 +28,9 @@ struct HtmlOptions {
   size_t large_fleet_vms = 200;
   int large_fleet_buckets = 48;
   size_t large_fleet_processes = 5;  // process rows per VM section (csv/json keep 10)
+  // Where the fleet tables link a VM: unset, to its section in the page; `vrecon serve` links
+  // to a page of that VM alone.
+  std::function<std::string(const VmReport&)> vm_href;
 };
 
 // VM sections are rendered while the windows are read (one pass) and kept in memory until the

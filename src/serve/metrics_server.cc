@@ -12,6 +12,7 @@
 #include "src/serve/exposition.h"
 #include "src/serve/metrics_snapshot.h"
 #include "src/serve/metrics_text.h"
+#include "src/serve/web_routes.h"
 #include "src/store/store.h"
 
 namespace vrecon::serve {
@@ -38,10 +39,11 @@ void Route(httplib::Server* svr, const ServerOptions& o) {
     }
     res.set_content(*std::move(body), std::string(kExpositionContentType));
   });
+  AddWebRoutes(svr, o);
   // One line, no path or stack: the error handler runs for every 4xx/5xx without a body.
   svr->set_error_handler([](const httplib::Request&, httplib::Response& res) {
     if (!res.body.empty()) return;
-    res.set_content(res.status == 404 ? "not found: vrecon serve answers /metrics\n" : "request refused\n",
+    res.set_content(res.status == 404 ? "not found: vrecon serve answers /, /api/vms, /api/vms/{vm_key}/windows and /metrics\n" : "request refused\n",
                     "text/plain");
   });
   svr->set_exception_handler([](const httplib::Request&, httplib::Response& res, const std::exception_ptr&) {

@@ -190,7 +190,7 @@ TEST(ServeCliTest, UnknownPathsAre404AndABusyPortIsAnError) {
   ASSERT_TRUE(serve.listening()) << serve.process().err();
   const auto [status, body] = serve.Get("/etc/passwd");
   EXPECT_EQ(status, 404);
-  EXPECT_EQ(body, "not found: vrecon serve answers /metrics\n");
+  EXPECT_EQ(body, "not found: vrecon serve answers /, /api/vms, /api/vms/{vm_key}/windows and /metrics\n");
   const auto metrics = serve.Get("/metrics");
   EXPECT_EQ(metrics.first, 200);
   EXPECT_NE(metrics.second.find("vrecon_vms 0\n"), std::string::npos) << "no stored corrections yet";
