@@ -9,7 +9,7 @@ if [ "${1:-}" = "--fuzz" ]; then
   fuzz=(clang libclang-rt-14-dev)
 fi
 pkgs=(cmake g++ make pkg-config libsqlite3-dev libcurl4-openssl-dev libpugixml-dev libeigen3-dev
-      libpq-dev postgresql postgresql-common libcpp-httplib-dev prometheus openssl libcli11-dev libtomlplusplus-dev libgtest-dev libgmock-dev zlib1g-dev golang-go golang-github-vmware-govmomi-dev curl chromium
+      libpq-dev postgresql postgresql-common libcpp-httplib-dev libcrypt-dev prometheus openssl libcli11-dev libtomlplusplus-dev libgtest-dev libgmock-dev zlib1g-dev golang-go golang-github-vmware-govmomi-dev curl chromium
       "${fuzz[@]}" "$@")
 missing=()
 for p in "${pkgs[@]}"; do

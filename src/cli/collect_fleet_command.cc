@@ -109,6 +109,10 @@ RunFn AddCollectFleetOptions(CLI::App* collect) {
         PrintError(checked.status().message());
         return kExitUsage;
       }
+      if (Status a = LoadAuthFile(o->listen, &*checked); !a.ok()) {
+        PrintError(a.message());
+        return kExitFailure;
+      }
       server = std::make_shared<std::unique_ptr<serve::MetricsServer>>();
       r.on_store_ready = [server, s = *checked](const std::string& db) mutable -> Status {
         s.db = db;

@@ -13,6 +13,10 @@ CLI::Option* AddListenOptions(CLI::App* cmd, ListenOptions* o) {
       ->capture_default_str();
   cmd->add_option("--tls-cert", o->tls_cert, "PEM certificate: serve /metrics over HTTPS")->check(CLI::ExistingFile);
   cmd->add_option("--tls-key", o->tls_key, "PEM private key of --tls-cert")->check(CLI::ExistingFile);
+  cmd->add_option("--auth-file", o->auth_file,
+                  "Require HTTP basic auth: htpasswd-style lines user:hash, bcrypt (htpasswd -B) or SHA-512 crypt "
+                  "(openssl passwd -6)")
+      ->check(CLI::ExistingFile);
   cmd->add_flag("--insecure-listen", o->insecure_listen,
                 "Allow plain HTTP on a non-loopback address (anyone who can reach it sees the estate's VMs)");
   return listen;
@@ -29,6 +33,13 @@ StatusOr<serve::ServerOptions> ToServerOptions(const ListenOptions& o, const std
   s.tls_cert = o.tls_cert;
   s.tls_key = o.tls_key;
   return s;
+}
+
+Status LoadAuthFile(const ListenOptions& o, serve::ServerOptions* s) {
+  if (o.auth_file.empty()) return Status::Ok();
+  ASSIGN_OR_RETURN(serve::AuthFile auth, serve::AuthFile::Load(o.auth_file));
+  s->auth = std::make_shared<const serve::AuthFile>(std::move(auth));
+  return Status::Ok();
 }
 
 }  // namespace vrecon::cli

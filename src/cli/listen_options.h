@@ -13,15 +13,18 @@
 namespace vrecon::cli {
 
 struct ListenOptions {
-  std::string listen, tls_cert, tls_key;
+  std::string listen, tls_cert, tls_key, auth_file;
   int top = 10;
   bool insecure_listen = false;
 };
 
 // Adds the options; returns --listen. Its default is what `o->listen` holds.
 CLI::Option* AddListenOptions(CLI::App* cmd, ListenOptions* o);
-// Checks them (a usage error when they do not fit together) and fills the server's options.
+// Checks them (a usage error when they do not fit together) and fills the server's options but
+// the users of --auth-file.
 StatusOr<serve::ServerOptions> ToServerOptions(const ListenOptions& o, const std::string& db);
+// Reads --auth-file, when given, into `s` (an error names the file and line).
+Status LoadAuthFile(const ListenOptions& o, serve::ServerOptions* s);
 
 }  // namespace vrecon::cli
 

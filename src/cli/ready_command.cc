@@ -26,12 +26,13 @@ void WriteCsv(std::ostream& os, const std::vector<VmReadySummary>& vms) {
     const auto& wpd = v.wait_per_dispatch_us;
     os << CsvCell(v.vm) << "," << v.source << "," << CsvCell(v.host) << ","
        << CsvNumber(v.vcpus ? std::optional<double>(*v.vcpus) : std::nullopt) << "," << v.samples << ","
-       << CsvNumber(v.ready.mean) << "," << CsvNumber(v.ready.p95) << "," << CsvNumber(report::ShareAbove(v.ready, 0)) << ","
-       << CsvNumber(report::ShareAbove(v.ready, 1)) << "," << CsvNumber(v.costop.mean) << "," << CsvNumber(v.costop.p95) << ","
-       << CsvNumber(report::ShareAbove(v.costop, 0)) << "," << CsvNumber(v.run_mean) << "," << CsvNumber(v.wait_mean) << ","
-       << CsvNumber(v.usage_mean) << "," << CsvNumber(wpd ? wpd->mean : std::nullopt) << ","
-       << CsvNumber(wpd ? wpd->p95 : std::nullopt) << "," << CsvNumber(v.host_load ? v.host_load->p95 : std::nullopt)
-       << "," << CsvCell(hints) << "," << CsvCell(v.vm_key) << "\n";
+       << CsvNumber(v.ready.mean) << "," << CsvNumber(v.ready.p95) << "," << CsvNumber(report::ShareAbove(v.ready, 0))
+       << "," << CsvNumber(report::ShareAbove(v.ready, 1)) << "," << CsvNumber(v.costop.mean) << ","
+       << CsvNumber(v.costop.p95) << "," << CsvNumber(report::ShareAbove(v.costop, 0)) << "," << CsvNumber(v.run_mean)
+       << "," << CsvNumber(v.wait_mean) << "," << CsvNumber(v.usage_mean) << ","
+       << CsvNumber(wpd ? wpd->mean : std::nullopt) << "," << CsvNumber(wpd ? wpd->p95 : std::nullopt) << ","
+       << CsvNumber(v.host_load ? v.host_load->p95 : std::nullopt) << "," << CsvCell(hints) << "," << CsvCell(v.vm_key)
+       << "\n";
   }
 }
 
@@ -42,8 +43,9 @@ void WriteTable(std::ostream& os, const std::vector<VmReadySummary>& vms) {
     const auto& wpd = v.wait_per_dispatch_us;
     t.AddRow({VmLabel(v.vm, v.vm_source, v.vm_name_shared), v.source, v.vcpus ? std::to_string(*v.vcpus) : "?",
               std::to_string(v.samples), Fx(v.ready.mean, 2), Fx(v.ready.p95, 2), Pc(report::ShareAbove(v.ready, 0)),
-              Pc(report::ShareAbove(v.ready, 1)), Fx(v.costop.mean, 2), Fx(v.costop.p95, 2), Pc(report::ShareAbove(v.costop, 0)),
-              wpd ? Fx(wpd->mean, 1) : "-", v.host_load ? Fx(v.host_load->p95, 1) : "-"});
+              Pc(report::ShareAbove(v.ready, 1)), Fx(v.costop.mean, 2), Fx(v.costop.p95, 2),
+              Pc(report::ShareAbove(v.costop, 0)), wpd ? Fx(wpd->mean, 1) : "-",
+              v.host_load ? Fx(v.host_load->p95, 1) : "-"});
   }
   t.Print(os);
   for (const VmReadySummary& v : vms)

@@ -23,6 +23,10 @@ int Run(const Opts& o) {
     PrintError(s.status().message());
     return kExitUsage;
   }
+  if (Status a = LoadAuthFile(o.listen, &*s); !a.ok()) {
+    PrintError(a.message());
+    return kExitFailure;
+  }
   // The store must exist and be readable before the port opens: a typo in --db is an error now,
   // not a 503 at every scrape.
   if (StatusOr<std::unique_ptr<Store>> store = OpenExistingStore(o.db); !store.ok()) {

@@ -39,11 +39,22 @@ void Route(httplib::Server* svr, const ServerOptions& o) {
     }
     res.set_content(*std::move(body), std::string(kExpositionContentType));
   });
+  if (o.auth) {
+    svr->set_pre_routing_handler([&o](const httplib::Request& req, httplib::Response& res) {
+      if (o.auth->Check(req.get_header_value("Authorization"))) return httplib::Server::HandlerResponse::Unhandled;
+      res.status = 401;
+      res.set_header("WWW-Authenticate", "Basic realm=\"vrecon\", charset=\"UTF-8\"");
+      res.set_content("authentication required\n", "text/plain");
+      return httplib::Server::HandlerResponse::Handled;
+    });
+  }
   AddWebRoutes(svr, o);
   // One line, no path or stack: the error handler runs for every 4xx/5xx without a body.
   svr->set_error_handler([](const httplib::Request&, httplib::Response& res) {
     if (!res.body.empty()) return;
-    res.set_content(res.status == 404 ? "not found: vrecon serve answers /, /api/vms, /api/vms/{vm_key}/windows and /metrics\n" : "request refused\n",
+    res.set_content(res.status == 404
+                        ? "not found: vrecon serve answers /, /api/vms, /api/vms/{vm_key}/windows and /metrics\n"
+                        : "request refused\n",
                     "text/plain");
   });
   svr->set_exception_handler([](const httplib::Request&, httplib::Response& res, const std::exception_ptr&) {

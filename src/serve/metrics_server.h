@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "src/core/status.h"
+#include "src/serve/basic_auth.h"
 #include "src/serve/listen_address.h"
 
 namespace httplib {
@@ -23,8 +24,9 @@ namespace vrecon::serve {
 struct ServerOptions {
   std::string db;  // a SQLite path or a postgresql:// URI
   ListenAddress listen;
-  int top = 10;                   // processes exported per VM
-  std::string tls_cert, tls_key;  // PEM files; both or neither
+  int top = 10;                          // processes exported per VM
+  std::string tls_cert, tls_key;         // PEM files; both or neither
+  std::shared_ptr<const AuthFile> auth;  // set: every request needs basic auth of one of its users
 };
 
 // The server on a thread of its own (and cpp-httplib's workers) from Start until Stop or

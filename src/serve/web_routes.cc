@@ -94,9 +94,8 @@ void AddWebRoutes(httplib::Server* svr, const ServerOptions& o) {
   svr->Get("/", route([&o](const WebQuery& q, const httplib::Request&) { return ReportPage(o, q); }));
   svr->Get("/api/vms", route([&o](const WebQuery& q, const httplib::Request&) { return VmsJson(o, q); }));
   // A vm_key holds '/' ("vsphere:<vCenter id>/vm-42"): the pattern takes everything between.
-  svr->Get(R"(/api/vms/(.+)/windows)", route([&o](const WebQuery& q, const httplib::Request& req) {
-             return WindowsJson(o, q, req.matches[1]);
-           }));
+  svr->Get(R"(/api/vms/(.+)/windows)",
+           route([&o](const WebQuery& q, const httplib::Request& req) { return WindowsJson(o, q, req.matches[1]); }));
 }
 
 }  // namespace vrecon::serve
