@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "src/cli/commands.h"
+#include "vrecon_build_info.h"
 #include "src/core/time_util.h"
 #include "src/store/store_location.h"
 
@@ -72,7 +73,7 @@ int Main(int argc, char** argv) {
       "vrecon: reconcile what a VM's guest says about its CPU with what the hypervisor measured, and turn the "
       "guest's per-process CPU into real CPU."};
   app.require_subcommand(0, 1);
-  app.set_version_flag("--version", "vrecon 0.1.0");
+  app.set_version_flag("--version", "vrecon " VRECON_VERSION " (commit " VRECON_GIT_COMMIT ")");
   RunFn ingest = AddIngestCommand(app);
   RunFn correct = AddCorrectCommand(app);
   RunFn samples = AddSamplesCommand(app);

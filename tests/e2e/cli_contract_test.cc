@@ -1,7 +1,9 @@
 // The command-line contract: help, exit codes, error lines, output shapes.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
+#include <regex>
 
 #include "tests/support/cli_runner.h"
 
@@ -9,7 +11,7 @@ namespace vrecon::testing {
 namespace {
 
 TEST(CliContractTest, EveryCommandHasHelp) {
-  for (const char* cmd : {"ingest", "correct", "samples"}) {
+  for (const char* cmd : {"ingest", "correct", "samples", "serve", "report", "prune", "status", "ready"}) {
     CliResult r = RunVrecon({cmd, "--help"});
     EXPECT_EQ(r.exit_code, 0) << cmd;
     EXPECT_NE(r.out.find("--db"), std::string::npos) << cmd;
@@ -17,6 +19,27 @@ TEST(CliContractTest, EveryCommandHasHelp) {
   CliResult r = RunVrecon({"--help"});
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_NE(r.out.find("ingest"), std::string::npos);
+}
+
+// The version and the commit the binary was built from: the source tree's HEAD when it is a git
+// checkout (marked -modified when tracked files differ), else "unknown".
+TEST(CliContractTest, VersionNamesTheCommit) {
+  const CliResult r = RunVrecon({"--version"});
+  EXPECT_EQ(r.exit_code, 0);
+  std::smatch m;
+  ASSERT_TRUE(
+      std::regex_match(r.out, m, std::regex(R"(vrecon \d+\.\d+\.\d+ \(commit ([0-9a-f]{12}(-modified)?|unknown)\)\n)")))
+      << r.out;
+  const std::string src = std::string(VRECON_FIXTURES_DIR) + "/..";
+  std::string head;
+  if (FILE* p = popen(("git -C '" + src + "' rev-parse --short=12 HEAD 2>/dev/null").c_str(), "r")) {
+    char buf[64] = {};
+    if (fgets(buf, sizeof buf, p)) head = buf;
+    pclose(p);
+  }
+  if (head.size() >= 12) {
+    EXPECT_EQ(m[1].str().substr(0, 12), head.substr(0, 12));
+  }
 }
 
 TEST(CliContractTest, BadUsageExitsTwo) {
