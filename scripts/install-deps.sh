@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages vrecon needs to build and test, only those missing.
-# Usage: scripts/install-deps.sh [--fuzz] [extra-package ...]
-#   --fuzz  also clang and its libFuzzer/sanitizer runtimes, for scripts/fuzz.sh
+# Usage: scripts/install-deps.sh [--fuzz | --build-only] [extra-package ...]
+#   --fuzz        also clang and its libFuzzer/sanitizer runtimes, for scripts/fuzz.sh
+#   --build-only  only what building vrecon itself needs (scripts/demo.sh): no test servers,
+#                 browser or Go toolchain
 set -euo pipefail
-fuzz=()
-if [ "${1:-}" = "--fuzz" ]; then
-  shift
-  fuzz=(clang libclang-rt-14-dev)
-fi
-pkgs=(cmake g++ make pkg-config libsqlite3-dev libcurl4-openssl-dev libpugixml-dev libeigen3-dev
-      libpq-dev postgresql postgresql-common libcpp-httplib-dev libcrypt-dev prometheus openssl libcli11-dev libtomlplusplus-dev libgtest-dev libgmock-dev zlib1g-dev golang-go golang-github-vmware-govmomi-dev curl chromium
-      "${fuzz[@]}" "$@")
+build=(cmake g++ make pkg-config libsqlite3-dev libcurl4-openssl-dev libpugixml-dev libeigen3-dev
+       libpq-dev libcpp-httplib-dev libcrypt-dev libcli11-dev libtomlplusplus-dev)
+# The tests' own: GoogleTest, a PostgreSQL server, Prometheus, Chromium, the vCenter simulator's Go
+# sources, curl and openssl.
+tests=(postgresql postgresql-common prometheus openssl libgtest-dev libgmock-dev zlib1g-dev golang-go
+       golang-github-vmware-govmomi-dev curl chromium)
+extra=()
+case "${1:-}" in
+  --fuzz) shift; extra=(clang libclang-rt-14-dev) ;;
+  --build-only) shift; tests=() ;;
+esac
+pkgs=("${build[@]}" "${tests[@]}" "${extra[@]}" "$@")
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
