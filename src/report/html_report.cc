@@ -36,8 +36,7 @@ std::string VmHref(const HtmlOptions& opt, const FleetReport& r, size_t i) {
 }
 
 void RankTable(Sink& s, const FleetReport& r, const HtmlOptions& opt, const std::vector<size_t>& idx, size_t rows,
-               const char* title,
-               const char* value_head, const std::function<std::string(const VmReport&)>& value) {
+               const char* title, const char* value_head, const std::function<std::string(const VmReport&)>& value) {
   s << "<div><h3>" << title << "</h3>";
   if (idx.empty()) {
     s << "<p class=\"missing\">No VM has the data for this ranking.</p></div>";
@@ -64,7 +63,8 @@ void FleetPage(Sink& s, const FleetReport& r, const HtmlOptions& opt) {
     << "</td></tr><tr><th>windows with w (both sides, usable)</th><td>" << Pct(r.with_w, r.windows)
     << "</td></tr></table>";
   s << "<div class=\"grid2\">";
-  RankTable(s, r, opt, RankByGap(r), opt.ranking_rows, "Gap between guest-reported and real CPU", "real - guest (points), w",
+  RankTable(s, r, opt, RankByGap(r), opt.ranking_rows, "Gap between guest-reported and real CPU",
+            "real - guest (points), w",
             [](const VmReport& v) { return Num(v.stats.gap.value(), 1, " pt") + ", w " + Num(v.stats.w.value(), 2); });
   RankTable(s, r, opt, RankByReady(r), opt.ranking_rows, "Ready time", "mean / max, % per vCPU", [](const VmReport& v) {
     return Num(v.stats.ready.value(), 2, "%") + " / " + Num(v.stats.max_ready, 1, "%");
@@ -100,9 +100,9 @@ void FleetPage(Sink& s, const FleetReport& r, const HtmlOptions& opt) {
     for (const StoredReady& rd : r.vms[i].ready)
       for (const StoredFlag& h : rd.hints) {
         if (hints++ == 0) s << "<table><tr><th>VM</th><th>hint</th><th>severity</th><th>what to change</th></tr>";
-        s << "<tr><td><a href=\"" << H(VmHref(opt, r, i)) << "\">" << H(r.vms[i].label) << "</a></td><td><code>" << H(h.code)
-          << "</code></td><td class=\"sev-" << SeverityName(h.severity) << "\">" << SeverityName(h.severity)
-          << "</td><td>" << H(h.message) << "</td></tr>";
+        s << "<tr><td><a href=\"" << H(VmHref(opt, r, i)) << "\">" << H(r.vms[i].label) << "</a></td><td><code>"
+          << H(h.code) << "</code></td><td class=\"sev-" << SeverityName(h.severity) << "\">"
+          << SeverityName(h.severity) << "</td><td>" << H(h.message) << "</td></tr>";
       }
   s << (hints ? "</table>" : "<p>No hints: no VM crossed the Ready-Time thresholds.</p>") << "</section>\n";
 }

@@ -69,10 +69,10 @@ void WriteVmSection(Sink& s, size_t index, const VmReport& v, const std::vector<
   ChartSpec rc;
   rc.title = "Ready and co-stop per vCPU of " + v.label;
   rc.y_label = "% of time, per vCPU";
-  rc.y_min_max = 12;
   rc.series = {{"ready %/vCPU", "#e65100", &ready, false, true, false},
                {"co-stop %/vCPU", "#6a1b9a", &costop, false, false, false}};
-  rc.bands = {{5, 10, "#fff3c4", "ready 5-10% (warn)"}, {10, 1e18, "#fde0dc", "ready > 10% (critical)"}};
+  rc.bands = {{5, 10, "#ffe08a", "ready 5-10% (warn)", "#c99a00"},
+              {10, 1e18, "#f6b0a8", "ready > 10% (critical)", "#c0392b"}};
   rc.lines = {{3, "co-stop 3% threshold"}};
   s << "<h4>Ready / co-stop per vCPU</h4>" << RenderChart(rc, t0, t1, defs) << "\n";
   std::vector<FlagMark> fm;

@@ -208,7 +208,13 @@ std::string RenderChart(const ChartSpec& spec, TimeNs t0, TimeNs t1, SvgDefs* de
       m = std::max(m, *v);
     }
   }
-  for (const ChartBand& b : spec.bands) f.y_max = std::max(f.y_max, b.hi < 1e9 ? b.hi : b.lo);
+  // The axis reaches just past the first threshold, so it shows where data would start to
+  // matter; higher bands come into view only when the data climbs towards them.
+  if (!spec.bands.empty()) {
+    double first = spec.bands.front().lo;
+    for (const ChartBand& b : spec.bands) first = std::min(first, b.lo);
+    f.y_max = std::max(f.y_max, first * 1.1);
+  }
   f.y_max = NiceMax(f.y_max);
   f.y2_max = NiceMax(f.y2_max);
 
@@ -218,8 +224,13 @@ std::string RenderChart(const ChartSpec& spec, TimeNs t0, TimeNs t1, SvgDefs* de
   for (const ChartBand& b : spec.bands) {
     const double y_hi = f.Y(std::min(b.hi, f.y_max), false), y_lo = f.Y(b.lo, false);
     if (y_lo <= y_hi) continue;
-    o += "<rect x=\"" + std::to_string(kLeft) + "\" y=\"" + N(y_hi) + "\" width=\"" + std::to_string(kPlotW) +
-         "\" height=\"" + N(y_lo - y_hi) + "\" fill=\"" + b.color + "\"/>";
+    o += "<rect class=\"band\" x=\"" + std::to_string(kLeft) + "\" y=\"" + N(y_hi) + "\" width=\"" +
+         std::to_string(kPlotW) + "\" height=\"" + N(y_lo - y_hi) + "\" fill=\"" + b.color +
+         "\" fill-opacity=\"0.3\"/>";
+    if (!b.edge.empty() && b.lo > 0) {
+      o += "<path class=\"band-edge\" stroke=\"" + b.edge + "\" stroke-dasharray=\"6 3\" fill=\"none\" d=\"M" +
+           std::to_string(kLeft) + " " + N(y_lo) + "h" + std::to_string(kPlotW) + "\"/>";
+    }
   }
   // Left axis (and right, with a second series axis): 5 ticks. The grid, time axis, frame, axis
   // titles and legend are the same for every chart of its kind and period (`fixed`, shared

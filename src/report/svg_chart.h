@@ -43,9 +43,11 @@ struct ChartSeries {
   bool dashed = false;
 };
 
-struct ChartBand {  // a horizontal band on the left axis (thresholds)
+// A horizontal band on the left axis (a threshold's range): a faint tint, so the lines inside
+// stay the thing seen, with a dashed line in `edge` where it begins.
+struct ChartBand {
   double lo = 0, hi = 0;
-  std::string color, label;
+  std::string color, label, edge;
 };
 
 struct ChartSpec {
