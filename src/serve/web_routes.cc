@@ -78,12 +78,12 @@ WebReply WindowsJson(const ServerOptions& o, const WebQuery& q, const std::strin
 
 void AddWebRoutes(httplib::Server* svr, const ServerOptions& o) {
   // Each route parses the query, then answers; a bad query is 400 before the store is opened.
-  const auto route = [&o](const std::function<WebReply(const WebQuery&, const httplib::Request&)>& answer) {
-    return [&o, answer](const httplib::Request& req, httplib::Response& res) {
+  const auto route = [](const std::function<WebReply(const WebQuery&, const httplib::Request&)>& answer) {
+    return [answer](const httplib::Request& req, httplib::Response& res) {
       const ParamFn param = [&req](std::string_view name) -> std::optional<std::string> {
         const std::string key(name);
-        if (!req.has_param(key.c_str())) return std::nullopt;
-        return req.get_param_value(key.c_str());
+        if (!req.has_param(key)) return std::nullopt;
+        return req.get_param_value(key);
       };
       StatusOr<WebQuery> q = ParseWebQuery(param, NowNs());
       const WebReply reply = q.ok() ? answer(*q, req) : ErrorReply(q.status(), "");
