@@ -9,9 +9,12 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <regex>
+#include <thread>
 
 #include "src/serve/web_query.h"
 #include "tests/serve/serve_runner.h"
@@ -116,6 +119,35 @@ TEST_P(WebViewTest, ErrorsAreOneLineAndTheServerSurvivesADisconnect) {
   }
   EXPECT_EQ(serve.Get("/?" + kRange).first, 200);
   EXPECT_EQ(serve.Get("/metrics").first, 200);
+}
+
+// Scrapes and pages go on while ingests write the store; neither waits on the other for long.
+TEST_P(WebViewTest, ServesWhileACollectorWrites) {
+  ServeRunner serve(db_);
+  ASSERT_TRUE(serve.listening()) << serve.process().err();
+  std::atomic<bool> writing{true};
+  std::atomic<int> answered{0}, refused{0};
+  std::thread reader([&] {
+    while (writing.load()) {
+      const int status = serve.Get(answered % 2 ? "/metrics" : "/?" + kRange).first;
+      (status == 200 ? answered : refused)++;
+    }
+  });
+  // The seed example stored again and again under other machine names: each ingest a write
+  // transaction and a recompute of the stored corrections.
+  const std::string guest = ReadText(Fixture("seed003/guest-web01.csv"));
+  for (int i = 0; i < 4; ++i) {
+    const std::string name = "WEB1" + std::to_string(i);
+    WriteText(dir_.File(name + ".csv"), std::regex_replace(guest, std::regex("WEB01"), name));
+    const auto t0 = std::chrono::steady_clock::now();
+    const CliResult r = RunVrecon({"ingest", "--db", db_, dir_.File(name + ".csv")});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(30));
+  }
+  writing = false;
+  reader.join();
+  EXPECT_GT(answered.load(), 0);
+  EXPECT_EQ(refused.load(), 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, WebViewTest, ::testing::Values(TestBackend::kSqlite, TestBackend::kPostgres),
