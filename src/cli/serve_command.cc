@@ -49,9 +49,9 @@ RunFn AddServeCommand(CLI::App& app) {
   auto o = std::make_shared<Opts>();
   CLI::App* cmd = app.add_subcommand(
       "serve",
-      "Serve Prometheus /metrics from the stored corrections: each VM's latest complete window (guest and host "
-      "CPU, w, ready, co-stop, clock offset, top processes' corrected CPU, flags) and each collection source's "
-      "status (docs/metrics.md); until SIGINT/SIGTERM");
+      "Serve the stored corrections over HTTP until SIGINT/SIGTERM: a web view (/ is the HTML report of "
+      "?from=&to=&vm=, /api/vms and /api/vms/{vm_key}/windows their JSON) and Prometheus /metrics (each VM's "
+      "latest complete window, its top processes' corrected CPU, flags, each source's status; docs/metrics.md)");
   AddDbOption(cmd, &o->db, "Store to read")->capture_default_str();
   AddListenOptions(cmd, &o->listen);
   return [o] { return Run(*o); };

@@ -1,0 +1,41 @@
+# Writes OUT_DIR/vrecon.1.gz and OUT_DIR/vrecon-<command>.1.gz with help2man from the built
+# binary's own --help (so the pages cannot drift from it), compressed with gzip -9n as Debian
+# wants. cmake -DVRECON=... -DOUT_DIR=... -DVERSION=... -P man_pages.cmake
+file(MAKE_DIRECTORY "${OUT_DIR}")
+execute_process(COMMAND "${VRECON}" --help OUTPUT_VARIABLE top RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${VRECON} --help failed")
+endif()
+# "Subcommands:" lines: two spaces, the name, spaces, the description (its ';' would split
+# CMake's lists).
+string(REPLACE ";" "," top "${top}")
+string(REGEX MATCHALL "\n  [a-z]+ +[^\n]+" lines "${top}")
+set(pages "vrecon|vrecon|reconcile a VM's guest CPU figures with the hypervisor's and correct per-process CPU")
+foreach(line IN LISTS lines)
+  string(REGEX REPLACE "^\n  ([a-z]+) +([^\n]+)$" "\\1" cmd "${line}")
+  string(REGEX REPLACE "^\n  ([a-z]+) +([^\n]+)$" "\\2" desc "${line}")
+  string(REGEX REPLACE "[.;:(].*$" "" desc "${desc}")
+  string(TOLOWER "${desc}" desc)
+  list(APPEND pages "vrecon-${cmd}|${cmd}|${desc}")
+endforeach()
+foreach(page IN LISTS pages)
+  string(REPLACE "|" ";" parts "${page}")
+  list(GET parts 0 name)
+  list(GET parts 1 cmd)
+  list(GET parts 2 desc)
+  set(wrapper "${OUT_DIR}/${name}")
+  if(cmd STREQUAL "vrecon")
+    file(WRITE "${wrapper}" "#!/bin/sh\nexec '${VRECON}' \"$@\"\n")
+  else()
+    file(WRITE "${wrapper}" "#!/bin/sh\nexec '${VRECON}' ${cmd} \"$@\"\n")
+  endif()
+  file(CHMOD "${wrapper}" PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE)
+  execute_process(COMMAND help2man --no-info --no-discard-stderr "--version-string=${VERSION}" "--name=${desc}"
+                          "--section=1" "--output=${OUT_DIR}/${name}.1" "${wrapper}"
+                  RESULT_VARIABLE rc)
+  file(REMOVE "${wrapper}")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "help2man failed for ${name}")
+  endif()
+  execute_process(COMMAND gzip -9nf "${OUT_DIR}/${name}.1" RESULT_VARIABLE rc)
+endforeach()
