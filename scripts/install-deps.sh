@@ -5,7 +5,7 @@
 #   --build-only  only what building vrecon itself needs (scripts/demo.sh): no test servers,
 #                 browser or Go toolchain
 set -euo pipefail
-build=(cmake g++ make pkg-config libsqlite3-dev libcurl4-openssl-dev libpugixml-dev libeigen3-dev
+build=(cmake g++ make pkg-config ccache libsqlite3-dev libcurl4-openssl-dev libpugixml-dev libeigen3-dev
        libpq-dev libcpp-httplib-dev libcrypt-dev libcli11-dev libtomlplusplus-dev)
 # The tests' own: GoogleTest, a PostgreSQL server, Prometheus, Chromium, the vCenter simulator's Go
 # sources, curl and openssl.

@@ -12,7 +12,11 @@ commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 # Who answers for the package: VRECON_MAINTAINER, else the author of the commit it is built from.
 maintainer=${VRECON_MAINTAINER:-$(git log -1 --format='%an <%ae>' 2>/dev/null || true)}
 [ -n "$maintainer" ] || { echo "package: set VRECON_MAINTAINER=\"Name <mail>\"" >&2; exit 2; }
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr -DVRECON_PACKAGE=ON \
+# The flags of scripts/test.sh's build (and its ccache), so that after it the objects come from
+# the cache.
+export CCACHE_DIR=$PWD/build-ccache
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DVRECON_WERROR=ON -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
+  -DCMAKE_INSTALL_PREFIX=/usr -DVRECON_PACKAGE=ON \
   -DVRECON_BUILD_TESTS=OFF -DVRECON_BUILD_BENCH=OFF -DVRECON_PACKAGE_COMMIT="$commit" \
   -DVRECON_PACKAGE_MAINTAINER="$maintainer" >"$build.log" 2>&1 ||
   { tail -n 30 "$build.log"; exit 1; }

@@ -14,6 +14,10 @@ build=build; flags=(-DCMAKE_BUILD_TYPE=Release -DVRECON_WERROR=ON)
 if [ "${1:-}" = "--sanitize" ]; then
   build=build-asan; flags=(-DCMAKE_BUILD_TYPE=Debug -DVRECON_SANITIZE=ON -DVRECON_WERROR=ON)
 fi
+# ccache, with its cache in the tree: the package build (scripts/package.sh) compiles the same
+# objects with the same flags and takes them from here.
+export CCACHE_DIR=$PWD/build-ccache
+flags+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 cmake -S . -B "$build" "${flags[@]}"
 cmake --build "$build" -j"$(nproc)"
 # The PostgreSQL store's tests run against a throw-away cluster that Debian's pg_virtualenv starts
