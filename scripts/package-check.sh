@@ -2,7 +2,7 @@
 # The Debian package as a user meets it (issue 17), in a Debian 12 chroot made with debootstrap,
 # so the machine running this is left as it was:
 #  1. scripts/package.sh builds the .deb and lintian finds no error;
-#  2. it installs with apt (its Depends resolved from Debian): `vrecon --version`, `man -w vrecon`,
+#  2. its Depends install from Debian and the package with `dpkg -i`: `vrecon --version`, `man -w vrecon`,
 #     `systemd-analyze verify` of its units, the user vrecon and /var/lib/vrecon;
 #  3. `vrecon collect --once` as user vrecon against govmomi's vCenter simulator (on loopback,
 #     outside the chroot), the store under /var/lib/vrecon;
@@ -34,8 +34,12 @@ in_root apt-get remove -y --purge vrecon >/dev/null 2>&1 || true
 rm -rf "$root/var/lib/vrecon" "$root/etc/vrecon"
 cp "$deb" "$root/tmp/vrecon.deb"
 in_root apt-get update -qq
+# Its Depends from Debian (versions dropped: apt takes bookworm's), then the package by dpkg -i.
+depends=$(dpkg-deb -f "$deb" Depends | sed 's/([^)]*)//g; s/,/ /g')
+# shellcheck disable=SC2086
 in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-  /tmp/vrecon.deb man-db systemd >build-pkg/apt.log 2>&1 || { tail -n 30 build-pkg/apt.log; fail "apt install"; }
+  $depends man-db systemd >build-pkg/apt.log 2>&1 || { tail -n 30 build-pkg/apt.log; fail "installing Depends"; }
+in_root dpkg -i /tmp/vrecon.deb >>build-pkg/apt.log 2>&1 || { tail -n 30 build-pkg/apt.log; fail "dpkg -i"; }
 
 echo "== installed"
 in_root vrecon --version
