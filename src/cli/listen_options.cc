@@ -1,5 +1,7 @@
 #include "src/cli/listen_options.h"
 
+#include "vrecon_build_info.h"
+
 namespace vrecon::cli {
 
 CLI::Option* AddListenOptions(CLI::App* cmd, ListenOptions* o) {
@@ -30,6 +32,8 @@ StatusOr<serve::ServerOptions> ToServerOptions(const ListenOptions& o, const std
   RETURN_IF_ERROR(serve::CheckExposure(s.listen, !o.tls_cert.empty(), o.insecure_listen));
   s.db = db;
   s.top = o.top;
+  s.version = VRECON_VERSION;
+  s.commit = VRECON_GIT_COMMIT;
   s.tls_cert = o.tls_cert;
   s.tls_key = o.tls_key;
   return s;

@@ -21,7 +21,9 @@ namespace {
 StatusOr<std::string> Metrics(const ServerOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();
   ASSIGN_OR_RETURN(std::unique_ptr<Store> store, Store::OpenForReading(o.db));
-  ASSIGN_OR_RETURN(const MetricsSnapshot snapshot, ReadMetricsSnapshot(store.get(), o.top));
+  ASSIGN_OR_RETURN(MetricsSnapshot snapshot, ReadMetricsSnapshot(store.get(), o.top));
+  snapshot.version = o.version;
+  snapshot.commit = o.commit;
   const double read_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::string body;
   RenderMetrics(snapshot, read_s, &body);

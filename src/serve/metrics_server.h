@@ -26,6 +26,7 @@ struct ServerOptions {
   ListenAddress listen;
   int top = 10;                          // processes exported per VM
   std::string tls_cert, tls_key;         // PEM files; both or neither
+  std::string version, commit;           // vrecon_build_info's labels
   std::shared_ptr<const AuthFile> auth;  // set: every request needs basic auth of one of its users
 };
 

@@ -30,6 +30,7 @@ struct VmMetrics {
 struct MetricsSnapshot {
   std::vector<VmMetrics> vms;
   std::vector<SourceStatus> sources;
+  std::string version, commit;  // of the vrecon serving them (vrecon_build_info); "" leaves it out
 };
 
 // `top`: processes kept per VM (0: none).

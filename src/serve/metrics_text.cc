@@ -171,6 +171,10 @@ void Sources(const MetricsSnapshot& s, Exposition* e) {
 
 void RenderMetrics(const MetricsSnapshot& snapshot, double read_seconds, std::string* out) {
   Exposition e(out);
+  if (!snapshot.version.empty()) {
+    e.Family("vrecon_build_info", "gauge", "1; the labels name the vrecon serving these metrics.");
+    e.Sample({{"version", snapshot.version}, {"commit", snapshot.commit}}, 1);
+  }
   e.Family("vrecon_vms", "gauge", "VMs with a complete window in the store.");
   e.Sample({}, static_cast<double>(snapshot.vms.size()));
   VmInfo(snapshot, &e);

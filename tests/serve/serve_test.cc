@@ -79,6 +79,11 @@ TEST_P(ServeTest, MetricsAreCorrectsLatestCompleteWindow) {
   const auto last = LastWindowsWithW(correct.out);
   ASSERT_EQ(last.size(), 3u) << "DB02, WEB02 and WEB01 have host data; LONE03 has none";
   EXPECT_EQ(p.samples.at("vrecon_vms"), 3);
+  const std::string version = RunVrecon({"--version"}).out;  // "vrecon 0.1.0 (commit abc)\n"
+  const std::string build_info =
+      "vrecon_build_info{version=\"" + version.substr(7, version.find(' ', 7) - 7) + "\",commit=\"" +
+      version.substr(version.find("commit ") + 7, version.find(')') - version.find("commit ") - 7) + "\"}";
+  EXPECT_EQ(p.samples.count(build_info), 1u) << build_info;
   for (const auto& [key, rows] : last) {
     const std::string l = Labels(rows.front());
     SCOPED_TRACE(l);
