@@ -4,9 +4,9 @@
 #include <iostream>
 
 #include "src/cli/commands.h"
-#include "vrecon_build_info.h"
 #include "src/core/time_util.h"
 #include "src/store/store_location.h"
+#include "vrecon_build_info.h"
 
 namespace vrecon::cli {
 
