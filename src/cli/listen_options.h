@@ -1,5 +1,5 @@
-// The options of a /metrics server, shared by `vrecon serve` and `vrecon collect --listen`:
-// --listen, --top, --tls-cert, --tls-key, --insecure-listen (docs/serve.md).
+// The options of the HTTP server, shared by `vrecon serve` and `vrecon collect --listen`:
+// --listen, --top, --tls-cert, --tls-key, --auth-file, --insecure-listen (docs/serve.md).
 #ifndef VRECON_SRC_CLI_LISTEN_OPTIONS_H_
 #define VRECON_SRC_CLI_LISTEN_OPTIONS_H_
 

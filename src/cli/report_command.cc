@@ -45,6 +45,17 @@ std::map<std::string, std::string> GuestZones(Store* store) {
   return zones;
 }
 
+// Writes the report into `path`: the --out file itself, or its stand-in beside it. Errors name
+// `out`.
+Status WriteTo(const std::string& path, const std::string& out, const std::function<Status(std::ostream&)>& body) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  if (!f) return Status::IOError("cannot write " + out + (path == out ? "" : ": cannot create " + path));
+  Status s = body(f);
+  f.close();
+  if (s.ok() && !f) s = Status::IOError("cannot write " + out + " (disk full?)");
+  return s;
+}
+
 Status Write(const Opts& o, const std::function<Status(std::ostream&)>& body) {
   if (o.out == "-") return body(std::cout);
   std::error_code ec;
@@ -52,26 +63,13 @@ Status Write(const Opts& o, const std::function<Status(std::ostream&)>& body) {
     return Status::InvalidArgument("--out " + o.out + " is a directory: name the file to write");
   // A device or pipe (/dev/null, a FIFO) is written in place: renaming over it would replace it
   // by a regular file.
-  if (std::filesystem::exists(o.out, ec) && !std::filesystem::is_regular_file(o.out, ec)) {
-    std::ofstream f(o.out, std::ios::binary);
-    if (!f) return Status::IOError("cannot write " + o.out);
-    Status s = body(f);
-    f.close();
-    if (s.ok() && !f) s = Status::IOError("cannot write " + o.out);
-    return s;
-  }
+  if (std::filesystem::exists(o.out, ec) && !std::filesystem::is_regular_file(o.out, ec))
+    return WriteTo(o.out, o.out, body);
   // Written next to the target and renamed: a failed run leaves no half report behind.
   const std::string tmp = o.out + ".partial";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) return Status::IOError("cannot write " + o.out + ": cannot create " + tmp);
-    Status s = body(f);
-    f.close();
-    if (s.ok() && !f) s = Status::IOError("cannot write " + o.out + " (disk full?)");
-    if (!s.ok()) {
-      std::filesystem::remove(tmp, ec);  // best effort: the error to report is s
-      return s;
-    }
+  if (Status s = WriteTo(tmp, o.out, body); !s.ok()) {
+    std::filesystem::remove(tmp, ec);  // best effort: the error to report is s
+    return s;
   }
   std::filesystem::rename(tmp, o.out, ec);
   if (ec) {
