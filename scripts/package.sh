@@ -8,6 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --build-only help2man dpkg-dev lintian
 build=build-pkg
+mkdir -p "$build"
+log=$build/build.log
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 # Who answers for the package: VRECON_MAINTAINER, else the author of the commit it is built from.
 maintainer=${VRECON_MAINTAINER:-$(git log -1 --format='%an <%ae>' 2>/dev/null || true)}
@@ -18,11 +20,11 @@ export CCACHE_DIR=$PWD/build-ccache
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DVRECON_WERROR=ON -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
   -DCMAKE_INSTALL_PREFIX=/usr -DVRECON_PACKAGE=ON \
   -DVRECON_BUILD_TESTS=OFF -DVRECON_BUILD_BENCH=OFF -DVRECON_PACKAGE_COMMIT="$commit" \
-  -DVRECON_PACKAGE_MAINTAINER="$maintainer" >"$build.log" 2>&1 ||
-  { tail -n 30 "$build.log"; exit 1; }
-cmake --build "$build" -j"$(nproc)" >>"$build.log" 2>&1 || { tail -n 40 "$build.log"; exit 1; }
+  -DVRECON_PACKAGE_MAINTAINER="$maintainer" >"$log" 2>&1 ||
+  { tail -n 30 "$log"; exit 1; }
+cmake --build "$build" -j"$(nproc)" >>"$log" 2>&1 || { tail -n 40 "$log"; exit 1; }
 rm -f "$build"/vrecon_*.deb
-(cd "$build" && cpack -G DEB >>"../$build.log" 2>&1) || { tail -n 40 "$build.log"; exit 1; }
+(cd "$build" && cpack -G DEB >>"build.log" 2>&1) || { tail -n 40 "$log"; exit 1; }
 deb=$(ls "$build"/vrecon_*_amd64.deb)
 echo "package: $deb"
 dpkg-deb --info "$deb" | sed -n '/Package:/,$p'
