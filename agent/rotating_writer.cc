@@ -37,7 +37,7 @@ void StdOutputFiles::Close() {
   file_ = nullptr;
 }
 
-std::string FileName(const std::string& prefix, const LocalTime& t, int attempt) {
+std::string FileName(const std::string& prefix, const perfmon::LocalTime& t, int attempt) {
   char b[64];
   std::snprintf(b, sizeof b, "_%04d%02d%02d-%02d%02d%02d", t.year, t.month, t.day, t.hour, t.minute, t.second);
   std::string name = prefix + b;
@@ -56,7 +56,7 @@ Status RotatingWriter::StartFile(const Stamp& at, const std::vector<std::string>
     if (!out_.Exists(name)) break;
   }
   RETURN_IF_ERROR(out_.Create(name));
-  const std::string header = FormatHeader(at.zone, header_paths);
+  const std::string header = perfmon::FormatHeader(at.zone, header_paths);
   RETURN_IF_ERROR(out_.Append(header));
   open_ = true;
   bytes_ = header.size();
@@ -68,7 +68,7 @@ Status RotatingWriter::StartFile(const Stamp& at, const std::vector<std::string>
 
 Status RotatingWriter::Write(const Stamp& at, const std::vector<std::string>& header_paths, bool columns_changed,
                              const std::vector<std::optional<double>>& values) {
-  const std::string row = FormatRow(at.local, values);
+  const std::string row = perfmon::FormatRow(at.local, values);
   bool start = !open_ || columns_changed;
   if (open_ && rows_in_file_ > 0) {  // a file always gets at least one row
     if (policy_.max_bytes && bytes_ + row.size() > policy_.max_bytes) start = true;

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "agent/pdh_csv.h"
+#include "adapters/perfmon/pdh_csv_writer.h"
 #include "src/core/status.h"
 
 namespace vrecon::agent {
@@ -49,9 +49,9 @@ struct RotationPolicy {
 };
 
 struct Stamp {
-  std::int64_t utc_ms = 0;  // for ages
-  LocalTime local;          // for rows and file names
-  TimeZone zone;            // for the header of a file started now
+  std::int64_t utc_ms = 0;   // for ages
+  perfmon::LocalTime local;  // for rows and file names
+  perfmon::TimeZone zone;    // for the header of a file started now
 };
 
 class RotatingWriter {
@@ -77,7 +77,7 @@ class RotatingWriter {
 };
 
 // "<prefix>_20261102-100000.csv"
-std::string FileName(const std::string& prefix, const LocalTime& t, int attempt);
+std::string FileName(const std::string& prefix, const perfmon::LocalTime& t, int attempt);
 
 }  // namespace vrecon::agent
 

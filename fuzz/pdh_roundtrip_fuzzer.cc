@@ -1,4 +1,4 @@
-// The PDH-CSV writer (agent/pdh_csv: vrecon-agent, `collect procfs --out`, `report --format
+// The PDH-CSV writer (adapters/perfmon/pdh_csv_writer: vrecon-agent, `collect procfs --out`, `report --format
 // pdh-csv`) read back by the Perfmon parser. The fuzz input chooses a zone and bias, counter
 // paths as Windows names them, rows of local times and values (any double bit pattern, or
 // none), and how the written text is chunked for reading.
@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "adapters/perfmon/pdh_csv_writer.h"
 #include "adapters/perfmon/perfmon_parser.h"
-#include "agent/pdh_csv.h"
 #include "fuzz/chunk_plan.h"
 #include "fuzz/fuzz_check.h"
 
@@ -46,7 +46,7 @@ std::string Name(FuzzedDataProvider& in, std::string_view banned, size_t max_len
   std::string raw = in.ConsumeRandomLengthString(max_len), out;
   for (char c : raw)
     if (static_cast<unsigned char>(c) >= 0x20 && c != 0x7F && banned.find(c) == std::string_view::npos) out += c;
-  if (!perfmon::IsValidUtf8(out)) out = perfmon::SingleByteToUtf8(out, perfmon::Encoding::kCp1252);
+  if (!IsValidUtf8(out)) out = SingleByteToUtf8(out, Encoding::kCp1252);
   return out.empty() ? "x" : out;
 }
 
@@ -54,7 +54,7 @@ std::string Name(FuzzedDataProvider& in, std::string_view banned, size_t max_len
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzedDataProvider in(data, size);
-  agent::TimeZone zone{Name(in, "\"", 40), in.ConsumeIntegralInRange(-24 * 60, 24 * 60)};
+  perfmon::TimeZone zone{Name(in, "\"", 40), in.ConsumeIntegralInRange(-24 * 60, 24 * 60)};
   const size_t ncols = in.ConsumeIntegralInRange<size_t>(1, 8);
   std::vector<std::string> paths;
   for (size_t i = 0; i < ncols; ++i) {
@@ -63,7 +63,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // The counter ends in its column number: two columns never name one series.
     paths.push_back(path + "\\" + Name(in, "\\", 20) + " " + std::to_string(i));
   }
-  std::string text = agent::FormatHeader(zone, paths);
+  std::string text = perfmon::FormatHeader(zone, paths);
 
   struct Written {
     TimeNs local;
@@ -84,11 +84,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       }
     }
     const CivilTime ct = CivilFromNs(r.local);
-    text += agent::FormatRow({ct.year, ct.month, ct.day, ct.hour, ct.minute, ct.second, ct.millis}, r.values);
+    text += perfmon::FormatRow({ct.year, ct.month, ct.day, ct.hour, ct.minute, ct.second, ct.millis}, r.values);
   }
 
   RowSink sink;
-  perfmon::PerfmonParser parser(perfmon::ParserOptions{"agent.csv", std::nullopt, std::nullopt, nullptr}, &sink);
+  ReaderOptions options;
+  options.file = "agent.csv";
+  perfmon::PerfmonParser parser(std::move(options), &sink);
   Status s;
   for (std::string_view chunk : fuzz::Cut(text, in.ConsumeIntegral<uint32_t>())) {
     s = parser.Parse(chunk);
@@ -97,8 +99,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (s.ok()) s = parser.Finish();
   if (!s.ok()) std::fprintf(stderr, "%s\n", s.message().c_str());
   FUZZ_CHECK(s.ok(), "a file the writer wrote reads");
-  const perfmon::ParseSummary& sum = parser.summary();
-  FUZZ_CHECK(sum.format.bias_minutes == zone.bias_minutes && sum.format.time_zone == zone.name,
+  const ReadSummary& sum = parser.summary();
+  FUZZ_CHECK(parser.format_cell().bias_minutes == zone.bias_minutes && sum.time_zone == zone.name,
              "the header's zone and bias read back as written");
   FUZZ_CHECK(sum.columns.size() == ncols, "every counter path written reads back as a column");
   for (size_t c = 0; c < ncols; ++c)

@@ -8,14 +8,14 @@ namespace vrecon::fuzz {
 
 std::string ReadPerfmon(const std::vector<std::string_view>& chunks, uint32_t seed, std::vector<SeriesKey>* columns) {
   const uint32_t opt = OptionBits(seed);
-  perfmon::ParserOptions o;
+  ReaderOptions o;
   o.file = "fuzz.csv";
-  if ((opt & 7) == 1) o.encoding = perfmon::Encoding::kUtf16Le;
-  if ((opt & 7) == 2) o.encoding = perfmon::Encoding::kCp1251;
+  if ((opt & 7) == 1) o.encoding = Encoding::kUtf16Le;
+  if ((opt & 7) == 2) o.encoding = Encoding::kCp1251;
   if (opt & 8) o.tz_bias_minutes = -330;
   if (opt & 16) {
     // An earlier ingest stored the first lines: they are re-read quietly for the clock state.
-    const perfmon::ResumePoint rp{static_cast<int64_t>((opt >> 5) & 7), 0};
+    const ResumePoint rp{static_cast<int64_t>((opt >> 5) & 7), 0};
     o.resume_lookup = [rp](uint64_t) { return rp; };
   }
   TranscriptSink sink;
@@ -28,6 +28,9 @@ std::string ReadPerfmon(const std::vector<std::string_view>& chunks, uint32_t se
   if (s.ok()) s = parser.Finish();
   AppendStatus(s, &sink.text);
   AppendSummary(parser.summary(), &sink.text);
+  const perfmon::FormatCell& cell = parser.format_cell();
+  sink.text.append("cell bias=").append(cell.bias_minutes ? std::to_string(*cell.bias_minutes) : "-");
+  sink.text.append(cell.cut_off ? " cut\n" : "\n");
   if (columns) *columns = sink.columns;
   return sink.text;
 }

@@ -15,11 +15,11 @@ namespace {
 
 std::string ReadPowerCli(const std::vector<std::string_view>& chunks, uint32_t seed) {
   const uint32_t opt = fuzz::OptionBits(seed);
-  powercli::ParserOptions o;
+  ReaderOptions o;
   o.file = "fuzz.csv";
   if (opt & 1) o.tz_bias_minutes = 120;
   if (opt & 2) {
-    const perfmon::ResumePoint rp{static_cast<int64_t>((opt >> 2) & 7), 0};
+    const ResumePoint rp{static_cast<int64_t>((opt >> 2) & 7), 0};
     o.resume_lookup = [rp](uint64_t) { return rp; };
   }
   fuzz::TranscriptSink sink;
@@ -31,10 +31,10 @@ std::string ReadPowerCli(const std::vector<std::string_view>& chunks, uint32_t s
   }
   if (s.ok()) s = parser.Finish();
   fuzz::AppendStatus(s, &sink.text);
-  const powercli::ParseSummary& m = parser.summary();
-  sink.text += "summary " + std::string(perfmon::EncodingName(m.encoding)) + " " + m.type_name + " " + m.delimiter;
+  const ReadSummary& m = parser.summary();
+  sink.text += "summary " + std::string(EncodingName(m.encoding)) + " " + parser.type_name() + " " + parser.delimiter();
   for (int64_t v :
-       {static_cast<int64_t>(m.bias_minutes), static_cast<int64_t>(m.zone_less_times), m.lines, m.consumed_lines,
+       {static_cast<int64_t>(m.bias_minutes), static_cast<int64_t>(parser.zone_less_times()), m.lines, m.consumed_lines,
         m.rows, m.rows_already, m.issues, m.first_end.value_or(-1), m.last_end.value_or(-1),
         static_cast<int64_t>(m.fingerprint), static_cast<int64_t>(m.consumed_line_hash)})
     sink.text += " " + std::to_string(v);

@@ -14,13 +14,13 @@ namespace {
 
 std::string ReadSar(const std::vector<std::string_view>& chunks, uint32_t seed) {
   const uint32_t opt = fuzz::OptionBits(seed);
-  sar::ParserOptions o;
+  ReaderOptions o;
   o.file = "fuzz.sar";
   o.default_machine = "fuzzhost";
   if (opt & 1) o.date = DaysFromCivil(2024, 3, 7) * 86400 * kNsPerSec;
   if (opt & 2) o.tz_bias_minutes = 60;
   if (opt & 4) {
-    const perfmon::ResumePoint rp{static_cast<int64_t>((opt >> 3) & 7), 0};
+    const ResumePoint rp{static_cast<int64_t>((opt >> 3) & 7), 0};
     o.resume_lookup = [rp](uint64_t) { return rp; };
   }
   fuzz::TranscriptSink sink;

@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <string>
 
-#include "adapters/perfmon/text_decode.h"
 #include "fuzz/chunk_plan.h"
 #include "fuzz/fuzz_check.h"
+#include "src/core/text_decode.h"
 
 using namespace vrecon::perfmon;
 

@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <string>
 
+#include "adapters/perfmon/pdh_csv_writer.h"
 #include "adapters/perfmon/perfmon_format.h"
 #include "adapters/powercli/powercli_format.h"
-#include "agent/pdh_csv.h"
 #include "fuzz/fuzz_check.h"
 #include "src/core/time_util.h"
 #include "src/fleet/fleet_config.h"
@@ -35,7 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   if (const auto t = perfmon::ParseLocalTimestamp(s)) {
     const CivilTime c = CivilFromNs(*t);
-    const std::string pdh = agent::FormatTimestamp({c.year, c.month, c.day, c.hour, c.minute, c.second, c.millis});
+    const std::string pdh = perfmon::FormatTimestamp({c.year, c.month, c.day, c.hour, c.minute, c.second, c.millis});
     FUZZ_CHECK(perfmon::ParseLocalTimestamp(pdh) == t, "a Perfmon time written as PDH writes it reads back the same");
   }
   if (const auto t = powercli::ParseTimestamp(s)) {

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstdint>
 
-#include "adapters/perfmon/text_decode.h"
 #include "fuzz/fuzz_check.h"
+#include "src/core/text_decode.h"
 #include "src/core/text_util.h"
 
 namespace vrecon::fuzz {
@@ -30,12 +30,9 @@ void AppendStatus(const Status& s, std::string* out) {
   out->push_back('\n');
 }
 
-void AppendSummary(const perfmon::ParseSummary& s, std::string* out) {
-  out->append("summary ").append(perfmon::EncodingName(s.encoding));
-  out->append(s.format.tsv ? " tsv " : " csv ");
-  Field(s.format.time_zone, out);
-  out->append(" bias=").append(s.format.bias_minutes ? std::to_string(*s.format.bias_minutes) : "-");
-  out->append(s.format.cut_off ? " cut" : "");
+void AppendSummary(const ReadSummary& s, std::string* out) {
+  out->append("summary ").append(EncodingName(s.encoding)).append(" ").append(s.format).append(" ");
+  Field(s.time_zone, out);
   for (int64_t v : {static_cast<int64_t>(s.bias_minutes), s.lines, s.consumed_lines, s.rows, s.rows_already, s.issues,
                     s.first_end.value_or(-1), s.last_end.value_or(-1)})
     out->append(" ").append(std::to_string(v));

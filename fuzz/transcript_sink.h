@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "adapters/perfmon/perfmon_parser.h"
+#include "src/core/reader.h"
 #include "src/core/sample_sink.h"
 
 namespace vrecon::fuzz {
@@ -26,7 +26,7 @@ class TranscriptSink : public SampleSink {
 // Appends a key's every field, a status, or a Perfmon-shaped summary to `out`.
 void AppendKey(const SeriesKey& k, std::string* out);
 void AppendStatus(const Status& s, std::string* out);
-void AppendSummary(const perfmon::ParseSummary& s, std::string* out);
+void AppendSummary(const ReadSummary& s, std::string* out);
 
 }  // namespace vrecon::fuzz
 

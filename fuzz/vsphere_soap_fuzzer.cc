@@ -14,9 +14,9 @@
 #include <cstdint>
 #include <string>
 
-#include "adapters/perfmon/text_decode.h"
 #include "adapters/vsphere/vsphere_xml.h"
 #include "fuzz/fuzz_check.h"
+#include "src/core/text_decode.h"
 
 using namespace vrecon;
 using namespace vrecon::vsphere;
@@ -25,7 +25,7 @@ namespace {
 
 // Text XML 1.0 can carry: no C0 control other than tab, LF and CR.
 bool XmlCanHold(std::string_view s) {
-  if (!perfmon::IsValidUtf8(s)) return false;
+  if (!IsValidUtf8(s)) return false;
   return std::all_of(s.begin(), s.end(), [](char c) {
     return static_cast<unsigned char>(c) >= 0x20 || c == '\t' || c == '\n' || c == '\r';
   });

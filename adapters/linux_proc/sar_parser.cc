@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <set>
 
 #include "src/core/text_util.h"
@@ -11,7 +12,6 @@ namespace vrecon::sar {
 namespace {
 
 constexpr TimeNs kDay = 86400 * kNsPerSec;
-constexpr int kIssueDetailCap = 1000;
 
 bool Int(std::string_view s, int* out) {
   auto r = std::from_chars(s.data(), s.data() + s.size(), *out);
@@ -84,7 +84,9 @@ std::optional<double> Value(std::string_view s) {
 
 }  // namespace
 
-SarParser::SarParser(ParserOptions options, SampleSink* sink) : options_(std::move(options)), sink_(sink) {
+SarParser::SarParser(ReaderOptions options, SampleSink* sink) : Reader(std::move(options), sink) {
+  summary_.format = "sar-text";
+  if (options_.default_machine.empty()) options_.default_machine = std::filesystem::path(options_.file).stem().string();
   machine_ = options_.default_machine;
   day_ = options_.date;
   summary_.bias_minutes = options_.tz_bias_minutes.value_or(0);
@@ -92,48 +94,28 @@ SarParser::SarParser(ParserOptions options, SampleSink* sink) : options_(std::mo
 
 void SarParser::Issue(int64_t line, Severity sev, const char* code, std::string message) {
   if (line > 0 && line <= resume_.after_line) return;  // raised when an earlier ingest read it
-  ++summary_.issues;
-  if (++issue_counts_[code] > kIssueDetailCap) return;
+  if (!CountIssue(code)) return;
   sink_->AddIssue(ImportIssue{options_.file, line, sev, code, std::move(message)});
 }
 
-Status SarParser::Parse(std::string_view chunk) {
-  if (sniffed_) return Feed(chunk);
-  // The encoding is sniffed on the same first bytes however the input is chunked.
-  head_.append(chunk);
-  if (head_.size() < kSniffBytes) return Status::Ok();
-  return Start();
-}
-
 // sar's output saved on Windows (PowerShell's Out-File) arrives in UTF-16 with a BOM.
-Status SarParser::Start() {
-  sniffed_ = true;
-  std::string head;
-  head.swap(head_);
-  const perfmon::Sniffed s = perfmon::SniffEncoding(head);
-  summary_.encoding = s.encoding;
-  utf16_ = perfmon::Utf16Decoder(s.encoding == perfmon::Encoding::kUtf16Be);
-  return Feed(std::string_view(head).substr(std::min(head.size(), s.bom_length)));
+Status SarParser::Start(std::string_view head) {
+  ASSIGN_OR_RETURN(std::string_view text, StartText(head, "sar text output"));
+  return Feed(text);
 }
 
 Status SarParser::Feed(std::string_view chunk) {
-  auto on_line = [this](std::string_view line, bool) { return OnLine(line); };
-  if (perfmon::IsUtf16(summary_.encoding)) {
-    decoded_.clear();
-    utf16_.Feed(chunk, &decoded_);
-    chunk = decoded_;
-  }
-  Status s = lines_.Feed(chunk, on_line);
+  Status s = lines_.Feed(Decode(chunk), [this](std::string_view line, bool) { return OnLine(line); });
   return NameLongLine(std::move(s), lines_.too_long(), options_.file, summary_.lines + 1);
 }
 
-Status SarParser::Finish() {
-  if (!sniffed_) RETURN_IF_ERROR(Start());
+Status SarParser::End() {
   Status last = lines_.Finish([this](std::string_view line, bool) { return OnLine(line); });
   RETURN_IF_ERROR(NameLongLine(std::move(last), lines_.too_long(), options_.file, summary_.lines + 1));
   RETURN_IF_ERROR(FlushGroup());
   if (!fingerprinted_)
     return Status::InvalidArgument(options_.file + ": no sar -u data row (\"HH:MM:SS [AM|PM] all|N values...\") found");
+  issues_.ReportCapped(options_.file, sink_);
   return Status::Ok();
 }
 
@@ -353,7 +335,7 @@ Status SarParser::FlushGroup() {
 }
 
 bool LooksLikeSar(std::string_view raw_head) {
-  const std::string text = perfmon::DecodeHead(raw_head);
+  const std::string text = DecodeHead(raw_head);
   const std::string_view head(text);
   size_t pos = 0;
   while (pos < head.size()) {

@@ -10,58 +10,41 @@
 // % Processor Time (= 100 - %idle), % User Time, % Nice Time, % System Time, % IOWait Time,
 // % Steal Time, % Idle Time (and % IRQ / % SoftIRQ / % Guest / % Guest Nice Time for -u ALL).
 // Without a column header the default `sar -u` columns are assumed. The date comes from the
-// header; without one, from ParserOptions::date; without either the input is refused.
+// header; without one, from ReaderOptions::date; without either the input is refused.
 // Pure: no file or database access.
 #ifndef VRECON_ADAPTERS_LINUX_PROC_SAR_PARSER_H_
 #define VRECON_ADAPTERS_LINUX_PROC_SAR_PARSER_H_
 
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "adapters/perfmon/perfmon_parser.h"  // ResumePoint, ParseSummary
 #include "src/core/line_splitter.h"
+#include "src/core/reader.h"
 #include "src/core/sample_sink.h"
 
 namespace vrecon::sar {
 
-struct ParserOptions {
-  std::string file;                    // names the input in issues and errors
-  std::string default_machine;         // machine when there is no header line
-  std::optional<int> tz_bias_minutes;  // UTC - local; sar prints local time without a zone
-  std::optional<TimeNs> date;          // midnight (civil, zone-less) of the first row's day
-  std::function<perfmon::ResumePoint(uint64_t fingerprint)> resume_lookup;
-};
-
-class SarParser {
+// Options: default_machine names the machine when there is no header line; tz_bias_minutes is
+// UTC - local (sar prints local time without a zone); date is midnight (civil, zone-less) of the
+// first row's day. The summary's format is "sar-text", its time_zone empty.
+class SarParser : public Reader {
  public:
-  SarParser(ParserOptions options, SampleSink* sink);
-  Status Parse(std::string_view chunk);
-  [[nodiscard]] Status Finish();
-  // Same shape as the Perfmon reader's summary (format.time_zone stays empty).
-  const perfmon::ParseSummary& summary() const { return summary_; }
+  SarParser(ReaderOptions options, SampleSink* sink);
 
  private:
-  static constexpr size_t kSniffBytes = 4096;
-  Status Start();
-  Status Feed(std::string_view chunk);
+  Status Start(std::string_view head) override;
+  Status Feed(std::string_view chunk) override;
+  Status End() override;
   Status OnLine(std::string_view line);
   Status OnData(const std::vector<std::string_view>& w, size_t first, TimeNs tod, std::string_view line);
   Status FlushGroup();
   std::optional<TimeNs> LocalTime(TimeNs tod);
   void Issue(int64_t line, Severity sev, const char* code, std::string message);
 
-  ParserOptions options_;
-  SampleSink* sink_;
-  perfmon::ParseSummary summary_;
-  bool sniffed_ = false;
-  std::string head_;  // the input's start until kSniffBytes have come
-  perfmon::Utf16Decoder utf16_;
-  std::string decoded_;
   AutoLineSplitter lines_;
 
   std::string machine_;
@@ -70,7 +53,6 @@ class SarParser {
   std::vector<std::string> fields_ = {"%user", "%nice", "%system", "%iowait", "%steal", "%idle"};
   bool fingerprinted_ = false;
   std::string first_line_;
-  perfmon::ResumePoint resume_;
 
   // The collection being assembled: one timestamp, one row of values per CPU.
   std::optional<TimeNs> group_local_;
@@ -84,7 +66,6 @@ class SarParser {
   std::vector<std::string> declared_fields_;
   std::vector<int> declared_cpus_;
   std::vector<double> row_;
-  std::map<std::string, int64_t> issue_counts_;
   bool no_bias_reported_ = false;
 };
 

@@ -44,7 +44,9 @@ std::vector<std::string> SplitHeader(std::string_view line, char delim) {
 
 }  // namespace
 
-PerfmonParser::PerfmonParser(ParserOptions options, SampleSink* sink) : options_(std::move(options)), sink_(sink) {}
+PerfmonParser::PerfmonParser(ReaderOptions options, SampleSink* sink) : Reader(std::move(options), sink) {
+  summary_.format = "perfmon-csv";
+}
 
 void PerfmonParser::ClockEvent(const char* kind, TimeNs before, TimeNs after) {
   if (quiet_) return;
@@ -54,9 +56,7 @@ void PerfmonParser::ClockEvent(const char* kind, TimeNs before, TimeNs after) {
 void PerfmonParser::Issue(Severity severity, const char* code, std::string message, int64_t line) {
   if (quiet_) return;
   if (line < 0) line = summary_.lines;
-  ++summary_.issues;
-  const int64_t n = ++issue_counts_[code];
-  if (n > kIssueDetailCap) return;
+  if (!CountIssue(code)) return;
   if (first_row_problem_.empty() && data_begun_) first_row_problem_ = "line " + std::to_string(line) + ": " + message;
   ImportIssue issue{options_.file, line, severity, code, std::move(message)};
   if (!data_begun_) {
@@ -72,54 +72,16 @@ std::string PerfmonParser::Printable(std::string_view raw) const {
   return s;
 }
 
-Status PerfmonParser::Parse(std::string_view chunk) {
-  if (sniffed_) return Feed(chunk);
-  // The encoding sniffer and the binary probe see the same first bytes however the input is
-  // chunked: a shorter start is held until kSniffBytes have come (or Finish).
-  if (head_.empty() && chunk.size() >= kSniffBytes) return Start(chunk);
-  head_.append(chunk);
-  if (head_.size() < kSniffBytes) return Status::Ok();
-  const std::string head = std::move(head_);
-  head_.clear();
-  return Start(head);
-}
-
 Status PerfmonParser::Start(std::string_view head) {
-  sniffed_ = true;
-  Sniffed s = SniffEncoding(head);
-  if (options_.encoding) {
-    s.encoding = *options_.encoding;
-    s.eight_bit_undecided = false;
-  }
-  summary_.encoding = s.encoding;
-  utf16_ = Utf16Decoder(s.encoding == Encoding::kUtf16Be);
-  head.remove_prefix(std::min(head.size(), s.bom_length));
-  // Text never holds a NUL character: a NUL byte (or, in UTF-16, a NUL code unit) means binary.
-  // Little-endian binary headers can look like BOM-less UTF-16 to the sniffer.
-  const size_t probe = std::min<size_t>(head.size(), kSniffBytes);
-  bool binary = false;
-  if (IsUtf16(s.encoding)) {
-    for (size_t i = 0; i + 1 < probe && !binary; i += 2) binary = head[i] == '\0' && head[i + 1] == '\0';
-  } else {
-    binary = std::memchr(head.data(), '\0', probe) != nullptr;
-  }
-  if (binary) {
-    return Status::NotSupported(options_.file +
-                                " is a binary file, not a Perfmon CSV/TSV log; if it is a .blg, convert it with "
-                                "`relog <file>.blg -f csv -o <file>.csv` and ingest the CSV");
-  }
-  return Feed(head);
+  ASSIGN_OR_RETURN(std::string_view text,
+                   StartText(head,
+                             "a Perfmon CSV/TSV log; if it is a .blg, convert it with `relog <file>.blg -f csv -o "
+                             "<file>.csv` and ingest the CSV"));
+  return Feed(text);
 }
 
 Status PerfmonParser::Feed(std::string_view chunk) {
-  if (IsUtf16(summary_.encoding)) {
-    decoded_.clear();
-    utf16_.Feed(chunk, &decoded_);
-    Status s = FeedText(decoded_);
-    SettleLineHash();
-    return s;
-  }
-  Status s = FeedText(chunk);
+  Status s = FeedText(Decode(chunk));
   SettleLineHash();
   return s;
 }
@@ -139,12 +101,7 @@ Status PerfmonParser::FeedText(std::string_view text) {
   return NameLongLine(std::move(s), lines_.too_long(), options_.file, summary_.lines + 1);
 }
 
-Status PerfmonParser::Finish() {
-  if (!sniffed_ && !head_.empty()) {
-    const std::string head = std::move(head_);
-    head_.clear();
-    RETURN_IF_ERROR(Start(head));
-  }
+Status PerfmonParser::End() {
   Status last = lines_.Finish([this](std::string_view line, bool) {
     Status s = OnLine(line);
     SettleLineHash();
@@ -152,7 +109,7 @@ Status PerfmonParser::Finish() {
   });
   RETURN_IF_ERROR(NameLongLine(std::move(last), lines_.too_long(), options_.file, summary_.lines + 1));
   RETURN_IF_ERROR(FinishHeld());
-  if (!sniffed_ || summary_.lines == 0) return Status::ParseError(options_.file + " is empty");
+  if (summary_.lines == 0) return Status::ParseError(options_.file + " is empty");
   if (!header_done_) return Status::ParseError(options_.file + " holds no header line");
   if (!data_begun_)
     return Status::ParseError(options_.file + " has a header but no data rows (line " + std::to_string(summary_.lines) +
@@ -161,13 +118,7 @@ Status PerfmonParser::Finish() {
     std::string why = first_row_problem_.empty() ? "" : "; the first problem, " + first_row_problem_;
     return Status::ParseError("none of the data rows of " + options_.file + " could be read" + why);
   }
-  for (const auto& [code, n] : issue_counts_) {
-    if (n > kIssueDetailCap) {
-      sink_->AddIssue(ImportIssue{
-          options_.file, 0, Severity::kInfo, code,
-          std::to_string(n - kIssueDetailCap) + " more '" + code + "' issues in this file are counted but not listed"});
-    }
-  }
+  issues_.ReportCapped(options_.file, sink_);
   summary_.bias_minutes = bias_;
   return Status::Ok();
 }
@@ -203,7 +154,9 @@ Status PerfmonParser::OnHeader(std::string_view raw) {
                               "\"(PDH-TSV 4.0)\", found \"" +
                               first.substr(0, 60) + "\"");
   }
-  summary_.format = *fmt;
+  format_ = *fmt;
+  summary_.format = fmt->tsv ? "perfmon-tsv" : "perfmon-csv";
+  summary_.time_zone = fmt->time_zone;
   delim_ = fmt->tsv ? '\t' : ',';
   std::vector<std::string> cells = SplitHeader(text, delim_);
   cells.erase(cells.begin());
@@ -241,8 +194,7 @@ Status PerfmonParser::BeginData(std::string_view first_data_line) {
   if (resume_.after_line == 0) {
     for (ImportIssue& i : header_issues_) sink_->AddIssue(std::move(i));
   } else {
-    summary_.issues -= static_cast<int64_t>(header_issues_.size());
-    issue_counts_.clear();
+    ClearIssues();  // the earlier ingest recorded the header's issues
   }
   header_issues_.clear();
   return sink_->DeclareColumns(pending_columns_);

@@ -98,7 +98,7 @@ std::optional<TimeNs> PerfmonParser::ToUtc(TimeNs local) {
       Issue(Severity::kInfo, "dst-shift",
             "local time went back one hour (daylight saving time ended); the UTC bias is now " + std::to_string(bias_) +
                 " min and UTC times stay monotonic" + DstShiftAt(local, bias_));
-    } else if (delta > kHour && !ZoneNameIsDaylight(summary_.format.time_zone) &&
+    } else if (delta > kHour && !ZoneNameIsDaylight(summary_.time_zone) &&
                std::llabs(delta - kHour - typical) <= tolerance) {
       bias_ -= 60;
       const TimeNs at = local + static_cast<TimeNs>(bias_) * 60 * kNsPerSec;

@@ -29,48 +29,23 @@ std::string Shown(std::string_view s) {
 
 }  // namespace
 
-PowerCliParser::PowerCliParser(ParserOptions options, SampleSink* sink) : options_(std::move(options)), sink_(sink) {}
+PowerCliParser::PowerCliParser(ReaderOptions options, SampleSink* sink) : Reader(std::move(options), sink) {
+  summary_.format = "powercli-csv";
+}
 
 void PowerCliParser::Issue(int64_t line, Severity severity, const char* code, std::string message) {
   if (quiet_) return;
-  ++summary_.issues;
-  const int64_t n = ++issue_counts_[code];
-  if (n > kIssueDetailCap) return;
+  if (!CountIssue(code)) return;
   if (first_row_problem_.empty()) first_row_problem_ = "line " + std::to_string(line) + ": " + message;
   sink_->AddIssue(ImportIssue{options_.file, line, severity, code, std::move(message)});
 }
 
-Status PowerCliParser::Parse(std::string_view chunk) {
-  if (sniffed_) return Feed(chunk);
-  // The sniffer and the binary probe see the same first bytes however the input is chunked:
-  // a shorter start is held until kSniffBytes have come (or Finish).
-  if (head_.empty() && chunk.size() >= kSniffBytes) return Start(chunk);
-  head_.append(chunk);
-  if (head_.size() < kSniffBytes) return Status::Ok();
-  const std::string head = std::move(head_);
-  head_.clear();
-  return Start(head);
-}
-
 Status PowerCliParser::Start(std::string_view head) {
-  sniffed_ = true;
-  const perfmon::Sniffed s = perfmon::SniffEncoding(head);
-  summary_.encoding = s.encoding;
-  utf16_ = perfmon::Utf16Decoder(s.encoding == perfmon::Encoding::kUtf16Be);
-  head.remove_prefix(std::min(head.size(), s.bom_length));
-  if (!perfmon::IsUtf16(s.encoding) && std::memchr(head.data(), '\0', std::min(head.size(), kSniffBytes)) != nullptr)
-    return Status::NotSupported(options_.file + " is a binary file, not a PowerCLI Get-Stat CSV export");
-  return Feed(head);
+  ASSIGN_OR_RETURN(std::string_view text, StartText(head, "a PowerCLI Get-Stat CSV export"));
+  return Feed(text);
 }
 
-Status PowerCliParser::Feed(std::string_view chunk) {
-  if (perfmon::IsUtf16(summary_.encoding)) {
-    decoded_.clear();
-    utf16_.Feed(chunk, &decoded_);
-    return FeedText(decoded_);
-  }
-  return FeedText(chunk);
-}
+Status PowerCliParser::Feed(std::string_view chunk) { return FeedText(Decode(chunk)); }
 
 Status PowerCliParser::FeedText(std::string_view text) {
   Status s = lines_.Feed(text, [this](std::string_view line, bool) { return OnLine(line, true); });
@@ -82,10 +57,11 @@ Status PowerCliParser::OnLine(std::string_view raw, bool terminated) {
   if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
   // Windows PowerShell's "ASCII"/"Default" encodings write VM names in the ANSI code page.
   std::string converted;
-  if (!perfmon::IsValidUtf8(raw)) {
-    const perfmon::Encoding cp = perfmon::GuessCodePage(raw);
-    converted = perfmon::SingleByteToUtf8(raw, cp);
-    if (summary_.encoding == perfmon::Encoding::kUtf8) summary_.encoding = cp;
+  if (!IsValidUtf8(raw)) {
+    const std::optional<Encoding> f = options_.encoding;
+    const Encoding cp = f == Encoding::kCp1251 || f == Encoding::kCp1252 ? *f : GuessCodePage(raw);
+    converted = SingleByteToUtf8(raw, cp);
+    if (summary_.encoding == Encoding::kUtf8) summary_.encoding = cp;
   }
   const std::string_view line = converted.empty() ? raw : std::string_view(converted);
   if (IsBlank(line)) return Status::Ok();
@@ -94,7 +70,7 @@ Status PowerCliParser::OnLine(std::string_view raw, bool terminated) {
       if (!type_line_.empty() || !header_raw_.empty())
         return Status::ParseError(options_.file + ":" + std::to_string(summary_.lines) + ": a second #TYPE line");
       type_line_ = std::string(raw);
-      summary_.type_name = std::string(Trim(line.substr(5)));
+      type_name_ = std::string(Trim(line.substr(5)));
       return Status::Ok();
     }
     header_raw_ = std::string(raw);
@@ -104,11 +80,10 @@ Status PowerCliParser::OnLine(std::string_view raw, bool terminated) {
 }
 
 Status PowerCliParser::OnHeader(std::string_view line) {
-  summary_.delimiter = DetectDelimiter(line);
+  delimiter_ = DetectDelimiter(line);
   std::vector<std::string> cells;
   const std::string where = options_.file + ":" + std::to_string(summary_.lines);
-  if (!SplitCsvLine(line, summary_.delimiter, &cells))
-    return Status::ParseError(where + ": the header has an unclosed quote");
+  if (!SplitCsvLine(line, delimiter_, &cells)) return Status::ParseError(where + ": the header has an unclosed quote");
   ncells_ = cells.size();
   col_value_ = FindColumn(cells, "Value");
   col_time_ = FindColumn(cells, "Timestamp");
@@ -171,7 +146,7 @@ Status PowerCliParser::OnDataLine(std::string_view line, bool terminated) {
 Status PowerCliParser::ReadRow(std::string_view line, bool quiet, bool* good) {
   const int64_t n = summary_.lines;
   *good = false;
-  const bool closed = SplitCsvLine(line, summary_.delimiter, &cells_);
+  const bool closed = SplitCsvLine(line, delimiter_, &cells_);
   if (!closed || cells_.size() != ncells_) {
     Issue(n, Severity::kWarning, "ragged-row",
           closed ? "the row has " + std::to_string(cells_.size()) + " cells but the header has " +
@@ -214,7 +189,7 @@ Status PowerCliParser::ReadRow(std::string_view line, bool quiet, bool* good) {
   }
   TimeNs end = when->t;
   if (!when->has_offset) {
-    summary_.zone_less_times = true;
+    zone_less_times_ = true;
     end += static_cast<TimeNs>(summary_.bias_minutes) * 60 * kNsPerSec;
     if (!bias_checked_) {
       bias_checked_ = true;  // an earlier ingest of the file reported it when this row is not new
@@ -312,15 +287,10 @@ Status PowerCliParser::EmitGroup() {
   return Status::Ok();
 }
 
-Status PowerCliParser::Finish() {
-  if (!sniffed_ && !head_.empty()) {
-    const std::string head = std::move(head_);
-    head_.clear();
-    RETURN_IF_ERROR(Start(head));
-  }
+Status PowerCliParser::End() {
   Status last = lines_.Finish([this](std::string_view line, bool) { return OnLine(line, false); });
   RETURN_IF_ERROR(NameLongLine(std::move(last), lines_.too_long(), options_.file, summary_.lines + 1));
-  if (!sniffed_ || summary_.lines == 0) return Status::ParseError(options_.file + " is empty");
+  if (summary_.lines == 0) return Status::ParseError(options_.file + " is empty");
   if (!header_done_) return Status::ParseError(options_.file + " holds no header line");
   if (!data_begun_)
     return Status::ParseError(options_.file + " has a header but no data rows (line " + std::to_string(summary_.lines) +
@@ -330,13 +300,7 @@ Status PowerCliParser::Finish() {
     std::string why = first_row_problem_.empty() ? "" : "; the first problem, " + first_row_problem_;
     return Status::ParseError("none of the data rows of " + options_.file + " could be read" + why);
   }
-  for (const auto& [code, count] : issue_counts_) {
-    if (count > kIssueDetailCap) {
-      sink_->AddIssue(ImportIssue{options_.file, 0, Severity::kInfo, code,
-                                  std::to_string(count - kIssueDetailCap) + " more '" + code +
-                                      "' issues in this file are counted but not listed"});
-    }
-  }
+  issues_.ReportCapped(options_.file, sink_);
   return Status::Ok();
 }
 

@@ -12,65 +12,31 @@
 #define VRECON_ADAPTERS_POWERCLI_POWERCLI_CSV_H_
 
 #include <cstdint>
-#include <functional>
-#include <map>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "adapters/perfmon/perfmon_parser.h"  // ResumePoint
-#include "adapters/perfmon/text_decode.h"
 #include "adapters/powercli/powercli_format.h"
 #include "src/core/line_splitter.h"
+#include "src/core/reader.h"
 #include "src/core/sample_sink.h"
 #include "src/core/status.h"
 
 namespace vrecon::powercli {
 
-struct ParserOptions {
-  std::string file;                    // names the input in issues and errors
-  std::optional<int> tz_bias_minutes;  // UTC - local, for timestamps without an offset
-  // Called once, with the file's fingerprint (#TYPE line + header + first data line), before
-  // the first sample is delivered. Lines up to the returned point are not stored again.
-  std::function<perfmon::ResumePoint(uint64_t fingerprint)> resume_lookup;
-};
-
-struct ParseSummary {
-  perfmon::Encoding encoding = perfmon::Encoding::kUtf8;
-  std::string type_name;  // from the #TYPE line, "" when there was none
-  char delimiter = ',';
-  int bias_minutes = 0;            // applied to timestamps without an offset
-  bool zone_less_times = false;    // some timestamps had no offset (bias_minutes applied)
-  std::vector<SeriesKey> columns;  // every series delivered, in first-seen order
-  uint64_t fingerprint = 0;
-  int64_t lines = 0;           // lines seen, #TYPE and header included
-  int64_t consumed_lines = 0;  // last line read and done with (now or by an earlier ingest)
-  uint64_t consumed_line_hash = 0;
-  int64_t rows = 0;                           // samples (data rows) handed to the sink by this run
-  int64_t rows_already = 0;                   // samples skipped because an earlier ingest stored them
-  int64_t issues = 0;                         // issues raised by this run, all of them (details may be capped)
-  std::optional<TimeNs> first_end, last_end;  // UTC span of the samples of this run
-};
-
-class PowerCliParser {
+// The summary's format is "powercli-csv"; its time_zone stays empty (each timestamp carries its
+// own offset, or none).
+class PowerCliParser : public Reader {
  public:
-  PowerCliParser(ParserOptions options, SampleSink* sink);
-  PowerCliParser(const PowerCliParser&) = delete;
-  PowerCliParser& operator=(const PowerCliParser&) = delete;
+  PowerCliParser(ReaderOptions options, SampleSink* sink);
 
-  // A non-OK status means the input cannot be ingested at all. The result does not depend on
-  // how the input is cut into chunks (fuzz/powercli_csv_fuzzer).
-  Status Parse(std::string_view chunk);
-  // Completes a last line without a terminator, delivers the last group; fails on an input
-  // with no readable sample.
-  [[nodiscard]] Status Finish();
-  const ParseSummary& summary() const { return summary_; }
+  const std::string& type_name() const { return type_name_; }  // from the #TYPE line, "" when there was none
+  char delimiter() const { return delimiter_; }
+  bool zone_less_times() const { return zone_less_times_; }  // some timestamps had no offset (bias applied)
 
-  static constexpr int kIssueDetailCap = 1000;         // per code and file; the count stays exact
   static constexpr size_t kMaxGroupSamples = 1 << 16;  // a longer group is delivered in parts
-  static constexpr size_t kSniffBytes = 4096;          // what the encoding sniffer and binary probe see
 
  private:
   struct Sample {
@@ -79,8 +45,9 @@ class PowerCliParser {
     int64_t line;
     int instance;  // index into group_instances_
   };
-  Status Start(std::string_view head);  // sniffs the encoding, refuses binary, feeds the head
-  Status Feed(std::string_view chunk);  // decodes and feeds text
+  Status Start(std::string_view head) override;  // sniffs the encoding, refuses binary, feeds the head
+  Status Feed(std::string_view chunk) override;  // decodes and feeds text
+  Status End() override;                         // delivers the last group
   Status FeedText(std::string_view text);
   Status OnLine(std::string_view line, bool terminated);
   Status OnHeader(std::string_view line);
@@ -90,14 +57,9 @@ class PowerCliParser {
   Status EmitGroup();
   void Issue(int64_t line, Severity severity, const char* code, std::string message);
 
-  ParserOptions options_;
-  SampleSink* sink_;
-  ParseSummary summary_;
-
-  bool sniffed_ = false;
-  std::string head_;  // the input's start while it is shorter than kSniffBytes
-  perfmon::Utf16Decoder utf16_;
-  std::string decoded_;
+  std::string type_name_;
+  char delimiter_ = ',';
+  bool zone_less_times_ = false;
   AutoLineSplitter lines_;
   bool quiet_ = false;
 
@@ -108,7 +70,6 @@ class PowerCliParser {
   int col_value_ = -1, col_time_ = -1, col_metric_ = -1, col_unit_ = -1, col_entity_ = -1, col_entity_id_ = -1,
       col_interval_ = -1, col_instance_ = -1;
   std::string header_raw_;
-  perfmon::ResumePoint resume_;
   bool bias_checked_ = false;
 
   // The group being buffered: one entity and metric, all its instances.
@@ -120,7 +81,6 @@ class PowerCliParser {
   std::string last_entity_, last_metric_, last_instance_;
 
   std::vector<std::string> cells_;
-  std::map<std::string, int64_t> issue_counts_;
   std::string first_row_problem_;
 };
 

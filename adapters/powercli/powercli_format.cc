@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "adapters/perfmon/text_decode.h"
+#include "src/core/text_decode.h"
 #include "src/core/text_util.h"
 
 namespace vrecon::powercli {
@@ -156,7 +156,7 @@ std::optional<ParsedTime> ParseTimestamp(std::string_view s) {
 }
 
 bool LooksLikePowerCliExport(std::string_view head) {
-  const std::string text = perfmon::DecodeHead(head);
+  const std::string text = DecodeHead(head);
   std::string_view rest(text);
   while (!rest.empty()) {
     const size_t nl = rest.find('\n');

@@ -138,8 +138,8 @@ Stamp WinClock::Now() {
   SystemTimeToFileTime(&utc, &ft);
   st.utc_ms = UtcMs(ft);
   if (!SystemTimeToTzSpecificLocalTime(nullptr, &utc, &local)) GetLocalTime(&local);
-  st.local =
-      LocalTime{local.wYear, local.wMonth, local.wDay, local.wHour, local.wMinute, local.wSecond, local.wMilliseconds};
+  st.local = perfmon::LocalTime{local.wYear,   local.wMonth,  local.wDay,         local.wHour,
+                                local.wMinute, local.wSecond, local.wMilliseconds};
   TIME_ZONE_INFORMATION tz{};
   const DWORD which = GetTimeZoneInformation(&tz);
   const bool daylight = which == TIME_ZONE_ID_DAYLIGHT;

@@ -8,12 +8,8 @@
 namespace vrecon::cli {
 namespace {
 
-std::string Span(const perfmon::ParseSummary& s, bool millis) {
-  return s.first_end ? FormatIso(*s.first_end, millis) : "";
-}
-std::string SpanEnd(const perfmon::ParseSummary& s, bool millis) {
-  return s.last_end ? FormatIso(*s.last_end, millis) : "";
-}
+std::string Span(const ReadSummary& s, bool millis) { return s.first_end ? FormatIso(*s.first_end, millis) : ""; }
+std::string SpanEnd(const ReadSummary& s, bool millis) { return s.last_end ? FormatIso(*s.last_end, millis) : ""; }
 
 void PrintJson(std::ostream& out, const std::vector<IngestResult>& results) {
   out << "{\"files\": [";
@@ -26,9 +22,8 @@ void PrintJson(std::ostream& out, const std::vector<IngestResult>& results) {
     out << "], \"machines\": [";
     j = 0;
     for (const auto& m : r.machines) out << (j++ ? ", " : "") << JsonString(m);
-    out << "], \"encoding\": " << JsonString(perfmon::EncodingName(s.encoding))
-        << ", \"counters\": " << s.columns.size() << ", \"rows\": " << s.rows
-        << ", \"rows_already_stored\": " << s.rows_already
+    out << "], \"encoding\": " << JsonString(EncodingName(s.encoding)) << ", \"counters\": " << s.columns.size()
+        << ", \"rows\": " << s.rows << ", \"rows_already_stored\": " << s.rows_already
         << ", \"start\": " << (s.first_end ? JsonString(Span(s, true)) : "null")
         << ", \"end\": " << (s.last_end ? JsonString(SpanEnd(s, true)) : "null") << ", \"issues\": " << s.issues
         << ", \"issue_list\": [";
@@ -78,10 +73,9 @@ void PrintTable(std::ostream& out, const std::vector<IngestResult>& results) {
 
 }  // namespace
 
-std::optional<perfmon::Encoding> ParseEncodingName(const std::string& name) {
-  for (auto e : {perfmon::Encoding::kUtf8, perfmon::Encoding::kUtf16Le, perfmon::Encoding::kUtf16Be,
-                 perfmon::Encoding::kCp1251, perfmon::Encoding::kCp1252})
-    if (perfmon::EncodingName(e) == name) return e;
+std::optional<Encoding> ParseEncodingName(const std::string& name) {
+  for (auto e : {Encoding::kUtf8, Encoding::kUtf16Le, Encoding::kUtf16Be, Encoding::kCp1251, Encoding::kCp1252})
+    if (EncodingName(e) == name) return e;
   return std::nullopt;
 }
 
@@ -108,7 +102,7 @@ IngestRunResult IngestAll(Store* store, const std::vector<std::string>& files, c
       continue;
     }
     ++result.succeeded;
-    const perfmon::ParseSummary& sum = r->summary;
+    const ReadSummary& sum = r->summary;
     if (sum.rows > 0 && sum.first_end && sum.last_end) {
       result.new_rows += sum.rows;
       if (!result.first_new_end || *sum.first_end < *result.first_new_end) result.first_new_end = sum.first_end;

@@ -31,7 +31,7 @@ struct IngestRunResult {
 IngestRunResult IngestAll(Store* store, const std::vector<std::string>& files, const IngestRunOptions& options,
                           std::ostream& out);
 
-std::optional<perfmon::Encoding> ParseEncodingName(const std::string& name);
+std::optional<Encoding> ParseEncodingName(const std::string& name);
 
 }  // namespace vrecon::cli
 

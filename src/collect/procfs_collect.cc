@@ -10,7 +10,7 @@
 #include <memory>
 #include <thread>
 
-#include "agent/pdh_csv.h"
+#include "adapters/perfmon/pdh_csv_writer.h"
 #include "src/core/text_util.h"
 #include "src/store/block_writer.h"
 
@@ -124,7 +124,7 @@ class PdhCsvFileSink : public SampleSink {
     std::ofstream out(path_, std::ios::binary | std::ios::trunc);
     if (!out) return Status::IOError("cannot write " + path_);
     const LocalZone zone = LocalZoneAt(first_utc);
-    out << agent::FormatHeader(agent::TimeZone{zone.name, zone.bias_minutes}, paths_);
+    out << perfmon::FormatHeader(perfmon::TimeZone{zone.name, zone.bias_minutes}, paths_);
     std::rewind(spool_);
     std::vector<std::optional<double>> row;
     for (;;) {
@@ -141,7 +141,7 @@ class PdhCsvFileSink : public SampleSink {
       }
       // Local time at that instant (the bias may change with daylight saving time).
       const CivilTime c = CivilFromNs(t - static_cast<TimeNs>(LocalZoneAt(t).bias_minutes) * 60 * kNsPerSec);
-      out << agent::FormatRow(agent::LocalTime{c.year, c.month, c.day, c.hour, c.minute, c.second, c.millis}, row);
+      out << perfmon::FormatRow(perfmon::LocalTime{c.year, c.month, c.day, c.hour, c.minute, c.second, c.millis}, row);
     }
     out.flush();
     if (!out) return Status::IOError("cannot write " + path_);

@@ -1,37 +1,13 @@
 #include "src/ingest/ingest_file.h"
 
 #include <algorithm>
-#include <filesystem>
 #include <optional>
 
-#include "adapters/linux_proc/sar_parser.h"
-#include "adapters/powercli/powercli_file.h"
 #include "src/core/text_util.h"
+#include "src/ingest/readers.h"
 #include "src/store/block_writer.h"
 
 namespace vrecon {
-namespace {
-
-// A PowerCLI summary in the shape the rest of ingest (and its output) uses.
-perfmon::ParseSummary FromPowerCli(const powercli::ParseSummary& p) {
-  perfmon::ParseSummary s;
-  s.encoding = p.encoding;
-  s.format.tsv = p.delimiter == '\t';
-  s.bias_minutes = p.bias_minutes;
-  s.columns = p.columns;
-  s.fingerprint = p.fingerprint;
-  s.lines = p.lines;
-  s.consumed_lines = p.consumed_lines;
-  s.consumed_line_hash = p.consumed_line_hash;
-  s.rows = p.rows;
-  s.rows_already = p.rows_already;
-  s.issues = p.issues;
-  s.first_end = p.first_end;
-  s.last_end = p.last_end;
-  return s;
-}
-
-}  // namespace
 
 StatusOr<IngestResult> IngestFile(Store* store, const std::string& path, const IngestOptions& options) {
   ASSIGN_OR_RETURN(Transaction tx, store->BeginTransaction());
@@ -39,25 +15,18 @@ StatusOr<IngestResult> IngestFile(Store* store, const std::string& path, const I
   IngestResult result;
   result.path = path;
   Status lookup_status;
-  perfmon::ResumePoint resume;
-
-  // The reader is picked by the first bytes: a Get-Stat export's header names Value, Timestamp
-  // and MetricId; anything else goes to the Perfmon reader, whose errors say what it expected.
-  const std::string head = ReadHead(path, 8192);
-  const bool powercli = powercli::LooksLikePowerCliExport(head);
-  // sysstat `sar -u` text: a "Linux ... (host) date" header or "HH:MM:SS [AM|PM] all ..." rows.
-  const bool sar_text = !powercli && sar::LooksLikeSar(head);
-  const std::string format = powercli ? "powercli-csv" : sar_text ? "sar-text" : "perfmon-csv";
+  ResumePoint resume;
+  const ReaderFormat& format = SniffFormat(ReadHead(path, kSniffHeadBytes));
   auto resume_lookup = [&](uint64_t fingerprint) {
     FileRecord& rec = result.record;
     if (Status locked = store->SerializeWriters("file " + HexU64(fingerprint)); !locked.ok()) {
       lookup_status = locked;
-      return perfmon::ResumePoint{};
+      return ResumePoint{};
     }
     auto found = store->FindFile(HexU64(fingerprint));
     if (!found.ok()) {
       lookup_status = found.status();
-      return perfmon::ResumePoint{};
+      return ResumePoint{};
     }
     if (*found) {
       rec = **found;
@@ -69,7 +38,7 @@ StatusOr<IngestResult> IngestFile(Store* store, const std::string& path, const I
         lookup_status = Status::ParseError("store " + store->location() + ": the resume point recorded for " + path +
                                            " has line hash \"" + rec.consumed_line_hash +
                                            "\", not a hexadecimal number; the store was edited or is damaged");
-        return perfmon::ResumePoint{};
+        return ResumePoint{};
       }
       result.seen_before = true;
       resume.after_line = rec.consumed_lines;
@@ -77,46 +46,26 @@ StatusOr<IngestResult> IngestFile(Store* store, const std::string& path, const I
     } else {
       rec.fingerprint = HexU64(fingerprint);
       rec.path = path;
-      rec.format = format;
+      rec.format = std::string(format.name);
       rec.consumed_line_hash = HexU64(0);
       lookup_status = store->SaveFile(&rec);
     }
     writer.set_file_id(rec.id);
     return resume;
   };
-  Status s;
-  if (powercli) {
-    powercli::ParserOptions po;
-    po.file = path;
-    po.tz_bias_minutes = options.tz_bias_minutes;
-    po.resume_lookup = resume_lookup;
-    powercli::ParseSummary ps;
-    s = powercli::ReadPowerCliFile(path, std::move(po), &writer, &ps, options.progress);
-    result.summary = FromPowerCli(ps);
-  } else if (sar_text) {
-    sar::ParserOptions so;
-    so.file = path;
-    so.default_machine = std::filesystem::path(path).stem().string();
-    so.tz_bias_minutes = options.tz_bias_minutes;
-    so.date = options.date;
-    so.resume_lookup = resume_lookup;
-    sar::SarParser parser(std::move(so), &writer);
-    s = StreamFile(
-        path, [&](std::string_view chunk) { return parser.Parse(chunk); }, options.progress);
-    if (s.ok()) s = parser.Finish();
-    result.summary = parser.summary();
-  } else {
-    perfmon::ParserOptions po;
-    po.file = path;
-    po.tz_bias_minutes = options.tz_bias_minutes;
-    po.encoding = options.encoding;
-    po.resume_lookup = resume_lookup;
-    s = perfmon::ReadPerfmonFile(path, std::move(po), &writer, &result.summary, options.progress);
-  }
+  ReaderOptions ro;
+  ro.file = path;
+  ro.tz_bias_minutes = options.tz_bias_minutes;
+  ro.encoding = options.encoding;
+  ro.date = options.date;
+  ro.resume_lookup = resume_lookup;
+  std::unique_ptr<Reader> reader = format.make(std::move(ro), &writer);
+  const Status s = ReadFileWith(path, reader.get(), options.progress);
+  result.summary = reader->summary();
   if (!lookup_status.ok()) return lookup_status;
   if (!s.ok()) return s;
 
-  const perfmon::ParseSummary& sum = result.summary;
+  const ReadSummary& sum = result.summary;
   int64_t issues = sum.issues;  // exact, while the stored details are capped per code
   if (result.seen_before && sum.lines < resume.after_line) {
     ++issues;
@@ -133,11 +82,11 @@ StatusOr<IngestResult> IngestFile(Store* store, const std::string& path, const I
   }
   FileRecord& rec = result.record;
   rec.path = path;
-  rec.format = powercli || sar_text ? format : sum.format.tsv ? "perfmon-tsv" : "perfmon-csv";
-  rec.encoding = std::string(perfmon::EncodingName(sum.encoding));
+  rec.format = sum.format;
+  rec.encoding = std::string(EncodingName(sum.encoding));
   rec.kinds = Join(result.kinds, ",");
   rec.machines = Join(result.machines, ",");
-  rec.time_zone = sum.format.time_zone;
+  rec.time_zone = sum.time_zone;
   rec.bias_minutes = sum.bias_minutes;
   if (sum.consumed_lines > rec.consumed_lines) {
     rec.consumed_lines = sum.consumed_lines;

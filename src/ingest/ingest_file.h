@@ -8,14 +8,15 @@
 #include <string>
 #include <vector>
 
-#include "adapters/perfmon/perfmon_file.h"
+#include "src/core/file_stream.h"
+#include "src/core/reader.h"
 #include "src/store/store.h"
 
 namespace vrecon {
 
 struct IngestOptions {
   std::optional<int> tz_bias_minutes;
-  std::optional<perfmon::Encoding> encoding;
+  std::optional<Encoding> encoding;
   // Local midnight (zone-less) of the first row, for inputs whose text carries no date (sar
   // output without its header line).
   std::optional<TimeNs> date;
@@ -24,7 +25,7 @@ struct IngestOptions {
 
 struct IngestResult {
   std::string path;
-  perfmon::ParseSummary summary;
+  ReadSummary summary;
   FileRecord record;                // after this ingest
   bool seen_before = false;         // the same file (by fingerprint) was ingested earlier
   std::set<std::string> kinds;      // source kinds among the file's columns

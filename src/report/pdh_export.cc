@@ -4,13 +4,13 @@
 #include <map>
 #include <set>
 
-#include "agent/pdh_csv.h"
+#include "adapters/perfmon/pdh_csv_writer.h"
 #include "src/core/time_util.h"
 
 namespace vrecon::report {
 namespace {
 
-agent::LocalTime Utc(TimeNs t) {
+perfmon::LocalTime Utc(TimeNs t) {
   const CivilTime c = CivilFromNs(t);
   return {c.year, c.month, c.day, c.hour, c.minute, c.second, c.millis};
 }
@@ -66,7 +66,7 @@ Status WritePdhCsv(std::ostream& os, const std::vector<models::WindowResult>& wi
       columns.push_back({v, p});
     }
   }
-  os << agent::FormatHeader({"Coordinated Universal Time", 0}, paths);
+  os << perfmon::FormatHeader({"Coordinated Universal Time", 0}, paths);
   // Rows: every window end, plus a blank row at a window start that is no other window's end.
   std::set<TimeNs> times = ends;
   for (TimeNs s : starts)
@@ -85,7 +85,7 @@ Status WritePdhCsv(std::ostream& os, const std::vector<models::WindowResult>& wi
       for (const models::ProcessResult& p : w.processes)
         if (p.name == *columns[c].process) values[c] = p.corrected_pct;
     }
-    os << agent::FormatRow(Utc(t), values);
+    os << perfmon::FormatRow(Utc(t), values);
   }
   if (!os) return Status::IOError("could not write the PDH-CSV report");
   return Status::Ok();

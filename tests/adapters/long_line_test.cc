@@ -44,23 +44,23 @@ void ExpectRefused(const std::string& head) {
 }
 
 TEST(LongLineTest, PerfmonStopsWithTheFileAndLine) {
-  ExpectRefused<perfmon::PerfmonParser, perfmon::ParserOptions>(
+  ExpectRefused<perfmon::PerfmonParser, ReaderOptions>(
       "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\W\\Processor(_Total)\\% Processor Time\"");
 }
 
 TEST(LongLineTest, PowerCliStopsWithTheFileAndLine) {
-  ExpectRefused<powercli::PowerCliParser, powercli::ParserOptions>(
+  ExpectRefused<powercli::PowerCliParser, ReaderOptions>(
       "\"Value\",\"Timestamp\",\"MetricId\",\"Unit\",\"IntervalSecs\",\"Entity\"");
 }
 
 TEST(LongLineTest, SarStopsWithTheFileAndLine) {
-  ExpectRefused<sar::SarParser, sar::ParserOptions>("Linux 5.4.17 (web01) \t03/07/2024 \t_x86_64_\t(2 CPU)");
+  ExpectRefused<sar::SarParser, ReaderOptions>("Linux 5.4.17 (web01) \t03/07/2024 \t_x86_64_\t(2 CPU)");
 }
 
 TEST(LongLineTest, AFirstLineWithoutEndIsStoppedWhileItGrows) {
   // Before any line end the reader cannot tell CR from LF lines: the text it holds is capped too.
   std::string text(LineSplitter::kMaxLine + 2, 'x');
-  const Status s = Read<perfmon::PerfmonParser, perfmon::ParserOptions>(text, 1 << 20);
+  const Status s = Read<perfmon::PerfmonParser, ReaderOptions>(text, 1 << 20);
   EXPECT_EQ(s.message(), "big.log:1: the line is longer than 64 MiB, which no log has; reading stopped");
 }
 
@@ -69,7 +69,7 @@ TEST(LongLineTest, ALineOfExactlyTheLimitIsRead) {
       "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\W\\Processor(_Total)\\% Processor Time\"\n\"11/02/2026 10:00:00.000\",\"";
   text.append(LineSplitter::kMaxLine - (text.size() - text.rfind('\n') - 1) - 2, '0');
   text += "1\"\n";
-  const Status s = Read<perfmon::PerfmonParser, perfmon::ParserOptions>(text, 1 << 20);
+  const Status s = Read<perfmon::PerfmonParser, ReaderOptions>(text, 1 << 20);
   EXPECT_TRUE(s.ok()) << s.message();
 }
 

@@ -99,14 +99,14 @@ class FakeClock : public Clock {
     const std::int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153;
     const int d = static_cast<int>(doy - (153 * mp + 2) / 5 + 1), m = static_cast<int>(mp < 10 ? mp + 3 : mp - 9);
     const int y = static_cast<int>(yoe + era * 400 + (m <= 2));
-    s.local = LocalTime{y,
-                        m,
-                        d,
-                        static_cast<int>(ms / 3600000),
-                        static_cast<int>(ms / 60000 % 60),
-                        static_cast<int>(ms / 1000 % 60),
-                        static_cast<int>(ms % 1000)};
-    s.zone = TimeZone{zone, bias_minutes};
+    s.local = perfmon::LocalTime{y,
+                                 m,
+                                 d,
+                                 static_cast<int>(ms / 3600000),
+                                 static_cast<int>(ms / 60000 % 60),
+                                 static_cast<int>(ms / 1000 % 60),
+                                 static_cast<int>(ms % 1000)};
+    s.zone = perfmon::TimeZone{zone, bias_minutes};
     return s;
   }
   bool SleepUntil(std::int64_t utc_ms) override {

@@ -17,6 +17,7 @@
 #include "src/fleet/fleet_config.h"
 #include "tests/support/capture_sink.h"
 #include "tests/support/cli_runner.h"
+#include "tests/support/reader_options.h"
 
 namespace vrecon {
 namespace {
@@ -63,11 +64,10 @@ Reading Read(std::string_view bytes, size_t chunk, Options options) {
 }
 
 Reading ReadPerfmon(std::string_view bytes, size_t chunk) {
-  return Read<perfmon::PerfmonParser>(bytes, chunk,
-                                      perfmon::ParserOptions{"x.csv", std::nullopt, std::nullopt, nullptr});
+  return Read<perfmon::PerfmonParser>(bytes, chunk, testing::Options("x.csv"));
 }
 Reading ReadPowerCli(std::string_view bytes, size_t chunk) {
-  return Read<powercli::PowerCliParser>(bytes, chunk, powercli::ParserOptions{"x.csv", std::nullopt, nullptr});
+  return Read<powercli::PowerCliParser>(bytes, chunk, testing::Options("x.csv"));
 }
 
 // ---- timestamps ----
@@ -109,7 +109,7 @@ TEST(FuzzRegressionTest, SarRowsWhoseDateRollsPastTheYearsAreBadRows) {
       "23:00:10     all      1.00      0.00      1.00      0.00      0.00     98.00\n"
       "01:00:00     all      1.00      0.00      1.00      0.00      0.00     98.00\n";
   Reading r;
-  sar::SarParser p(sar::ParserOptions{"x.sar", "web01", 0, std::nullopt, nullptr}, &r.sink);
+  sar::SarParser p(testing::Options("x.sar", 0, nullptr, "web01"), &r.sink);
   ASSERT_TRUE(p.Parse(sar).ok());
   ASSERT_TRUE(p.Finish().ok());
   ASSERT_EQ(r.sink.rows_.size(), 1u);

@@ -16,7 +16,7 @@ constexpr const char* kLog =
     "\"11/02/2026 10:00:15.000\",\"73.5\",\"5.0045e-005\"\r\n"
     "\"11/02/2026 10:00:30.000\",\"\",\"12\"\r\n";
 
-Status ParseAll(std::string_view text, size_t chunk, CaptureSink* sink, ParserOptions opts = {}) {
+Status ParseAll(std::string_view text, size_t chunk, CaptureSink* sink, ReaderOptions opts = {}) {
   if (opts.file.empty()) opts.file = "x.csv";
   PerfmonParser p(opts, sink);
   for (size_t i = 0; i < text.size(); i += chunk) RETURN_IF_ERROR(p.Parse(text.substr(i, chunk)));
@@ -124,11 +124,11 @@ TEST(PerfmonParserTest, RefusesWhatIsNotALog) {
 
 TEST(PerfmonParserTest, ResumeSkipsStoredRowsButKeepsClockState) {
   CaptureSink first;
-  ParserOptions o;
+  ReaderOptions o;
   ASSERT_TRUE(ParseAll(kLog, 1 << 20, &first, o).ok());
   const std::string grown = std::string(kLog) + "\"11/02/2026 10:00:45.000\",\"50\",\"1\"\r\n";
   CaptureSink second;
-  ParseSummary summary;
+  ReadSummary summary;
   o.file = "x.csv";
   o.resume_lookup = [](uint64_t) { return ResumePoint{4, 0}; };
   PerfmonParser p(o, &second);

@@ -29,10 +29,10 @@ std::string Log(int rows, int at = -1, const char* bent = nullptr) {
 struct Parsed {
   Status status;
   CaptureSink sink;
-  ParseSummary summary;
+  ReadSummary summary;
 };
 
-void Parse(const std::string& text, size_t chunk, Parsed* out, ParserOptions o = {}) {
+void Parse(const std::string& text, size_t chunk, Parsed* out, ReaderOptions o = {}) {
   o.file = "j.csv";
   PerfmonParser p(o, &out->sink);
   out->status = Status::Ok();
@@ -145,7 +145,7 @@ TEST(PerfmonTimeJumpTest, ResumingPastARejectedRowKeepsTheStoredLine) {
   Parse(first, 1 << 20, &a);
   ASSERT_TRUE(a.status.ok());
   const std::string grown = first + "\"11/02/2026 10:04:15.000\",\"17\"\n";
-  ParserOptions o;
+  ReaderOptions o;
   const ResumePoint resume{a.summary.consumed_lines, a.summary.consumed_line_hash};
   o.resume_lookup = [resume](uint64_t) { return resume; };
   Parsed b;

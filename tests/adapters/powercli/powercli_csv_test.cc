@@ -4,6 +4,7 @@
 
 #include "src/core/text_util.h"
 #include "tests/support/capture_sink.h"
+#include "tests/support/reader_options.h"
 
 namespace vrecon::powercli {
 namespace {
@@ -52,7 +53,7 @@ std::string Row(const std::string& value, const std::string& time, const std::st
          entity + "\",\"VirtualMachine-vm-1085\",\"" + interval + "\",\"" + instance + "\"\r\n";
 }
 
-Status ParseAll(std::string_view text, size_t chunk, SampleSink* sink, ParserOptions opts = {}) {
+Status ParseAll(std::string_view text, size_t chunk, SampleSink* sink, ReaderOptions opts = {}) {
   if (opts.file.empty()) opts.file = "x.csv";
   PowerCliParser p(opts, sink);
   for (size_t i = 0; i < text.size(); i += chunk) RETURN_IF_ERROR(p.Parse(text.substr(i, chunk)));
@@ -67,10 +68,10 @@ TEST(PowerCliCsvTest, ConvertsUnitsAndPlacesIntervals) {
                            Row("105", "5/5/2026 6:41:20 PM", "cpu.ready.summation", "millisecond", "") +
                            Row("60", "5/5/2026 6:41:20 PM", "cpu.ready.summation", "ms", "0");
   SetSink sink;
-  PowerCliParser p(ParserOptions{"x.csv", std::nullopt, nullptr}, &sink);
+  PowerCliParser p(testing::Options("x.csv"), &sink);
   ASSERT_TRUE(p.Parse(text).ok());
   ASSERT_TRUE(p.Finish().ok());
-  EXPECT_EQ(p.summary().type_name, "VMware.VimAutomation.ViCore.Impl.V1.Stat.FloatSampleImpl");
+  EXPECT_EQ(p.type_name(), "VMware.VimAutomation.ViCore.Impl.V1.Stat.FloatSampleImpl");
   EXPECT_EQ(p.summary().rows, 3);
   ASSERT_EQ(p.summary().columns.size(), 3u);
 
@@ -140,7 +141,7 @@ TEST(PowerCliCsvTest, BadRowsAreIssuesAndReadingGoesOn) {
                            "\"6\",\"5/5/2026 6:39:20 PM\",\"cpu.usage.average\",\"%\",\"unclosed,\"WEB01\"\r\n" +  // 8
                            Row("7", "5/5/2026 6:39:00 PM", "cpu.usage.average", "%", "");                          // 9
   SetSink sink;
-  PowerCliParser p(ParserOptions{"x.csv", 0, nullptr}, &sink);
+  PowerCliParser p(testing::Options("x.csv", 0), &sink);
   ASSERT_TRUE(p.Parse(text).ok());
   ASSERT_TRUE(p.Finish().ok());
   EXPECT_EQ(sink.Codes(), (std::vector<std::string>{"2:no-bias", "3:ragged-row", "4:bad-timestamp", "5:non-numeric",
@@ -166,7 +167,7 @@ TEST(PowerCliCsvTest, TzBiasShiftsZoneLessTimesAndOffsetsWin) {
   const std::string text = std::string(kHeader) + Row("1", "05.05.2026 18:41:20", "cpu.usage.average", "%", "") +
                            Row("2", "2026-05-05T18:41:20.0000000+02:00", "cpu.usage.average", "%", "", "APP02");
   SetSink sink;
-  PowerCliParser p(ParserOptions{"x.csv", -120, nullptr}, &sink);
+  PowerCliParser p(testing::Options("x.csv", -120), &sink);
   ASSERT_TRUE(p.Parse(text).ok());
   ASSERT_TRUE(p.Finish().ok());
   ASSERT_NE(sink.Find("WEB01", "cpu.usage.average", ""), nullptr);
@@ -183,11 +184,11 @@ TEST(PowerCliCsvTest, ResumeSkipsStoredLinesQuietly) {
   uint64_t fp = 0;
   SetSink first;
   {
-    PowerCliParser p(ParserOptions{"x.csv", std::nullopt,
-                                   [&](uint64_t f) {
-                                     fp = f;
-                                     return perfmon::ResumePoint{};
-                                   }},
+    PowerCliParser p(testing::Options("x.csv", std::nullopt,
+                                      [&](uint64_t f) {
+                                        fp = f;
+                                        return ResumePoint{};
+                                      }),
                      &first);
     ASSERT_TRUE(p.Parse(text).ok());
     ASSERT_TRUE(p.Finish().ok());
@@ -196,13 +197,13 @@ TEST(PowerCliCsvTest, ResumeSkipsStoredLinesQuietly) {
   }
   const std::string grown = text + Row("3", "5/5/2026 6:42:00 PM", "cpu.usage.average", "%", "");
   SetSink second;
-  PowerCliParser p(ParserOptions{"x.csv", std::nullopt,
-                                 [&](uint64_t f) {
-                                   EXPECT_EQ(f, fp) << "the fingerprint does not depend on later lines";
-                                   const std::string line4 =
-                                       Row("2", "5/5/2026 6:41:40 PM", "cpu.usage.average", "%", "");
-                                   return perfmon::ResumePoint{4, Fnv1a64(line4.substr(0, line4.size() - 2))};
-                                 }},
+  PowerCliParser p(testing::Options("x.csv", std::nullopt,
+                                    [&](uint64_t f) {
+                                      EXPECT_EQ(f, fp) << "the fingerprint does not depend on later lines";
+                                      const std::string line4 =
+                                          Row("2", "5/5/2026 6:41:40 PM", "cpu.usage.average", "%", "");
+                                      return ResumePoint{4, Fnv1a64(line4.substr(0, line4.size() - 2))};
+                                    }),
                    &second);
   ASSERT_TRUE(p.Parse(grown).ok());
   ASSERT_TRUE(p.Finish().ok());

@@ -1,9 +1,9 @@
-#include "adapters/perfmon/text_decode.h"
+#include "src/core/text_decode.h"
 
 #include <algorithm>
 #include <cstdint>
 
-namespace vrecon::perfmon {
+namespace vrecon {
 namespace {
 
 // Code page 1251, bytes 0x80..0xBF (0xC0..0xFF are U+0410..U+044F).
@@ -187,4 +187,4 @@ std::string DecodeHead(std::string_view head) {
   return text;
 }
 
-}  // namespace vrecon::perfmon
+}  // namespace vrecon

@@ -1,10 +1,10 @@
-#include "agent/pdh_csv.h"
+#include "adapters/perfmon/pdh_csv_writer.h"
 
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 
-namespace vrecon::agent {
+namespace vrecon::perfmon {
 namespace {
 
 void AppendQuoted(std::string* out, const std::string& cell) {
@@ -55,4 +55,4 @@ std::string FormatRow(const LocalTime& t, const std::vector<std::optional<double
   return out;
 }
 
-}  // namespace vrecon::agent
+}  // namespace vrecon::perfmon

@@ -1,14 +1,15 @@
-// Encodings Perfmon logs arrive in: UTF-8 (with or without BOM), UTF-16LE (relog, PowerShell
+// Encodings the text inputs arrive in (Perfmon logs above all, but also PowerCLI exports and sar
+// text saved on Windows): UTF-8 (with or without BOM), UTF-16LE (relog, PowerShell
 // Out-File), UTF-16BE (rare: "Unicode big endian" in Notepad or a converter), and the Windows ANSI
 // code pages of localized systems (1251 Cyrillic, 1252 Western).
-#ifndef VRECON_ADAPTERS_PERFMON_TEXT_DECODE_H_
-#define VRECON_ADAPTERS_PERFMON_TEXT_DECODE_H_
+#ifndef VRECON_SRC_CORE_TEXT_DECODE_H_
+#define VRECON_SRC_CORE_TEXT_DECODE_H_
 
 #include <cstddef>
 #include <string>
 #include <string_view>
 
-namespace vrecon::perfmon {
+namespace vrecon {
 
 enum class Encoding { kUtf8, kUtf16Le, kCp1251, kCp1252, kUtf16Be };
 inline bool IsUtf16(Encoding e) { return e == Encoding::kUtf16Le || e == Encoding::kUtf16Be; }
@@ -48,6 +49,6 @@ std::string DecodeHead(std::string_view head);
 
 void AppendUtf8(unsigned code_point, std::string* out);
 
-}  // namespace vrecon::perfmon
+}  // namespace vrecon
 
-#endif  // VRECON_ADAPTERS_PERFMON_TEXT_DECODE_H_
+#endif  // VRECON_SRC_CORE_TEXT_DECODE_H_

@@ -1,13 +1,15 @@
 // Writing PDH-CSV 4.0 the way Perfmon/relog do, so vrecon's own reader (and Excel, relog,
-// PAL) take the agent's files as they take exported logs. Pure functions producing text.
-#ifndef VRECON_AGENT_PDH_CSV_H_
-#define VRECON_AGENT_PDH_CSV_H_
+// PAL) take the files vrecon writes as they take exported logs: the Windows agent's, `collect
+// procfs --out`'s and `report --format pdh-csv`'s. Pure functions producing text; portable (the
+// agent's Windows build compiles this file alone).
+#ifndef VRECON_ADAPTERS_PERFMON_PDH_CSV_WRITER_H_
+#define VRECON_ADAPTERS_PERFMON_PDH_CSV_WRITER_H_
 
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace vrecon::agent {
+namespace vrecon::perfmon {
 
 // The collector's local civil time (what PDH puts in the rows).
 struct LocalTime {
@@ -30,6 +32,6 @@ std::string FormatRow(const LocalTime& t, const std::vector<std::optional<double
 // The shortest text that reads back as the same double; NaN/inf are not values (" ").
 std::string FormatValue(double v);
 
-}  // namespace vrecon::agent
+}  // namespace vrecon::perfmon
 
-#endif  // VRECON_AGENT_PDH_CSV_H_
+#endif  // VRECON_ADAPTERS_PERFMON_PDH_CSV_WRITER_H_

@@ -1,0 +1,83 @@
+#include "src/core/reader.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace vrecon {
+
+bool IssueCounter::Count(std::string_view code) {
+  ++total_;
+  auto it = per_code_.find(code);
+  if (it == per_code_.end()) it = per_code_.emplace(std::string(code), 0).first;
+  return ++it->second <= kDetailCap;
+}
+
+void IssueCounter::Clear() {
+  per_code_.clear();
+  total_ = 0;
+}
+
+void IssueCounter::ReportCapped(const std::string& file, SampleSink* sink) const {
+  for (const auto& [code, n] : per_code_) {
+    if (n <= kDetailCap) continue;
+    sink->AddIssue(ImportIssue{
+        file, 0, Severity::kInfo, code,
+        std::to_string(n - kDetailCap) + " more '" + code + "' issues in this file are counted but not listed"});
+  }
+}
+
+Status Reader::Parse(std::string_view chunk) {
+  if (started_) return Feed(chunk);
+  if (head_.empty() && chunk.size() >= kSniffBytes) {
+    started_ = true;
+    return Start(chunk);
+  }
+  head_.append(chunk);
+  if (head_.size() < kSniffBytes) return Status::Ok();
+  started_ = true;
+  const std::string head = std::move(head_);
+  head_.clear();
+  return Start(head);
+}
+
+Status Reader::Finish() {
+  if (!started_) {
+    started_ = true;
+    const std::string head = std::move(head_);
+    head_.clear();
+    RETURN_IF_ERROR(Start(head));
+  }
+  return End();
+}
+
+StatusOr<std::string_view> Reader::StartText(std::string_view head, std::string_view what) {
+  Sniffed s = SniffEncoding(head);
+  if (options_.encoding) {
+    s.encoding = *options_.encoding;
+    s.eight_bit_undecided = false;
+  }
+  summary_.encoding = s.encoding;
+  eight_bit_undecided_ = s.eight_bit_undecided;
+  utf16_ = Utf16Decoder(s.encoding == Encoding::kUtf16Be);
+  head.remove_prefix(std::min(head.size(), s.bom_length));
+  // Little-endian binary headers can look like BOM-less UTF-16 to the sniffer: a NUL code unit
+  // gives them away.
+  const size_t probe = std::min(head.size(), kSniffBytes);
+  bool binary = false;
+  if (IsUtf16(s.encoding)) {
+    for (size_t i = 0; i + 1 < probe && !binary; i += 2) binary = head[i] == '\0' && head[i + 1] == '\0';
+  } else {
+    binary = std::memchr(head.data(), '\0', probe) != nullptr;
+  }
+  if (binary) return Status::NotSupported(options_.file + " is a binary file, not " + std::string(what));
+  return head;
+}
+
+std::string_view Reader::Decode(std::string_view chunk) {
+  if (!IsUtf16(summary_.encoding)) return chunk;
+  decoded_.clear();
+  utf16_.Feed(chunk, &decoded_);
+  return decoded_;
+}
+
+}  // namespace vrecon

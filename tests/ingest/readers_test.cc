@@ -1,0 +1,124 @@
+// The list of input formats (src/ingest/readers) and what every reader shares (src/core/reader):
+// each fixture is sniffed to its own format and read by the reader the list makes for it; issue
+// details are capped per code the same way in every reader, the count staying exact.
+#include "src/ingest/readers.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "src/core/file_stream.h"
+#include "tests/support/capture_sink.h"
+#include "tests/support/reader_options.h"
+
+namespace vrecon {
+namespace {
+
+using testing::CaptureSink;
+
+std::string Fixture(const std::string& name) { return std::string(VRECON_FIXTURES_DIR) + "/" + name; }
+
+TEST(ReadersTest, NamesAreUniqueAndPerfmonTakesWhatNoOtherClaims) {
+  std::set<std::string_view> names;
+  for (const ReaderFormat& f : ReaderFormats()) EXPECT_TRUE(names.insert(f.name).second) << f.name;
+  EXPECT_EQ(ReaderFormats().back().name, "perfmon-csv");
+  EXPECT_EQ(SniffFormat("").name, "perfmon-csv");
+  EXPECT_EQ(SniffFormat("not any format at all\n").name, "perfmon-csv");
+}
+
+struct Case {
+  const char* fixture;
+  const char* sniffed;  // the list's entry
+  const char* format;   // what the reader says after reading (stored with the file)
+};
+
+TEST(ReadersTest, EachFixtureIsSniffedAndReadByItsOwnReader) {
+  const Case cases[] = {
+      {"seed003/guest-web01.csv", "perfmon-csv", "perfmon-csv"},
+      {"perfmon/es-cp1252.tsv", "perfmon-csv", "perfmon-tsv"},
+      {"esxtop/app02-contention.csv", "perfmon-csv", "perfmon-csv"},
+      {"powercli/enus-type.csv", "powercli-csv", "powercli-csv"},
+      {"powercli/utf16le-24h.csv", "powercli-csv", "powercli-csv"},
+      {"linux_proc/sar_header_12h.log", "sar-text", "sar-text"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.fixture);
+    const std::string path = Fixture(c.fixture);
+    const ReaderFormat& f = SniffFormat(ReadHead(path, kSniffHeadBytes));
+    EXPECT_EQ(f.name, c.sniffed);
+    CaptureSink sink;
+    std::unique_ptr<Reader> reader = f.make(testing::Options(path, 0), &sink);
+    const Status s = ReadFileWith(path, reader.get());
+    ASSERT_TRUE(s.ok()) << s.message();
+    EXPECT_EQ(reader->summary().format, c.format);
+    EXPECT_GT(reader->summary().rows, 0);
+    EXPECT_FALSE(reader->summary().columns.empty());
+  }
+}
+
+TEST(ReadersTest, AMissingFileIsOneErrorNamingIt) {
+  CaptureSink sink;
+  std::unique_ptr<Reader> reader = SniffFormat("").make(testing::Options("nowhere.csv"), &sink);
+  const Status s = ReadFileWith("/nonexistent/nowhere.csv", reader.get());
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("/nonexistent/nowhere.csv"), std::string::npos) << s.message();
+}
+
+TEST(IssueCounterTest, CountsEveryIssueAndKeepsTheFirstThousandOfEachCode) {
+  IssueCounter c;
+  int kept = 0;
+  for (int i = 0; i < 1500; ++i) kept += c.Count("bad-row");
+  kept += c.Count("other");
+  EXPECT_EQ(kept, 1001);
+  EXPECT_EQ(c.total(), 1501);
+  CaptureSink sink;
+  c.ReportCapped("f.csv", &sink);
+  ASSERT_EQ(sink.issues_.size(), 1u);
+  EXPECT_EQ(sink.issues_[0].code, "bad-row");
+  EXPECT_EQ(sink.issues_[0].severity, Severity::kInfo);
+  EXPECT_EQ(sink.issues_[0].message, "500 more 'bad-row' issues in this file are counted but not listed");
+  c.Clear();
+  EXPECT_EQ(c.total(), 0);
+  EXPECT_TRUE(c.Count("bad-row"));
+}
+
+// Each reader's input with `n` bad lines of one kind.
+std::string WithBadLines(std::string_view format, int n) {
+  std::string text;
+  if (format == "perfmon-csv") {
+    text = "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\W\\Processor(_Total)\\% Processor Time\"\n";
+    for (int i = 0; i < n; ++i) text += "\"not a time\",\"1\"\n";
+    text += "\"11/02/2026 10:00:00.000\",\"1\"\n";
+  } else if (format == "powercli-csv") {
+    text = "\"Value\",\"Timestamp\",\"MetricId\",\"Unit\",\"Entity\",\"IntervalSecs\",\"Instance\"\n";
+    for (int i = 0; i < n; ++i) text += "\"1\",\"not a time\",\"cpu.usage.average\",\"%\",\"W\",\"20\",\"\"\n";
+    text += "\"1\",\"2026-05-05T18:41:20Z\",\"cpu.usage.average\",\"%\",\"W\",\"20\",\"\"\n";
+  } else {
+    text = "Linux 5.4.17 (web01) \t03/07/2024 \t_x86_64_\t(2 CPU)\n";
+    for (int i = 0; i < n; ++i) text += "not a sar line\n";
+    text += "10:00:00     CPU     %user     %nice   %system   %iowait    %steal     %idle\n";
+    text += "10:00:10     all      1.00      0.00      1.00      0.00      0.00     98.00\n";
+  }
+  return text;
+}
+
+TEST(ReadersTest, EveryReaderCapsIssueDetailsTheSameWay) {
+  for (const ReaderFormat& f : ReaderFormats()) {
+    SCOPED_TRACE(std::string(f.name));
+    const std::string text = WithBadLines(f.name, 1005);
+    EXPECT_EQ(SniffFormat(text).name, f.name);
+    CaptureSink sink;
+    std::unique_ptr<Reader> reader = f.make(testing::Options("x", 0), &sink);
+    ASSERT_TRUE(reader->Parse(text).ok());
+    const Status s = reader->Finish();
+    ASSERT_TRUE(s.ok()) << s.message();
+    EXPECT_EQ(reader->summary().issues, 1005);
+    ASSERT_EQ(sink.issues_.size(), 1001u);
+    EXPECT_EQ(sink.issues_.back().message,
+              "5 more '" + sink.issues_.front().code + "' issues in this file are counted but not listed");
+  }
+}
+
+}  // namespace
+}  // namespace vrecon
