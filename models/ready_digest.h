@@ -15,41 +15,9 @@
 #include <vector>
 
 #include "models/ready_analysis.h"
+#include "src/core/quantile_sketch.h"
 
 namespace vrecon::models {
-
-class QuantileSketch {
- public:
-  static constexpr double kRelativeError = 0.005;
-
-  // A bucket's values: how many and their sum. Its value is their mean: exact when they are all
-  // equal (a constant load is summarised as itself), else within 1% of each.
-  struct Bucket {
-    int64_t count = 0;
-    double sum = 0;
-  };
-  using Buckets = std::map<int32_t, Bucket>;
-
-  void Add(double v);
-  // sign -1 takes out a sketch added before (a day being replaced).
-  void Merge(const QuantileSketch& o, int sign = 1);
-  int64_t count() const { return count_; }
-  // As Percentile (closest ranks, linear between them), on the buckets' values.
-  std::optional<double> Quantile(double p) const;
-
-  // Buckets of positive values by index, of negative ones by the index of -v, and the values
-  // that are zero (below 1e-9 in magnitude): what a codec writes and reads back (Set).
-  const Buckets& positive() const { return pos_; }
-  const Buckets& negative() const { return neg_; }
-  const Bucket& zeros() const { return zeros_; }
-  void Set(Buckets pos, Buckets neg, Bucket zeros);
-
- private:
-  double ValueAtRank(int64_t rank) const;  // 0-based, over the sorted values
-  Buckets pos_, neg_;
-  Bucket zeros_;
-  int64_t count_ = 0;
-};
 
 // One series of values: how many, their sum, how many lie above each threshold, and the sketch.
 struct ValueDigest {

@@ -46,19 +46,26 @@ RunFn AddIngestCommand(CLI::App& app) {
     std::optional<int> tz_bias;
     std::string encoding;
     std::string date;
+    std::string machine;
+    std::string trace_start;
     std::string format = "table";
   };
   auto o = std::make_shared<Opts>();
   CLI::App* cmd = app.add_subcommand(
       "ingest",
-      "Read Perfmon CSV/TSV logs (guest, VMware Tools, Hyper-V host, esxtop batch) and PowerCLI Get-Stat "
-      "exports into the store");
+      "Read Perfmon CSV/TSV logs (guest, VMware Tools, Hyper-V host, esxtop batch), PowerCLI Get-Stat "
+      "exports, sar text and xperf dumper text (ETW context switches) into the store");
   AddDbOption(cmd, &o->db, "Store to write, :memory: allowed")->capture_default_str();
   cmd->add_option("--tz-bias", o->tz_bias,
                   "UTC minus local time in minutes, for logs whose header has no readable bias (EST = 300)");
   cmd->add_option("--encoding", o->encoding, "Force the text encoding instead of detecting it")
       ->check(CLI::IsMember({"utf-8", "utf-16le", "utf-16be", "windows-1251", "windows-1252"}));
   cmd->add_option("--date", o->date, "YYYY-MM-DD of the first row, for sar text without its header line");
+  cmd->add_option("--machine", o->machine,
+                  "Computer the files are from where they do not say (xperf dumper text; sar text without its header)");
+  cmd->add_option("--trace-start", o->trace_start,
+                  "Absolute start of an ETW trace whose text does not carry it: ISO 8601 with its offset "
+                  "(2026-11-02T10:00:00+01:00)");
   // One value per --map (repeat it for more): a list option would take the log files after it.
   cmd->add_option("--map", o->maps, "Store a mapping from a guest computer name to its VM name (GUEST=VM; repeatable)")
       ->allow_extra_args(false);
@@ -84,6 +91,16 @@ RunFn AddIngestCommand(CLI::App& app) {
         return kExitUsage;
       }
     }
+    std::optional<TimeNs> trace_start;
+    if (!o->trace_start.empty()) {
+      trace_start = ParseIso(o->trace_start);
+      const bool zoned = o->trace_start.back() == 'Z' || o->trace_start.find_last_of("+-") > 10;
+      if (!trace_start || !zoned) {
+        PrintError("--trace-start \"" + o->trace_start +
+                   "\" is not an ISO 8601 time with its offset (2026-11-02T10:00:00+01:00, or Z for UTC)");
+        return kExitUsage;
+      }
+    }
     std::error_code ec;
     bool created = false;
     auto store = Store::Open(o->db, &created);
@@ -101,6 +118,8 @@ RunFn AddIngestCommand(CLI::App& app) {
     IngestRunOptions ro;
     ro.ingest.tz_bias_minutes = o->tz_bias;
     ro.ingest.date = date;
+    ro.ingest.machine = o->machine;
+    ro.ingest.trace_start = trace_start;
     if (!o->encoding.empty()) ro.ingest.encoding = ParseEncodingName(o->encoding);
     ro.format = ToFormat(o->format);
     ro.progress = isatty(STDERR_FILENO) != 0;

@@ -35,7 +35,10 @@ struct ReaderOptions {
   std::optional<Encoding> encoding;    // forced; otherwise sniffed from the first bytes
   // Local midnight (zone-less) of the first row, for inputs whose text carries no date.
   std::optional<TimeNs> date;
-  std::string default_machine;  // machine for inputs that do not name one ("" = the file's stem)
+  std::string default_machine;  // machine for inputs that do not name one
+  // Absolute time of the input's zero, for inputs whose times are relative (ETW traces) and that
+  // may not carry it.
+  std::optional<TimeNs> trace_start;
   ResumeLookup resume_lookup;
 };
 

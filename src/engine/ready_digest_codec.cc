@@ -40,7 +40,7 @@ bool TakeCount(std::string_view* in, int64_t* v) {
   return true;
 }
 
-using Sketch = models::QuantileSketch;
+using Sketch = QuantileSketch;
 
 void PutBucket(std::string* out, const Sketch::Bucket& b) {
   PutCount(out, b.count);

@@ -58,6 +58,8 @@ StatusOr<IngestResult> IngestFile(Store* store, const std::string& path, const I
   ro.tz_bias_minutes = options.tz_bias_minutes;
   ro.encoding = options.encoding;
   ro.date = options.date;
+  ro.default_machine = options.machine;
+  ro.trace_start = options.trace_start;
   ro.resume_lookup = resume_lookup;
   std::unique_ptr<Reader> reader = format.make(std::move(ro), &writer);
   const Status s = ReadFileWith(path, reader.get(), options.progress);

@@ -20,6 +20,10 @@ struct IngestOptions {
   // Local midnight (zone-less) of the first row, for inputs whose text carries no date (sar
   // output without its header line).
   std::optional<TimeNs> date;
+  // The computer an input that names none is from (an xperf dumper text; sar text without its
+  // header), and the absolute start of a trace that does not carry one.
+  std::string machine;
+  std::optional<TimeNs> trace_start;
   ProgressFn progress;
 };
 

@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "adapters/etw/xperf_dumper.h"
 #include "adapters/linux_proc/sar_parser.h"
 #include "adapters/perfmon/perfmon_parser.h"
 #include "adapters/powercli/powercli_csv.h"
@@ -18,8 +19,10 @@ std::unique_ptr<Reader> Make(ReaderOptions options, SampleSink* sink) {
 bool AnyHead(std::string_view /*head*/) { return true; }
 
 // A Get-Stat export's header names Value, Timestamp and MetricId; sysstat `sar -u` text starts
-// with a "Linux ... (host) date" line or "HH:MM:SS [AM|PM] all ..." rows. Perfmon comes last.
+// with a "Linux ... (host) date" line or "HH:MM:SS [AM|PM] all ..." rows; xperf's dumper text with
+// "BeginHeader". Perfmon comes last.
 constexpr std::array kFormats = {
+    ReaderFormat{"xperf-dumper", etw::LooksLikeXperfDumper, Make<etw::XperfDumperReader>},
     ReaderFormat{"powercli-csv", powercli::LooksLikePowerCliExport, Make<powercli::PowerCliParser>},
     ReaderFormat{"sar-text", sar::LooksLikeSar, Make<sar::SarParser>},
     ReaderFormat{"perfmon-csv", AnyHead, Make<perfmon::PerfmonParser>},

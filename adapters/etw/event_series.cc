@@ -1,0 +1,119 @@
+#include "adapters/etw/event_series.h"
+
+namespace vrecon::etw {
+namespace {
+
+constexpr const char* kCpuCounters[] = {"% Processor Time", "% DPC Time", "% Interrupt Time", "% Unknown Time"};
+
+}  // namespace
+
+EventSeriesWriter::EventSeriesWriter(std::string machine, TimeNs trace_start, SampleSink* sink, ReadSummary* summary)
+    : machine_(std::move(machine)), trace_start_(trace_start), sink_(sink), summary_(summary) {}
+
+SeriesKey EventSeriesWriter::Key(const char* object, std::string instance, const char* counter,
+                                 const char* unit) const {
+  SeriesKey k;
+  k.source = SourceKind::kGuest;
+  k.machine = machine_;
+  k.object = object;
+  k.instance = std::move(instance);
+  k.counter = counter;
+  k.unit = unit;
+  k.original = "\\\\" + machine_ + "\\" + object + "(" + k.instance + ")\\" + counter;
+  return k;
+}
+
+size_t EventSeriesWriter::ProcessColumn(uint32_t pid, const std::string& name) {
+  auto [it, added] = process_columns_.try_emplace({pid, name}, columns_.size());
+  if (added) {
+    const std::string inst = name + ":" + std::to_string(pid);
+    columns_.push_back(Key(kProcessObject, inst, "% Processor Time", "percent"));
+    columns_.push_back(Key(kProcessObject, inst, "% Bottleneck Time", "percent"));
+    columns_.push_back(Key(kProcessObject, inst, "% Queue Time", "percent"));
+    columns_.push_back(Key(kProcessObject, inst, "Queued Switch-ins/sec", "per_second"));
+  }
+  return it->second;
+}
+
+void EventSeriesWriter::CpuColumns(size_t n) {
+  if (cpu_first_.empty()) {
+    total_first_ = columns_.size();
+    for (const char* c : kCpuCounters) columns_.push_back(Key(kProcessorObject, "_Total", c, "percent"));
+  }
+  while (cpu_first_.size() < n) {
+    cpu_first_.push_back(columns_.size());
+    const std::string inst = std::to_string(cpu_first_.size() - 1);
+    for (const char* c : kCpuCounters) columns_.push_back(Key(kProcessorObject, inst, c, "percent"));
+  }
+}
+
+Status EventSeriesWriter::Emit(TimeNs start, TimeNs end, const std::vector<double>& values) {
+  if (quiet_) {
+    ++summary_->rows_already;
+    return Status::Ok();
+  }
+  if (declared_ != columns_.size()) {
+    RETURN_IF_ERROR(sink_->DeclareColumns(columns_));
+    declared_ = columns_.size();
+  }
+  RETURN_IF_ERROR(sink_->AddRow(start, end, values));
+  ++summary_->rows;
+  if (!summary_->first_end || end < *summary_->first_end) summary_->first_end = end;
+  if (!summary_->last_end || end > *summary_->last_end) summary_->last_end = end;
+  return Status::Ok();
+}
+
+Status EventSeriesWriter::AddBucket(const Bucket& b) {
+  const double len = static_cast<double>(b.end_us - b.start_us);
+  if (len <= 0) return Status::Ok();
+  for (const ProcessFigures& p : b.processes) ProcessColumn(p.pid, p.name);
+  CpuColumns(b.cpus.size());
+  values_.assign(columns_.size(), kMissing);
+  for (const ProcessFigures& p : b.processes) {
+    const size_t c = process_columns_.at({p.pid, p.name});
+    values_[c] = 100 * p.cpu_us / len;
+    values_[c + 1] = 100 * p.union_us / len;
+    values_[c + 2] = 100 * p.queue_us / len;
+    values_[c + 3] = static_cast<double>(p.switch_ins) * 1e6 / len;
+  }
+  double total[4] = {0, 0, 0, 0};
+  for (size_t i = 0; i < b.cpus.size(); ++i) {
+    const CpuFigures& f = b.cpus[i];
+    const double v[4] = {100 * f.busy_us / len, 100 * f.dpc_us / len, 100 * f.isr_us / len, 100 * f.unknown_us / len};
+    for (int k = 0; k < 4; ++k) {
+      values_[cpu_first_[i] + k] = v[k];
+      total[k] += v[k];
+    }
+  }
+  if (!b.cpus.empty()) {
+    for (int k = 0; k < 4; ++k) values_[total_first_ + k] = total[k] / static_cast<double>(b.cpus.size());
+  }
+  return Emit(Abs(b.start_us), Abs(b.end_us), values_);
+}
+
+void EventSeriesWriter::AddWindow(const QueueWindow& w) { windows_.push_back(w); }
+
+Status EventSeriesWriter::Finish() {
+  summary_->columns = columns_;
+  if (windows_.empty()) return Status::Ok();
+  // The p95 series: a column set of their own, one row per window.
+  std::vector<SeriesKey> p95;
+  std::map<std::pair<uint32_t, std::string>, size_t> index;
+  for (const QueueWindow& w : windows_) {
+    for (const QueueWindow::Entry& e : w.processes) {
+      if (index.try_emplace({e.pid, e.name}, p95.size()).second)
+        p95.push_back(Key(kProcessObject, e.name + ":" + std::to_string(e.pid), "Queue Time p95", "ms"));
+    }
+  }
+  summary_->columns.insert(summary_->columns.end(), p95.begin(), p95.end());
+  if (!quiet_) RETURN_IF_ERROR(sink_->DeclareColumns(p95));
+  std::vector<double> values;
+  for (const QueueWindow& w : windows_) {
+    values.assign(p95.size(), kMissing);
+    for (const QueueWindow::Entry& e : w.processes) values[index.at({e.pid, e.name})] = e.p95_us / 1000;
+    RETURN_IF_ERROR(Emit(Abs(w.start_us), Abs(w.end_us), values));
+  }
+  return Status::Ok();
+}
+
+}  // namespace vrecon::etw
