@@ -89,7 +89,7 @@ class CpuAccounting {
   void Begin(int64_t t_us);
   void Switch(const SwitchEvent& e);
   void Ready(int64_t t_us, uint32_t tid);
-  void Deferred(int64_t t_us, int cpu, double elapsed_us, bool isr);  // a DPC or an ISR
+  void Deferred(int64_t t_us, int cpu, double elapsed_us, bool isr);      // a DPC or an ISR
   void ProcessStart(int64_t t_us, uint32_t pid, std::string_view image);  // a start, or rundown
   void ProcessEnd(int64_t t_us, uint32_t pid);
   void ThreadEnd(uint32_t tid);  // forgets it (a thread id may be reused)
@@ -103,7 +103,7 @@ class CpuAccounting {
   };
   struct Process {
     std::string name;
-    int running = 0;        // its threads running now, over all CPUs
+    int running = 0;         // its threads running now, over all CPUs
     int64_t union_from = 0;  // when `running` went from 0 to 1
     bool alive = true;
     int64_t ended_at = -1;

@@ -123,8 +123,9 @@ Status XperfDumperReader::OnLine(std::string_view line) {
   const std::string_view t = Trim(line);
   if (t.empty()) return Status::Ok();
   if (!header_begun_) {
-    if (t != "BeginHeader") return Status::ParseError(Where() + ": not an xperf dumper text: it starts with \"" +
-                                                      std::string(t.substr(0, 40)) + "\", not BeginHeader");
+    if (t != "BeginHeader")
+      return Status::ParseError(Where() + ": not an xperf dumper text: it starts with \"" +
+                                std::string(t.substr(0, 40)) + "\", not BeginHeader");
     header_begun_ = true;
     fingerprint_ = Fnv1a64(t);
     return Status::Ok();
@@ -151,7 +152,7 @@ Status XperfDumperReader::OnHeaderLine(std::string_view line) {
   fingerprint_ = Fnv1a64(line, fingerprint_);
   if (line == "EndHeader") {
     header_done_ = true;
-    if (layouts_.count("CSwitch") == 0)
+    if (!layouts_.contains("CSwitch"))
       return Status::ParseError(options_.file +
                                 ": the header declares no CSwitch events, so the trace holds no context switches; "
                                 "record it with `xperf -on PROC_THREAD+LOADER+CSWITCH+DISPATCHER`");
@@ -261,8 +262,7 @@ Status XperfDumperReader::OnEvent(std::string_view line) {
   const Layout& layout = it->second;
   const size_t want = static_cast<size_t>(layout.max_field) + 1;
   if (SplitCells(line, want, cells_.data()) < want) {
-    Issue(Severity::kWarning, "ragged-event",
-          it->first + " line with fewer fields than its header declares; skipped");
+    Issue(Severity::kWarning, "ragged-event", it->first + " line with fewer fields than its header declares; skipped");
     return Status::Ok();
   }
   std::array<std::string_view, 8> f{};
