@@ -42,13 +42,18 @@ CpuAccounting::Process& CpuAccounting::ProcessOf(uint32_t pid, std::string_view 
   return p;
 }
 
+// Only the CPUs events name exist: a stray CPU number in damaged text is one CPU more, not a
+// thousand.
 CpuAccounting::Cpu& CpuAccounting::CpuOf(int cpu) {
-  if (static_cast<size_t>(cpu) >= cpus_.size()) {
-    const size_t from = cpus_.size();
-    cpus_.resize(static_cast<size_t>(cpu) + 1);
-    for (size_t i = from; i < cpus_.size(); ++i) cpus_[i].since = bucket_start_;
+  const auto n = static_cast<size_t>(cpu);
+  if (n >= slot_.size()) slot_.resize(n + 1, -1);
+  if (slot_[n] < 0) {
+    slot_[n] = static_cast<int>(cpus_.size());
+    Cpu& c = cpus_.emplace_back();
+    c.since = bucket_start_;
+    c.bucket.cpu = cpu;
   }
-  return cpus_[static_cast<size_t>(cpu)];
+  return cpus_[static_cast<size_t>(slot_[n])];
 }
 
 void CpuAccounting::Charge(Cpu& c, int64_t to) {
@@ -108,8 +113,9 @@ void CpuAccounting::FlushBucket() {
   b.cpus.reserve(cpus_.size());
   for (Cpu& c : cpus_) {
     b.cpus.push_back(c.bucket);
-    c.bucket = CpuFigures{};
+    c.bucket = CpuFigures{c.bucket.cpu, 0, 0, 0, 0};
   }
+  std::sort(b.cpus.begin(), b.cpus.end(), [](const CpuFigures& x, const CpuFigures& y) { return x.cpu < y.cpu; });
   on_bucket_(b);
   // An ended process goes once its last bucket is out (and its window, which keeps its own copy).
   for (uint32_t pid : ended) {

@@ -49,6 +49,7 @@ struct ProcessFigures {
 };
 
 struct CpuFigures {
+  int cpu = 0;  // its number
   double busy_us = 0, dpc_us = 0, isr_us = 0, unknown_us = 0;
 };
 
@@ -57,7 +58,7 @@ struct CpuFigures {
 struct Bucket {
   int64_t start_us = 0, end_us = 0;
   std::vector<ProcessFigures> processes;
-  std::vector<CpuFigures> cpus;  // indexed by CPU number
+  std::vector<CpuFigures> cpus;  // the CPUs seen so far, by number
 };
 
 struct QueueWindow {
@@ -138,7 +139,8 @@ class CpuAccounting {
   int64_t window_start_ = 0, window_end_ = 0;
   std::unordered_map<uint32_t, Thread> threads_;
   std::unordered_map<uint32_t, Process> processes_;
-  std::vector<Cpu> cpus_;
+  std::vector<Cpu> cpus_;  // in the order they were first seen
+  std::vector<int> slot_;  // CPU number -> index in cpus_, or -1
 };
 
 // "svchost.exe" -> "svchost": Perfmon's process instance names have no extension.

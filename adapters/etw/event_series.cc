@@ -35,16 +35,17 @@ size_t EventSeriesWriter::ProcessColumn(uint32_t pid, const std::string& name) {
   return it->second;
 }
 
-void EventSeriesWriter::CpuColumns(size_t n) {
-  if (cpu_first_.empty()) {
+size_t EventSeriesWriter::CpuColumn(int cpu) {
+  if (!have_total_) {
+    have_total_ = true;
     total_first_ = columns_.size();
     for (const char* c : kCpuCounters) columns_.push_back(Key(kProcessorObject, "_Total", c, "percent"));
   }
-  while (cpu_first_.size() < n) {
-    cpu_first_.push_back(columns_.size());
-    const std::string inst = std::to_string(cpu_first_.size() - 1);
-    for (const char* c : kCpuCounters) columns_.push_back(Key(kProcessorObject, inst, c, "percent"));
+  auto [it, added] = cpu_first_.try_emplace(cpu, columns_.size());
+  if (added) {
+    for (const char* c : kCpuCounters) columns_.push_back(Key(kProcessorObject, std::to_string(cpu), c, "percent"));
   }
+  return it->second;
 }
 
 Status EventSeriesWriter::Emit(TimeNs start, TimeNs end, const std::vector<double>& values) {
@@ -67,7 +68,7 @@ Status EventSeriesWriter::AddBucket(const Bucket& b) {
   const double len = static_cast<double>(b.end_us - b.start_us);
   if (len <= 0) return Status::Ok();
   for (const ProcessFigures& p : b.processes) ProcessColumn(p.pid, p.name);
-  CpuColumns(b.cpus.size());
+  for (const CpuFigures& f : b.cpus) CpuColumn(f.cpu);
   values_.assign(columns_.size(), kMissing);
   for (const ProcessFigures& p : b.processes) {
     const size_t c = process_columns_.at({p.pid, p.name});
@@ -77,16 +78,16 @@ Status EventSeriesWriter::AddBucket(const Bucket& b) {
     values_[c + 3] = static_cast<double>(p.switch_ins) * 1e6 / len;
   }
   double total[4] = {0, 0, 0, 0};
-  for (size_t i = 0; i < b.cpus.size(); ++i) {
-    const CpuFigures& f = b.cpus[i];
+  for (const CpuFigures& f : b.cpus) {
     const double v[4] = {100 * f.busy_us / len, 100 * f.dpc_us / len, 100 * f.isr_us / len, 100 * f.unknown_us / len};
-    for (int k = 0; k < 4; ++k) {
-      values_[cpu_first_[i] + k] = v[k];
+    const size_t first = cpu_first_.at(f.cpu);
+    for (size_t k = 0; k < 4; ++k) {
+      values_[first + k] = v[k];
       total[k] += v[k];
     }
   }
   if (!b.cpus.empty()) {
-    for (int k = 0; k < 4; ++k) values_[total_first_ + k] = total[k] / static_cast<double>(b.cpus.size());
+    for (size_t k = 0; k < 4; ++k) values_[total_first_ + k] = total[k] / static_cast<double>(b.cpus.size());
   }
   return Emit(Abs(b.start_us), Abs(b.end_us), values_);
 }

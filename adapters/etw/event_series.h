@@ -43,7 +43,7 @@ class EventSeriesWriter {
   TimeNs Abs(int64_t t_us) const { return trace_start_ + t_us * 1000; }
   SeriesKey Key(const char* object, std::string instance, const char* counter, const char* unit) const;
   size_t ProcessColumn(uint32_t pid, const std::string& name);  // first of its 4 columns
-  void CpuColumns(size_t n);
+  size_t CpuColumn(int cpu);                                    // first of its 4 columns
   Status Emit(TimeNs start, TimeNs end, const std::vector<double>& values);
 
   std::string machine_;
@@ -55,8 +55,9 @@ class EventSeriesWriter {
   std::vector<SeriesKey> columns_;
   size_t declared_ = 0;  // columns_ declared to the sink so far
   std::map<std::pair<uint32_t, std::string>, size_t> process_columns_;
-  std::vector<size_t> cpu_first_;  // per CPU: the first of its 4 columns
-  size_t total_first_ = 0;         // _Total's first column (after the first bucket)
+  std::map<int, size_t> cpu_first_;  // per CPU number: the first of its 4 columns
+  size_t total_first_ = 0;           // _Total's first column (after the first bucket)
+  bool have_total_ = false;
   std::vector<double> values_;
   std::vector<QueueWindow> windows_;
 };

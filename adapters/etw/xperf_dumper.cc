@@ -12,6 +12,8 @@ namespace {
 // No dumper text covers more than this (a busy 8-CPU guest writes a million events every few
 // seconds): a timestamp further on is damage, and would make an hour of empty buckets per line.
 constexpr int64_t kLongestTraceUs = int64_t{6} * 3600 * 1'000'000;
+// Nor does its first event come a week after the trace's start.
+constexpr int64_t kLatestFirstEventUs = int64_t{7} * 24 * 3600 * 1'000'000;
 
 // The fields each event type needs, in the order OnEvent reads them.
 struct Need {
@@ -273,6 +275,11 @@ Status XperfDumperReader::OnEvent(std::string_view line) {
     return Status::Ok();
   }
   if (first_t_ < 0) {
+    if (t > kLatestFirstEventUs) {
+      Issue(Severity::kWarning, "bad-timestamp",
+            std::to_string(t) + " us is more than a week after the trace's start; not believed, skipped");
+      return Status::Ok();
+    }
     first_t_ = t;
     accounting_->Begin(t);
   } else if (t - first_t_ > kLongestTraceUs) {

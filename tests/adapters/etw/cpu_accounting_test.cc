@@ -187,6 +187,21 @@ TEST(CpuAccountingTest, DpcAndIsrTimeIsKeptPerCpu) {
   EXPECT_EQ(b.cpus[0].dpc_us, 2);
 }
 
+TEST(CpuAccountingTest, OnlyTheCpusEventsNameExist) {
+  Recorder r;
+  CpuAccounting acc = r.Make();
+  acc.Begin(0);
+  acc.Switch(Sw(100'000, 4000, 10, 11, kIdle, 0));  // a damaged CPU number is one CPU, not 4,001
+  acc.Switch(Sw(200'000, 2, 20, 21, kIdle, 0));
+  acc.End(1'000'000);
+  const Bucket& b = r.buckets.at(0);
+  ASSERT_EQ(b.cpus.size(), 2u);
+  EXPECT_EQ(b.cpus[0].cpu, 2);
+  EXPECT_EQ(b.cpus[0].busy_us, 800'000);
+  EXPECT_EQ(b.cpus[1].cpu, 4000);
+  EXPECT_EQ(b.cpus[1].busy_us, 900'000);
+}
+
 TEST(CpuAccountingTest, AnEndedProcessLeavesAfterItsLastBucketAndItsPidCanBeReused) {
   Recorder r;
   CpuAccounting acc = r.Make(500'000, 1'000'000);
