@@ -10,7 +10,7 @@
 #include "fuzz/fuzz_check.h"
 #include "src/core/text_decode.h"
 
-using namespace vrecon::perfmon;
+using namespace vrecon;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const vrecon::fuzz::ChunkedInput in = vrecon::fuzz::SplitTrailer(data, size);
