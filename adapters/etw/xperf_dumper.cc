@@ -99,7 +99,8 @@ bool LooksLikeXperfDumper(std::string_view head) {
   return false;
 }
 
-XperfDumperReader::XperfDumperReader(ReaderOptions options, SampleSink* sink) : Reader(std::move(options), sink) {
+XperfDumperReader::XperfDumperReader(ReaderOptions options, SampleSink* sink)
+    : LineReader(std::move(options), sink, "an xperf dumper text") {
   summary_.format = "xperf-dumper";
 }
 
@@ -108,16 +109,6 @@ void XperfDumperReader::Issue(Severity severity, const char* code, std::string m
   if (resume_.after_line > 0 && line <= resume_.after_line) return;  // an earlier ingest recorded it
   if (!CountIssue(code)) return;
   sink_->AddIssue(ImportIssue{options_.file, line, severity, code, std::move(message)});
-}
-
-Status XperfDumperReader::Start(std::string_view head) {
-  ASSIGN_OR_RETURN(std::string_view text, StartText(head, "an xperf dumper text"));
-  return Feed(text);
-}
-
-Status XperfDumperReader::Feed(std::string_view chunk) {
-  Status s = lines_.Feed(Decode(chunk), [this](std::string_view line, bool) { return OnLine(line); });
-  return NameLongLine(std::move(s), lines_.too_long(), options_.file, summary_.lines + 1);
 }
 
 Status XperfDumperReader::OnLine(std::string_view line) {
@@ -344,9 +335,7 @@ void XperfDumperReader::OnCSwitch(const std::array<std::string_view, 8>& f, int6
   accounting_->Switch(e);
 }
 
-Status XperfDumperReader::End() {
-  Status last = lines_.Finish([this](std::string_view line, bool) { return OnLine(line); });
-  RETURN_IF_ERROR(NameLongLine(std::move(last), lines_.too_long(), options_.file, summary_.lines + 1));
+Status XperfDumperReader::EndLines() {
   if (summary_.lines == 0) return Status::ParseError(options_.file + " is empty");
   if (!header_done_) return Status::ParseError(options_.file + ": the header has no EndHeader line");
   if (!events_begun_ || switches_ == 0)

@@ -28,12 +28,11 @@
 
 #include "adapters/etw/cpu_accounting.h"
 #include "adapters/etw/event_series.h"
-#include "src/core/line_splitter.h"
 #include "src/core/reader.h"
 
 namespace vrecon::etw {
 
-class XperfDumperReader : public Reader {
+class XperfDumperReader : public LineReader {
  public:
   XperfDumperReader(ReaderOptions options, SampleSink* sink);
 
@@ -46,10 +45,8 @@ class XperfDumperReader : public Reader {
     int max_field = 0;
   };
 
-  Status Start(std::string_view head) override;
-  Status Feed(std::string_view chunk) override;
-  Status End() override;
-  Status OnLine(std::string_view line);
+  Status OnLine(std::string_view line) override;
+  Status EndLines() override;
   Status OnHeaderLine(std::string_view line);
   Status OnTraceInfo(std::string_view line);
   Status BeginEvents();
@@ -58,7 +55,6 @@ class XperfDumperReader : public Reader {
   void Issue(Severity severity, const char* code, std::string message, int64_t line = -1);
   std::string Where() const { return options_.file + ":" + std::to_string(summary_.lines); }
 
-  AutoLineSplitter lines_;
   bool header_begun_ = false, header_done_ = false, events_begun_ = false;
   std::unordered_map<std::string, Layout> layouts_;  // by event name
   uint64_t fingerprint_ = 0;

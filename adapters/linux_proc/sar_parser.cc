@@ -84,7 +84,9 @@ std::optional<double> Value(std::string_view s) {
 
 }  // namespace
 
-SarParser::SarParser(ReaderOptions options, SampleSink* sink) : Reader(std::move(options), sink) {
+// sar's output saved on Windows (PowerShell's Out-File) arrives in UTF-16 with a BOM: decoded.
+SarParser::SarParser(ReaderOptions options, SampleSink* sink)
+    : LineReader(std::move(options), sink, "sar text output") {
   summary_.format = "sar-text";
   if (options_.default_machine.empty()) options_.default_machine = std::filesystem::path(options_.file).stem().string();
   machine_ = options_.default_machine;
@@ -98,20 +100,7 @@ void SarParser::Issue(int64_t line, Severity sev, const char* code, std::string 
   sink_->AddIssue(ImportIssue{options_.file, line, sev, code, std::move(message)});
 }
 
-// sar's output saved on Windows (PowerShell's Out-File) arrives in UTF-16 with a BOM.
-Status SarParser::Start(std::string_view head) {
-  ASSIGN_OR_RETURN(std::string_view text, StartText(head, "sar text output"));
-  return Feed(text);
-}
-
-Status SarParser::Feed(std::string_view chunk) {
-  Status s = lines_.Feed(Decode(chunk), [this](std::string_view line, bool) { return OnLine(line); });
-  return NameLongLine(std::move(s), lines_.too_long(), options_.file, summary_.lines + 1);
-}
-
-Status SarParser::End() {
-  Status last = lines_.Finish([this](std::string_view line, bool) { return OnLine(line); });
-  RETURN_IF_ERROR(NameLongLine(std::move(last), lines_.too_long(), options_.file, summary_.lines + 1));
+Status SarParser::EndLines() {
   RETURN_IF_ERROR(FlushGroup());
   if (!fingerprinted_)
     return Status::InvalidArgument(options_.file + ": no sar -u data row (\"HH:MM:SS [AM|PM] all|N values...\") found");

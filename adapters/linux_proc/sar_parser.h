@@ -22,7 +22,6 @@
 #include <string_view>
 #include <vector>
 
-#include "src/core/line_splitter.h"
 #include "src/core/reader.h"
 #include "src/core/sample_sink.h"
 
@@ -31,21 +30,17 @@ namespace vrecon::sar {
 // Options: default_machine names the machine when there is no header line; tz_bias_minutes is
 // UTC - local (sar prints local time without a zone); date is midnight (civil, zone-less) of the
 // first row's day. The summary's format is "sar-text", its time_zone empty.
-class SarParser : public Reader {
+class SarParser : public LineReader {
  public:
   SarParser(ReaderOptions options, SampleSink* sink);
 
  private:
-  Status Start(std::string_view head) override;
-  Status Feed(std::string_view chunk) override;
-  Status End() override;
-  Status OnLine(std::string_view line);
+  Status OnLine(std::string_view line) override;
+  Status EndLines() override;
   Status OnData(const std::vector<std::string_view>& w, size_t first, TimeNs tod, std::string_view line);
   Status FlushGroup();
   std::optional<TimeNs> LocalTime(TimeNs tod);
   void Issue(int64_t line, Severity sev, const char* code, std::string message);
-
-  AutoLineSplitter lines_;
 
   std::string machine_;
   std::optional<TimeNs> day_;       // local midnight of the current day

@@ -80,4 +80,20 @@ std::string_view Reader::Decode(std::string_view chunk) {
   return decoded_;
 }
 
+Status LineReader::Start(std::string_view head) {
+  ASSIGN_OR_RETURN(std::string_view text, StartText(head, what_));
+  return Feed(text);
+}
+
+Status LineReader::Feed(std::string_view chunk) {
+  Status s = lines_.Feed(Decode(chunk), [this](std::string_view line, bool) { return OnLine(line); });
+  return NameLongLine(std::move(s), lines_.too_long(), options_.file, summary_.lines + 1);
+}
+
+Status LineReader::End() {
+  Status last = lines_.Finish([this](std::string_view line, bool) { return OnLine(line); });
+  RETURN_IF_ERROR(NameLongLine(std::move(last), lines_.too_long(), options_.file, summary_.lines + 1));
+  return EndLines();
+}
+
 }  // namespace vrecon

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "src/core/line_splitter.h"
 #include "src/core/sample.h"
 #include "src/core/sample_sink.h"
 #include "src/core/status.h"
@@ -132,6 +133,27 @@ class Reader {
   std::string head_;
   Utf16Decoder utf16_;
   std::string decoded_;
+};
+
+// A reader of lines of text (sar, the xperf dumper): decodes the chunks, splits them into lines
+// (LF, CRLF or CR-only) and hands each to OnLine; a line over 64 MiB ends the input with an error
+// naming the file and the line. `what` names the format in the refusal of a binary file.
+class LineReader : public Reader {
+ public:
+  LineReader(ReaderOptions options, SampleSink* sink, std::string what)
+      : Reader(std::move(options), sink), what_(std::move(what)) {}
+
+ protected:
+  virtual Status OnLine(std::string_view line) = 0;
+  virtual Status EndLines() = 0;  // after the last line
+
+ private:
+  Status Start(std::string_view head) final;
+  Status Feed(std::string_view chunk) final;
+  Status End() final;
+
+  std::string what_;
+  AutoLineSplitter lines_;
 };
 
 }  // namespace vrecon
