@@ -52,12 +52,8 @@ Status Reader::Finish() {
 
 StatusOr<std::string_view> Reader::StartText(std::string_view head, std::string_view what) {
   Sniffed s = SniffEncoding(head);
-  if (options_.encoding) {
-    s.encoding = *options_.encoding;
-    s.eight_bit_undecided = false;
-  }
+  if (options_.encoding) s.encoding = *options_.encoding;
   summary_.encoding = s.encoding;
-  eight_bit_undecided_ = s.eight_bit_undecided;
   utf16_ = Utf16Decoder(s.encoding == Encoding::kUtf16Be);
   head.remove_prefix(std::min(head.size(), s.bom_length));
   // Little-endian binary headers can look like BOM-less UTF-16 to the sniffer: a NUL code unit

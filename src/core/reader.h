@@ -126,7 +126,6 @@ class Reader {
   ReadSummary summary_;
   IssueCounter issues_;  // through CountIssue / ClearIssues, which keep summary_.issues
   ResumePoint resume_;
-  bool eight_bit_undecided_ = false;  // no BOM, not UTF-16: UTF-8 or a code page, decided later
 
  private:
   bool started_ = false;
