@@ -30,8 +30,8 @@ CpuAccounting::CpuAccounting(Options options, BucketFn on_bucket, WindowFn on_wi
 void CpuAccounting::Begin(int64_t t_us) {
   begun_ = true;
   begin_us_ = bucket_start_ = window_start_ = t_us;
-  bucket_end_ = NextBoundary(t_us, options_.window_phase_us, options_.bucket_us);
-  window_end_ = NextBoundary(t_us, options_.window_phase_us, options_.window_us);
+  bucket_end_ = NextBoundary(t_us, options_.phase_us, options_.bucket_us);
+  window_end_ = NextBoundary(t_us, options_.phase_us, options_.window_us);
 }
 
 CpuAccounting::Process& CpuAccounting::ProcessOf(uint32_t pid, std::string_view image) {

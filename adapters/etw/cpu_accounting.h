@@ -77,7 +77,9 @@ class CpuAccounting {
   struct Options {
     int64_t bucket_us = 1'000'000;
     int64_t window_us = 300'000'000;
-    int64_t window_phase_us = 0;  // trace time at which a window starts (absolute alignment)
+    // Trace time on the grid of both (window_us a multiple of bucket_us): where the grid meets
+    // whole seconds and 5-minute marks of absolute time.
+    int64_t phase_us = 0;
   };
   using BucketFn = std::function<void(const Bucket&)>;
   using WindowFn = std::function<void(const QueueWindow&)>;

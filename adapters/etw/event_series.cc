@@ -67,11 +67,12 @@ Status EventSeriesWriter::Emit(TimeNs start, TimeNs end, const std::vector<doubl
 Status EventSeriesWriter::AddBucket(const Bucket& b) {
   const double len = static_cast<double>(b.end_us - b.start_us);
   if (len <= 0) return Status::Ok();
-  for (const ProcessFigures& p : b.processes) ProcessColumn(p.pid, p.name);
-  for (const CpuFigures& f : b.cpus) CpuColumn(f.cpu);
   values_.assign(columns_.size(), kMissing);
+  // A process or CPU seen for the first time adds its columns (missing in the rows before).
+  auto grown = [this] { values_.resize(columns_.size(), kMissing); };
   for (const ProcessFigures& p : b.processes) {
-    const size_t c = process_columns_.at({p.pid, p.name});
+    const size_t c = ProcessColumn(p.pid, p.name);
+    grown();
     values_[c] = 100 * p.cpu_us / len;
     values_[c + 1] = 100 * p.union_us / len;
     values_[c + 2] = 100 * p.queue_us / len;
@@ -80,7 +81,8 @@ Status EventSeriesWriter::AddBucket(const Bucket& b) {
   double total[4] = {0, 0, 0, 0};
   for (const CpuFigures& f : b.cpus) {
     const double v[4] = {100 * f.busy_us / len, 100 * f.dpc_us / len, 100 * f.isr_us / len, 100 * f.unknown_us / len};
-    const size_t first = cpu_first_.at(f.cpu);
+    const size_t first = CpuColumn(f.cpu);
+    grown();
     for (size_t k = 0; k < 4; ++k) {
       values_[first + k] = v[k];
       total[k] += v[k];

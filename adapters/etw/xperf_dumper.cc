@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <span>
 
 #include "src/core/text_util.h"
 
@@ -120,13 +121,13 @@ Status XperfDumperReader::OnLine(std::string_view line) {
       return Status::ParseError(Where() + ": not an xperf dumper text: it starts with \"" +
                                 std::string(t.substr(0, 40)) + "\", not BeginHeader");
     header_begun_ = true;
-    fingerprint_ = Fnv1a64(t);
+    summary_.fingerprint = Fnv1a64(t);
     return Status::Ok();
   }
   if (!header_done_) return OnHeaderLine(t);
   if (!events_begun_) {
     if (!info_seen_ && (t.starts_with("OS Version:") || t.find("Trace Start:") != std::string_view::npos)) {
-      fingerprint_ = Fnv1a64(t, fingerprint_);
+      summary_.fingerprint = Fnv1a64(t, summary_.fingerprint);
       return OnTraceInfo(t);
     }
     RETURN_IF_ERROR(BeginEvents());
@@ -142,7 +143,7 @@ Status XperfDumperReader::OnLine(std::string_view line) {
 }
 
 Status XperfDumperReader::OnHeaderLine(std::string_view line) {
-  fingerprint_ = Fnv1a64(line, fingerprint_);
+  summary_.fingerprint = Fnv1a64(line, summary_.fingerprint);
   if (line == "EndHeader") {
     header_done_ = true;
     if (!layouts_.contains("CSwitch"))
@@ -151,8 +152,8 @@ Status XperfDumperReader::OnHeaderLine(std::string_view line) {
                                 "record it with `xperf -on PROC_THREAD+LOADER+CSWITCH+DISPATCHER`");
     return Status::Ok();
   }
-  std::string_view cells[64];
-  const size_t n = SplitCells(line, 64, cells);
+  const size_t n = SplitCells(line, cells_.size(), cells_.data());
+  const std::span<const std::string_view> cells(cells_.data(), n);
   for (const Need& need : Needs()) {
     if (cells[0] != need.event) continue;
     Layout layout{static_cast<Kind>(need.kind), {}, 0};
@@ -178,8 +179,8 @@ Status XperfDumperReader::OnHeaderLine(std::string_view line) {
 // 131777972134992100, Trace Length: 3 sec, PointerSize: 8, Trace Name: mytrace.etl"
 Status XperfDumperReader::OnTraceInfo(std::string_view line) {
   info_seen_ = true;
-  std::string_view cells[64];
-  const size_t n = SplitCells(line, 64, cells);
+  const size_t n = SplitCells(line, cells_.size(), cells_.data());
+  const std::span<const std::string_view> cells(cells_.data(), n);
   for (size_t i = 0; i < n; ++i) {
     const size_t colon = cells[i].find(':');
     if (colon == std::string_view::npos) continue;
@@ -200,8 +201,7 @@ Status XperfDumperReader::OnTraceInfo(std::string_view line) {
 
 Status XperfDumperReader::BeginEvents() {
   events_begun_ = true;
-  summary_.fingerprint = fingerprint_;
-  if (options_.resume_lookup) resume_ = options_.resume_lookup(fingerprint_);
+  if (options_.resume_lookup) resume_ = options_.resume_lookup(summary_.fingerprint);
   if (options_.default_machine.empty())
     return Status::InvalidArgument(options_.file +
                                    ": an xperf dumper text does not name its computer: give it with --machine NAME");

@@ -57,7 +57,6 @@ class XperfDumperReader : public LineReader {
 
   bool header_begun_ = false, header_done_ = false, events_begun_ = false;
   std::unordered_map<std::string, Layout> layouts_;  // by event name
-  uint64_t fingerprint_ = 0;
   std::optional<TimeNs> file_start_;
   int64_t events_lost_ = 0, buffers_lost_ = 0;
   bool info_seen_ = false;
@@ -68,7 +67,7 @@ class XperfDumperReader : public LineReader {
   int64_t first_t_ = -1, last_t_ = 0;
   int64_t switches_ = 0;
   std::string last_line_;
-  std::array<std::string_view, 64> cells_{};
+  std::array<std::string_view, 64> cells_{};  // the cells of the line being read
 };
 
 // True when `head` (a file's first bytes) starts, after blank lines, with xperf's "BeginHeader".
