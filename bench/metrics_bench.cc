@@ -46,7 +46,12 @@ MetricsSnapshot Synthetic(int vms, int processes) {
     m.window.flags = {{"ready-high", vrecon::Severity::kWarning, "ready 6%"}};
     for (int p = 0; p < processes; ++p) {
       const double g = 30.0 / (p + 1);
-      m.processes.push_back({"process-" + std::to_string(p), 1, 1, g, g * *m.window.w, 0.8});
+      vrecon::ProcessAggregate& a = m.processes.emplace_back();
+      a.name = "process-" + std::to_string(p);
+      a.n_guest = a.n_corr = 1;
+      a.sum_guest = g;
+      a.sum_corr = g * *m.window.w;
+      a.sum_hw2 = 0.8;
     }
     m.dispatch = {{"vsphere", 180.0, 950.0}};
     s.vms.push_back(std::move(m));

@@ -1,4 +1,5 @@
 #include "models/correction.h"
+#include "models/event_correction.h"
 #include "models/interval.h"
 #include "models/ready_analysis.h"
 
@@ -81,16 +82,17 @@ void FrequencyScaled(const VmSeries& vm, int w, std::optional<int> vcpus, Window
 }
 
 // w's relative variance in window w (models/interval.h): the guest total's tick-sampling error
-// the window's edges off by the clock fit's residual, and the host's samples cut by the edges.
-double WRelVariance(const VmSeries& vm, int w, const WindowResult& r, double guest_covered_s, double k, double shift_s,
-                    const CorrectionConfig& cfg) {
+// (none where `exact`, an event trace's), the window's edges off by the clock fit's residual, and
+// the host's samples cut by the edges.
+double WRelVariance(const VmSeries& vm, const WindowSeries* guest_total, bool exact, int w, const WindowResult& r,
+                    double guest_covered_s, double k, double shift_s, const CorrectionConfig& cfg) {
   if (!r.guest_util_pct || *r.guest_util_pct <= 0) return 0;
   const double g = *r.guest_util_pct;
   const double window_s = static_cast<double>(r.end - r.start) / kNsPerSec;
   double rel = 0;
-  if (vm.guest_total && vm.guest_total->at(w).covered_s > 0) {
-    const WindowStats& total = vm.guest_total->at(w);
-    rel += TickMeanError(total, guest_covered_s, 100, cfg.ticks_per_second * k).variance / (g * g);
+  if (guest_total && guest_total->at(w).covered_s > 0) {
+    const WindowStats& total = guest_total->at(w);
+    if (!exact) rel += TickMeanError(total, guest_covered_s, 100, cfg.ticks_per_second * k).variance / (g * g);
     rel += ShiftVariance(total, shift_s, window_s) / (g * g);
   } else {
     const double n = cfg.ticks_per_second * k * std::max(1.0, guest_covered_s);
@@ -130,10 +132,13 @@ const char* HostSourceName(HostSource s) {
 std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, const CorrectionConfig& cfg) {
   std::vector<WindowResult> out;
   const double window_s = static_cast<double>(grid.width) / kNsPerSec;
-  // The process series in name order, indexable (the map's nodes are walked once, not per window).
-  std::vector<std::pair<const std::string*, const WindowSeries*>> procs;
-  procs.reserve(vm.processes.size());
-  for (const auto& [name, s] : vm.processes) procs.emplace_back(&name, &s);
+  // The process series in name order, indexable (the map's nodes are walked once, not per window):
+  // Perfmon's, and an ETW trace's for the windows it covers.
+  std::vector<std::pair<const std::string*, const WindowSeries*>> sampled_procs, event_procs;
+  sampled_procs.reserve(vm.processes.size());
+  for (const auto& [name, s] : vm.processes) sampled_procs.emplace_back(&name, &s);
+  for (const auto& [name, e] : vm.events.processes)
+    if (e.cpu) event_procs.emplace_back(&name, &*e.cpu);
   // Per window: the processes with data as (sort key, index into procs), reused across windows.
   struct Keyed {
     double key;  // guest % (-1 without a value: only samples without length)
@@ -144,9 +149,15 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
   std::vector<Keyed> order;
 
   for (int w = 0; w < grid.count; ++w) {
+    // The guest's figures: an event trace's where it covers the window, else Perfmon's.
+    const bool events = UseEvents(vm, w, cfg);
+    const WindowSeries* guest_total = events ? &*vm.events.total : vm.guest_total ? &*vm.guest_total : nullptr;
+    const auto& procs = events ? event_procs : sampled_procs;
     // The vCPU count of this window, from what each side says then (a hot-add changes it): the
-    // guest's Processor(n) series with data, else the host's VPs with data, else the inventory's.
-    const std::optional<int> guest_vcpus = CountWithData(vm.guest_cpus, w);
+    // guest's Processor(n) series with data (Perfmon's, else the trace's), else the host's VPs with
+    // data, else the inventory's.
+    std::optional<int> guest_vcpus = CountWithData(vm.guest_cpus, w);
+    if (!guest_vcpus) guest_vcpus = CountWithData(vm.events.cpus, w);
     const std::optional<int> host_vps = CountWithData(vm.host_vps, w);
     const std::optional<int> host_vcpus = host_vps ? host_vps : vm.host_vps.empty() ? vm.host_vcpus : std::nullopt;
     const std::optional<int> vcpus = guest_vcpus ? guest_vcpus : host_vcpus;
@@ -162,11 +173,11 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
     // Guest side: _Total when present, else the mean of the per-CPU series.
     double guest_max_cpu = -INFINITY;
     double guest_covered_s = 0;  // seconds of the window the guest has data for
-    if (vm.guest_total && vm.guest_total->Mean(w)) {
-      r.guest_util_pct = vm.guest_total->Mean(w);
-      r.guest_coverage = vm.guest_total->Coverage(w);
-      guest_max_cpu = vm.guest_total->at(w).max;
-      guest_covered_s = vm.guest_total->at(w).covered_s;
+    if (guest_total && guest_total->Mean(w)) {
+      r.guest_util_pct = guest_total->Mean(w);
+      r.guest_coverage = guest_total->Coverage(w);
+      guest_max_cpu = guest_total->at(w).max;
+      guest_covered_s = guest_total->at(w).covered_s;
     }
     if (!vm.guest_cpus.empty()) {
       Combined g = MeanOver(vm.guest_cpus, w);
@@ -179,8 +190,8 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
     }
 
     // Host side, over the seconds the guest has data for where it has only part of the window.
-    const std::optional<double> same_seconds =
-        w < static_cast<int>(vm.host_on_guest_seconds.size()) ? vm.host_on_guest_seconds[w] : std::nullopt;
+    const auto& on_seconds = events ? vm.events.host_on_seconds : vm.host_on_guest_seconds;
+    const std::optional<double> same_seconds = w < static_cast<int>(on_seconds.size()) ? on_seconds[w] : std::nullopt;
     if (vm.host == HostSource::kHyperV) {
       Combined h = MeanOver(vm.host_vps, w);
       r.host_util_pct = h.mean && same_seconds ? same_seconds : h.mean;
@@ -306,14 +317,19 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
     for (const Keyed& o : order) {
       // A sample's worth of slack: sample edges and the clock shift do not make a process partial.
       const bool partial = o.present_s + std::max(1.0, 0.02 * window_s) < guest_covered_s;
-      ProcessResult& p =
-          r.processes.emplace_back(ProcessResult{*procs[o.index].first, o.mean, {}, {}, {}, o.present_s, partial});
+      ProcessResult& p = r.processes.emplace_back();
+      p.name = *procs[o.index].first;
+      p.guest_pct = o.mean;
+      p.present_s = o.present_s;
+      p.partial = partial;
       if (!scale || !p.guest_pct) continue;
       p.corrected_pct = *scale * *p.guest_pct;
       if (!vcpus) continue;
-      if (!w_rel_variance) w_rel_variance = r.steal_pct ? 0.0 : WRelVariance(vm, w, r, covered, k, shift_s, cfg);
+      if (!w_rel_variance)
+        w_rel_variance = r.steal_pct ? 0.0 : WRelVariance(vm, guest_total, events, w, r, covered, k, shift_s, cfg);
       const WindowStats& st = procs[o.index].second->at(w);
-      MeanError g_error = TickMeanError(st, covered, 100.0 * k, cfg.ticks_per_second * k);
+      // Events measure CPU time at each switch: no tick-sampling error, only the clock's.
+      MeanError g_error = events ? MeanError{} : TickMeanError(st, covered, 100.0 * k, cfg.ticks_per_second * k);
       const double present = std::min(1.0, st.covered_s / covered);
       g_error.variance += present * present * ShiftVariance(st, shift_s, window_s);
       const CiBounds ci =
@@ -351,6 +367,11 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
       }
     }
 
+    if (events) {
+      AddEventFigures(vm, w, &r);
+    } else {
+      FlagPartialTrace(vm, w, cfg, &r);
+    }
     FrequencyScaled(vm, w, vcpus, &r);
 
     // Ready-Time (models/ready_analysis.h): per-vCPU window means and their flags.
@@ -377,7 +398,7 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
       auto flat = [w](const WindowSeries& s) { return s.at(w).samples == 0 || s.at(w).max - s.at(w).min <= 1.0; };
       bool host_flat = !vm.host_group || flat(*vm.host_group);
       for (const WindowSeries& vp : vm.host_vps) host_flat = host_flat && flat(vp);
-      const bool still = vm.guest_total && flat(*vm.guest_total) && host_flat;
+      const bool still = guest_total && flat(*guest_total) && host_flat;
       for (const Flag& f : vm.interval_flags[w])
         if (!(still && f.code == "alignment-unknown")) r.flags.push_back(f);
     }

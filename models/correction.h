@@ -32,6 +32,26 @@ struct Flag {
   std::string message;
 };
 
+// One guest's ETW context-switch figures (adapters/etw/event_series.h) on the grid: CPU time
+// measured at each switch, so without the tick-sampling error of Perfmon's counters. Its
+// timestamps are the guest's, shifted by the same clock estimate as Perfmon's.
+struct EventProcessSeries {
+  std::optional<WindowSeries> cpu;         // % Processor Time, % of one CPU
+  std::optional<WindowSeries> bottleneck;  // % Bottleneck Time: at least one of its threads ran
+  std::optional<WindowSeries> queue;       // % Queue Time: its switch-ins' queue time / time
+  std::optional<WindowSeries> switch_ins;  // Queued Switch-ins/sec
+  std::optional<WindowSeries> queue_p95;   // Queue Time p95, ms, one value per 5-minute window
+};
+struct EventSeries {
+  std::optional<WindowSeries> total;                    // ETW Processor(_Total)\% Processor Time
+  std::optional<WindowSeries> unknown;                  // ETW Processor(_Total)\% Unknown Time (events lost)
+  std::vector<WindowSeries> cpus;                       // ETW Processor(n)\% Processor Time
+  std::map<std::string, EventProcessSeries> processes;  // by instance, "name:pid"
+  // Per window (empty, or one per window): the host's mean over the seconds the trace covers where
+  // it covers part of the window, as VmSeries::host_on_guest_seconds.
+  std::vector<std::optional<double>> host_on_seconds;
+};
+
 // Everything known about one VM, aggregated on one grid. Per-CPU and per-VP series are in
 // instance order; process series are keyed by instance name as the guest wrote it.
 struct VmSeries {
@@ -75,7 +95,13 @@ struct VmSeries {
   // Per window of the grid: the interval-level clock flags (models/interval_flags.h); empty or
   // one entry per window.
   std::vector<std::vector<Flag>> interval_flags;
+  EventSeries events;  // empty without an ETW trace
 };
+
+// Where a window's guest figures come from: Perfmon's tick-sampled counters, or an ETW trace's
+// context switches (models/event_correction.h).
+enum class Basis { kSamples, kEvents };
+const char* BasisName(Basis b);
 
 struct ProcessResult {
   std::string name;
@@ -89,6 +115,14 @@ struct ProcessResult {
   // seconds for a process that started or ended inside the window.
   double present_s = 0;
   bool partial = false;  // started or ended inside the window (present_s short of the guest's data)
+  Basis basis = Basis::kSamples;
+  // Events basis only: the share of the window in which at least one of its threads ran (100: one
+  // thread's worth of CPU would not be enough, it is bound by a single thread), and its switch-ins'
+  // CPU queue time, mean and p95 (ms).
+  std::optional<double> bottleneck_pct, queue_ms_mean, queue_ms_p95;
+  // Events basis, where a Perfmon log of the same guest covers the window: Perfmon's figure for
+  // the same process (same name and pid), on the same footing as guest_pct (sampled-vs-events).
+  std::optional<double> sampled_pct;
 };
 
 struct WindowResult {
@@ -109,6 +143,9 @@ struct WindowResult {
   std::optional<double> clock_offset_s;
   double guest_coverage = 0, host_coverage = 0;
   HostSource host = HostSource::kNone;
+  Basis basis = Basis::kSamples;  // what guest_util_pct and the processes' guest_pct come from
+  // Events basis, where a Perfmon log covers the window too: its Processor(_Total) figure.
+  std::optional<double> sampled_guest_util_pct;
   std::vector<ProcessResult> processes;  // largest guest_pct first
   std::vector<Flag> flags;
 };

@@ -122,9 +122,12 @@ void AddWindowFlags(const VmSeries& vm, const WindowGrid& grid, const WindowFlag
   }
   for (WindowResult& r : ws) {
     const int index = GridIndex(grid, r);
-    FewTicks(cfg, window_s, total, index, &r);
+    // An event trace's figures are timed at each switch, not counted in ticks: neither the tick
+    // count nor clumped ticks make them wrong.
+    const bool ticks = r.basis == Basis::kSamples;
+    if (ticks) FewTicks(cfg, window_s, total, index, &r);
     Implausible(cfg, &r);
-    QueueOnIdle(cfg, queue, index, &r);
+    if (ticks) QueueOnIdle(cfg, queue, index, &r);
   }
 }
 

@@ -17,6 +17,25 @@ namespace {
 // Per hour of window start: process name -> sums.
 using HourAggregates = std::map<TimeNs, std::map<std::string, ProcessAggregate>>;
 
+// What a window corrected from an ETW trace adds (ProcessAggregate's event sums).
+void AddEventFigures(const models::ProcessResult& p, ProcessAggregate* a) {
+  ++a->n_events;
+  if (p.bottleneck_pct) {
+    ++a->n_bottleneck;
+    a->sum_bottleneck += *p.bottleneck_pct;
+  }
+  if (p.queue_ms_mean) {
+    ++a->n_queue;
+    a->sum_queue_ms += *p.queue_ms_mean;
+  }
+  if (p.queue_ms_p95) a->max_queue_p95 = std::max(a->max_queue_p95.value_or(*p.queue_ms_p95), *p.queue_ms_p95);
+  if (p.sampled_pct && p.guest_pct) {
+    ++a->n_paired;
+    a->sum_sampled += *p.sampled_pct;
+    a->sum_paired_events += *p.guest_pct;
+  }
+}
+
 void AddProcesses(const models::WindowResult& r, HourAggregates* hours) {
   auto& hour = (*hours)[FloorTo(r.start, kNsPerHour)];
   for (const models::ProcessResult& p : r.processes) {
@@ -36,6 +55,7 @@ void AddProcesses(const models::WindowResult& r, HourAggregates* hours) {
         a.sum_hw2 += hw * hw;
       }
     }
+    if (p.basis == models::Basis::kEvents) AddEventFigures(p, &a);
   }
 }
 

@@ -89,6 +89,55 @@ Status ReadInto(BlockReader* reader, const StoredSeries* s, const TimeRange& ran
 
 bool ByStart(const models::TimedValue& a, const models::TimedValue& b) { return a.start < b.start; }
 
+// Guest samples onto the host's time axis through the clock estimate (none: unchanged).
+void ToHostAxis(const models::ClockModel* clock, std::vector<models::TimedValue>* values) {
+  if (const std::optional<TimeNs> shift = ConstantShift(clock)) {
+    for (models::TimedValue& x : *values) x.start += *shift, x.end += *shift;
+  } else {
+    for (models::TimedValue& x : *values) x.start = clock->ToHost(x.start), x.end = clock->ToHost(x.end);
+  }
+}
+
+models::WindowSeries WindowsOf(const models::WindowGrid& grid, const std::vector<models::TimedValue>& values) {
+  models::WindowSeries w(grid);
+  for (const models::TimedValue& x : values) w.Add(x.start, x.end, x.value);
+  return w;
+}
+
+// An ETW trace's series (models/correction.h, EventSeries) on the grid, through the guest's clock
+// like Perfmon's; its total also on the host's axis for the host's mean over the trace's seconds.
+Status ReadEvents(RunContext* ctx, const VmPlan& plan, const models::WindowGrid& grid, const TimeRange& range,
+                  const models::ClockModel* clock, BlockPlans* plans, models::EventSeries* out) {
+  if (!plan.event_total) return Status::Ok();
+  std::vector<models::TimedValue>& total = ctx->buffer;
+  total.clear();
+  RETURN_IF_ERROR(ReadInto(&ctx->reader, plan.event_total, range, &total));
+  if (!std::is_sorted(total.begin(), total.end(), ByStart)) std::stable_sort(total.begin(), total.end(), ByStart);
+  ToHostAxis(clock, &total);
+  out->total = WindowsOf(grid, total);
+  out->host_on_seconds = models::HostOverGuestSeconds(grid, total, ctx->host_ref);
+  auto fill = [&](const StoredSeries* s, std::optional<models::WindowSeries>* dst) -> Status {
+    if (!s) return Status::Ok();
+    dst->emplace(grid);
+    return Fill(&ctx->reader, s, range, &**dst, clock, plans);
+  };
+  RETURN_IF_ERROR(fill(plan.event_unknown, &out->unknown));
+  for (const StoredSeries* s : plan.event_cpus) {
+    std::optional<models::WindowSeries> w;
+    RETURN_IF_ERROR(fill(s, &w));
+    out->cpus.push_back(std::move(*w));
+  }
+  for (const auto& [name, e] : plan.event_processes) {
+    models::EventProcessSeries& p = out->processes[name];
+    RETURN_IF_ERROR(fill(e.cpu, &p.cpu));
+    RETURN_IF_ERROR(fill(e.bottleneck, &p.bottleneck));
+    RETURN_IF_ERROR(fill(e.queue, &p.queue));
+    RETURN_IF_ERROR(fill(e.switch_ins, &p.switch_ins));
+    RETURN_IF_ERROR(fill(e.queue_p95, &p.queue_p95));
+  }
+  return Status::Ok();
+}
+
 // A restart wherever the guest's System Up Time went back: the boot is the sample's time less the
 // uptime it reads (guest clock).
 Status AddBoots(BlockReader* reader, const StoredSeries* uptime, const TimeRange& range,
@@ -165,7 +214,9 @@ StatusOr<std::vector<models::WindowResult>> CorrectPlanned(RunContext* ctx, cons
   const TimeNs lag = req.align ? static_cast<TimeNs>(req.alignment.max_lag_s * kNsPerSec) : 0;
   const TimeRange guest_range{range.from - lag, range.to + lag};
   guest_ref.clear();
-  if (plan.guest_total) RETURN_IF_ERROR(ReadInto(&reader, plan.guest_total, guest_range, &guest_ref));
+  // The guest's clock is estimated from Perfmon's total, or the trace's where there is no log.
+  if (const StoredSeries* ref = plan.guest_total ? plan.guest_total : plan.event_total)
+    RETURN_IF_ERROR(ReadInto(&reader, ref, guest_range, &guest_ref));
   for (auto* v : {&guest_ref, &host_ref})  // usually sorted already
     if (!std::is_sorted(v->begin(), v->end(), ByStart)) std::stable_sort(v->begin(), v->end(), ByStart);
   std::vector<TimeNs> ends;
@@ -196,16 +247,11 @@ StatusOr<std::vector<models::WindowResult>> CorrectPlanned(RunContext* ctx, cons
   };
   if (plan.guest_total) {
     // The guest's total on the host's axis: its windows, and the seconds over which w compares.
-    if (const std::optional<TimeNs> shift = ConstantShift(clock)) {
-      for (models::TimedValue& x : guest_ref) x.start += *shift, x.end += *shift;
-    } else {
-      for (models::TimedValue& x : guest_ref) x.start = clock->ToHost(x.start), x.end = clock->ToHost(x.end);
-    }
-    models::WindowSeries w(grid);
-    for (const models::TimedValue& x : guest_ref) w.Add(x.start, x.end, x.value);
-    vm.guest_total = std::move(w);
+    ToHostAxis(clock, &guest_ref);
+    vm.guest_total = WindowsOf(grid, guest_ref);
     vm.host_on_guest_seconds = models::HostOverGuestSeconds(grid, guest_ref, host_ref);
   }
+  RETURN_IF_ERROR(ReadEvents(ctx, plan, grid, guest_range, clock, &plans, &vm.events));
   if (plan.guest_steal) {
     ASSIGN_OR_RETURN(vm.guest_steal, make(plan.guest_steal));
   }

@@ -11,6 +11,26 @@ bool IsPerCpuInstance(const SeriesKey& k) {
   return !k.instance.empty() && k.instance.find("_Total") == std::string::npos;
 }
 
+// The ETW readers' series (adapters/etw/event_series.h): object names as they store them.
+void PlanEvents(const StoredSeries* s, VmPlan* p) {
+  const SeriesKey& k = s->key;
+  if (k.object == "ETW Processor") {
+    if (k.instance == "_Total") {
+      if (k.counter == "% Processor Time") p->event_total = s;
+      if (k.counter == "% Unknown Time") p->event_unknown = s;
+    } else if (k.counter == "% Processor Time") {
+      p->event_cpus.push_back(s);
+    }
+    return;
+  }
+  VmPlan::EventProcess& e = p->event_processes[k.instance];
+  if (k.counter == "% Processor Time") e.cpu = s;
+  if (k.counter == "% Bottleneck Time") e.bottleneck = s;
+  if (k.counter == "% Queue Time") e.queue = s;
+  if (k.counter == "Queued Switch-ins/sec") e.switch_ins = s;
+  if (k.counter == "Queue Time p95") e.queue_p95 = s;
+}
+
 }  // namespace
 
 std::vector<int64_t> VmPlan::AllIds() const {
@@ -19,6 +39,9 @@ std::vector<int64_t> VmPlan::AllIds() const {
   if (guest_total) add(guest_total);
   for (auto* s : guest_cpus) add(s);
   for (auto& [n, s] : processes) add(s);
+  if (event_total) add(event_total);
+  for (auto& [n, e] : event_processes)
+    if (e.cpu) add(e.cpu);
   for (auto& [vp, v] : host_vps)
     for (auto* s : v) add(s);
   for (auto* s : host_group) add(s);
@@ -27,9 +50,13 @@ std::vector<int64_t> VmPlan::AllIds() const {
 
 std::vector<int64_t> VmPlan::ReadIds() const {
   std::vector<int64_t> ids = AllIds();
-  for (const StoredSeries* s : {guest_steal, guest_queue, guest_uptime})
+  for (const StoredSeries* s : {guest_steal, guest_queue, guest_uptime, event_unknown})
     if (s) ids.push_back(s->id);
   for (auto& [n, s] : process_ids) ids.push_back(s->id);
+  for (const StoredSeries* s : event_cpus) ids.push_back(s->id);
+  for (auto& [n, e] : event_processes)
+    for (const StoredSeries* s : {e.bottleneck, e.queue, e.switch_ins, e.queue_p95})
+      if (s) ids.push_back(s->id);
   for (const auto* list : {&host_ready, &host_costop, &host_dispatch_wait, &vsphere_usage, &vsphere_run})
     for (const StoredSeries* s : *list) ids.push_back(s->id);
   return ids;
@@ -60,11 +87,15 @@ void PlanGuest(const std::vector<const StoredSeries*>& all, VmPlan* p) {
       if (k.instance == "_Total" || k.instance == "Idle" || k.instance.starts_with("Idle:")) continue;
       if (k.counter == "% Processor Time") p->processes[k.instance] = s;
       if (k.counter == "ID Process") p->process_ids[k.instance] = s;
+    } else if (k.source == SourceKind::kGuest && (k.object == "ETW Processor" || k.object == "ETW Process")) {
+      PlanEvents(s, p);
     } else if (k.source == SourceKind::kVmTools && k.object == "VM Processor" && k.instance == "_Total" &&
                k.counter == "% Processor Time" && p->host == HostSource::kNone) {
       p->host_group.push_back(s);
     }
   }
+  // A process whose CPU series is not stored (a store written part-way) has nothing to show.
+  std::erase_if(p->event_processes, [](const auto& e) { return e.second.cpu == nullptr; });
   if (!p->host_group.empty()) {
     p->host = HostSource::kVmTools;
     p->host_counter = "VM Processor(_Total)\\% Processor Time";

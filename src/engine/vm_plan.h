@@ -19,6 +19,17 @@ struct VmPlan {
   const StoredSeries* guest_uptime = nullptr;  // System\System Up Time, seconds (guest restarts)
   std::vector<const StoredSeries*> guest_cpus;
   std::map<std::string, const StoredSeries*> processes, process_ids;
+  // ETW context-switch figures of the same guest (adapters/etw/event_series.h), exact where a
+  // trace covers a window: _Total's busy and unknown time, each CPU's busy time, and per process
+  // ("name:pid") its five series.
+  const StoredSeries* event_total = nullptr;
+  const StoredSeries* event_unknown = nullptr;
+  std::vector<const StoredSeries*> event_cpus;
+  struct EventProcess {
+    const StoredSeries *cpu = nullptr, *bottleneck = nullptr, *queue = nullptr, *switch_ins = nullptr,
+                       *queue_p95 = nullptr;
+  };
+  std::map<std::string, EventProcess> event_processes;
   models::HostSource host = models::HostSource::kNone;
   std::map<int, std::vector<const StoredSeries*>> host_vps;  // VP number -> series (one per host log)
   std::vector<const StoredSeries*> host_group;

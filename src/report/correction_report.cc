@@ -1,5 +1,7 @@
 #include "src/report/correction_report.h"
 
+#include <algorithm>
+
 #include "src/core/text_util.h"
 #include "src/report/counter_report.h"
 
@@ -11,6 +13,28 @@ using models::WindowResult;
 std::optional<double> Opt(const std::optional<int>& v) { return v ? std::optional<double>(*v) : std::nullopt; }
 
 std::string Fixed(const std::optional<double>& v, int decimals) { return v ? FormatFixed(*v, decimals) : "-"; }
+
+// An events-basis window's "sampled_vs_events": Perfmon's figures beside the trace's, the totals
+// and each process found in both (null in other windows).
+void WriteJsonComparison(std::ostream& os, const WindowResult& r) {
+  const bool any = r.sampled_guest_util_pct || std::any_of(r.processes.begin(), r.processes.end(),
+                                                           [](const auto& p) { return p.sampled_pct.has_value(); });
+  if (r.basis != models::Basis::kEvents || !any) {
+    os << "null";
+    return;
+  }
+  os << "{\"guest_util_pct\": {\"sampled\": " << JsonNumber(r.sampled_guest_util_pct)
+     << ", \"events\": " << JsonNumber(r.guest_util_pct) << "}, \"processes\": [";
+  bool first = true;
+  for (const auto& p : r.processes) {
+    if (!p.sampled_pct || !p.guest_pct) continue;
+    os << (first ? "" : ", ") << "{\"name\": " << JsonString(p.name)
+       << ", \"sampled_pct\": " << JsonNumber(p.sampled_pct) << ", \"events_pct\": " << JsonNumber(p.guest_pct)
+       << ", \"difference_pct\": " << JsonNumber(*p.sampled_pct - *p.guest_pct) << "}";
+    first = false;
+  }
+  os << "]}";
+}
 
 // One window's JSON object; `counters`, when given, is its "counters" array.
 void WriteJsonWindow(std::ostream& os, const WindowResult& r, const std::vector<models::CounterValue>* counters) {
@@ -34,7 +58,10 @@ void WriteJsonWindow(std::ostream& os, const WindowResult& r, const std::vector<
     } else {
       os << "null";
     }
-    os << ", \"present_s\": " << JsonNumber(p.present_s) << "}";
+    os << ", \"present_s\": " << JsonNumber(p.present_s) << ", \"basis\": " << JsonString(models::BasisName(p.basis))
+       << ", \"bottleneck_pct\": " << JsonNumber(p.bottleneck_pct)
+       << ", \"queue_ms_mean\": " << JsonNumber(p.queue_ms_mean) << ", \"queue_ms_p95\": " << JsonNumber(p.queue_ms_p95)
+       << ", \"sampled_pct\": " << JsonNumber(p.sampled_pct) << "}";
   }
   os << "], \"flags\": [";
   for (size_t j = 0; j < r.flags.size(); ++j) {
@@ -49,12 +76,17 @@ void WriteJsonWindow(std::ostream& os, const WindowResult& r, const std::vector<
     WriteCounterJsonArray(os, *counters);
   }
   os << ", \"vm_key\": " << JsonString(r.vm_key) << ", \"vm_source\": " << JsonString(r.vm_source)
-     << ", \"host_counter\": " << JsonString(r.host_counter) << "}";
+     << ", \"host_counter\": " << JsonString(r.host_counter)
+     << ", \"basis\": " << JsonString(models::BasisName(r.basis))
+     << ", \"sampled_guest_util_pct\": " << JsonNumber(r.sampled_guest_util_pct) << ", \"sampled_vs_events\": ";
+  WriteJsonComparison(os, r);
+  os << "}";
 }
 
 constexpr const char* kCsvHeader =
     "vm,start,end,vcpus,guest_util_pct,host_util_pct,w,name,guest_pct,corrected_pct,ci95_lo,ci95_hi,flags,"
-    "host_source,guest_machine,steal_pct,ready_pct_per_vcpu,costop_pct,clock_offset_s,vm_key,present_s,host_counter\n";
+    "host_source,guest_machine,steal_pct,ready_pct_per_vcpu,costop_pct,clock_offset_s,vm_key,present_s,host_counter,"
+    "basis,bottleneck_pct,queue_ms_mean,queue_ms_p95,sampled_pct\n";
 
 // One window's CSV rows (one per process), composed in *rows and written at once: a fleet day is
 // 14 million rows, where a stream insertion and a string per cell cost more than the correction.
@@ -70,9 +102,10 @@ void WriteCsvWindow(std::ostream& os, const WindowResult& r, std::string* rows) 
                            CsvNumber(r.clock_offset_s) + "," + CsvCell(r.vm_key) + ",";
   std::string counter(1, ',');
   AppendCsvCell(&counter, r.host_counter);
-  counter.push_back('\n');
+  counter.push_back(',');
   rows->clear();
-  if (r.processes.empty()) rows->append(head).append(",,,,").append(tail).append(counter);
+  if (r.processes.empty())
+    rows->append(head).append(",,,,").append(tail).append(counter).append(models::BasisName(r.basis)).append(",,,,\n");
   for (const auto& p : r.processes) {
     rows->append(head);
     AppendCsvCell(rows, p.name);
@@ -82,7 +115,12 @@ void WriteCsvWindow(std::ostream& os, const WindowResult& r, std::string* rows) 
     }
     rows->append(tail);
     AppendCsvNumber(rows, p.present_s);
-    rows->append(counter);
+    rows->append(counter).append(models::BasisName(p.basis));
+    for (const auto* v : {&p.bottleneck_pct, &p.queue_ms_mean, &p.queue_ms_p95, &p.sampled_pct}) {
+      rows->push_back(',');
+      AppendCsvNumber(rows, *v);
+    }
+    rows->push_back('\n');
   }
   os.write(rows->data(), static_cast<std::streamsize>(rows->size()));
 }
@@ -93,9 +131,13 @@ void WriteTableWindow(std::ostream& os, const WindowResult& r, int top) {
   if (!r.guest_machine.empty() && r.guest_machine != r.vm) os << " (guest " << r.guest_machine << ")";
   os << "  " << FormatIso(r.start, false) << " .. " << FormatIso(r.end, false) << "  vCPUs "
      << (r.vcpus ? std::to_string(*r.vcpus) : "?") << "\n";
-  os << "  guest " << Fixed(r.guest_util_pct, 1) << "%  host " << Fixed(r.host_util_pct, 1) << "% ("
-     << models::HostSourceName(r.host) << (r.host == models::HostSource::kVsphere ? " " + r.host_counter : "")
-     << ")  w " << Fixed(r.w, 3);
+  const bool events = r.basis == models::Basis::kEvents;
+  os << "  guest " << Fixed(r.guest_util_pct, 1) << "%";
+  if (events)
+    os << " (ETW events" << (r.sampled_guest_util_pct ? ", Perfmon " + Fixed(r.sampled_guest_util_pct, 1) + "%" : "")
+       << ")";
+  os << "  host " << Fixed(r.host_util_pct, 1) << "% (" << models::HostSourceName(r.host)
+     << (r.host == models::HostSource::kVsphere ? " " + r.host_counter : "") << ")  w " << Fixed(r.w, 3);
   if (r.steal_pct) os << "  steal " << FormatFixed(*r.steal_pct, 1) << "%";
   if (r.clock_offset_s)
     os << "  guest clock " << (*r.clock_offset_s >= 0 ? "+" : "") << FormatFixed(*r.clock_offset_s, 1) << " s";
@@ -104,7 +146,9 @@ void WriteTableWindow(std::ostream& os, const WindowResult& r, int top) {
     os << "  ready " << Fixed(r.ready_pct_per_vcpu, 1) << "% per vCPU  co-stop " << Fixed(r.costop_pct, 1)
        << "% per vCPU\n";
   if (!r.processes.empty()) {
-    TextTable t({"  process", "guest %", "corrected %", "95% interval"});
+    TextTable t = events ? TextTable({"  process", "events %", "corrected %", "95% interval", "bottleneck %",
+                                      "queue ms mean / p95", "Perfmon %"})
+                         : TextTable({"  process", "guest %", "corrected %", "95% interval"});
     int shown = 0;
     bool any_partial = false;
     for (const auto& p : r.processes) {
@@ -116,7 +160,12 @@ void WriteTableWindow(std::ostream& os, const WindowResult& r, int top) {
       name += p.name;
       if (p.partial) name += " *";
       any_partial = any_partial || p.partial;
-      t.AddRow({name, Fixed(p.guest_pct, 2), Fixed(p.corrected_pct, 2), ci});
+      if (events) {
+        t.AddRow({name, Fixed(p.guest_pct, 2), Fixed(p.corrected_pct, 2), ci, Fixed(p.bottleneck_pct, 1),
+                  Fixed(p.queue_ms_mean, 2) + " / " + Fixed(p.queue_ms_p95, 2), Fixed(p.sampled_pct, 2)});
+      } else {
+        t.AddRow({name, Fixed(p.guest_pct, 2), Fixed(p.corrected_pct, 2), ci});
+      }
     }
     t.Print(os);
     if (any_partial)

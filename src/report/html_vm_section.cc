@@ -9,7 +9,40 @@
 #include "src/report/svg_chart.h"
 
 namespace vrecon::report {
-namespace {}  // namespace
+namespace {
+
+std::optional<double> PerVm(const std::optional<double>& pct_of_one_cpu, const std::optional<int>& vcpus) {
+  if (!pct_of_one_cpu || !vcpus || *vcpus <= 0) return std::nullopt;
+  return *pct_of_one_cpu / *vcpus;
+}
+
+// Processes an ETW trace measured (models/event_correction.h): seed 002's heater ratio (CPU over
+// all the VM's CPUs) beside the bottleneck ratio (time at least one thread ran), which tells a
+// process that spreads its work from one bound by a single thread; their CPU queue time; and
+// Perfmon's figure beside the trace's where both saw the process.
+void WriteEventTable(Sink& s, const VmReport& v, size_t top) {
+  std::vector<const ProcessAggregate*> traced;
+  for (const ProcessAggregate& p : v.processes)
+    if (p.n_events > 0 && traced.size() < top) traced.push_back(&p);
+  if (traced.empty()) return;
+  s << "<h4>Heater vs bottleneck (ETW context switches)</h4><p class=\"meta\">Over the windows an ETW trace "
+       "covers. Heater: the process's CPU over all the VM's CPUs (what Perfmon shows, divided by the vCPUs); "
+       "bottleneck: the share of the time at least one of its threads ran. A bottleneck near 100% with a low "
+       "heater is a process bound by one thread: more vCPUs will not help it. Queue: CPU queue time per "
+       "switch-in. Perfmon vs events: the tick-sampled counter and the trace over the windows both cover.</p>";
+  s << "<table class=\"events\"><tr><th>process</th><th>CPU (events, % of one CPU)</th><th>heater</th>"
+       "<th>bottleneck</th><th>queue mean</th><th>queue p95</th><th>Perfmon</th><th>events</th><th>windows</th></tr>";
+  for (const ProcessAggregate* p : traced) {
+    s << "<tr><td>" << H(p->name) << "</td><td>" << Num(p->MeanGuest(), 1, "%") << "</td><td>"
+      << Num(PerVm(p->MeanGuest(), v.vm.vcpus), 1, "%") << "</td><td>" << Num(p->MeanBottleneck(), 1, "%")
+      << "</td><td>" << Num(p->MeanQueueMs(), 2, " ms") << "</td><td>" << Num(p->max_queue_p95, 2, " ms") << "</td><td>"
+      << Num(p->MeanSampled(), 1, "%") << "</td><td>" << Num(p->MeanPairedEvents(), 1, "%") << "</td><td>"
+      << std::to_string(p->n_events) << "</td></tr>";
+  }
+  s << "</table>\n";
+}
+
+}  // namespace
 
 void WriteVmSection(Sink& s, size_t index, const VmReport& v, const std::vector<StoredWindow>& windows,
                     const HtmlOptions& opt, SvgDefs* defs) {
@@ -113,6 +146,7 @@ void WriteVmSection(Sink& s, size_t index, const VmReport& v, const std::vector<
     }
     s << "</table>\n";
   }
+  WriteEventTable(s, v, opt.top_processes);
   for (const StoredReady& rd : v.ready)
     for (const StoredFlag& h : rd.hints)
       s << "<p class=\"hint sev-" << SeverityName(h.severity) << "\">Hint (" << H(rd.source) << ") <code>" << H(h.code)

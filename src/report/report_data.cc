@@ -15,12 +15,16 @@ using D = std::optional<double>;
 constexpr const char* kCsvHeader =
     "record,vm,item,source,severity,start,end,count,vcpus,guest_util_pct,host_util_pct,w,steal_pct,"
     "ready_pct_per_vcpu,costop_pct_per_vcpu,clock_offset_s,guest_coverage,host_coverage,guest_pct,corrected_pct,"
-    "ci_lo,ci_hi,host_load_pct,flags,message,vm_key,host_counter\n";
+    "ci_lo,ci_hi,host_load_pct,flags,message,vm_key,host_counter,basis,bottleneck_pct,queue_ms_mean,queue_ms_p95,"
+    "sampled_pct,events_pct\n";
 
 // One CSV row by column name; unset columns stay empty.
 struct Row {
-  std::string record, vm, item, source, severity, start, end, count, vcpus, flags, message, vm_key, host_counter;
+  std::string record, vm, item, source, severity, start, end, count, vcpus, flags, message, vm_key, host_counter, basis;
   D guest, host, w, steal, ready, costop, clock, gcov, hcov, gpct, cpct, lo, hi, load;
+  // A process's event figures (models/event_correction.h): Perfmon's and the trace's means over
+  // the windows both had it.
+  D bottleneck, queue_mean, queue_p95, sampled, events;
   void Write(Sink& s) const {
     s << record << ',' << CsvCell(vm) << ',' << CsvCell(item) << ',' << source << ',' << severity << ',' << start << ','
       << end << ',' << count << ',' << vcpus;
@@ -32,7 +36,13 @@ struct Row {
     }
     s << nums;
     s << ',' << CsvCell(flags) << ',' << CsvCell(message) << ',' << CsvCell(vm_key) << ',' << CsvCell(host_counter)
-      << '\n';
+      << ',' << basis;
+    nums.clear();
+    for (const D* d : {&bottleneck, &queue_mean, &queue_p95, &sampled, &events}) {
+      nums += ',';
+      AppendFixed4(&nums, *d);
+    }
+    s << nums << '\n';
   }
 };
 
@@ -155,7 +165,7 @@ StatusOr<FleetReport> WriteReportCsv(std::ostream& os, Store* store, const Repor
     line += CsvCell(Codes(w.flags));
     line += ",,";
     line += key_cell;
-    line += ",\n";  // host_counter: on the vm row
+    line += ",,,,,,,\n";  // host_counter: on the vm row; the event figures: on process rows
     s << line;
   };
   auto visit = [&](size_t, const VmReport& v, const std::vector<StoredWindow>&) -> Status {
@@ -199,6 +209,12 @@ StatusOr<FleetReport> WriteReportCsv(std::ostream& os, Store* store, const Repor
         row.lo = *row.cpct - *hw;
         row.hi = *row.cpct + *hw;
       }
+      row.basis = p.Basis();
+      row.bottleneck = p.MeanBottleneck();
+      row.queue_mean = p.MeanQueueMs();
+      row.queue_p95 = p.max_queue_p95;
+      row.sampled = p.MeanSampled();
+      row.events = p.MeanPairedEvents();
       row.Write(s);
     }
     FlagRows(s, v.vm, st.flags);

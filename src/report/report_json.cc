@@ -56,7 +56,10 @@ StatusOr<FleetReport> WriteReportJson(std::ostream& os, Store* store, const Repo
       s << (j ? ", " : "") << "{\"name\": " << J(p.name) << ", \"windows\": " << std::to_string(p.n_corr)
         << ", \"guest_pct\": " << JN(p.MeanGuest()) << ", \"corrected_pct\": " << JN(c)
         << ", \"ci_lo\": " << JN(c && hw ? D(*c - *hw) : std::nullopt)
-        << ", \"ci_hi\": " << JN(c && hw ? D(*c + *hw) : std::nullopt) << "}";
+        << ", \"ci_hi\": " << JN(c && hw ? D(*c + *hw) : std::nullopt) << ", \"basis\": " << JsonString(p.Basis())
+        << ", \"event_windows\": " << std::to_string(p.n_events) << ", \"bottleneck_pct\": " << JN(p.MeanBottleneck())
+        << ", \"queue_ms_mean\": " << JN(p.MeanQueueMs()) << ", \"queue_ms_p95\": " << JN(p.max_queue_p95)
+        << ", \"sampled_pct\": " << JN(p.MeanSampled()) << ", \"events_pct\": " << JN(p.MeanPairedEvents()) << "}";
     }
     s << "],\n   \"flags\": " << JsonFlags(st.flags) << ",\n   \"ready\": [";
     for (size_t j = 0; j < v.ready.size(); ++j) {

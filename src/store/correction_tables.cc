@@ -6,6 +6,7 @@
 #include <map>
 
 #include "src/store/blob_codec.h"
+#include "src/store/event_aggregates.h"
 #include "src/store/optional_columns.h"
 
 namespace vrecon {
@@ -29,7 +30,29 @@ void ProcessAggregate::Add(const ProcessAggregate& o) {
   sum_guest += o.sum_guest;
   sum_corr += o.sum_corr;
   sum_hw2 += o.sum_hw2;
+  n_events += o.n_events;
+  n_bottleneck += o.n_bottleneck;
+  n_queue += o.n_queue;
+  n_paired += o.n_paired;
+  sum_bottleneck += o.sum_bottleneck;
+  sum_queue_ms += o.sum_queue_ms;
+  sum_sampled += o.sum_sampled;
+  sum_paired_events += o.sum_paired_events;
+  if (o.max_queue_p95) max_queue_p95 = std::max(max_queue_p95.value_or(*o.max_queue_p95), *o.max_queue_p95);
 }
+namespace {
+std::optional<double> MeanOf(double sum, int64_t n) {
+  return n > 0 ? std::optional<double>(sum / static_cast<double>(n)) : std::nullopt;
+}
+}  // namespace
+const char* ProcessAggregate::Basis() const {
+  if (n_events == 0) return "samples";
+  return n_events >= n_guest ? "events" : "mixed";
+}
+std::optional<double> ProcessAggregate::MeanBottleneck() const { return MeanOf(sum_bottleneck, n_bottleneck); }
+std::optional<double> ProcessAggregate::MeanQueueMs() const { return MeanOf(sum_queue_ms, n_queue); }
+std::optional<double> ProcessAggregate::MeanSampled() const { return MeanOf(sum_sampled, n_paired); }
+std::optional<double> ProcessAggregate::MeanPairedEvents() const { return MeanOf(sum_paired_events, n_paired); }
 std::optional<double> ProcessAggregate::MeanGuest() const {
   if (n_guest == 0) return std::nullopt;
   return sum_guest / static_cast<double>(n_guest);
@@ -131,10 +154,14 @@ Status DeleteProcessHours(Store* store, int64_t vm_id, TimeNs from, TimeNs to) {
 
 Status InsertProcessHour(Store* store, int64_t vm_id, TimeNs hour, const std::vector<ProcessAggregate>& procs) {
   Database* db = store->db();
-  ASSIGN_OR_RETURN(Statement * s, db->Cached("INSERT INTO corr_process_hour(vm_id, hour_ns, procs) VALUES(?1, ?2, ?3) "
-                                             "ON CONFLICT(vm_id, hour_ns) DO UPDATE SET procs = excluded.procs"));
+  ASSIGN_OR_RETURN(
+      Statement * s,
+      db->Cached("INSERT INTO corr_process_hour(vm_id, hour_ns, procs, events) VALUES(?1, ?2, ?3, ?4) "
+                 "ON CONFLICT(vm_id, hour_ns) DO UPDATE SET procs = excluded.procs, events = excluded.events"));
   const std::string blob = EncodeProcesses(procs);
+  const std::string events = EncodeEventAggregates(procs);
   s->Bind(1, vm_id).Bind(2, static_cast<int64_t>(hour)).BindBlob(3, blob.data(), blob.size());
+  s->BindBlob(4, events.data(), events.size());
   return s->Run();
 }
 
@@ -161,8 +188,8 @@ StatusOr<int64_t> CountSeries(Store* store) {
 
 StatusOr<std::vector<ProcessAggregate>> LoadProcessAggregates(Store* store, int64_t vm_id, TimeNs from, TimeNs to) {
   Database* db = store->db();
-  ASSIGN_OR_RETURN(Statement * q, db->Cached("SELECT procs FROM corr_process_hour WHERE vm_id = ?1 AND hour_ns > ?2 "
-                                             "AND hour_ns < ?3 ORDER BY hour_ns"));
+  ASSIGN_OR_RETURN(Statement * q, db->Cached("SELECT procs, events FROM corr_process_hour WHERE vm_id = ?1 AND "
+                                             "hour_ns > ?2 AND hour_ns < ?3 ORDER BY hour_ns"));
   // An hour overlaps [from, to) when hour < to and hour + 1 h > from.
   const TimeNs after =
       from < std::numeric_limits<TimeNs>::min() + kNsPerHour ? std::numeric_limits<TimeNs>::min() : from - kNsPerHour;
@@ -189,6 +216,10 @@ StatusOr<std::vector<ProcessAggregate>> LoadProcessAggregates(Store* store, int6
       }
       it->second.Add(p);
     }
+    RETURN_IF_ERROR(DecodeEventAggregates(q->ColumnBlob(1), [&](std::string_view name) -> ProcessAggregate* {
+      auto it = merged.find(name);
+      return it == merged.end() ? nullptr : &it->second;
+    }));
   }
   std::vector<ProcessAggregate> out;
   out.reserve(merged.size());

@@ -52,10 +52,23 @@ struct ProcessAggregate {
   std::string name;
   int64_t n_guest = 0, n_corr = 0;
   double sum_guest = 0, sum_corr = 0, sum_hw2 = 0;
+  // Windows corrected from an ETW trace (models/event_correction.h): how many, their bottleneck
+  // and mean queue time sums, the largest queue p95, and where Perfmon had the same process, its
+  // figure and the trace's summed over those windows (n_paired).
+  int64_t n_events = 0, n_bottleneck = 0, n_queue = 0, n_paired = 0;
+  double sum_bottleneck = 0, sum_queue_ms = 0, sum_sampled = 0, sum_paired_events = 0;
+  std::optional<double> max_queue_p95;
   void Add(const ProcessAggregate& o);
   std::optional<double> MeanGuest() const;
   std::optional<double> MeanCorrected() const;
   std::optional<double> HalfWidth95() const;
+  // "events" when every window with a guest figure came from a trace, "samples" when none did,
+  // "mixed" otherwise.
+  const char* Basis() const;
+  std::optional<double> MeanBottleneck() const;
+  std::optional<double> MeanQueueMs() const;
+  std::optional<double> MeanSampled() const;       // Perfmon's, over the paired windows
+  std::optional<double> MeanPairedEvents() const;  // the trace's, over the same windows
 };
 
 struct StoredReady {

@@ -312,6 +312,12 @@ CREATE TABLE corr_latest(
   process_blob BLOB NOT NULL
 );
 )sql",
+    // 13: the hourly process aggregates gain what windows corrected from an ETW trace add
+    // (issue 18: bottleneck, queue time, Perfmon's figure beside the trace's), a blob of their own
+    // (src/store/correction_tables.h); hours stored before have none.
+    R"sql(
+ALTER TABLE corr_process_hour ADD COLUMN events BLOB;
+)sql",
 };
 
 constexpr int kMigrationCount = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));

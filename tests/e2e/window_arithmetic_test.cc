@@ -37,7 +37,7 @@ TEST(PartialProcessTest, AProcessThatExitsIsItsCpuOverTheWholeWindow) {
   EXPECT_NE(r.out.find("{\"name\": \"batch\", \"guest_pct\": 10, \"corrected_pct\": 12, \"ci95\": ["),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("\"present_s\": 60}"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"present_s\": 60, \"basis\": \"samples\""), std::string::npos) << r.out;
   CliResult t = RunVrecon({"correct", "--guest", dir.File("guest.csv"), "--host", dir.File("host.csv"), "--no-align"});
   EXPECT_NE(t.out.find("batch *"), std::string::npos) << t.out;
   EXPECT_NE(t.out.find("existed for part of the window"), std::string::npos);

@@ -40,8 +40,19 @@ TEST(CorrectionTablesTest, FlagsAndProcessBlobsRoundTrip) {
   EXPECT_EQ(back[1].code, "idle");
   EXPECT_EQ(back[1].message, "");
 
-  ProcessAggregate p{"sqlservr", 3, 2, 120.5, 150.25, 4.0};
-  auto decoded = DecodeProcesses(EncodeProcesses({p, ProcessAggregate{"Ünïcode", 1, 0, 1, 0, 0}}));
+  auto aggregate = [](std::string name, int64_t n_guest, int64_t n_corr, double sum_guest, double sum_corr,
+                      double sum_hw2) {
+    ProcessAggregate a;
+    a.name = std::move(name);
+    a.n_guest = n_guest;
+    a.n_corr = n_corr;
+    a.sum_guest = sum_guest;
+    a.sum_corr = sum_corr;
+    a.sum_hw2 = sum_hw2;
+    return a;
+  };
+  ProcessAggregate p = aggregate("sqlservr", 3, 2, 120.5, 150.25, 4.0);
+  auto decoded = DecodeProcesses(EncodeProcesses({p, aggregate("Ünïcode", 1, 0, 1, 0, 0)}));
   ASSERT_TRUE(decoded.ok());
   ASSERT_EQ(decoded->size(), 2u);
   EXPECT_EQ((*decoded)[0].name, "sqlservr");

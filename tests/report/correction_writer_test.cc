@@ -20,9 +20,14 @@ std::vector<WindowResult> Windows(const std::string& vm, int n) {
     r.guest_util_pct = 40 + i;
     r.host_util_pct = 46.5;
     r.w = *r.host_util_pct / *r.guest_util_pct;
-    r.processes.push_back(models::ProcessResult{"sql,server \"a\"", 30.25, 34.8, 33.1, 36.5, 300, false});
-    r.processes.push_back(
-        models::ProcessResult{"idle-ish", std::nullopt, std::nullopt, std::nullopt, std::nullopt, 0, false});
+    models::ProcessResult& p = r.processes.emplace_back();
+    p.name = "sql,server \"a\"";
+    p.guest_pct = 30.25;
+    p.corrected_pct = 34.8;
+    p.ci_lo = 33.1;
+    p.ci_hi = 36.5;
+    p.present_s = 300;
+    r.processes.emplace_back().name = "idle-ish";
     r.flags.push_back(models::Flag{"low-coverage", Severity::kWarning, "guest data covers 50% of the window"});
     out.push_back(r);
   }

@@ -54,7 +54,10 @@ TEST(MetricsTextTest, LeavesOutWhatTheStoreDoesNotHave) {
   a.window.host_util = 60;
   a.window.w = 1.2;
   a.window.flags = {{"ready-high", Severity::kWarning, "m"}, {"ready-high", Severity::kWarning, "m2"}};
-  a.processes = {{"p", 1, 0, 10, 0, 0}};  // guest value, no corrected one
+  ProcessAggregate& proc = a.processes.emplace_back();  // a guest value, no corrected one
+  proc.name = "p";
+  proc.n_guest = 1;
+  proc.sum_guest = 10;
   a.dispatch = {{"vsphere", 150.0, std::nullopt}};
   s.vms = {a, Vm("B02")};
   SourceStatus src;

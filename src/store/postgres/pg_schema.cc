@@ -238,6 +238,10 @@ CREATE TABLE corr_latest(
   process_blob bytea NOT NULL
 );
 )sql",
+    // 13: as SQLite's 13.
+    R"sql(
+ALTER TABLE corr_process_hour ADD COLUMN events bytea;
+)sql",
 };
 
 constexpr int kLatest = kFirstVersion - 1 + static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));

@@ -1,0 +1,124 @@
+#include "models/event_correction.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+namespace vrecon::models {
+namespace {
+
+std::string Pct(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.1f%%", v);
+  return b;
+}
+
+// A window mean over `span_s` seconds, the time the series lacks counting as 0 (a process that
+// did not exist used no CPU), as CorrectVm rates guest_pct.
+std::optional<double> OverSpan(const WindowStats& st, double span_s) {
+  if (st.covered_s <= 0) return std::nullopt;
+  return st.weighted_sum / std::max(span_s, st.covered_s);
+}
+
+// Perfmon's series of the process the trace names "name:pid": Process V2's instance of that name,
+// else a Process instance "name" or "name#k" whose ID Process read pid all through the window
+// (Perfmon's instance names pass from process to process; the pid says which one it was).
+const WindowSeries* SampledSeries(const VmSeries& vm, const std::string& instance, int w) {
+  if (auto it = vm.processes.find(instance); it != vm.processes.end()) return &it->second;
+  const size_t colon = instance.rfind(':');
+  if (colon == std::string::npos) return nullptr;
+  const std::string name = instance.substr(0, colon);
+  double pid = 0;
+  const char* first = instance.data() + colon + 1;
+  const char* last = instance.data() + instance.size();
+  if (std::from_chars(first, last, pid).ptr != last) return nullptr;
+  for (auto it = vm.processes.lower_bound(name); it != vm.processes.end() && it->first.starts_with(name); ++it) {
+    const std::string& key = it->first;
+    if (key.size() != name.size() && key[name.size()] != '#') continue;
+    const auto ids = vm.process_ids.find(key);
+    if (ids == vm.process_ids.end()) continue;
+    const WindowStats& s = ids->second.at(w);
+    if (s.samples > 0 && s.min == pid && s.max == pid) return &it->second;
+  }
+  return nullptr;
+}
+
+// The flag that sums up the comparison: the totals and the process the counters were most off for.
+void FlagComparison(const WindowResult& r, std::vector<Flag>* flags) {
+  const ProcessResult* worst = nullptr;
+  int compared = 0;
+  for (const ProcessResult& p : r.processes) {
+    if (!p.sampled_pct || !p.guest_pct) continue;
+    ++compared;
+    if (!worst || std::fabs(*p.sampled_pct - *p.guest_pct) > std::fabs(*worst->sampled_pct - *worst->guest_pct))
+      worst = &p;
+  }
+  if (!r.sampled_guest_util_pct && compared == 0) return;
+  std::string m = "Perfmon's counters against the ETW trace in this window:";
+  if (r.sampled_guest_util_pct && r.guest_util_pct)
+    m += " guest total sampled " + Pct(*r.sampled_guest_util_pct) + ", events " + Pct(*r.guest_util_pct) + ";";
+  if (worst) {
+    m += " most off of " + std::to_string(compared) + " processes compared: " + worst->name + " sampled " +
+         Pct(*worst->sampled_pct) + ", events " + Pct(*worst->guest_pct) + " of one CPU";
+  } else {
+    m += " no process of the trace is in the log by the same name and pid";
+  }
+  flags->push_back(Flag{"sampled-vs-events", Severity::kInfo, std::move(m)});
+}
+
+}  // namespace
+
+const char* BasisName(Basis b) { return b == Basis::kEvents ? "events" : "samples"; }
+
+bool UseEvents(const VmSeries& vm, int w, const CorrectionConfig& config) {
+  if (!vm.events.total || !vm.events.total->Mean(w)) return false;
+  if (vm.events.total->Coverage(w) >= config.min_coverage) return true;
+  if (vm.guest_total && vm.guest_total->Mean(w)) return false;
+  return std::none_of(vm.guest_cpus.begin(), vm.guest_cpus.end(),
+                      [w](const WindowSeries& s) { return s.Mean(w).has_value(); });
+}
+
+void AddEventFigures(const VmSeries& vm, int w, WindowResult* r) {
+  r->basis = Basis::kEvents;
+  const double span_s = vm.events.total->at(w).covered_s;
+  const bool sampled = vm.guest_total && vm.guest_total->Mean(w);
+  if (sampled) r->sampled_guest_util_pct = vm.guest_total->Mean(w);
+  for (ProcessResult& p : r->processes) {
+    p.basis = Basis::kEvents;
+    const auto it = vm.events.processes.find(p.name);
+    if (it == vm.events.processes.end()) continue;
+    const EventProcessSeries& e = it->second;
+    if (e.bottleneck) p.bottleneck_pct = OverSpan(e.bottleneck->at(w), span_s);
+    // % Queue Time is queue time per second, the rate switch-ins per second: their ratio is the
+    // queue time per switch-in (x 10 turns % per switch-in into ms).
+    if (e.queue && e.switch_ins) {
+      const std::optional<double> q = e.queue->Mean(w), rate = e.switch_ins->Mean(w);
+      if (q && rate && *rate > 0) p.queue_ms_mean = *q * 10 / *rate;
+    }
+    // The p95 of the 5-minute window the window lies in; where it spans several, the largest.
+    if (e.queue_p95 && e.queue_p95->at(w).samples > 0) p.queue_ms_p95 = e.queue_p95->at(w).max;
+    if (!sampled) continue;
+    if (const WindowSeries* s = SampledSeries(vm, p.name, w))
+      p.sampled_pct = OverSpan(s->at(w), vm.guest_total->at(w).covered_s);
+  }
+  FlagComparison(*r, &r->flags);
+  const std::optional<double> unknown = vm.events.unknown ? vm.events.unknown->Mean(w) : std::nullopt;
+  if (unknown && *unknown > 0.1) {
+    r->flags.push_back(Flag{"events-lost", Severity::kWarning,
+                            "the ETW trace lost events: " + Pct(*unknown) +
+                                " of the CPUs' time in this window is unknown, neither busy nor idle; the event "
+                                "figures leave it out, so they may read low and w high by up to that much"});
+  }
+}
+
+void FlagPartialTrace(const VmSeries& vm, int w, const CorrectionConfig& config, WindowResult* r) {
+  if (!vm.events.total || vm.events.total->at(w).covered_s <= 0) return;
+  r->flags.push_back(Flag{"events-partial", Severity::kInfo,
+                          "the ETW trace covers " + Pct(100 * vm.events.total->Coverage(w)) +
+                              " of this window (under " + Pct(100 * config.min_coverage) +
+                              "), so the window is corrected from Perfmon's counters; a --window the trace covers "
+                              "whole uses its events"});
+}
+
+}  // namespace vrecon::models

@@ -1,0 +1,146 @@
+// `vrecon correct` on an ETW trace (models/event_correction.h) through a real store: seed 002's
+// two processes with the same CPU, one bound by a single thread, on a 5-vCPU Hyper-V guest.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "src/engine/correction_job.h"
+#include "src/ingest/ingest_file.h"
+#include "tests/support/cli_runner.h"
+#include "tests/support/seed002_trace.h"
+
+namespace vrecon {
+namespace {
+
+using testing::GuestLog;
+using testing::HostLog;
+using testing::TempDir;
+using testing::Trace;
+using testing::WriteText;
+
+const TimeNs k1000 = ParseIso("2026-11-02T10:00:00Z").value();
+
+class EventCorrectionTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto opened = Store::Open(dir_.File("store.db"));
+    ASSERT_TRUE(opened.ok()) << opened.status().message();
+    store_ = std::move(opened).value();
+    Ingest("host.csv", HostLog(), "");
+    Ingest("web01.txt", Trace(60), "WEB01");
+  }
+  void Ingest(const std::string& name, const std::string& text, const std::string& machine) {
+    WriteText(dir_.File(name), text);
+    IngestOptions o;
+    o.machine = machine;
+    auto r = IngestFile(store_.get(), dir_.File(name), o);
+    ASSERT_TRUE(r.ok()) << r.status().message();
+  }
+  std::vector<models::WindowResult> Correct(TimeNs window, bool align = false) {
+    CorrectionRequest req;
+    req.vm = "WEB01";
+    req.window = window;
+    req.align = align;
+    auto r = RunCorrection(store_.get(), req);
+    EXPECT_TRUE(r.ok()) << r.status().message();
+    return r.ok() ? *r : std::vector<models::WindowResult>{};
+  }
+  static const models::WindowResult* At(const std::vector<models::WindowResult>& rs, TimeNs start) {
+    auto it = std::find_if(rs.begin(), rs.end(), [&](const auto& r) { return r.start == start; });
+    return it == rs.end() ? nullptr : &*it;
+  }
+  static const models::ProcessResult* Process(const models::WindowResult& r, const std::string& name) {
+    auto it = std::find_if(r.processes.begin(), r.processes.end(), [&](const auto& p) { return p.name == name; });
+    return it == r.processes.end() ? nullptr : &*it;
+  }
+  static bool HasFlag(const models::WindowResult& r, const std::string& code) {
+    return std::any_of(r.flags.begin(), r.flags.end(), [&](const auto& f) { return f.code == code; });
+  }
+
+  TempDir dir_;
+  std::unique_ptr<Store> store_;
+};
+
+TEST_F(EventCorrectionTest, SameCpuOneThreadBoundCorrectedFromTheEvents) {
+  const auto rs = Correct(60 * kNsPerSec);
+  const models::WindowResult* r = At(rs, k1000);
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->basis, models::Basis::kEvents);
+  ASSERT_TRUE(r->guest_util_pct && r->host_util_pct && r->w);
+  EXPECT_NEAR(*r->guest_util_pct, 40, 1e-6);
+  EXPECT_NEAR(*r->host_util_pct, 50, 1e-6);
+  EXPECT_NEAR(*r->w, 1.25, 1e-6);
+  EXPECT_EQ(r->vcpus, 5);
+  const models::ProcessResult* single = Process(*r, "single:100");
+  const models::ProcessResult* multi = Process(*r, "multi:200");
+  ASSERT_NE(single, nullptr);
+  ASSERT_NE(multi, nullptr);
+  for (const models::ProcessResult* p : {single, multi}) {
+    EXPECT_EQ(p->basis, models::Basis::kEvents);
+    ASSERT_TRUE(p->guest_pct && p->corrected_pct && p->ci_lo && p->ci_hi) << p->name;
+    // The same heater ratio ...
+    EXPECT_NEAR(*p->guest_pct, 100, 1e-6) << p->name;
+    EXPECT_NEAR(*p->corrected_pct, 125, 1e-6) << p->name;
+    // ... and no tick-sampling error: the host's 20 s samples fit the window, so w is exact too.
+    EXPECT_LT(*p->ci_hi - *p->ci_lo, 0.01) << p->name;
+  }
+  // ... but very different bottleneck ratios (seed 002).
+  ASSERT_TRUE(single->bottleneck_pct && multi->bottleneck_pct);
+  EXPECT_NEAR(*single->bottleneck_pct, 100, 1e-6);
+  EXPECT_NEAR(*multi->bottleneck_pct, 25, 1e-6);
+  // Each of multi.exe's switch-ins waited 10 ms; single.exe's thread never queued.
+  ASSERT_TRUE(multi->queue_ms_mean && multi->queue_ms_p95);
+  EXPECT_NEAR(*multi->queue_ms_mean, 10, 1e-6);
+  EXPECT_NEAR(*multi->queue_ms_p95, 10, 0.2);
+  EXPECT_FALSE(single->queue_ms_mean);
+}
+
+TEST_F(EventCorrectionTest, PerfmonOfTheSameGuestIsComparedProcessByProcess) {
+  Ingest("guest.csv", GuestLog(), "");
+  const auto rs = Correct(60 * kNsPerSec);
+  const models::WindowResult* r = At(rs, k1000);
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->basis, models::Basis::kEvents);
+  ASSERT_TRUE(r->w && r->sampled_guest_util_pct);
+  EXPECT_NEAR(*r->w, 1.25, 1e-6);  // from the events' 40%, not Perfmon's 38%
+  EXPECT_NEAR(*r->sampled_guest_util_pct, 38, 1e-6);
+  const models::ProcessResult* single = Process(*r, "single:100");
+  const models::ProcessResult* multi = Process(*r, "multi:200");
+  ASSERT_TRUE(single && multi);
+  ASSERT_TRUE(single->sampled_pct && multi->sampled_pct);
+  EXPECT_NEAR(*single->sampled_pct, 100, 1e-6);
+  EXPECT_NEAR(*multi->sampled_pct, 80, 1e-6);
+  auto flag = std::find_if(r->flags.begin(), r->flags.end(), [](auto& f) { return f.code == "sampled-vs-events"; });
+  ASSERT_NE(flag, r->flags.end());
+  EXPECT_NE(flag->message.find("multi:200 sampled 80.0%, events 100.0%"), std::string::npos) << flag->message;
+  EXPECT_NE(flag->message.find("guest total sampled 38.0%, events 40.0%"), std::string::npos) << flag->message;
+}
+
+TEST_F(EventCorrectionTest, AWindowTheTracePartlyCoversIsCorrectedFromPerfmon) {
+  Ingest("guest.csv", GuestLog(), "");
+  const auto rs = Correct(300 * kNsPerSec);
+  const models::WindowResult* r = At(rs, k1000);
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->basis, models::Basis::kSamples);
+  ASSERT_TRUE(r->w);
+  EXPECT_NEAR(*r->w, 50.0 / 38.0, 1e-6);
+  EXPECT_TRUE(HasFlag(*r, "events-partial"));
+  ASSERT_NE(Process(*r, "multi"), nullptr);
+  EXPECT_EQ(Process(*r, "multi")->basis, models::Basis::kSamples);
+  EXPECT_EQ(Process(*r, "multi:200"), nullptr);
+}
+
+TEST_F(EventCorrectionTest, ATraceAloneIsCorrectedWhateverItCovers) {
+  // No Perfmon: the 300 s window has the trace's 60 s only, and the host's mean over them.
+  const auto rs = Correct(300 * kNsPerSec, /*align=*/true);
+  const models::WindowResult* r = At(rs, k1000);
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->basis, models::Basis::kEvents);
+  ASSERT_TRUE(r->w);
+  EXPECT_NEAR(*r->w, 1.25, 1e-6);
+  EXPECT_TRUE(HasFlag(*r, "low-coverage"));
+  EXPECT_FALSE(HasFlag(*r, "missing-guest"));
+}
+
+}  // namespace
+}  // namespace vrecon
