@@ -20,6 +20,7 @@ inline constexpr int64_t kSecUs = 1'000'000;
 // guest is 40% busy; single.exe's bottleneck is 100%, multi.exe's 25%.
 inline std::string Trace(int seconds) {
   std::vector<ThreadRun> runs{{0, 0, seconds * kSecUs, "single.exe", 100, 101, -1}};
+  runs.reserve(1 + 4 * static_cast<size_t>(seconds));
   for (int64_t k = 0; k < seconds; ++k)
     for (int t = 0; t < 4; ++t)
       runs.push_back({1 + t, k * kSecUs, k * kSecUs + 250'000, "multi.exe", 200, static_cast<uint32_t>(201 + t),
@@ -30,6 +31,7 @@ inline std::string Trace(int seconds) {
 // Hyper-V says each of the 5 VPs ran 50% of the time from 10:00 to 10:05.
 inline std::string HostLog() {
   std::vector<std::string> paths;
+  paths.reserve(5);
   for (int vp = 0; vp < 5; ++vp)
     paths.push_back("\\\\HV01\\Hyper-V Hypervisor Virtual Processor(WEB01:Hv VP " + std::to_string(vp) +
                     ")\\% Total Run Time");

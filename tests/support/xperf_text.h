@@ -24,7 +24,7 @@ struct ThreadRun {
 };
 
 // `trace_start_filetime`: 100 ns units since 1601 (134380872000000000 is 2026-11-02T10:00:00Z).
-inline std::string XperfText(std::vector<ThreadRun> runs, int64_t trace_start_filetime = 134380872000000000) {
+inline std::string XperfText(const std::vector<ThreadRun>& runs, int64_t trace_start_filetime = 134380872000000000) {
   std::string out =
       "BeginHeader\n"
       "CSwitch,  TimeStamp, New Process Name ( PID),    New TID, NPri, NQnt, TmSinceLast, WaitTime, Old Process "
