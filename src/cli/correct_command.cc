@@ -32,6 +32,7 @@ RunFn AddCorrectCommand(CLI::App& app) {
     std::string db = "vrecon.db";
     CorrectionOptions sel;
     std::vector<std::string> guest, host;
+    std::string machine, trace_start;  // ad hoc: for guest inputs that do not carry them (ETW traces)
     std::string format = "table";
     int top = -1;
     double idle = 5.0;
@@ -43,8 +44,15 @@ RunFn AddCorrectCommand(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "correct", "Corrected per-process CPU per VM and UTC window: w = host run % / guest % Processor Time");
   auto* db = AddDbOption(cmd, &o->db, "Store to read")->capture_default_str();
-  auto* guest = cmd->add_option("--guest", o->guest, "Ad hoc: guest Perfmon logs (nothing is written to disk)")
-                    ->check(CLI::ExistingFile);
+  auto* guest =
+      cmd->add_option("--guest", o->guest,
+                      "Ad hoc: guest Perfmon logs or ETW traces (xperf dumper text; nothing is written to disk)")
+          ->check(CLI::ExistingFile);
+  cmd->add_option("--machine", o->machine, "Ad hoc: the computer --guest files are from where they do not say (ETW)")
+      ->needs(guest);
+  cmd->add_option("--trace-start", o->trace_start,
+                  "Ad hoc: absolute start of an ETW trace whose text does not carry it (ISO 8601 with its offset)")
+      ->needs(guest);
   auto* host = cmd->add_option("--host", o->host, "Ad hoc: host logs (Hyper-V Perfmon, esxtop batch CSV)")
                    ->check(CLI::ExistingFile);
   db->excludes(guest)->excludes(host);
@@ -88,9 +96,10 @@ RunFn AddCorrectCommand(CLI::App& app) {
       IngestRunOptions ro;
       ro.ingest.tz_bias_minutes = o->tz_bias;
       ro.print = false;
-      std::vector<std::string> files = o->guest;
-      files.insert(files.end(), o->host.begin(), o->host.end());
-      if (IngestAll(store->get(), files, ro, std::cerr).failed > 0) return kExitFailure;
+      if (IngestAll(store->get(), o->host, ro, std::cerr).failed > 0) return kExitFailure;
+      ro.ingest.machine = o->machine;
+      if (!ParseTraceStartOption(o->trace_start, &ro.ingest.trace_start)) return kExitUsage;
+      if (IngestAll(store->get(), o->guest, ro, std::cerr).failed > 0) return kExitFailure;
     }
     const OutputFormat fmt = ToFormat(o->format);
     const int top = o->top < 0 ? 10 : o->top;

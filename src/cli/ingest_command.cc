@@ -92,15 +92,7 @@ RunFn AddIngestCommand(CLI::App& app) {
       }
     }
     std::optional<TimeNs> trace_start;
-    if (!o->trace_start.empty()) {
-      trace_start = ParseIso(o->trace_start);
-      const bool zoned = o->trace_start.back() == 'Z' || o->trace_start.find_last_of("+-") > 10;
-      if (!trace_start || !zoned) {
-        PrintError("--trace-start \"" + o->trace_start +
-                   "\" is not an ISO 8601 time with its offset (2026-11-02T10:00:00+01:00, or Z for UTC)");
-        return kExitUsage;
-      }
-    }
+    if (!ParseTraceStartOption(o->trace_start, &trace_start)) return kExitUsage;
     std::error_code ec;
     bool created = false;
     auto store = Store::Open(o->db, &created);

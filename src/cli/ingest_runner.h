@@ -33,6 +33,10 @@ IngestRunResult IngestAll(Store* store, const std::vector<std::string>& files, c
 
 std::optional<Encoding> ParseEncodingName(const std::string& name);
 
+// --trace-start's value: an ISO 8601 time with its offset (a trace's start is absolute). Sets
+// *out; false (after printing why) when the text is not one. Empty text leaves *out unset.
+bool ParseTraceStartOption(const std::string& text, std::optional<TimeNs>* out);
+
 }  // namespace vrecon::cli
 
 #endif  // VRECON_SRC_CLI_INGEST_RUNNER_H_

@@ -64,5 +64,23 @@ TEST_F(EventReportTest, HtmlShowsHeaterAgainstBottleneck) {
       << html.substr(table, 2000);
 }
 
+TEST_F(EventReportTest, AdHocCorrectTakesATraceWithItsMachine) {
+  const std::vector<std::string> base{"correct",  "--guest", dir_.File("web01.txt"), "--host", dir_.File("host.csv"),
+                                      "--format", "csv"};
+  CliResult nameless = RunVrecon(base);
+  EXPECT_EQ(nameless.exit_code, 1);
+  EXPECT_NE(nameless.err.find("web01.txt: an xperf dumper text does not name its computer: give it with --machine"),
+            std::string::npos)
+      << nameless.err;
+  std::vector<std::string> named = base;
+  named.insert(named.end(), {"--machine", "WEB01"});
+  CliResult r = RunVrecon(named);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find(",multi:200,100,125,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(",events,25,10,10,\n"), std::string::npos) << r.out;
+  named.insert(named.end(), {"--trace-start", "2026-11-02 10:00"});
+  EXPECT_EQ(RunVrecon(named).exit_code, 2);  // no offset: not an absolute time
+}
+
 }  // namespace
 }  // namespace vrecon::testing
