@@ -19,7 +19,7 @@ seed() {
   local f
   for f in "$@"; do
     cp "$f" "$out/$t/$(basename "$f")"
-    case $t in perfmon_csv|esxtop_csv|powercli_csv|sar_text|text_decode|xperf_dumper) printf '\x01\x00\x00\x00' >>"$out/$t/$(basename "$f")" ;; esac
+    case $t in perfmon_csv|esxtop_csv|powercli_csv|sar_text|text_decode|xperf_dumper|wpa_precise) printf '\x01\x00\x00\x00' >>"$out/$t/$(basename "$f")" ;; esac
   done
 }
 text() { mk "$1"; printf '%s' "$3" >"$out/$1/$2"; }
@@ -31,6 +31,7 @@ seed text_decode $fx/perfmon/utf16le.csv $fx/perfmon/ru-cp1251.csv $fx/perfmon/d
 seed powercli_csv $(inputs $fx/powercli/*.csv)
 seed sar_text $fx/linux_proc/*.log
 seed xperf_dumper $fx/etw/*.txt
+seed wpa_precise $fx/etw/*.csv
 seed proc_stat $fx/linux_proc/proc_stat_*
 # vsphere_soap: the real vCenter answers, the long ones cut to three counters / three samples so
 # that they fit the target's input size.

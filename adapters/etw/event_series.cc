@@ -7,6 +7,12 @@ constexpr const char* kCpuCounters[] = {"% Processor Time", "% DPC Time", "% Int
 
 }  // namespace
 
+CpuAccounting::Options AbsoluteGrid(TimeNs trace_start) {
+  constexpr TimeNs kWindowNs = 300 * kNsPerSec;
+  const int64_t phase_us = (((kWindowNs - trace_start % kWindowNs) % kWindowNs) + 999) / 1000;
+  return CpuAccounting::Options{1'000'000, 300'000'000, phase_us};
+}
+
 EventSeriesWriter::EventSeriesWriter(std::string machine, TimeNs trace_start, SampleSink* sink, ReadSummary* summary)
     : machine_(std::move(machine)), trace_start_(trace_start), sink_(sink), summary_(summary) {}
 
@@ -39,11 +45,12 @@ size_t EventSeriesWriter::CpuColumn(int cpu) {
   if (!have_total_) {
     have_total_ = true;
     total_first_ = columns_.size();
-    for (const char* c : kCpuCounters) columns_.push_back(Key(kProcessorObject, "_Total", c, "percent"));
+    for (size_t k : counters_) columns_.push_back(Key(kProcessorObject, "_Total", kCpuCounters[k], "percent"));
   }
   auto [it, added] = cpu_first_.try_emplace(cpu, columns_.size());
   if (added) {
-    for (const char* c : kCpuCounters) columns_.push_back(Key(kProcessorObject, std::to_string(cpu), c, "percent"));
+    for (size_t k : counters_)
+      columns_.push_back(Key(kProcessorObject, std::to_string(cpu), kCpuCounters[k], "percent"));
   }
   return it->second;
 }
@@ -83,13 +90,14 @@ Status EventSeriesWriter::AddBucket(const Bucket& b) {
     const double v[4] = {100 * f.busy_us / len, 100 * f.dpc_us / len, 100 * f.isr_us / len, 100 * f.unknown_us / len};
     const size_t first = CpuColumn(f.cpu);
     grown();
-    for (size_t k = 0; k < 4; ++k) {
-      values_[first + k] = v[k];
-      total[k] += v[k];
+    for (size_t j = 0; j < counters_.size(); ++j) {
+      values_[first + j] = v[counters_[j]];
+      total[counters_[j]] += v[counters_[j]];
     }
   }
   if (!b.cpus.empty()) {
-    for (size_t k = 0; k < 4; ++k) values_[total_first_ + k] = total[k] / static_cast<double>(b.cpus.size());
+    for (size_t j = 0; j < counters_.size(); ++j)
+      values_[total_first_ + j] = total[counters_[j]] / static_cast<double>(b.cpus.size());
   }
   return Emit(Abs(b.start_us), Abs(b.end_us), values_);
 }

@@ -229,11 +229,8 @@ Status XperfDumperReader::BeginEvents() {
           0);
   }
   writer_ = std::make_unique<EventSeriesWriter>(options_.default_machine, start, sink_, &summary_);
-  // Buckets and windows on whole seconds and 5 minutes of absolute time.
-  constexpr TimeNs kWindowNs = 300 * kNsPerSec;
-  const int64_t phase_us = (((kWindowNs - start % kWindowNs) % kWindowNs) + 999) / 1000;
   accounting_ = std::make_unique<CpuAccounting>(
-      CpuAccounting::Options{1'000'000, 300'000'000, phase_us},
+      AbsoluteGrid(start),
       [this](const Bucket& b) {
         if (sink_status_.ok()) sink_status_ = writer_->AddBucket(b);
       },

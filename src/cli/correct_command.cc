@@ -45,8 +45,9 @@ RunFn AddCorrectCommand(CLI::App& app) {
       "correct", "Corrected per-process CPU per VM and UTC window: w = host run % / guest % Processor Time");
   auto* db = AddDbOption(cmd, &o->db, "Store to read")->capture_default_str();
   auto* guest =
-      cmd->add_option("--guest", o->guest,
-                      "Ad hoc: guest Perfmon logs or ETW traces (xperf dumper text; nothing is written to disk)")
+      cmd->add_option(
+             "--guest", o->guest,
+             "Ad hoc: guest Perfmon logs or ETW traces (xperf dumper text, WPA CSV; nothing is written to disk)")
           ->check(CLI::ExistingFile);
   cmd->add_option("--machine", o->machine, "Ad hoc: the computer --guest files are from where they do not say (ETW)")
       ->needs(guest);

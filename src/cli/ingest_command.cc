@@ -54,7 +54,7 @@ RunFn AddIngestCommand(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "ingest",
       "Read Perfmon CSV/TSV logs (guest, VMware Tools, Hyper-V host, esxtop batch), PowerCLI Get-Stat "
-      "exports, sar text and xperf dumper text (ETW context switches) into the store");
+      "exports, sar text, and ETW context switches (xperf dumper text, WPA CPU Usage (Precise) CSV) into the store");
   AddDbOption(cmd, &o->db, "Store to write, :memory: allowed")->capture_default_str();
   cmd->add_option("--tz-bias", o->tz_bias,
                   "UTC minus local time in minutes, for logs whose header has no readable bias (EST = 300)");
@@ -62,10 +62,10 @@ RunFn AddIngestCommand(CLI::App& app) {
       ->check(CLI::IsMember({"utf-8", "utf-16le", "utf-16be", "windows-1251", "windows-1252"}));
   cmd->add_option("--date", o->date, "YYYY-MM-DD of the first row, for sar text without its header line");
   cmd->add_option("--machine", o->machine,
-                  "Computer the files are from where they do not say (xperf dumper text; sar text without its header)");
+                  "Computer the files are from where they do not say (ETW traces; sar text without its header)");
   cmd->add_option("--trace-start", o->trace_start,
-                  "Absolute start of an ETW trace whose text does not carry it: ISO 8601 with its offset "
-                  "(2026-11-02T10:00:00+01:00)");
+                  "Absolute start of an ETW trace whose text does not carry it (a WPA export never does): ISO 8601 "
+                  "with its offset (2026-11-02T10:00:00+01:00)");
   // One value per --map (repeat it for more): a list option would take the log files after it.
   cmd->add_option("--map", o->maps, "Store a mapping from a guest computer name to its VM name (GUEST=VM; repeatable)")
       ->allow_extra_args(false);

@@ -23,8 +23,8 @@ struct ReaderFormat {
 
 inline constexpr size_t kSniffHeadBytes = 8192;
 
-// Every format, in the order they are tried (PowerCLI, sar, xperf dumper, Perfmon). The last one, Perfmon CSV/TSV,
-// takes whatever no other sniffer claimed: its errors say what it expected.
+// Every format, in the order they are tried (xperf dumper, PowerCLI, sar, WPA CPU Usage (Precise), Perfmon). The last
+// one, Perfmon CSV/TSV, takes whatever no other sniffer claimed: its errors say what it expected.
 std::span<const ReaderFormat> ReaderFormats();
 
 // The format of a file that starts with `head`.

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <set>
 #include <string>
 
@@ -57,6 +58,38 @@ TEST(ReadersTest, EachFixtureIsSniffedAndReadByItsOwnReader) {
   }
 }
 
+// Read through the list as `vrecon ingest --machine WEB01 --trace-start ...` reads it.
+TEST(ReadersTest, AWpaPreciseExportIsSniffedAndReadThroughTheList) {
+  const std::string path = Fixture("etw/web01-precise.csv");
+  const ReaderFormat& f = SniffFormat(ReadHead(path, kSniffHeadBytes));
+  EXPECT_EQ(f.name, "wpa-precise-csv");
+  CaptureSink sink;
+  ReaderOptions o = testing::Options(path, std::nullopt, nullptr, "WEB01");
+  o.trace_start = ParseIso("2026-11-02T10:00:00Z");
+  std::unique_ptr<Reader> reader = f.make(std::move(o), &sink);
+  const Status s = ReadFileWith(path, reader.get());
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(reader->summary().format, "wpa-precise-csv");
+  EXPECT_EQ(reader->summary().rows, 3);
+  for (const SeriesKey& k : reader->summary().columns) {
+    EXPECT_EQ(k.machine, "WEB01");
+    EXPECT_EQ(k.counter.find("DPC"), std::string::npos) << "the table has no DPC time";
+  }
+}
+
+// The WPA sniffer comes before Perfmon's catch-all: no other fixture may look like an export.
+TEST(ReadersTest, NoOtherFixtureIsTakenForAWpaExport) {
+  int files = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(VRECON_FIXTURES_DIR)) {
+    if (!e.is_regular_file()) continue;
+    ++files;
+    const std::string path = e.path().string();
+    const bool wpa = path.ends_with("etw/web01-precise.csv");
+    EXPECT_EQ(SniffFormat(ReadHead(path, kSniffHeadBytes)).name == "wpa-precise-csv", wpa) << path;
+  }
+  EXPECT_GT(files, 50);
+}
+
 TEST(ReadersTest, AMissingFileIsOneErrorNamingIt) {
   CaptureSink sink;
   std::unique_ptr<Reader> reader = SniffFormat("").make(testing::Options("nowhere.csv"), &sink);
@@ -94,6 +127,10 @@ std::string WithBadLines(std::string_view format, int n) {
     text = "\"Value\",\"Timestamp\",\"MetricId\",\"Unit\",\"Entity\",\"IntervalSecs\",\"Instance\"\n";
     for (int i = 0; i < n; ++i) text += "\"1\",\"not a time\",\"cpu.usage.average\",\"%\",\"W\",\"20\",\"\"\n";
     text += "\"1\",\"2026-05-05T18:41:20Z\",\"cpu.usage.average\",\"%\",\"W\",\"20\",\"\"\n";
+  } else if (format == "wpa-precise-csv") {
+    text = "New Process,New Thread Id,Cpu,Switch-In Time (s),Next Switch-Out Time (s)\n";
+    for (int i = 0; i < n; ++i) text += "a.exe (1),2,0,not a time,1\n";
+    text += "a.exe (1),2,0,0.5,1\n";
   } else if (format == "xperf-dumper") {
     text =
         "BeginHeader\nCSwitch, TimeStamp, New Process Name ( PID), New TID, Old Process Name ( PID), Old TID, "
@@ -115,12 +152,14 @@ TEST(ReadersTest, EveryReaderCapsIssueDetailsTheSameWay) {
     const std::string text = WithBadLines(f.name, 1005);
     EXPECT_EQ(SniffFormat(text).name, f.name);
     CaptureSink sink;
-    std::unique_ptr<Reader> reader = f.make(testing::Options("x", 0, nullptr, "M"), &sink);
+    ReaderOptions o = testing::Options("x", 0, nullptr, "M");
+    o.trace_start = ParseIso("2026-11-02T10:00:00Z");  // for the WPA export; the others ignore it
+    std::unique_ptr<Reader> reader = f.make(std::move(o), &sink);
     ASSERT_TRUE(reader->Parse(text).ok());
     const Status s = reader->Finish();
     ASSERT_TRUE(s.ok()) << s.message();
-    // The dumper adds one line saying where its times come from.
-    const size_t extra = f.name == "xperf-dumper" ? 1 : 0;
+    // The ETW readers add one line saying where their times come from.
+    const size_t extra = f.name == "xperf-dumper" || f.name == "wpa-precise-csv" ? 1 : 0;
     EXPECT_EQ(reader->summary().issues, 1005 + static_cast<int64_t>(extra));
     ASSERT_EQ(sink.issues_.size(), 1001u + extra);
     EXPECT_EQ(sink.issues_.back().message,

@@ -5,53 +5,16 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <map>
 
 #include "src/core/file_stream.h"
+#include "tests/adapters/etw/series_sink.h"
 #include "tests/support/cli_runner.h"
 #include "tests/support/reader_options.h"
 
 namespace vrecon::etw {
 namespace {
 
-// Every value by "object(instance)\counter", with its row's interval.
-struct SeriesSink : SampleSink {
-  struct Point {
-    TimeNs start, end;
-    double value;
-  };
-  std::vector<SeriesKey> columns;
-  std::map<std::string, std::vector<Point>> series;
-  std::vector<ImportIssue> issues;
-  int declarations = 0;
-
-  Status DeclareColumns(const std::vector<SeriesKey>& c) override {
-    columns = c;
-    ++declarations;
-    return Status::Ok();
-  }
-  Status AddRow(TimeNs start, TimeNs end, std::span<const double> values) override {
-    EXPECT_EQ(values.size(), columns.size());
-    for (size_t i = 0; i < values.size(); ++i) {
-      const SeriesKey& k = columns[i];
-      series[k.object + "(" + k.instance + ")\\" + k.counter].push_back({start, end, values[i]});
-    }
-    return Status::Ok();
-  }
-  void AddIssue(ImportIssue issue) override { issues.push_back(std::move(issue)); }
-
-  std::vector<double> Values(const std::string& name) const {
-    std::vector<double> v;
-    if (auto it = series.find(name); it != series.end())
-      for (const Point& p : it->second) v.push_back(p.value);
-    return v;
-  }
-  bool HasIssue(const std::string& code) const {
-    for (const ImportIssue& i : issues)
-      if (i.code == code) return true;
-    return false;
-  }
-};
+using testing::SeriesSink;
 
 Status Read(const std::string& path, ReaderOptions options, SeriesSink* sink, ReadSummary* summary = nullptr,
             size_t chunk = 1 << 20) {

@@ -1,0 +1,164 @@
+#include "adapters/etw/wpa_csv.h"
+
+#include <array>
+
+#include "src/core/text_decode.h"
+#include "src/core/text_util.h"
+
+namespace vrecon::etw::wpa {
+namespace {
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// The length of a blank at `s[i]` that may sit between digits (space, no-break space U+00A0,
+// narrow no-break space U+202F, thin space U+2009: WPA groups digits with the locale's separator),
+// or 0.
+size_t BlankAt(std::string_view s, size_t i) {
+  if (s[i] == ' ') return 1;
+  if (s.substr(i, 2) == "\xC2\xA0") return 2;
+  if (s.substr(i, 3) == "\xE2\x80\xAF" || s.substr(i, 3) == "\xE2\x80\x89") return 3;
+  return 0;
+}
+
+Unit UnitOf(std::string_view u) {
+  u = Trim(u);
+  if (u == "s" || u == "sec") return Unit::kSeconds;
+  if (u == "ms") return Unit::kMillis;
+  // µs as UTF-8 (U+00B5 or Greek U+03BC), as Windows-1252 mojibake, or plain.
+  if (u == "us" || u == "\xC2\xB5s" || u == "\xCE\xBCs" || u == "\xC3\x82\xC2\xB5s") return Unit::kMicros;
+  if (u == "ns") return Unit::kNanos;
+  return Unit::kNone;
+}
+
+}  // namespace
+
+bool CsvCells::Split(std::string_view line, size_t max_cells) {
+  cells_.clear();
+  unquoted_.clear();
+  unquoted_.reserve(line.size());
+  size_t i = 0;
+  while (cells_.size() < max_cells) {
+    while (i < line.size() && line[i] == ' ') ++i;  // blanks before a quote
+    if (i < line.size() && line[i] == '"') {
+      const size_t open = ++i;
+      bool doubled = false;
+      for (;; ++i) {
+        if (i >= line.size()) return false;
+        if (line[i] != '"') continue;
+        if (i + 1 < line.size() && line[i + 1] == '"') {
+          doubled = true;
+          ++i;
+          continue;
+        }
+        break;
+      }
+      std::string_view cell = line.substr(open, i - open);
+      if (doubled) {
+        const size_t from = unquoted_.size();
+        for (size_t k = 0; k < cell.size(); ++k) {
+          unquoted_.push_back(cell[k]);
+          if (cell[k] == '"') ++k;  // "" is one quote
+        }
+        cell = std::string_view(unquoted_).substr(from);
+      }
+      cells_.push_back(cell);
+      ++i;
+      while (i < line.size() && line[i] != ',') ++i;  // text after the closing quote is dropped
+    } else {
+      const size_t comma = line.find(',', i);
+      const size_t end = comma == std::string_view::npos ? line.size() : comma;
+      cells_.push_back(Trim(line.substr(i, end - i)));
+      i = end;
+    }
+    if (i >= line.size()) break;
+    ++i;  // the comma
+  }
+  return true;
+}
+
+HeaderCell ParseHeaderCell(std::string_view cell) {
+  HeaderCell h;
+  std::string_view name = Trim(cell);
+  if (name.ends_with(')')) {
+    const size_t open = name.rfind('(');
+    if (open != std::string_view::npos) {
+      h.unit = UnitOf(name.substr(open + 1, name.size() - open - 2));
+      if (h.unit != Unit::kNone) name = Trim(name.substr(0, open));
+    }
+  }
+  for (char c : name) {
+    if (c == ' ' || c == '-' || c == '_') continue;
+    h.key.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c);
+  }
+  return h;
+}
+
+bool ParseDecimal(std::string_view s, Decimal* d) {
+  s = Trim(s);
+  int64_t whole = 0, nanos = 0;
+  int whole_digits = 0, decimals = 0;
+  int group = -1;  // digits since the last thousands comma; -1 before any comma
+  bool point = false;
+  for (size_t i = 0; i < s.size();) {
+    if (const size_t blank = BlankAt(s, i)) {
+      i += blank;
+      continue;
+    }
+    const char c = s[i++];
+    if (IsDigit(c)) {
+      if (point) {
+        if (++decimals <= 9) nanos = nanos * 10 + (c - '0');
+      } else {
+        if (++whole_digits > 12) return false;
+        whole = whole * 10 + (c - '0');
+        if (group >= 0 && ++group > 3) return false;
+      }
+    } else if (c == ',' && !point && whole_digits > 0 && (group < 0 ? whole_digits <= 3 : group == 3)) {
+      group = 0;
+    } else if (c == '.' && !point && whole_digits > 0 && (group < 0 || group == 3)) {
+      point = true;
+    } else {
+      return false;
+    }
+  }
+  if (whole_digits == 0 || (group >= 0 && group != 3) || (point && decimals == 0)) return false;
+  for (int k = decimals; k < 9; ++k) nanos *= 10;
+  d->whole = whole;
+  d->nanos = nanos;
+  return true;
+}
+
+int64_t ToMicros(const Decimal& d, Unit unit) {
+  switch (unit) {
+    case Unit::kSeconds: return d.whole * 1'000'000 + (d.nanos + 500) / 1000;
+    case Unit::kMillis: return d.whole * 1000 + (d.nanos + 500'000) / 1'000'000;
+    case Unit::kNanos: return (d.whole + (d.nanos >= 500'000'000 ? 1 : 0) + 500) / 1000;
+    case Unit::kMicros:
+    case Unit::kNone: break;
+  }
+  return d.whole + (d.nanos + 500'000'000) / 1'000'000'000;
+}
+
+bool LooksLikeWpaPrecise(std::string_view head) {
+  const std::string text = DecodeHead(head);
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    if (nl == std::string::npos) nl = text.size();
+    const std::string_view line = Trim(std::string_view(text).substr(pos, nl - pos));
+    pos = nl + 1;
+    if (line.empty()) continue;
+    CsvCells cells;
+    if (!cells.Split(line, 1024)) return false;
+    bool process = false, switch_in = false;
+    for (size_t i = 0; i < cells.size(); ++i) {
+      const std::string key = ParseHeaderCell(cells[i]).key;
+      process = process || key == "newprocess";
+      switch_in = switch_in || key == "switchintime";
+    }
+    return process && switch_in;
+  }
+  return false;
+}
+
+}  // namespace vrecon::etw::wpa
