@@ -10,6 +10,13 @@
 # Then, per scenario and thread run length (RUN_TICKS, mean ticks a thread keeps its vCPU), the
 # share of 95% intervals that hold the truth and their median width; and for the batch scenario
 # the short-lived job's MAE: guest, corrected, and the floor the true w reaches.
+# Last (ETW=0 leaves it out), event-based CPU (issue 18, `vrecon-sim generate --etw`), per run
+# length: in `calm`, the trace of the first 30 minutes ingested and its ETW Process % Processor
+# Time compared per window with the occupancy truth and the demand truth (mean over windows, worst
+# window, worst process-window); then `contention` with the trace over its first episode (45-105
+# min), corrected with and without the trace: the MAE over the traced windows of Perfmon's figures
+# and of the trace's, naive and corrected, against the truth and the occupancy truth, and the share
+# of the event-basis 95% intervals that hold the truth.
 #
 #   bash bench/accuracy_bench.sh                     # uses/creates build-bench/
 #   BUILD_DIR=/path SEEDS="1 2 3 4 5" bash bench/accuracy_bench.sh
@@ -19,6 +26,7 @@ SRC_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${BUILD_DIR:-$SRC_DIR/build-bench}"
 SEEDS="${SEEDS:-1 2 3}"
 SCENARIOS="${SCENARIOS:-calm contention lost-ticks resync dst mixed batch}"
+ETW="${ETW:-1}"
 RUN_TICKS="${RUN_TICKS:-1 6 12}"
 DATA_DIR="${DATA_DIR:-$BUILD_DIR/accuracy-data}"
 mkdir -p "$DATA_DIR"; rm -f "$DATA_DIR/jobs.txt"
@@ -96,4 +104,68 @@ if [ -f "$DATA_DIR/jobs.txt" ]; then
   awk '{w[$1]+=$2; a[$1]+=$3; b[$1]+=$4; c[$1]+=$5; k[$1]++} END{for (r in w) printf "%-9d %11d %13.2f %17.2f %13.2f\n", r, w[r], a[r]/k[r], b[r]/k[r], c[r]/k[r]}' \
     "$DATA_DIR/jobs.txt" | sort -n
   rm -f "$DATA_DIR/jobs.txt"
+fi
+
+# Event-based CPU, uncorrected, per run length (points of one CPU, averaged or worst over the seeds).
+if [ "$ETW" = 1 ]; then
+  echo
+  printf '%-11s %9s %7s %13s %15s %17s %10s %12s %14s\n' scenario run_ticks windows occupancy_mae \
+    occupancy_worst occupancy_worst_p demand_mae demand_worst demand_worst_p
+  for rt in $RUN_TICKS; do
+    lines=""
+    for seed in $SEEDS; do
+      d="$DATA_DIR/calm-$seed-run$rt-etw"
+      rm -rf "$d"
+      "$SIM" generate --scenario calm --seed "$seed" --run-ticks "$rt" --out "$d" --etw "$d/trace.txt" --etw-minutes 30
+      "$CLI" ingest --db "$d/e.db" --machine GUEST01 "$d/trace.txt" >/dev/null
+      "$CLI" samples --db "$d/e.db" --object "ETW Process" --counter "% Processor Time" --format csv >"$d/samples.csv"
+      rm -f "$d/trace.txt"
+      lines+="$("$SIM" score-events --truth "$d/truth.csv" --samples "$d/samples.csv")"$'\n'
+    done
+    awk -v rt="$rt" '{for (i = 1; i <= NF; i++) {split($i, kv, "="); v[kv[1]] = kv[2]}
+      w += v["windows"]; om += v["occupancy_mae"]; dm += v["demand_mae"]; k++
+      if (v["occupancy_worst"] > ow) ow = v["occupancy_worst"]; if (v["occupancy_worst_process"] > op) op = v["occupancy_worst_process"]
+      if (v["demand_worst"] > dw) dw = v["demand_worst"]; if (v["demand_worst_process"] > dp) dp = v["demand_worst_process"]}
+      END{printf "%-11s %9d %7d %13.3f %15.3f %17.3f %10.3f %12.3f %14.3f\n", "calm", rt, w, om/k, ow, op, dm/k, dw, dp}' \
+      <<<"${lines%$'\n'}"
+  done
+fi
+
+# Event-based correction: the same run corrected from Perfmon alone (a.json) and with its trace
+# (b.json), both scored over the windows b.json has on the events basis.
+if [ "$ETW" = 1 ]; then
+  echo
+  printf '%-11s %9s %7s %13s %17s %12s %16s %15s %14s %11s\n' scenario run_ticks windows sampled_naive \
+    sampled_corrected events_naive events_corrected sampled_occ_mae events_occ_mae event_ci
+  for sc in contention; do
+    for rt in $RUN_TICKS; do
+      w=0; sn=0; sc_=0; en=0; ec=0; so=0; eo=0; cin=0; cic=0; k=0
+      for seed in $SEEDS; do
+        d="$DATA_DIR/$sc-$seed-run$rt-etw"
+        rm -rf "$d"
+        "$SIM" generate --scenario "$sc" --seed "$seed" --run-ticks "$rt" --out "$d" --etw "$d/trace.txt" \
+          --etw-from 45 --etw-minutes 60
+        "$CLI" ingest --db "$d/a.db" "$d/guest.csv" "$d/host.csv" >/dev/null
+        "$CLI" correct --db "$d/a.db" --format json >"$d/a.json"
+        cp "$d/a.db" "$d/b.db"
+        "$CLI" ingest --db "$d/b.db" --machine GUEST01 "$d/trace.txt" >/dev/null
+        "$CLI" correct --db "$d/b.db" --format json >"$d/b.json"
+        rm -f "$d/trace.txt"  # tens of MB
+        a=$("$SIM" score --truth "$d/truth.csv" --correct "$d/a.json" --windows-of "$d/b.json" | head -1)
+        b=$("$SIM" score --truth "$d/truth.csv" --correct "$d/b.json" --windows-of "$d/b.json" | head -1)
+        w=$((w + $(field "$b" event_windows))); k=$((k + 1))
+        n=$(field "$b" event_ci_n); cin=$((cin + n))
+        read -r sn sc_ en ec so eo cic < <(awk -v sn="$sn" -v sc="$sc_" -v en="$en" -v ec="$ec" -v so="$so" \
+          -v eo="$eo" -v cic="$cic" -v a1="$(field "$a" naive_mae)" -v a2="$(field "$a" corrected_mae)" \
+          -v a3="$(field "$a" corrected_occupancy_mae)" -v b1="$(field "$b" event_naive_mae)" \
+          -v b2="$(field "$b" event_corrected_mae)" -v b3="$(field "$b" event_corrected_occupancy_mae)" \
+          -v c="$(field "$b" event_ci_coverage)" -v n="$n" \
+          'BEGIN{print sn+a1, sc+a2, en+b1, ec+b2, so+a3, eo+b3, cic+c*n}')
+      done
+      awk -v s="$sc" -v rt="$rt" -v w="$w" -v k="$k" -v sn="$sn" -v sc="$sc_" -v en="$en" -v ec="$ec" -v so="$so" \
+          -v eo="$eo" -v cin="$cin" -v cic="$cic" 'BEGIN{
+        printf "%-11s %9d %7d %13.2f %17.3f %12.2f %16.3f %15.3f %14.3f %10.1f%%\n", s, rt, w, sn/k, sc/k, en/k, ec/k,
+          so/k, eo/k, (cin ? 100*cic/cin : 0) }'
+    done
+  done
 fi

@@ -328,8 +328,12 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
       if (!w_rel_variance)
         w_rel_variance = r.steal_pct ? 0.0 : WRelVariance(vm, guest_total, events, w, r, covered, k, shift_s, cfg);
       const WindowStats& st = procs[o.index].second->at(w);
-      // Events measure CPU time at each switch: no tick-sampling error, only the clock's.
+      // Events measure CPU time at each switch: no tick-sampling error, but each stall of the VM is
+      // charged to one thread; and the clock's error, as for samples.
       MeanError g_error = events ? MeanError{} : TickMeanError(st, covered, 100.0 * k, cfg.ticks_per_second * k);
+      if (events && r.w && r.guest_util_pct)
+        g_error.variance = StallAttributionVariance(*p.guest_pct, *r.guest_util_pct, static_cast<int>(k), *r.w, covered,
+                                                    cfg.stall_chunk_s);
       const double present = std::min(1.0, st.covered_s / covered);
       g_error.variance += present * present * ShiftVariance(st, shift_s, window_s);
       const CiBounds ci =

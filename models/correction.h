@@ -20,6 +20,10 @@ struct CorrectionConfig {
   double min_coverage = 0.8;             // each side must cover this share of the window
   double processor_tolerance_pct = 5.0;  // guest processor above 100 + this is impossible
   double ticks_per_second = 64.0;        // Windows clock tick rate (15.625 ms)
+  // E[L^2] / E[L] of the VM's stalls (models/interval.h, StallAttributionVariance), for the
+  // intervals of event-based windows: an assumption, stalls of about 50 ms on average and
+  // exponential, since neither the guest nor the host's counters give the stalls' lengths.
+  double stall_chunk_s = 0.1;
   double z95 = 1.959964;
 };
 

@@ -66,6 +66,16 @@ CiBounds CorrectedInterval(double w, double g, const MeanError& g_error, double 
   return CiBounds{std::max(0.0, c - half), c + half + w * std::max(0.0, unseen)};
 }
 
+double StallAttributionVariance(double process_pct, double guest_pct, int vcpus, double w, double window_s,
+                                double stall_chunk_s) {
+  const double busy = guest_pct * vcpus;  // % of one CPU
+  if (w >= 1 || busy <= 0 || window_s <= 0) return 0;
+  const double q = std::clamp(process_pct / busy, 0.0, 1.0);
+  // S = (1 - w) x busy / 100 x window_s vCPU-seconds; the process's stalled seconds have variance
+  // q (1 - q) S c, in % of one CPU: x (100 / window_s)^2.
+  return 100 * q * (1 - q) * (1 - w) * busy * stall_chunk_s / window_s;
+}
+
 double UnseenEdges(const WindowStats& st, double span_s) {
   if (st.covered_s <= 0 || st.samples <= 0 || span_s <= st.covered_s) return 0;
   const double rate = st.weighted_sum / st.covered_s;

@@ -57,6 +57,16 @@ CiBounds CorrectedInterval(double w, double g, const MeanError& g_error, double 
 // present, one sample interval at each end, within the seconds it was absent.
 double UnseenEdges(const WindowStats& st, double span_s);
 
+// The variance of a process's event-based CPU (an ETW trace's, % of one CPU) from how the VM's
+// stalls fell: the trace keeps a thread running while its vCPU waits for a physical CPU, so each
+// stall is charged whole to the thread that was on the vCPU. w scales every process alike, so
+// what it cannot undo is a process's share of the stalled time drawn stall by stall rather than in
+// proportion: with stalled vCPU-seconds S = (1 - w) x the busy time and a process's share q of
+// the busy time, var = q (1 - q) S c, c being E[L^2] / E[L] of the stalls' lengths L (about twice
+// the mean for exponential stalls). 0 where w >= 1 (nothing stalled the busy time).
+double StallAttributionVariance(double process_pct, double guest_pct, int vcpus, double w, double window_s,
+                                double stall_chunk_s);
+
 }  // namespace vrecon::models
 
 #endif  // VRECON_MODELS_INTERVAL_H_

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 
 namespace vrecon::sim {
 namespace {
@@ -61,6 +62,63 @@ TEST(SimulatorTest, ResyncStepsTheClockForwardByTheLossSoFar) {
     EXPECT_GT(e.amount, 5);
   }
   EXPECT_EQ(steps, 2);
+}
+
+// The trace's last timestamp (us from its start): where every vCPU switches to Idle at its end.
+int64_t TraceEndUs(const std::string& dumper) {
+  const size_t line = dumper.rfind('\n', dumper.size() - 2) + 1;
+  const size_t comma = dumper.find(',', line);
+  return std::strtoll(dumper.c_str() + comma + 1, nullptr, 10);
+}
+
+// Issue 18: the trace is stamped on the guest's apparent clock, so lost ticks shorten it and a
+// resync steps it forward, as they do Perfmon's timestamps. Long thread runs keep the text small.
+TEST(SimulatorTest, TraceIsOnTheGuestClock) {
+  Scenario lossy = MakeScenario("lost-ticks", 1, 1000);
+  lossy.hours = 2;
+  lossy.etw_minutes = 120;
+  const SimOutput a = Simulate(lossy);
+  const double lost_s = EventTotal(a, "lost-ticks", lossy.start + 2 * 3600 * kNsPerSec);
+  ASSERT_GT(lost_s, 30);
+  // At most a tick or two deferred by a stall at the very end.
+  EXPECT_NEAR(TraceEndUs(a.etw_dumper) / 1e6, 7200 - lost_s, 2.0 / 64);
+  EXPECT_NE(a.etw_dumper.find("Trace Start: 134379756000000000,"), std::string::npos);  // 03:00 UTC
+
+  // The resync at 2 h 02 min 17 s gives back what the first episode lost; the second starts at 2.5 h.
+  Scenario resync = MakeScenario("resync", 1, 1000);
+  resync.hours = 3;
+  resync.etw_minutes = 150;
+  const SimOutput b = Simulate(resync);
+  EXPECT_NEAR(TraceEndUs(b.etw_dumper) / 1e6, 9000, 2.0 / 64);
+
+  // Tracing draws nothing: the logs are those of the run without a trace.
+  resync.etw_minutes = 0;
+  const SimOutput c = Simulate(resync);
+  EXPECT_EQ(b.guest_csv, c.guest_csv);
+  EXPECT_EQ(b.host_csv, c.host_csv);
+  EXPECT_TRUE(c.etw_dumper.empty());
+}
+
+// Each batch job is a process of its own pid: it starts before its threads first run and ends
+// after they last ran.
+TEST(SimulatorTest, TraceStartsAndEndsEachBatchJob) {
+  Scenario s = MakeScenario("batch", 1, 12);
+  s.hours = 1;
+  s.etw_minutes = 60;
+  const SimOutput o = Simulate(s);
+  int started = 0, ended = 0;
+  for (const Job& j : s.jobs) {
+    started += j.from_s < 3600 ? 1 : 0;
+    ended += j.to_s < 3600 ? 1 : 0;
+  }
+  ASSERT_GT(ended, 3);
+  int starts = -1, ends = -1;  // the header declares each once
+  for (size_t p = o.etw_dumper.find("P-Start,"); p != std::string::npos; p = o.etw_dumper.find("P-Start,", p + 1))
+    ++starts;
+  for (size_t p = o.etw_dumper.find("P-End,"); p != std::string::npos; p = o.etw_dumper.find("P-End,", p + 1)) ++ends;
+  EXPECT_EQ(starts, started);
+  EXPECT_EQ(ends, ended);
+  EXPECT_NE(o.etw_dumper.find("batch.exe (10064)"), std::string::npos);
 }
 
 TEST(SimulatorTest, CalmTruthMatchesTheHostWithinSampling) {

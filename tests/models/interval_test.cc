@@ -86,5 +86,16 @@ TEST(IntervalTest, ShiftVarianceGrowsWithTheShiftAndTheScatter) {
   EXPECT_EQ(ShiftVariance(Samples(std::vector<double>(20, 50)), 30, 300), 0);
 }
 
+// A 2-vCPU VM stalled half its busy time: 100 vCPU-percent busy over 300 s is 300 vCPU-seconds, 150
+// of them stalled; a process with half the busy time gets a binomial half of the stalls, of 0.1 s
+// each in effect: var = 0.25 x 150 x 0.1 s^2 = 3.75 s^2, (100 / 300)^2 of it in % of one CPU.
+TEST(IntervalTest, StallAttributionVarianceIsTheStallsDrawnByThread) {
+  EXPECT_NEAR(StallAttributionVariance(50, 50, 2, 0.5, 300, 0.1), 3.75 * (100.0 / 300) * (100.0 / 300), 1e-9);
+  EXPECT_EQ(StallAttributionVariance(50, 50, 2, 1.0, 300, 0.1), 0);   // no stall in the busy time
+  EXPECT_EQ(StallAttributionVariance(50, 50, 2, 1.2, 300, 0.1), 0);   // host overhead, not stalls
+  EXPECT_EQ(StallAttributionVariance(100, 50, 2, 0.5, 300, 0.1), 0);  // the only busy process: all of it
+  EXPECT_EQ(StallAttributionVariance(0, 50, 2, 0.5, 300, 0.1), 0);
+}
+
 }  // namespace
 }  // namespace vrecon::models

@@ -4,8 +4,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <random>
 #include <sstream>
+
+#include "tests/sim/dumper_text.h"
 
 namespace vrecon::sim {
 namespace {
@@ -34,10 +37,13 @@ class Model {
     charged_.assign(k_ * (np_ + 1), 0);
     host_run_.assign(k_, 0);
     out_.windows.resize(s.hours * 3600 / kWindowS);
+    occupied_.assign(out_.windows.size() * np_, 0);
     for (size_t w = 0; w < out_.windows.size(); ++w) {
       out_.windows[w].start = s.start + static_cast<TimeNs>(w) * kWindowS * kNsPerSec;
       for (int i = 0; i < np_; ++i) out_.windows[w].process_pct[work_.name(i)] = 0;
     }
+    etw_from_ = std::llround(s.etw_from_s * kTicksPerSec);
+    etw_to_ = s.etw_minutes > 0 ? etw_from_ + std::llround(s.etw_minutes * 60 * kTicksPerSec) : etw_from_;
   }
 
   SimOutput Run() {
@@ -45,6 +51,7 @@ class Model {
     const int64_t n = static_cast<int64_t>(s_.hours) * 3600 * kTicksPerSec;
     size_t next_resync = 0;
     std::vector<int> now(k_);
+    last_.assign(k_, -1);
     for (int64_t j = 0; j < n; ++j) {
       const double t = static_cast<double>(j) / kTicksPerSec;
       work_.Advance(t);
@@ -54,6 +61,7 @@ class Model {
         out_.events.push_back({"clock-step", At(t), At(t), step});
         ++next_resync;
       }
+      Trace(j);
       Schedule(t);
       const int window = static_cast<int>(j / (kWindowS * kTicksPerSec));
       if (running_) {
@@ -63,11 +71,18 @@ class Model {
           out_.windows[window].process_pct[work_.name(i)] += 100.0 * work_.demand(i) / (kWindowS * kTicksPerSec);
         for (int v = 0; v < k_; ++v) host_run_[v] += work_.total_demand() / k_;
         for (int v = 0; v < k_; ++v) now[v] = work_.Running(v);
+        for (int v = 0; v < k_; ++v)
+          if (now[v] >= 0) occupied_[window * np_ + now[v]] += 100.0 / (kWindowS * kTicksPerSec);
         // The backlog arrives in a burst, every tick of it charged to the thread running now
         // (the timer interrupts are serviced in whatever the vCPU resumed).
         const int burst = pending_;
         for (int b = 0; b < burst; ++b) Deliver(now.data(), burst, t);
         pending_ = 0;
+        // The trace's switches come after the burst: the thread that ran into a stall holds its
+        // vCPU until the clock has caught up.
+        if (etw_) etw_->Slot(TraceUs(), now, work_.job());
+        last_ = now;
+        last_job_ = work_.job();
         Deliver(now.data(), burst, t);
       } else if (pending_ < s_.backlog_cap_ticks) {
         ++pending_;
@@ -77,8 +92,11 @@ class Model {
       }
       if ((j + 1) % (static_cast<int64_t>(s_.host_interval_s) * kTicksPerSec) == 0) HostRow(j + 1);
     }
+    Trace(n);
     CloseEpisode();
     for (const auto& [a, b] : s_.idle) out_.events.push_back({"idle-queue", At(a), At(b), 0});
+    for (size_t w = 0; w < out_.windows.size(); ++w)
+      for (int i = 0; i < np_; ++i) out_.windows[w].occupancy_pct[work_.name(i)] = occupied_[w * np_ + i];
     out_.guest_csv = guest_.str();
     out_.host_csv = host_.str();
     return std::move(out_);
@@ -87,6 +105,25 @@ class Model {
  private:
   TimeNs At(double t) const { return s_.start + static_cast<TimeNs>(std::llround(t * 1e9)); }
   double Apparent() const { return static_cast<double>(delivered_) / kTicksPerSec + offset_s_; }
+  // The guest's clock in whole ticks (a resync steps it by whole ticks).
+  int64_t ApparentTicks() const { return delivered_ + std::llround(offset_s_ * kTicksPerSec); }
+  int64_t TraceUs() const { return (ApparentTicks() - etw_start_ticks_) * 1'000'000 / kTicksPerSec; }
+
+  // Starts the trace before slot etw_from_, each vCPU running what it ran in the last slot the VM
+  // ran, and ends it before slot etw_to_ or at the end of the run, both on the guest's clock.
+  void Trace(int64_t j) {
+    if (j == etw_from_ && etw_to_ > etw_from_) {
+      etw_start_ticks_ = ApparentTicks();
+      std::vector<std::string> names(np_);
+      for (int i = 0; i < np_; ++i) names[i] = work_.name(i);
+      etw_ = std::make_unique<DumperText>(names, work_.batch_index(),
+                                          s_.start + etw_start_ticks_ * kNsPerSec / kTicksPerSec, last_, last_job_);
+    }
+    if (etw_ && (j == etw_to_ || j == static_cast<int64_t>(s_.hours) * 3600 * kTicksPerSec)) {
+      out_.etw_dumper = etw_->Finish(TraceUs());
+      etw_.reset();
+    }
+  }
 
   // Guest time zone: US Eastern across the fall-back (bias 240 -> 300 at 06:00 UTC), else a
   // zone without a change on that day.
@@ -225,6 +262,11 @@ class Model {
   int pending_ = 0;               // ticks deferred while the VM waits
   std::vector<int64_t> charged_;  // per vCPU: idle, then each process, since the last row
   std::vector<double> host_run_;  // per VP: ticks run since the last host row
+  std::vector<double> occupied_;  // per window and process: % of one CPU held while the VM ran
+  std::unique_ptr<DumperText> etw_;
+  int64_t etw_from_ = 0, etw_to_ = 0, etw_start_ticks_ = 0;
+  std::vector<int> last_;  // per vCPU: the process it ran in the last slot the VM ran (-1: idle)
+  int last_job_ = -1;      // the batch job then
   int64_t delivered_ = 0;
   int since_row_ = 0;
   double offset_s_ = 0, last_row_s_ = 0;

@@ -48,6 +48,9 @@ struct Scenario {
   // Mean ticks a thread keeps its vCPU (geometric); 1: each tick picks a process afresh.
   int run_ticks = 1;
   std::vector<Job> jobs;  // short-lived processes (the batch scenario)
+  // The guest's context-switch trace (SimOutput::etw_dumper) over [etw_from_s, etw_from_s +
+  // etw_minutes) of true time; 0 minutes: none (an hour at run_ticks 1 is about 80 MB of text).
+  double etw_from_s = 0, etw_minutes = 0;
 };
 
 // calm, contention, lost-ticks, resync, dst, mixed, batch; an unknown name gives an empty name.
@@ -64,10 +67,14 @@ struct TruthEvent {
 struct TruthWindow {
   TimeNs start = 0;                           // true UTC, 300 s windows
   std::map<std::string, double> process_pct;  // true CPU, % of one CPU
+  // The slots a process held a vCPU while the VM ran, % of one CPU: what it got at the
+  // granularity of a tick, where process_pct time-slices within the tick.
+  std::map<std::string, double> occupancy_pct;
 };
 
 struct SimOutput {
   std::string guest_csv, host_csv;
+  std::string etw_dumper;  // `xperf -a dumper` text when Scenario::etw_minutes > 0 (dumper_text.h)
   std::vector<TruthWindow> windows;
   std::vector<TruthEvent> events;
   int64_t lost_ticks = 0;
@@ -78,7 +85,8 @@ inline constexpr const char* kHostName = "HV01";
 
 SimOutput Simulate(const Scenario& scenario);
 
-// "window,<start ISO>,<process>,<pct>" and "event,<code>,<at ISO>,<until ISO>,<amount>" lines.
+// "window,<start ISO>,<process>,<pct>", "occupancy,<start ISO>,<process>,<pct>" and
+// "event,<code>,<at ISO>,<until ISO>,<amount>" lines.
 std::string TruthCsv(const SimOutput& out);
 bool ParseTruthCsv(const std::string& text, std::vector<TruthWindow>* windows, std::vector<TruthEvent>* events);
 

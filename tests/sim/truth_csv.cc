@@ -1,4 +1,5 @@
-// The truth file: one line per window and process, one per injected event.
+// The truth file: two lines per window and process (its CPU, and the slots it held), one per
+// injected event.
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -16,6 +17,10 @@ std::string TruthCsv(const SimOutput& out) {
       std::snprintf(b, sizeof b, "%.6f", pct);
       os << "window," << FormatIso(w.start, false) << "," << name << "," << b << "\n";
     }
+    for (const auto& [name, pct] : w.occupancy_pct) {
+      std::snprintf(b, sizeof b, "%.6f", pct);
+      os << "occupancy," << FormatIso(w.start, false) << "," << name << "," << b << "\n";
+    }
   }
   for (const TruthEvent& e : out.events) {
     std::snprintf(b, sizeof b, "%.3f", e.amount);
@@ -32,11 +37,12 @@ bool ParseTruthCsv(const std::string& text, std::vector<TruthWindow>* windows, s
     std::vector<std::string> f;
     std::stringstream ss(line);
     for (std::string cell; std::getline(ss, cell, ',');) f.push_back(cell);
-    if (f.size() == 4 && f[0] == "window") {
+    if (f.size() == 4 && (f[0] == "window" || f[0] == "occupancy")) {
       auto start = ParseIso(f[1]);
       if (!start) return false;
-      if (windows->empty() || windows->back().start != *start) windows->push_back(TruthWindow{*start, {}});
-      windows->back().process_pct[f[2]] = std::strtod(f[3].c_str(), nullptr);
+      if (windows->empty() || windows->back().start != *start) windows->push_back(TruthWindow{*start, {}, {}});
+      (f[0] == "window" ? windows->back().process_pct : windows->back().occupancy_pct)[f[2]] =
+          std::strtod(f[3].c_str(), nullptr);
     } else if (f.size() == 5 && f[0] == "event") {
       auto at = ParseIso(f[2]), until = ParseIso(f[3]);
       if (!at || !until) return false;

@@ -26,6 +26,7 @@ class Workload {
   // process exists only while a job runs.
   int JobAt(double t) const;
   int batch_index() const { return batch_; }  // -1 without batch jobs
+  int job() const { return job_; }            // the job as of the last Advance (-1: none)
 
   // Call at each tick's true time: draws the minute's demands and follows job starts and ends.
   void Advance(double t);
