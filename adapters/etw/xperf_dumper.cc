@@ -106,10 +106,7 @@ XperfDumperReader::XperfDumperReader(ReaderOptions options, SampleSink* sink)
 }
 
 void XperfDumperReader::Issue(Severity severity, const char* code, std::string message, int64_t line) {
-  if (line < 0) line = summary_.lines;
-  if (resume_.after_line > 0 && line <= resume_.after_line) return;  // an earlier ingest recorded it
-  if (!CountIssue(code)) return;
-  sink_->AddIssue(ImportIssue{options_.file, line, severity, code, std::move(message)});
+  RaiseIssue(line < 0 ? summary_.lines : line, severity, code, std::move(message));
 }
 
 Status XperfDumperReader::OnLine(std::string_view line) {

@@ -94,12 +94,6 @@ SarParser::SarParser(ReaderOptions options, SampleSink* sink)
   summary_.bias_minutes = options_.tz_bias_minutes.value_or(0);
 }
 
-void SarParser::Issue(int64_t line, Severity sev, const char* code, std::string message) {
-  if (line > 0 && line <= resume_.after_line) return;  // raised when an earlier ingest read it
-  if (!CountIssue(code)) return;
-  sink_->AddIssue(ImportIssue{options_.file, line, sev, code, std::move(message)});
-}
-
 Status SarParser::EndLines() {
   RETURN_IF_ERROR(FlushGroup());
   if (!fingerprinted_)
@@ -146,7 +140,7 @@ Status SarParser::OnLine(std::string_view line) {
   size_t used = 0;
   std::optional<TimeNs> tod = TimeOfDay(w, &used);
   if (!tod) {
-    Issue(n, Severity::kWarning, "bad-timestamp", "not a sar line (no HH:MM:SS time first); skipped");
+    RaiseIssue(n, Severity::kWarning, "bad-timestamp", "not a sar line (no HH:MM:SS time first); skipped");
     return Status::Ok();
   }
   if (used >= w.size()) return Status::Ok();
@@ -167,7 +161,8 @@ Status SarParser::OnLine(std::string_view line) {
       const TimeNs boot = *start_local_ + static_cast<TimeNs>(summary_.bias_minutes) * 60 * kNsPerSec;
       sink_->AddClockEvent(ClockRecord{"restart", before.value_or(boot), boot, options_.file, n});
     }
-    Issue(n, Severity::kInfo, "restart", "the machine restarted here; the next row's interval starts at the restart");
+    RaiseIssue(n, Severity::kInfo, "restart",
+               "the machine restarted here; the next row's interval starts at the restart");
     return Status::Ok();
   }
   return OnData(w, used, *tod, t);
@@ -186,18 +181,20 @@ Status SarParser::OnData(const std::vector<std::string_view>& w, size_t first, T
     summary_.fingerprint = Fnv1a64(id);
     if (options_.resume_lookup) resume_ = options_.resume_lookup(summary_.fingerprint);
     if (!options_.tz_bias_minutes && resume_.after_line == 0)
-      Issue(0, Severity::kWarning, "no-bias",
-            "sar prints local time without its zone: times were taken as UTC (pass --tz-bias MIN for another zone)");
+      RaiseIssue(
+          0, Severity::kWarning, "no-bias",
+          "sar prints local time without its zone: times were taken as UTC (pass --tz-bias MIN for another zone)");
   }
   int cpu = -1;
   if (w[first] != "all" && !Int(w[first], &cpu)) {
-    Issue(n, Severity::kWarning, "bad-counter-path", "CPU column holds \"" + std::string(w[first]) + "\"; row skipped");
+    RaiseIssue(n, Severity::kWarning, "bad-counter-path",
+               "CPU column holds \"" + std::string(w[first]) + "\"; row skipped");
     return Status::Ok();
   }
   if (w.size() - first - 1 != fields_.size()) {
-    Issue(n, Severity::kWarning, "ragged-row",
-          "the row has " + std::to_string(w.size() - first - 1) + " values but " + std::to_string(fields_.size()) +
-              " columns are expected; the row is skipped");
+    RaiseIssue(n, Severity::kWarning, "ragged-row",
+               "the row has " + std::to_string(w.size() - first - 1) + " values but " + std::to_string(fields_.size()) +
+                   " columns are expected; the row is skipped");
     return Status::Ok();
   }
   std::optional<TimeNs> local;
@@ -207,8 +204,8 @@ Status SarParser::OnData(const std::vector<std::string_view>& w, size_t first, T
     RETURN_IF_ERROR(FlushGroup());
     local = LocalTime(tod);
     if (!local) {
-      Issue(n, Severity::kWarning, "bad-timestamp",
-            "the rows' date runs past " + std::to_string(kMaxYear) + "; the row is skipped");
+      RaiseIssue(n, Severity::kWarning, "bad-timestamp",
+                 "the rows' date runs past " + std::to_string(kMaxYear) + "; the row is skipped");
       return Status::Ok();
     }
     group_local_ = local;
@@ -220,8 +217,8 @@ Status SarParser::OnData(const std::vector<std::string_view>& w, size_t first, T
     if (x) {
       v[i] = *x;
     } else {
-      Issue(n, Severity::kWarning, "non-numeric",
-            std::string("\"").append(w[first + 1 + i]) + "\" is not a number; that value is stored as missing");
+      RaiseIssue(n, Severity::kWarning, "non-numeric",
+                 std::string("\"").append(w[first + 1 + i]) + "\" is not a number; that value is stored as missing");
     }
   }
   group_line_ = n;
@@ -247,7 +244,8 @@ Status SarParser::FlushGroup() {
     // A Linux clock step back: data for the clock model, whatever the message says.
     if (group_line_ > resume_.after_line)
       sink_->AddClockEvent(ClockRecord{"time-backwards", *prev_utc_, end, options_.file, group_line_});
-    Issue(group_line_, Severity::kWarning, "time-backwards", "the time is not after the previous row's; row skipped");
+    RaiseIssue(group_line_, Severity::kWarning, "time-backwards",
+               "the time is not after the previous row's; row skipped");
     return Status::Ok();
   }
   if (start > end) start = end;
@@ -260,8 +258,8 @@ Status SarParser::FlushGroup() {
       summary_.consumed_lines = group_line_;
       summary_.consumed_line_hash = group_line_hash_;
       if (group_line_hash_ != resume_.line_hash)
-        Issue(group_line_, Severity::kWarning, "file-changed",
-              "this line differs from what an earlier ingest read here; rows up to it were not read again");
+        RaiseIssue(group_line_, Severity::kWarning, "file-changed",
+                   "this line differs from what an earlier ingest read here; rows up to it were not read again");
     }
     return Status::Ok();
   }

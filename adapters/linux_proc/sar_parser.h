@@ -40,7 +40,6 @@ class SarParser : public LineReader {
   Status OnData(const std::vector<std::string_view>& w, size_t first, TimeNs tod, std::string_view line);
   Status FlushGroup();
   std::optional<TimeNs> LocalTime(TimeNs tod);
-  void Issue(int64_t line, Severity sev, const char* code, std::string message);
 
   std::string machine_;
   std::optional<TimeNs> day_;       // local midnight of the current day

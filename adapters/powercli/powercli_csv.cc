@@ -290,16 +290,9 @@ Status PowerCliParser::EmitGroup() {
 Status PowerCliParser::End() {
   Status last = lines_.Finish([this](std::string_view line, bool) { return OnLine(line, false); });
   RETURN_IF_ERROR(NameLongLine(std::move(last), lines_.too_long(), options_.file, summary_.lines + 1));
-  if (summary_.lines == 0) return Status::ParseError(options_.file + " is empty");
-  if (!header_done_) return Status::ParseError(options_.file + " holds no header line");
-  if (!data_begun_)
-    return Status::ParseError(options_.file + " has a header but no data rows (line " + std::to_string(summary_.lines) +
-                              " is the last)");
+  RETURN_IF_ERROR(CheckTableShape(header_done_, data_begun_));
   RETURN_IF_ERROR(EmitGroup());
-  if (summary_.rows == 0 && summary_.rows_already == 0) {
-    std::string why = first_row_problem_.empty() ? "" : "; the first problem, " + first_row_problem_;
-    return Status::ParseError("none of the data rows of " + options_.file + " could be read" + why);
-  }
+  RETURN_IF_ERROR(CheckRowsRead(first_row_problem_));
   issues_.ReportCapped(options_.file, sink_);
   return Status::Ok();
 }

@@ -50,6 +50,27 @@ Status Reader::Finish() {
   return End();
 }
 
+void Reader::RaiseIssue(int64_t line, Severity severity, const char* code, std::string message) {
+  if (resume_.after_line > 0 && line <= resume_.after_line) return;
+  if (!CountIssue(code)) return;
+  sink_->AddIssue(ImportIssue{options_.file, line, severity, code, std::move(message)});
+}
+
+Status Reader::CheckTableShape(bool header_done, bool data_begun) const {
+  if (summary_.lines == 0) return Status::ParseError(options_.file + " is empty");
+  if (!header_done) return Status::ParseError(options_.file + " holds no header line");
+  if (!data_begun)
+    return Status::ParseError(options_.file + " has a header but no data rows (line " + std::to_string(summary_.lines) +
+                              " is the last)");
+  return Status::Ok();
+}
+
+Status Reader::CheckRowsRead(const std::string& first_problem) const {
+  if (summary_.rows > 0 || summary_.rows_already > 0) return Status::Ok();
+  const std::string why = first_problem.empty() ? "" : "; the first problem, " + first_problem;
+  return Status::ParseError("none of the data rows of " + options_.file + " could be read" + why);
+}
+
 StatusOr<std::string_view> Reader::StartText(std::string_view head, std::string_view what) {
   Sniffed s = SniffEncoding(head);
   if (options_.encoding) s.encoding = *options_.encoding;

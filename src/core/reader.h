@@ -118,6 +118,15 @@ class Reader {
     issues_.Clear();
     summary_.issues = 0;
   }
+  // An issue at `line` (0: the file's own), counted and, within the cap, sent to the sink; left
+  // out where a resumed ingest read that line before (line <= resume_.after_line), since the
+  // earlier ingest recorded it.
+  void RaiseIssue(int64_t line, Severity severity, const char* code, std::string message);
+  // The refusals of a table-shaped input (a header line, then data rows) at its end: one that is
+  // empty, has no header line or no data row; then one none of whose rows could be read
+  // (`first_problem`, when known, says why).
+  Status CheckTableShape(bool header_done, bool data_begun) const;
+  Status CheckRowsRead(const std::string& first_problem) const;
   // Chunk bytes as UTF-8 text (decoded from UTF-16 when the input is), valid until the next call.
   std::string_view Decode(std::string_view chunk);
 
