@@ -133,6 +133,8 @@ StatusOr<std::vector<std::vector<models::CounterValue>>> RunCounters(Store* stor
       const SeriesKey& k = s.key;
       if (NormalizeVmName(k.machine) != ng) continue;
       if ((k.object == "Process" || k.object == "Process V2") && k.counter == "% Processor Time") continue;
+      // An ETW trace's figures are the correction's own where it covers a window (event basis).
+      if (k.object == "ETW Process" || k.object == "ETW Processor") continue;
       TypedSeries t;
       t.guest = &s;
       t.cls = models::ClassifyCounter(k.object, k.instance, k.counter, k.unit);
