@@ -3,16 +3,13 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <cstdio>
+
+#include "src/core/text_util.h"
 
 namespace vrecon::models {
 namespace {
 
-std::string Pct(double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.1f%%", v);
-  return b;
-}
+std::string Pct(double v) { return FormatFixed(v, 1) + "%"; }
 
 // A window mean over `span_s` seconds, the time the series lacks counting as 0 (a process that
 // did not exist used no CPU), as CorrectVm rates guest_pct.

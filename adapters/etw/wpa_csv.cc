@@ -140,25 +140,16 @@ int64_t ToMicros(const Decimal& d, Unit unit) {
 }
 
 bool LooksLikeWpaPrecise(std::string_view head) {
-  const std::string text = DecodeHead(head);
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t nl = text.find('\n', pos);
-    if (nl == std::string::npos) nl = text.size();
-    const std::string_view line = Trim(std::string_view(text).substr(pos, nl - pos));
-    pos = nl + 1;
-    if (line.empty()) continue;
-    CsvCells cells;
-    if (!cells.Split(line, 1024)) return false;
-    bool process = false, switch_in = false;
-    for (size_t i = 0; i < cells.size(); ++i) {
-      const std::string key = ParseHeaderCell(cells[i]).key;
-      process = process || key == "newprocess";
-      switch_in = switch_in || key == "switchintime";
-    }
-    return process && switch_in;
+  const std::string line = FirstHeadLine(head);
+  CsvCells cells;
+  if (line.empty() || !cells.Split(line, 1024)) return false;
+  bool process = false, switch_in = false;
+  for (size_t i = 0; i < cells.size(); ++i) {
+    const std::string key = ParseHeaderCell(cells[i]).key;
+    process = process || key == "newprocess";
+    switch_in = switch_in || key == "switchintime";
   }
-  return false;
+  return process && switch_in;
 }
 
 }  // namespace vrecon::etw::wpa

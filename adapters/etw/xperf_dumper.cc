@@ -87,18 +87,7 @@ std::optional<TimeNs> FromFileTime(std::string_view digits) {
   return (ft - kUnixEpochAsFileTime) * 100;
 }
 
-bool LooksLikeXperfDumper(std::string_view head) {
-  const std::string text = DecodeHead(head);
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t nl = text.find('\n', pos);
-    if (nl == std::string::npos) nl = text.size();
-    const std::string_view line = Trim(std::string_view(text).substr(pos, nl - pos));
-    if (!line.empty()) return line == "BeginHeader";
-    pos = nl + 1;
-  }
-  return false;
-}
+bool LooksLikeXperfDumper(std::string_view head) { return FirstHeadLine(head) == "BeginHeader"; }
 
 XperfDumperReader::XperfDumperReader(ReaderOptions options, SampleSink* sink)
     : LineReader(std::move(options), sink, "an xperf dumper text") {

@@ -322,23 +322,14 @@ Status SarParser::FlushGroup() {
 }
 
 bool LooksLikeSar(std::string_view raw_head) {
-  const std::string text = DecodeHead(raw_head);
-  const std::string_view head(text);
-  size_t pos = 0;
-  while (pos < head.size()) {
-    size_t nl = head.find('\n', pos);
-    if (nl == std::string_view::npos) nl = head.size();
-    std::string_view line = Trim(head.substr(pos, nl - pos));
-    pos = nl + 1;
-    if (line.empty()) continue;
-    std::vector<std::string_view> w = SplitWords(line);
-    if (w[0] == "Linux") return line.find('(') != std::string_view::npos;
-    size_t used = 0;
-    if (!TimeOfDay(w, &used) || used >= w.size()) return false;
-    int cpu;
-    return w[used] == "CPU" || w[used] == "all" || (Int(w[used], &cpu) && w.size() > used + 2);
-  }
-  return false;
+  const std::string line = FirstHeadLine(raw_head);
+  if (line.empty()) return false;
+  std::vector<std::string_view> w = SplitWords(line);
+  if (w[0] == "Linux") return line.find('(') != std::string::npos;
+  size_t used = 0;
+  if (!TimeOfDay(w, &used) || used >= w.size()) return false;
+  int cpu;
+  return w[used] == "CPU" || w[used] == "all" || (Int(w[used], &cpu) && w.size() > used + 2);
 }
 
 }  // namespace vrecon::sar

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "src/core/text_util.h"
+
 namespace vrecon {
 namespace {
 
@@ -171,6 +173,18 @@ void Utf16Decoder::Feed(std::string_view bytes, std::string* out) {
       AppendUtf8(u, out);
     }
   }
+}
+
+std::string FirstHeadLine(std::string_view head) {
+  const std::string text = DecodeHead(head);
+  std::string_view rest(text);
+  while (!rest.empty()) {
+    const size_t nl = rest.find('\n');
+    const std::string_view line = Trim(rest.substr(0, nl));
+    if (!line.empty()) return std::string(line);
+    rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
+  }
+  return "";
 }
 
 std::string DecodeHead(std::string_view head) {

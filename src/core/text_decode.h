@@ -46,6 +46,9 @@ class Utf16Decoder {
 // The start of a file as UTF-8 text for the format sniffers: without its BOM, UTF-16 decoded,
 // and lines that end in CR alone ended in LF.
 std::string DecodeHead(std::string_view head);
+// The first line of DecodeHead(head) that is not blank, trimmed ("" when there is none): what
+// the sniffers of formats that announce themselves on their first line look at.
+std::string FirstHeadLine(std::string_view head);
 
 void AppendUtf8(unsigned code_point, std::string* out);
 

@@ -54,6 +54,17 @@ struct SeriesSink : SampleSink {
   }
 };
 
+// fixtures/etw/README.md's figures for sqlservr and w3wp in web01-cswitch.txt and
+// web01-precise.csv, which hold the same runs.
+inline void ExpectWeb01Processes(const SeriesSink& sink) {
+  EXPECT_EQ(sink.Values("ETW Process(sqlservr:1200)\\% Processor Time"), (std::vector<double>{80, 50}));
+  EXPECT_EQ(sink.Values("ETW Process(sqlservr:1200)\\% Bottleneck Time"), (std::vector<double>{60, 50}));
+  EXPECT_EQ(sink.Values("ETW Process(sqlservr:1200)\\% Queue Time"), (std::vector<double>{5, 0}));
+  EXPECT_EQ(sink.Values("ETW Process(sqlservr:1200)\\Queued Switch-ins/sec"), (std::vector<double>{1, 0}));
+  EXPECT_EQ(sink.Values("ETW Process(w3wp:2400)\\% Processor Time"), (std::vector<double>{40, 0}));
+  EXPECT_EQ(sink.Values("ETW Process(w3wp:2400)\\% Queue Time"), (std::vector<double>{30, 0}));
+}
+
 // Every series of `a` is in `b`, row for row (intervals and values, missing alike); returns the
 // series only `b` has.
 inline std::set<std::string> ExpectWithin(const SeriesSink& a, const SeriesSink& b) {

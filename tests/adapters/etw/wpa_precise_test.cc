@@ -72,12 +72,7 @@ TEST(WpaPreciseTest, TheFixturesFiguresByHand) {
   ASSERT_TRUE(s.ok()) << s.message();
   EXPECT_EQ(FormatIso(sink.series.at("ETW Process(sqlservr:1200)\\% Processor Time")[0].start, false),
             "2026-11-02T10:00:00Z");
-  EXPECT_EQ(sink.Values("ETW Process(sqlservr:1200)\\% Processor Time"), (std::vector<double>{80, 50}));
-  EXPECT_EQ(sink.Values("ETW Process(sqlservr:1200)\\% Bottleneck Time"), (std::vector<double>{60, 50}));
-  EXPECT_EQ(sink.Values("ETW Process(sqlservr:1200)\\% Queue Time"), (std::vector<double>{5, 0}));
-  EXPECT_EQ(sink.Values("ETW Process(sqlservr:1200)\\Queued Switch-ins/sec"), (std::vector<double>{1, 0}));
-  EXPECT_EQ(sink.Values("ETW Process(w3wp:2400)\\% Processor Time"), (std::vector<double>{40, 0}));
-  EXPECT_EQ(sink.Values("ETW Process(w3wp:2400)\\% Queue Time"), (std::vector<double>{30, 0}));
+  ExpectWeb01Processes(sink);
   EXPECT_EQ(sink.Values("ETW Process(notepad:3100)\\% Processor Time"), (std::vector<double>{10}));
   EXPECT_EQ(sink.Values("ETW Processor(0)\\% Processor Time"), (std::vector<double>{50, 10}));
   EXPECT_EQ(sink.Values("ETW Processor(1)\\% Processor Time"), (std::vector<double>{70, 50}));

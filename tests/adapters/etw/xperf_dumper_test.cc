@@ -42,12 +42,7 @@ TEST(XperfDumperTest, PerProcessCpuBottleneckAndQueuePerSecond) {
   const auto& sql = sink.series.at("ETW Process(sqlservr:1200)\\% Processor Time");
   ASSERT_EQ(sql.size(), 2u);
   EXPECT_EQ(FormatIso(sql[0].start, false), "2026-11-02T10:00:00Z");
-  EXPECT_EQ(sink.Values("ETW Process(sqlservr:1200)\\% Processor Time"), (std::vector<double>{80, 50}));
-  EXPECT_EQ(sink.Values("ETW Process(sqlservr:1200)\\% Bottleneck Time"), (std::vector<double>{60, 50}));
-  EXPECT_EQ(sink.Values("ETW Process(sqlservr:1200)\\% Queue Time"), (std::vector<double>{5, 0}));
-  EXPECT_EQ(sink.Values("ETW Process(sqlservr:1200)\\Queued Switch-ins/sec"), (std::vector<double>{1, 0}));
-  EXPECT_EQ(sink.Values("ETW Process(w3wp:2400)\\% Processor Time"), (std::vector<double>{40, 0}));
-  EXPECT_EQ(sink.Values("ETW Process(w3wp:2400)\\% Queue Time"), (std::vector<double>{30, 0}));
+  ExpectWeb01Processes(sink);
   EXPECT_EQ(sink.Values("ETW Process(System:4)\\% Processor Time"), (std::vector<double>{0, 0}));
   // notepad started at 1.1 s: missing before, not zero.
   const std::vector<double> notepad = sink.Values("ETW Process(notepad:3100)\\% Processor Time");
