@@ -16,7 +16,8 @@
 # window, worst process-window); then `contention` with the trace over its first episode (45-105
 # min), corrected with and without the trace: the MAE over the traced windows of Perfmon's figures
 # and of the trace's, naive and corrected, against the truth and the occupancy truth, and the share
-# of the event-basis 95% intervals that hold the truth.
+# of the event-basis 95% intervals that hold the truth. That last table runs for each SLICES value
+# (`--slices`: 1, threads switch on ticks only; 4, thread runs end inside ticks).
 #
 #   bash bench/accuracy_bench.sh                     # uses/creates build-bench/
 #   BUILD_DIR=/path SEEDS="1 2 3 4 5" bash bench/accuracy_bench.sh
@@ -28,6 +29,7 @@ SEEDS="${SEEDS:-1 2 3}"
 SCENARIOS="${SCENARIOS:-calm contention lost-ticks resync dst mixed batch}"
 ETW="${ETW:-1}"
 RUN_TICKS="${RUN_TICKS:-1 6 12}"
+SLICES="${SLICES:-1 4}"
 DATA_DIR="${DATA_DIR:-$BUILD_DIR/accuracy-data}"
 mkdir -p "$DATA_DIR"; rm -f "$DATA_DIR/jobs.txt"
 
@@ -135,16 +137,17 @@ fi
 # (b.json), both scored over the windows b.json has on the events basis.
 if [ "$ETW" = 1 ]; then
   echo
-  printf '%-11s %9s %7s %13s %17s %12s %16s %15s %14s %11s\n' scenario run_ticks windows sampled_naive \
+  printf '%-11s %6s %9s %7s %13s %17s %12s %16s %15s %14s %11s\n' scenario slices run_ticks windows sampled_naive \
     sampled_corrected events_naive events_corrected sampled_occ_mae events_occ_mae event_ci
-  for sc in contention; do
+  sc=contention
+  for sl in $SLICES; do
     for rt in $RUN_TICKS; do
       w=0; sn=0; sc_=0; en=0; ec=0; so=0; eo=0; cin=0; cic=0; k=0
       for seed in $SEEDS; do
-        d="$DATA_DIR/$sc-$seed-run$rt-etw"
+        d="$DATA_DIR/$sc-$seed-run$rt-slices$sl-etw"
         rm -rf "$d"
-        "$SIM" generate --scenario "$sc" --seed "$seed" --run-ticks "$rt" --out "$d" --etw "$d/trace.txt" \
-          --etw-from 45 --etw-minutes 60
+        "$SIM" generate --scenario "$sc" --seed "$seed" --run-ticks "$rt" --slices "$sl" --out "$d" \
+          --etw "$d/trace.txt" --etw-from 45 --etw-minutes 60
         "$CLI" ingest --db "$d/a.db" "$d/guest.csv" "$d/host.csv" >/dev/null
         "$CLI" correct --db "$d/a.db" --format json >"$d/a.json"
         cp "$d/a.db" "$d/b.db"
@@ -162,10 +165,10 @@ if [ "$ETW" = 1 ]; then
           -v c="$(field "$b" event_ci_coverage)" -v n="$n" \
           'BEGIN{print sn+a1, sc+a2, en+b1, ec+b2, so+a3, eo+b3, cic+c*n}')
       done
-      awk -v s="$sc" -v rt="$rt" -v w="$w" -v k="$k" -v sn="$sn" -v sc="$sc_" -v en="$en" -v ec="$ec" -v so="$so" \
-          -v eo="$eo" -v cin="$cin" -v cic="$cic" 'BEGIN{
-        printf "%-11s %9d %7d %13.2f %17.3f %12.2f %16.3f %15.3f %14.3f %10.1f%%\n", s, rt, w, sn/k, sc/k, en/k, ec/k,
-          so/k, eo/k, (cin ? 100*cic/cin : 0) }'
+      awk -v s="$sc" -v sl="$sl" -v rt="$rt" -v w="$w" -v k="$k" -v sn="$sn" -v sc="$sc_" -v en="$en" -v ec="$ec" \
+          -v so="$so" -v eo="$eo" -v cin="$cin" -v cic="$cic" 'BEGIN{
+        printf "%-11s %6d %9d %7d %13.2f %17.3f %12.2f %16.3f %15.3f %14.3f %10.1f%%\n", s, sl, rt, w, sn/k, sc/k, en/k,
+          ec/k, so/k, eo/k, (cin ? 100*cic/cin : 0) }'
     done
   done
 fi

@@ -83,6 +83,39 @@ TEST(EventAccuracyTest, StalledTimeIsChargedAsRunTime) {
   }
 }
 
+// The same run corrected from Perfmon alone and with the guest's trace, scored over the windows
+// the trace puts on the events basis.
+struct SampledAndEvents {
+  sim::Accuracy sampled, events;
+};
+
+SampledAndEvents CorrectWithAndWithoutTrace(const sim::Scenario& s) {
+  const sim::SimOutput o = sim::Simulate(s);
+  TempDir dir;
+  WriteText(dir.File("guest.csv"), o.guest_csv);
+  WriteText(dir.File("host.csv"), o.host_csv);
+  WriteText(dir.File("trace.txt"), o.etw_dumper);
+  std::string json[2];
+  for (int traced = 0; traced < 2; ++traced) {
+    const std::string db = dir.File(traced ? "b.db" : "a.db");
+    CliResult r = RunVrecon({"ingest", "--db", db, dir.File("guest.csv"), dir.File("host.csv")});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    if (traced) {
+      r = RunVrecon({"ingest", "--db", db, "--machine", sim::kGuestName, dir.File("trace.txt")});
+      EXPECT_EQ(r.exit_code, 0) << r.err;
+    }
+    r = RunVrecon({"correct", "--db", db, "--format", "json"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    json[traced] = r.out;
+  }
+  SampledAndEvents r;
+  r.events = sim::Score(json[1], o.windows, o.events);
+  sim::AccuracyTargets same;
+  same.only_windows = r.events.event_window_starts;
+  r.sampled = sim::Score(json[0], o.windows, o.events, same);
+  return r;
+}
+
 // Issue 18, event-based correction: the same contended run corrected from Perfmon alone and with
 // the guest's trace over 30 minutes of the first episode. The trace is as far off as Perfmon
 // (the stall time is charged as run time) and corrected as well, but not better: its switches are
@@ -93,29 +126,10 @@ TEST(EventAccuracyTest, ContentionEventBasisCorrectedAsWellAsSampled) {
   s.hours = 2;
   s.etw_from_s = 50 * 60;
   s.etw_minutes = 30;
-  const sim::SimOutput o = sim::Simulate(s);
-  TempDir dir;
-  WriteText(dir.File("guest.csv"), o.guest_csv);
-  WriteText(dir.File("host.csv"), o.host_csv);
-  WriteText(dir.File("trace.txt"), o.etw_dumper);
-  std::string json[2];
-  for (int traced = 0; traced < 2; ++traced) {
-    const std::string db = dir.File(traced ? "b.db" : "a.db");
-    CliResult r = RunVrecon({"ingest", "--db", db, dir.File("guest.csv"), dir.File("host.csv")});
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-    if (traced) {
-      r = RunVrecon({"ingest", "--db", db, "--machine", sim::kGuestName, dir.File("trace.txt")});
-      ASSERT_EQ(r.exit_code, 0) << r.err;
-    }
-    r = RunVrecon({"correct", "--db", db, "--format", "json"});
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-    json[traced] = r.out;
-  }
-  const sim::Accuracy events = sim::Score(json[1], o.windows, o.events);
+  const SampledAndEvents r = CorrectWithAndWithoutTrace(s);
+  const sim::Accuracy& events = r.events;
+  const sim::Accuracy& sampled = r.sampled;
   ASSERT_EQ(events.event_windows, 6) << "the trace's whole windows are on the events basis";
-  sim::AccuracyTargets same;
-  same.only_windows = events.event_window_starts;
-  const sim::Accuracy sampled = sim::Score(json[0], o.windows, o.events, same);
   ASSERT_EQ(sampled.windows, 6);
   ASSERT_EQ(sampled.event_windows, 0);
   EXPECT_GT(events.event_naive_mae, 10) << "stalls charged as run time";
@@ -128,6 +142,29 @@ TEST(EventAccuracyTest, ContentionEventBasisCorrectedAsWellAsSampled) {
   ASSERT_GT(events.event_ci_n, 0);
   EXPECT_GE(static_cast<double>(events.event_ci_covered) / events.event_ci_n, 0.8)
       << events.event_ci_covered << " of " << events.event_ci_n;
+}
+
+// Where threads switch inside ticks (--slices 4: a run ends anywhere in a tick, as a thread that
+// blocks or is preempted does), a tick charges one slice's thread for the whole tick and the
+// trace sees every slice. In a calm VM, where no stall is charged to a neighbour, the corrected
+// event figures are then closer to what each process held than Perfmon's (docs/accuracy.md:
+// 0.10 against 0.14 points over seeds 1-3; under heavy contention the stalls' attribution, which
+// both share, dwarfs the difference).
+TEST(EventAccuracyTest, CalmTraceSeesTheSlicesTicksMiss) {
+  for (uint64_t seed : {1, 2}) {
+    sim::Scenario s = sim::MakeScenario("calm", seed);
+    s.hours = 2;
+    s.slices_per_tick = 4;
+    s.etw_from_s = 30 * 60;
+    s.etw_minutes = 60;
+    const SampledAndEvents r = CorrectWithAndWithoutTrace(s);
+    ASSERT_EQ(r.events.event_windows, 12) << "seed " << seed;
+    ASSERT_EQ(r.sampled.windows, 12) << "seed " << seed;
+    EXPECT_LT(r.events.event_corrected_occupancy_mae, 0.8 * r.sampled.corrected_occupancy_mae)
+        << "seed " << seed << ": events " << r.events.event_corrected_occupancy_mae << ", sampled "
+        << r.sampled.corrected_occupancy_mae;
+    EXPECT_LT(r.events.event_corrected_mae, r.sampled.corrected_mae) << "seed " << seed;
+  }
 }
 
 }  // namespace

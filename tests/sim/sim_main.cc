@@ -39,13 +39,18 @@ int Run(int argc, char** argv) {
   app.require_subcommand(1);
   std::string scenario, out_dir, truth_path, correct_path, etw_path, samples_path, windows_of;
   uint64_t seed = 1;
-  int run_ticks = 1;
+  int run_ticks = 1, slices = 1;
   double etw_from = 0, etw_minutes = 30;
   CLI::App* gen = app.add_subcommand(
       "generate", "write guest.csv, host.csv and truth.csv (with --etw also a trace) for one scenario");
   gen->add_option("--scenario", scenario, "calm, contention, lost-ticks, resync, dst, mixed or batch")->required();
-  gen->add_option("--run-ticks", run_ticks, "mean ticks a thread keeps its vCPU (1: each tick drawn afresh)")
+  gen->add_option("--run-ticks", run_ticks,
+                  "mean ticks a thread keeps its vCPU (1 with --slices 1: each tick drawn afresh)")
       ->check(CLI::Range(1, 1000));
+  gen->add_option("--slices", slices,
+                  "slices a tick is cut into: thread runs end inside ticks and the trace switches at slice "
+                  "boundaries (default 1: threads switch only on ticks)")
+      ->check(CLI::Range(1, 64));
   gen->add_option("--seed", seed, "random seed");
   gen->add_option("--out", out_dir, "directory to write into (created)")->required();
   gen->add_option("--etw", etw_path,
@@ -73,6 +78,7 @@ int Run(int argc, char** argv) {
   using namespace vrecon::sim;
   if (gen->parsed()) {
     Scenario s = MakeScenario(scenario, seed, run_ticks);
+    s.slices_per_tick = slices;
     if (!etw_path.empty()) {
       s.etw_from_s = etw_from * 60;
       s.etw_minutes = etw_minutes;

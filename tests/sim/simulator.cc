@@ -50,8 +50,9 @@ class Model {
     Headers();
     const int64_t n = static_cast<int64_t>(s_.hours) * 3600 * kTicksPerSec;
     size_t next_resync = 0;
-    std::vector<int> now(k_);
+    std::vector<int> now(k_), first(k_);
     last_.assign(k_, -1);
+    slices_.assign(static_cast<size_t>(s_.slices_per_tick) * k_, -1);
     for (int64_t j = 0; j < n; ++j) {
       const double t = static_cast<double>(j) / kTicksPerSec;
       work_.Advance(t);
@@ -70,19 +71,18 @@ class Model {
         for (int i = 0; i < np_; ++i)
           out_.windows[window].process_pct[work_.name(i)] += 100.0 * work_.demand(i) / (kWindowS * kTicksPerSec);
         for (int v = 0; v < k_; ++v) host_run_[v] += work_.total_demand() / k_;
-        for (int v = 0; v < k_; ++v) now[v] = work_.Running(v);
-        for (int v = 0; v < k_; ++v)
-          if (now[v] >= 0) occupied_[window * np_ + now[v]] += 100.0 / (kWindowS * kTicksPerSec);
-        // The backlog arrives in a burst, every tick of it charged to the thread running now
-        // (the timer interrupts are serviced in whatever the vCPU resumed).
+        RunSlices(window, &first, &now);
+        // The backlog arrives in a burst, every tick of it charged to the thread the vCPU resumed
+        // (the timer interrupts are serviced in it).
         const int burst = pending_;
-        for (int b = 0; b < burst; ++b) Deliver(now.data(), burst, t);
+        for (int b = 0; b < burst; ++b) Deliver(first.data(), burst, t);
         pending_ = 0;
         // The trace's switches come after the burst: the thread that ran into a stall holds its
         // vCPU until the clock has caught up.
-        if (etw_) etw_->Slot(TraceUs(), now, work_.job());
+        TraceSlices();
         last_ = now;
         last_job_ = work_.job();
+        // The slot's own tick comes at its end and charges the thread it interrupts.
         Deliver(now.data(), burst, t);
       } else if (pending_ < s_.backlog_cap_ticks) {
         ++pending_;
@@ -108,6 +108,31 @@ class Model {
   // The guest's clock in whole ticks (a resync steps it by whole ticks).
   int64_t ApparentTicks() const { return delivered_ + std::llround(offset_s_ * kTicksPerSec); }
   int64_t TraceUs() const { return (ApparentTicks() - etw_start_ticks_) * 1'000'000 / kTicksPerSec; }
+
+  // Each vCPU's thread in each slice of a slot where the VM runs (slices_, slice-major), what each
+  // held counted into the window's occupancy; `first` and `last` get the first and last slices'.
+  void RunSlices(int window, std::vector<int>* first, std::vector<int>* last) {
+    const int n = s_.slices_per_tick;
+    for (int i = 0; i < n; ++i)
+      for (int v = 0; v < k_; ++v) {
+        const int p = slices_[i * k_ + v] = work_.Running(v);
+        if (p >= 0) occupied_[window * np_ + p] += 100.0 / (static_cast<double>(kWindowS) * kTicksPerSec * n);
+      }
+    first->assign(slices_.begin(), slices_.begin() + k_);
+    last->assign(slices_.end() - k_, slices_.end());
+  }
+
+  // The slot's switches, each slice at its share of the tick (15,625 us) on the guest's clock.
+  void TraceSlices() {
+    if (!etw_) return;
+    const int n = s_.slices_per_tick;
+    const int64_t at = TraceUs();
+    std::vector<int> slice(k_);
+    for (int i = 0; i < n; ++i) {
+      slice.assign(slices_.begin() + i * k_, slices_.begin() + (i + 1) * k_);
+      etw_->Slot(at + i * (1'000'000 / kTicksPerSec) / n, slice, work_.job());
+    }
+  }
 
   // Starts the trace before slot etw_from_, each vCPU running what it ran in the last slot the VM
   // ran, and ends it before slot etw_to_ or at the end of the run, both on the guest's clock.
@@ -265,8 +290,9 @@ class Model {
   std::vector<double> occupied_;  // per window and process: % of one CPU held while the VM ran
   std::unique_ptr<DumperText> etw_;
   int64_t etw_from_ = 0, etw_to_ = 0, etw_start_ticks_ = 0;
-  std::vector<int> last_;  // per vCPU: the process it ran in the last slot the VM ran (-1: idle)
-  int last_job_ = -1;      // the batch job then
+  std::vector<int> slices_;  // per slice of the current slot and vCPU: the process run (-1: idle)
+  std::vector<int> last_;    // per vCPU: the process it ran in the last slot the VM ran (-1: idle)
+  int last_job_ = -1;        // the batch job then
   int64_t delivered_ = 0;
   int since_row_ = 0;
   double offset_s_ = 0, last_row_s_ = 0;

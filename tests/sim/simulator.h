@@ -45,8 +45,13 @@ struct Scenario {
   bool dst = false;                             // guest log in US Eastern time across the 2026 fall-back
   int guest_interval_ticks = 960;               // 15 s of apparent time
   int host_interval_s = 60;                     // Hyper-V host log interval, true time
-  // Mean ticks a thread keeps its vCPU (geometric); 1: each tick picks a process afresh.
+  // Mean ticks a thread keeps its vCPU (geometric); 1 with slices_per_tick 1: each tick picks a
+  // process afresh.
   int run_ticks = 1;
+  // Slices a tick is cut into: a thread run may end inside a tick (as one that blocks or is
+  // preempted does), the trace switches at slice boundaries, and a tick charges the thread of the
+  // slice it interrupts. 1: threads switch only on ticks, so the trace sees the slots ticks sample.
+  int slices_per_tick = 1;
   std::vector<Job> jobs;  // short-lived processes (the batch scenario)
   // The guest's context-switch trace (SimOutput::etw_dumper) over [etw_from_s, etw_from_s +
   // etw_minutes) of true time; 0 minutes: none (an hour at run_ticks 1 is about 80 MB of text).

@@ -1,8 +1,9 @@
 // What the simulated guest runs (docs/accuracy.md): processes with a true CPU demand that changes
 // each minute around a base, optional batch jobs that start and end at any moment, and which
-// process each vCPU is running at a tick. A thread keeps its vCPU for a geometric number of ticks
-// (mean `run_ticks`), as real threads do for a quantum or until they block, so consecutive ticks
-// are correlated; at run_ticks 1 each tick is drawn afresh.
+// process each vCPU is running in each slice of a tick. A thread keeps its vCPU for a geometric
+// number of slices (mean `run_ticks` ticks), as real threads do for a quantum or until they block,
+// so consecutive ticks are correlated; at run_ticks 1 and one slice per tick each tick is drawn
+// afresh.
 #ifndef VRECON_TESTS_SIM_WORKLOAD_H_
 #define VRECON_TESTS_SIM_WORKLOAD_H_
 
@@ -30,8 +31,8 @@ class Workload {
 
   // Call at each tick's true time: draws the minute's demands and follows job starts and ends.
   void Advance(double t);
-  // The process vCPU v runs in a tick where the VM runs (-1: idle). Keeps the previous one with
-  // probability 1 - 1/run_ticks unless its demand has gone.
+  // The process vCPU v runs in a slice of a tick where the VM runs (-1: idle). Keeps the previous
+  // one with probability 1 - 1/(run_ticks x slices_per_tick) unless its demand has gone.
   int Running(int v);
 
  private:
