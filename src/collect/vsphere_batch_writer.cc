@@ -43,6 +43,7 @@ Status VsphereBatchWriter::Write(const std::vector<EntityMetrics>& metrics, cons
     if (f != files.end()) stored = std::move(f->second);
     RETURN_IF_ERROR(WriteEntity(metrics[i], columns[i], std::move(stored), &ahead, &moved, &samples, &issues));
   }
+  RETURN_IF_ERROR(ahead.Flush());
   // A counter the server answered for without usable values (none, or a series that could
   // not be paired with its times) was still asked up to the VM's newest sample: its mark moves
   // there too, or every later round would ask for it from --since again.

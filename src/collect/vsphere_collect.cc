@@ -69,9 +69,12 @@ Status SaveInventory(Store* store, const std::string& vcenter, const std::string
   ASSIGN_OR_RETURN(Transaction tx, store->BeginTransaction());
   for (const auto& h : hosts)
     RETURN_IF_ERROR(SaveVsphereHost(store, StoredHost{vcenter, h.moid, h.name, h.cores, h.mhz}));
+  std::vector<StoredVm> stored;
+  stored.reserve(vms.size());
   for (const auto& v : vms)
-    RETURN_IF_ERROR(SaveVsphereVm(store, StoredVm{vcenter, v.moid, v.name, v.host_moid, v.power_state, v.guest_hostname,
-                                                  v.num_cpu, VsphereEntity(vcenter_id, v.moid)}));
+    stored.push_back(StoredVm{vcenter, v.moid, v.name, v.host_moid, v.power_state, v.guest_hostname, v.num_cpu,
+                              VsphereEntity(vcenter_id, v.moid)});
+  RETURN_IF_ERROR(SaveVsphereVms(store, stored));
   return tx.Commit();
 }
 

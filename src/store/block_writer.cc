@@ -23,17 +23,6 @@ Status BlockWriter::DeclareColumns(const std::vector<SeriesKey>& columns) {
     ASSIGN_OR_RETURN(insert_time_with_id_, db->Cached("INSERT INTO time_block(file_id, n, first_start_ns, "
                                                       "last_end_ns, starts, ends, id) VALUES(?,?,?,?,?,?,?)"));
     partitioned_ = db->backend() == Backend::kPostgres;
-    const std::string insert = partitioned_ ? "INSERT INTO value_block(series_id, block_id, present, vals, "
-                                              "block_end_ns) VALUES(?,?,?,?,?)"
-                                            : "INSERT INTO value_block(series_id, block_id, present, vals) "
-                                              "VALUES(?,?,?,?)";
-    ASSIGN_OR_RETURN(insert_values_, db->Cached(insert));
-    if (partitioned_) {
-      rows_per_insert_ = kRowsPerInsert;
-      std::string sql = insert;
-      for (size_t i = 1; i < rows_per_insert_; ++i) sql += ",(?,?,?,?,?)";
-      ASSIGN_OR_RETURN(insert_many_values_, db->Cached(sql));
-    }
     prepared_ = true;
   }
   // A new column set (declared again mid-input): the rows of the previous set go out first.
@@ -173,48 +162,22 @@ Status BlockWriter::FlushValues() {
       int64_t present = 0;
       for (int r = 0; r < rows; ++r) present += IsMissing(col[r]) ? 0 : 1;
       // A block with no value at all is stored empty: every row of it is missing.
-      RETURN_IF_ERROR(AddValueRow(series_ids_[c], b, present, col, present == 0 ? 0 : rows * sizeof(double)));
+      RETURN_IF_ERROR(value_rows()->Add(series_ids_[c], block_ids_[b], present, col,
+                                        present == 0 ? 0 : rows * sizeof(double), block_ends_[b], !ahead_));
     }
   }
-  RETURN_IF_ERROR(FlushValueRows());
+  // values_ is refilled after this: a writer's own rows borrowed it and go out now.
+  if (!ahead_) RETURN_IF_ERROR(value_rows()->Flush());
   block_ids_.clear();
   block_rows_.clear();
   block_ends_.clear();
   return Status::Ok();
 }
 
-void BlockWriter::BindValueRow(Statement* insert, int first, int64_t series_id, size_t block, int64_t present,
-                               const double* vals, size_t bytes) {
-  insert->Bind(first, series_id).Bind(first + 1, block_ids_[block]).Bind(first + 2, present);
-  insert->BindBlob(first + 3, vals, bytes);
-  if (partitioned_) insert->Bind(first + 4, block_ends_[block]);
-}
-
-Status BlockWriter::AddValueRow(int64_t series_id, size_t block, int64_t present, const double* vals, size_t bytes) {
-  if (rows_per_insert_ == 1) {
-    BindValueRow(insert_values_, 1, series_id, block, present, vals, bytes);
-    return insert_values_->Run();
-  }
-  value_rows_.push_back({series_id, block, present, vals, bytes});
-  if (value_rows_.size() < rows_per_insert_) return Status::Ok();
-  const int per_row = partitioned_ ? 5 : 4;
-  int p = 1;
-  for (const ValueRow& r : value_rows_) {
-    BindValueRow(insert_many_values_, p, r.series_id, r.block, r.present, r.vals, r.bytes);
-    p += per_row;
-  }
-  value_rows_.clear();
-  return insert_many_values_->Run();
-}
-
-// The rows short of a full multi-row INSERT, one statement each.
-Status BlockWriter::FlushValueRows() {
-  for (const ValueRow& r : value_rows_) {
-    BindValueRow(insert_values_, 1, r.series_id, r.block, r.present, r.vals, r.bytes);
-    RETURN_IF_ERROR(insert_values_->Run());
-  }
-  value_rows_.clear();
-  return Status::Ok();
+ValueRows* BlockWriter::value_rows() {
+  if (ahead_) return ahead_->value_rows();
+  if (!own_rows_) own_rows_.emplace(store_->db());
+  return &*own_rows_;
 }
 
 Status BlockWriter::Finish() {

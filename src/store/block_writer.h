@@ -5,12 +5,14 @@
 #define VRECON_SRC_STORE_BLOCK_WRITER_H_
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "src/core/sample_sink.h"
 #include "src/store/store.h"
+#include "src/store/value_rows.h"
 #include "src/store/write_ahead.h"
 
 namespace vrecon {
@@ -26,7 +28,6 @@ class BlockWriter : public SampleSink {
   // (kBatchBytes), so a wide file gets a shorter batch and memory stays bounded.
   static constexpr int kMaxBatchBlocks = 8;
   static constexpr size_t kBatchBytes = 16u << 20;
-  static constexpr size_t kRowsPerInsert = 128;  // PostgreSQL: value_block rows per INSERT
 
   explicit BlockWriter(Store* store) : store_(store) {}
 
@@ -53,14 +54,11 @@ class BlockWriter : public SampleSink {
   StatusOr<int64_t> FindOrAddSeries(const SeriesKey& k);
   // The ids of the columns' series the store already has, by SeriesName.
   StatusOr<std::map<std::string, int64_t>> KnownSeries(const std::vector<SeriesKey>& columns);
-  // One value_block row, written at once (SQLite) or gathered into one multi-row INSERT of
-  // kRowsPerInsert (PostgreSQL: a statement per row is a round trip to the server per row).
-  Status AddValueRow(int64_t series_id, size_t block, int64_t present, const double* vals, size_t bytes);
-  void BindValueRow(Statement* insert, int first, int64_t series_id, size_t block, int64_t present, const double* vals,
-                    size_t bytes);
+  // Where value_block rows go: the transaction's WriteAhead, whose owner flushes them with the
+  // other files' (a collector's batch of VMs), or this writer's own, flushed by FlushValues.
+  ValueRows* value_rows();
   // PostgreSQL: the month partition of value_block for a block ending at `end` exists.
   Status EnsurePartition(TimeNs end);
-  Status FlushValueRows();
   Status FlushBlock();   // closes the current time block (writes its time_block row)
   Status FlushValues();  // writes the value blocks of all closed time blocks
 
@@ -78,20 +76,11 @@ class BlockWriter : public SampleSink {
   std::vector<TimeNs> block_ends_;  // their last end (PostgreSQL's partition key)
   std::vector<ImportIssue> issues_;
   std::vector<ClockRecord> clock_events_;
-  struct ValueRow {
-    int64_t series_id;
-    size_t block;  // index into block_ids_
-    int64_t present;
-    const double* vals;  // into values_, valid until FlushValues returns
-    size_t bytes;
-  };
-  std::vector<ValueRow> value_rows_;
-  size_t rows_per_insert_ = 1;
-  bool partitioned_ = false;  // PostgreSQL: value_block rows carry block_end_ns
+  std::optional<ValueRows> own_rows_;  // without a WriteAhead
+  bool partitioned_ = false;           // PostgreSQL: value_block is partitioned by block_end_ns
   bool prepared_ = false;
   // Cached by the connection (Database::Cached): a writer is used by one thread at a time.
-  Statement *find_series_ = nullptr, *add_series_ = nullptr, *insert_time_ = nullptr, *insert_values_ = nullptr,
-            *insert_many_values_ = nullptr, *insert_time_with_id_ = nullptr;
+  Statement *find_series_ = nullptr, *add_series_ = nullptr, *insert_time_ = nullptr, *insert_time_with_id_ = nullptr;
 };
 
 }  // namespace vrecon

@@ -107,15 +107,22 @@ Status ReplaceReadyDays(Store* store, int64_t vm_id, const std::string& source, 
 
 Status UpsertReady(Store* store, int64_t vm_id, const StoredReady& r) {
   Database* db = store->db();
-  ASSIGN_OR_RETURN(Statement * d, db->Cached("DELETE FROM corr_ready WHERE vm_id = ? AND source = ?"));
-  RETURN_IF_ERROR(d->Bind(1, vm_id).Bind(2, r.source).Run());
+  // One statement, not a DELETE and an INSERT: a round rewrites every VM's row.
   ASSIGN_OR_RETURN(
       Statement * s,
       db->Cached("INSERT INTO corr_ready(vm_id, source, host, vcpus, samples, ready_mean, ready_p95, ready_above_5, "
                  "ready_above_10, costop_mean, costop_p95, costop_above_3, run_mean, wait_mean, usage_mean, "
                  "wait_dispatch_us_mean, wait_dispatch_us_p95, host_load_mean, host_load_p95, hints, digest) "
                  "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, "
-                 "?21)"));
+                 "?21) ON CONFLICT(vm_id, source) DO UPDATE SET host = excluded.host, vcpus = excluded.vcpus, "
+                 "samples = excluded.samples, ready_mean = excluded.ready_mean, ready_p95 = excluded.ready_p95, "
+                 "ready_above_5 = excluded.ready_above_5, ready_above_10 = excluded.ready_above_10, "
+                 "costop_mean = excluded.costop_mean, costop_p95 = excluded.costop_p95, "
+                 "costop_above_3 = excluded.costop_above_3, run_mean = excluded.run_mean, "
+                 "wait_mean = excluded.wait_mean, usage_mean = excluded.usage_mean, "
+                 "wait_dispatch_us_mean = excluded.wait_dispatch_us_mean, "
+                 "wait_dispatch_us_p95 = excluded.wait_dispatch_us_p95, host_load_mean = excluded.host_load_mean, "
+                 "host_load_p95 = excluded.host_load_p95, hints = excluded.hints, digest = excluded.digest"));
   s->Bind(1, vm_id).Bind(2, r.source).Bind(3, r.host);
   BindOpt(s, 4, r.vcpus);
   s->Bind(5, r.samples);

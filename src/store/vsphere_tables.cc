@@ -1,6 +1,8 @@
 #include "src/store/vsphere_tables.h"
 
+#include <algorithm>
 #include <chrono>
+#include <map>
 #include <vector>
 
 #include "src/core/text_util.h"
@@ -95,17 +97,40 @@ StatusOr<std::map<std::string, std::string>> VcenterUrls(Store* store) {
   return out;
 }
 
-Status SaveVsphereVm(Store* store, const StoredVm& v) {
-  Database* db = store->db();
-  ASSIGN_OR_RETURN(Statement * q,
-                   db->Cached("INSERT INTO vsphere_vm(vcenter, moid, name, num_cpu, host_moid, power_state, "
-                              "guest_hostname, seen_at, entity) VALUES(?,?,?,?,?,?,?,?,?) ON CONFLICT(vcenter, moid) "
-                              "DO UPDATE SET name = excluded.name, num_cpu = excluded.num_cpu, host_moid = "
-                              "excluded.host_moid, power_state = excluded.power_state, guest_hostname = "
-                              "excluded.guest_hostname, seen_at = excluded.seen_at, entity = excluded.entity"));
-  q->Bind(1, v.vcenter).Bind(2, v.moid).Bind(3, v.name).Bind(4, static_cast<int64_t>(v.num_cpu)).Bind(5, v.host_moid);
-  q->Bind(6, v.power_state).Bind(7, v.guest_hostname).Bind(8, NowIso()).Bind(9, v.entity);
-  return q->Run();
+Status SaveVsphereVm(Store* store, const StoredVm& v) { return SaveVsphereVms(store, {v}); }
+
+// Many VMs to a statement: a fleet round saves its whole inventory, and on PostgreSQL each
+// statement costs the server more than the row it writes.
+Status SaveVsphereVms(Store* store, const std::vector<StoredVm>& vms) {
+  constexpr size_t kPerInsert = 64;
+  // One statement may not touch a row twice (ON CONFLICT): a moid listed twice keeps its last.
+  std::map<std::pair<std::string, std::string>, const StoredVm*> last;
+  for (const StoredVm& v : vms) last[{v.vcenter, v.moid}] = &v;
+  std::vector<const StoredVm*> rows;
+  rows.reserve(last.size());
+  for (const auto& [key, v] : last) rows.push_back(v);
+  const std::string now = NowIso();
+  for (size_t first = 0; first < rows.size(); first += kPerInsert) {
+    const size_t n = std::min(kPerInsert, rows.size() - first);
+    std::string sql =
+        "INSERT INTO vsphere_vm(vcenter, moid, name, num_cpu, host_moid, power_state, guest_hostname, "
+        "seen_at, entity) VALUES";
+    for (size_t i = 0; i < n; ++i) sql += i == 0 ? "(?,?,?,?,?,?,?,?,?)" : ",(?,?,?,?,?,?,?,?,?)";
+    sql +=
+        " ON CONFLICT(vcenter, moid) DO UPDATE SET name = excluded.name, num_cpu = excluded.num_cpu, "
+        "host_moid = excluded.host_moid, power_state = excluded.power_state, guest_hostname = "
+        "excluded.guest_hostname, seen_at = excluded.seen_at, entity = excluded.entity";
+    ASSIGN_OR_RETURN(Statement * q, store->db()->Cached(sql));
+    for (size_t i = 0; i < n; ++i) {
+      const StoredVm& v = *rows[first + i];
+      const int p = static_cast<int>(i) * 9;
+      q->Bind(p + 1, v.vcenter).Bind(p + 2, v.moid).Bind(p + 3, v.name).Bind(p + 4, static_cast<int64_t>(v.num_cpu));
+      q->Bind(p + 5, v.host_moid).Bind(p + 6, v.power_state).Bind(p + 7, v.guest_hostname).Bind(p + 8, now);
+      q->Bind(p + 9, v.entity);
+    }
+    RETURN_IF_ERROR(q->Run());
+  }
+  return Status::Ok();
 }
 
 Status SaveVsphereHost(Store* store, const StoredHost& h) {

@@ -24,6 +24,7 @@ struct StoredHost {
 };
 
 Status SaveVsphereVm(Store* store, const StoredVm& vm);
+Status SaveVsphereVms(Store* store, const std::vector<StoredVm>& vms);
 Status SaveVsphereHost(Store* store, const StoredHost& host);
 // Every VM of every vCenter, for matching guests (guest_hostname) and vCPU counts.
 StatusOr<std::vector<StoredVm>> VsphereVms(Store* store);

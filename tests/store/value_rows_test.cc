@@ -1,0 +1,133 @@
+// value_block rows of several files written through one WriteAhead (src/store/value_rows.h), as a
+// collector's batch of VMs writes them, on both backends: every sample reads back as written,
+// whether its row went out in a full multi-row INSERT or in the power-of-two statements of the
+// remainder, and a writer without a WriteAhead flushes its own rows.
+#include "src/store/value_rows.h"
+
+#include <gtest/gtest.h>
+
+#include "src/store/block_writer.h"
+#include "src/store/sample_reader.h"
+#include "src/store/write_ahead.h"
+#include "tests/support/cli_runner.h"
+#include "tests/support/test_store.h"
+
+namespace vrecon::testing {
+namespace {
+
+constexpr TimeNs kT0 = 1'793'000'000 * kNsPerSec;  // 2026-10-26, inside one month
+constexpr int kRows = 3;
+
+std::vector<SeriesKey> Columns(const std::string& machine, int n) {
+  std::vector<SeriesKey> out;
+  for (int c = 0; c < n; ++c) {
+    SeriesKey k;
+    k.source = SourceKind::kGuest;
+    k.machine = machine;
+    k.object = "Process";
+    k.instance = "p" + std::to_string(c);
+    k.counter = "% Processor Time";
+    k.unit = "percent";
+    k.original = k.counter;
+    out.push_back(std::move(k));
+  }
+  return out;
+}
+
+// The value of column c at row r of file f; every fifth is missing.
+double Value(int f, int c, int r) { return (f * 7 + c * 3 + r) % 5 == 0 ? kMissing : f * 1000.0 + c + r / 10.0; }
+
+// Writes file f of `columns` series x kRows rows.
+void WriteFile(Store* store, WriteAhead* ahead, int f, int columns) {
+  FileRecord file;
+  file.fingerprint = "file-" + std::to_string(f);
+  file.path = file.fingerprint;
+  file.format = "perfmon-csv";
+  file.kinds = "guest";
+  file.machines = "VM" + std::to_string(f);
+  ASSERT_TRUE(store->SaveFile(&file).ok());
+  BlockWriter writer(store);
+  writer.set_file_id(file.id);
+  if (ahead) writer.set_ahead(ahead);
+  const std::vector<SeriesKey> keys = Columns(file.machines, columns);
+  if (ahead) {
+    ASSERT_TRUE(ahead->LoadSeries(keys).ok());
+    ASSERT_TRUE(ahead->AddMissing(keys).ok());
+  }
+  ASSERT_TRUE(writer.DeclareColumns(keys).ok());
+  std::vector<double> row(columns);
+  for (int r = 0; r < kRows; ++r) {
+    for (int c = 0; c < columns; ++c) row[c] = Value(f, c, r);
+    const TimeNs end = kT0 + (r + 1) * 15 * kNsPerSec;
+    ASSERT_TRUE(writer.AddRow(end - 15 * kNsPerSec, end, row).ok());
+  }
+  ASSERT_TRUE(writer.Finish().ok());
+}
+
+void ExpectStored(Store* store, int f, int columns) {
+  SeriesFilter filter;
+  filter.machine = "VM" + std::to_string(f);
+  auto series = FindSeries(store, filter);
+  ASSERT_TRUE(series.ok()) << series.status().message();
+  ASSERT_EQ(series->size(), static_cast<size_t>(columns));
+  for (const StoredSeries& s : *series) {
+    const int c = std::stoi(s.key.instance.substr(1));
+    int r = 0;
+    ASSERT_TRUE(ForEachSample(store, s.id, TimeRange{}, [&](TimeNs, TimeNs end, double v) {
+                  EXPECT_EQ(end, kT0 + (r + 1) * 15 * kNsPerSec);
+                  const double want = Value(f, c, r);
+                  if (IsMissing(want)) {
+                    EXPECT_TRUE(IsMissing(v)) << "file " << f << " column " << c << " row " << r;
+                  } else {
+                    EXPECT_EQ(v, want) << "file " << f << " column " << c << " row " << r;
+                  }
+                  ++r;
+                }).ok());
+    EXPECT_EQ(r, kRows) << "file " << f << " column " << c;
+  }
+}
+
+class ValueRowsTest : public ::testing::TestWithParam<TestBackend> {
+ protected:
+  void SetUp() override { VRECON_NEED_BACKEND(GetParam()); }
+  TempDir dir_;
+};
+
+// Five files of 1, 5, 57, 130 and 200 series: 393 rows held across files, so full INSERTs of
+// 128 span files and the remainder (9 rows: 8 + 1) goes out at Flush.
+TEST_P(ValueRowsTest, ABatchOfFilesReadsBackAsWritten) {
+  auto store = Store::Open(NewStore(GetParam(), dir_.path()));
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  const int widths[] = {1, 5, 57, 130, 200};
+  {
+    auto tx = (*store)->BeginTransaction();
+    ASSERT_TRUE(tx.ok());
+    WriteAhead ahead(store->get());
+    for (int f = 0; f < 5; ++f) WriteFile(store->get(), &ahead, f, widths[f]);
+    if (GetParam() == TestBackend::kPostgres) {
+      EXPECT_EQ(ahead.value_rows()->held(), 393u % ValueRows::kRowsPerInsert);
+    }
+    ASSERT_TRUE(ahead.Flush().ok());
+    EXPECT_EQ(ahead.value_rows()->held(), 0u);
+    ASSERT_TRUE(tx->Commit().ok());
+  }
+  for (int f = 0; f < 5; ++f) ExpectStored(store->get(), f, widths[f]);
+}
+
+TEST_P(ValueRowsTest, AWriterAloneFlushesItsOwnRows) {
+  auto store = Store::Open(NewStore(GetParam(), dir_.path()));
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  {
+    auto tx = (*store)->BeginTransaction();
+    ASSERT_TRUE(tx.ok());
+    WriteFile(store->get(), nullptr, 7, 133);
+    ASSERT_TRUE(tx->Commit().ok());
+  }
+  ExpectStored(store->get(), 7, 133);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, ValueRowsTest, ::testing::Values(TestBackend::kSqlite, TestBackend::kPostgres),
+                         BackendParamName);
+
+}  // namespace
+}  // namespace vrecon::testing
