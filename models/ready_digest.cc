@@ -1,6 +1,7 @@
 #include "models/ready_digest.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace vrecon::models {
@@ -62,17 +63,27 @@ ReadyDigest DigestReady(const ReadyInput& in, const ReadyThresholds& t) {
   return d;
 }
 
+namespace {
+
+constexpr std::array kSeriesFields = {&ReadyInput::ready,
+                                      &ReadyInput::costop,
+                                      &ReadyInput::run,
+                                      &ReadyInput::wait,
+                                      &ReadyInput::used,
+                                      &ReadyInput::usage,
+                                      &ReadyInput::wait_per_dispatch_ns,
+                                      &ReadyInput::host_load};
+
+}  // namespace
+
 std::map<TimeNs, ReadyInput> SplitByDay(const ReadyInput& in) {
   std::map<TimeNs, ReadyInput> days;
-  auto split = [&](const std::vector<Interval>& from, std::vector<Interval> ReadyInput::*field) {
-    for (const Interval& i : from) {
+  for (auto field : kSeriesFields) {
+    for (const Interval& i : in.*field) {
       ReadyInput& day = days[FloorTo(i.start, kNsPerDay)];
       (day.*field).push_back(i);
     }
-  };
-  for (auto field : {&ReadyInput::ready, &ReadyInput::costop, &ReadyInput::run, &ReadyInput::wait, &ReadyInput::used,
-                     &ReadyInput::usage, &ReadyInput::wait_per_dispatch_ns, &ReadyInput::host_load})
-    split(in.*field, field);
+  }
   for (auto& [day, d] : days) {
     d.vm = in.vm;
     d.source = in.source;
@@ -98,6 +109,18 @@ VmReadySummary SummarizeDigest(const ReadyDigest& d, const ReadyInput& meta, con
   if (d.host_load.n > 0) r.host_load = d.host_load.ToSummary();
   AddReadyHints(&r, t);
   return r;
+}
+
+void KeepEndingAfter(ReadyInput* in, TimeNs t) {
+  for (auto field : kSeriesFields) std::erase_if(in->*field, [t](const Interval& i) { return i.end <= t; });
+}
+
+std::optional<TimeNs> LatestEnd(const ReadyInput& in) {
+  std::optional<TimeNs> out;
+  for (auto field : kSeriesFields)
+    for (const Interval& i : in.*field)
+      if (!out || i.end > *out) out = i.end;
+  return out;
 }
 
 }  // namespace vrecon::models

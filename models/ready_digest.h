@@ -42,6 +42,10 @@ ReadyDigest DigestReady(const ReadyInput& in, const ReadyThresholds& t = {});
 
 // `in` split by the UTC day each interval starts in (host load and all): day start -> input.
 std::map<TimeNs, ReadyInput> SplitByDay(const ReadyInput& in);
+// Drops every interval of `in` that ends at or before `t` (what a day's digest already holds).
+void KeepEndingAfter(ReadyInput* in, TimeNs t);
+// The latest end of any interval of `in`; nullopt when it has none.
+std::optional<TimeNs> LatestEnd(const ReadyInput& in);
 
 // The summary AnalyzeVm would give for the samples behind `d` (p95s from the sketches), with the
 // VM's name, source, host and vCPUs from `meta`, and its hints.

@@ -314,8 +314,10 @@ Status SarParser::FlushGroup() {
   }
   RETURN_IF_ERROR(sink_->AddRow(start, end, row_));
   ++summary_.rows;
-  if (!summary_.first_end) summary_.first_end = end;
-  summary_.last_end = end;
+  // The span of the rows, not their first and last: a clock stepped back puts a row before the
+  // first, and what is recomputed after an ingest starts at the earliest.
+  if (!summary_.first_end || end < *summary_.first_end) summary_.first_end = end;
+  if (!summary_.last_end || end > *summary_.last_end) summary_.last_end = end;
   summary_.consumed_lines = group_line_;
   summary_.consumed_line_hash = group_line_hash_;
   return Status::Ok();

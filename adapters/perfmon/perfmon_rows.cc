@@ -249,8 +249,10 @@ Status PerfmonParser::Accept(const Row& row, const std::vector<double>& values, 
   }
   RETURN_IF_ERROR(sink_->AddRow(start, row.utc, values));
   ++summary_.rows;
-  if (!summary_.first_end) summary_.first_end = row.utc;
-  summary_.last_end = row.utc;
+  // The span of the rows, not their first and last: a clock stepped back puts a row before the
+  // first, and what is recomputed after an ingest starts at the earliest.
+  if (!summary_.first_end || row.utc < *summary_.first_end) summary_.first_end = row.utc;
+  if (!summary_.last_end || row.utc > *summary_.last_end) summary_.last_end = row.utc;
   summary_.consumed_lines = row.line;
   if (line_hash) {
     summary_.consumed_line_hash = *line_hash;

@@ -28,6 +28,7 @@ Status RefreshStoredCorrections(Store* store, const IngestRunResult& r) {
   const TimeNs margin =
       std::max<TimeNs>(2 * *length, static_cast<TimeNs>(req.alignment.max_lag_s * kNsPerSec) + *length);
   req.from = FloorTo(*r.first_new_end - margin, *length);
+  req.new_samples_from = r.first_new_end;
   req.to = FloorTo(*r.last_new_end + margin, *length) + *length;
   auto n = StoreCorrections(store, req);
   if (!n.ok()) return n.status().IsNotFound() ? Status::Ok() : n.status();

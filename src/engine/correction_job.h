@@ -22,6 +22,10 @@ struct CorrectionRequest {
   std::optional<std::set<std::string>> vm_keys;
   TimeNs window = 300 * kNsPerSec;
   std::optional<TimeNs> from, to;
+  // The earliest end among the samples the caller just stored (a fleet round's, an ingest's):
+  // StoreCorrections then adds to the stored Ready-Time days only what ends after their reach
+  // (ReadySummaryUpdate::new_from). Unset: those days are read again from `from`.
+  std::optional<TimeNs> new_samples_from;
   std::map<std::string, std::string> mappings;  // guest -> vm_key or VM name, on top of the stored ones
   bool hyperv_guest_run_time = false;           // % Guest Run Time instead of % Total Run Time
   // vSphere host truth: cpu.run.summation (time, like the guest's ticks) instead of

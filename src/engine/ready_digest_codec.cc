@@ -9,6 +9,7 @@ namespace vrecon {
 namespace {
 
 constexpr uint8_t kVersion = 1;
+constexpr uint8_t kVersionWithReach = 2;  // a day's digest that records how far its samples reach
 
 void PutVarint(std::string* out, uint64_t v) {
   while (v >= 0x80) {
@@ -106,20 +107,30 @@ auto Fields(D& d) {
 
 }  // namespace
 
-std::string EncodeReadyDigest(const models::ReadyDigest& d) {
+std::string EncodeReadyDigest(const models::ReadyDigest& d, std::optional<TimeNs> reach) {
   std::string out;
-  out.push_back(static_cast<char>(kVersion));
+  out.push_back(static_cast<char>(reach ? kVersionWithReach : kVersion));
+  if (reach) blob::Put(&out, static_cast<int64_t>(*reach));
   PutCount(&out, d.states);
   for (const models::ValueDigest* v : Fields(d)) PutValues(&out, *v);
   return out;
 }
 
-StatusOr<models::ReadyDigest> DecodeReadyDigest(std::string_view in) {
+StatusOr<models::ReadyDigest> DecodeReadyDigest(std::string_view in, std::optional<TimeNs>* reach) {
   models::ReadyDigest d;
-  if (in.empty() || static_cast<uint8_t>(in.front()) != kVersion)
+  const uint8_t version = in.empty() ? 0 : static_cast<uint8_t>(in.front());
+  if (version != kVersion && version != kVersionWithReach)
     return Status::ParseError("stored Ready-Time digest: unknown version");
   in.remove_prefix(1);
-  bool ok = TakeCount(&in, &d.states);
+  bool ok = true;
+  std::optional<TimeNs> r;
+  if (version == kVersionWithReach) {
+    int64_t t = 0;
+    ok = blob::Take(&in, &t);
+    r = t;
+  }
+  if (reach) *reach = r;
+  ok = ok && TakeCount(&in, &d.states);
   for (models::ValueDigest* v : Fields(d)) ok = ok && TakeValues(&in, v);
   if (!ok || !in.empty()) return Status::ParseError("stored Ready-Time digest is truncated or corrupt");
   return d;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <memory>
 #include <set>
 #include <tuple>
 
@@ -70,95 +71,118 @@ Status ReadInto(BlockReader* reader, const std::vector<std::pair<int64_t, std::v
   return Status::Ok();
 }
 
-}  // namespace
-
-Status ForEachReadyInput(Store* store, const ReadyRequest& req, const ReadyRangeFn& range_of,
-                         const ReadyInputVisitor& visit, const ReadyBatchFn& before_batch) {
-  ASSIGN_OR_RETURN(std::vector<StoredSeries> all, FindSeries(store, SeriesFilter{}));
-  ASSIGN_OR_RETURN(auto mappings, store->Mappings());
-  ASSIGN_OR_RETURN(VmDirectory dir, VmDirectory::Build(store, all, mappings));
+// The store's host-side series sorted by the VM and source they feed.
+struct ReadySeries {
+  std::vector<StoredSeries> all;
+  VmDirectory dir;
   // Guests' Processor(n) instances, a vCPU count for esxtop VMs the inventory does not know.
   std::map<std::string, std::set<std::string>> guest_cpus;  // by GuestId
   // Host load series by host machine: Hyper-V LP _Total % Total Run Time, esxtop Physical Cpu _Total.
   std::map<std::string, std::vector<const StoredSeries*>> host_load;
-  // (entry, source) -> its series
-  std::map<std::pair<size_t, std::string>, Acc> vms;
-  for (const StoredSeries& s : all) {
+  std::map<std::pair<size_t, std::string>, Acc> vms;  // (entry, source) -> its series
+};
+
+StatusOr<std::unique_ptr<ReadySeries>> FindReadySeries(Store* store) {
+  auto out = std::make_unique<ReadySeries>();
+  ASSIGN_OR_RETURN(out->all, FindSeries(store, SeriesFilter{}));
+  ASSIGN_OR_RETURN(auto mappings, store->Mappings());
+  ASSIGN_OR_RETURN(out->dir, VmDirectory::Build(store, out->all, mappings));
+  for (const StoredSeries& s : out->all) {
     const SeriesKey& k = s.key;
     if (k.source == SourceKind::kGuest && k.object == "Processor" && k.counter == "% Processor Time" &&
         !k.instance.empty() && k.instance.find("_Total") == std::string::npos)
-      guest_cpus[dir.GuestId(k.machine)].insert(k.instance);
+      out->guest_cpus[out->dir.GuestId(k.machine)].insert(k.instance);
     if ((k.source == SourceKind::kHyperV && k.object == "Hyper-V Hypervisor Logical Processor" &&
          k.instance == "_Total" && k.counter == "% Total Run Time") ||
         (k.source == SourceKind::kEsxtop && k.object == "Physical Cpu" && k.instance == "_Total" &&
          k.counter == "% Util Time"))
-      host_load[models::FoldVmName(k.machine)].push_back(&s);
-    const int e = dir.HostEntryOf(k);
+      out->host_load[models::FoldVmName(k.machine)].push_back(&s);
+    const int e = out->dir.HostEntryOf(k);
     if (e < 0) continue;
-    Acc& a = vms[{static_cast<size_t>(e), std::string(SourceKindName(k.source))}];
+    Acc& a = out->vms[{static_cast<size_t>(e), std::string(SourceKindName(k.source))}];
     a.source = SourceKindName(k.source);
     if (auto field = FieldOf(k, &a)) a.series.push_back({&s, field});
   }
+  return out;
+}
 
-  const std::vector<size_t> selected = dir.Select(req.vm, req.vm_keys);
-  std::set<size_t> wanted(selected.begin(), selected.end());
-  std::vector<std::pair<const VmEntry*, Acc*>> todo;
-  for (auto& [key, a] : vms)
-    if (wanted.contains(key.first) && !a.series.empty()) todo.emplace_back(&dir.entry(key.first), &a);
-  bool any = false;
+// The host load series of the VM's hosts.
+std::vector<const StoredSeries*> HostLoadOf(const ReadySeries& rs, const VmEntry& e) {
+  std::vector<const StoredSeries*> out;
+  for (const std::string& h : e.hosts)
+    if (auto it = rs.host_load.find(models::FoldVmName(h)); it != rs.host_load.end())
+      out.insert(out.end(), it->second.begin(), it->second.end());
+  return out;
+}
+
+// A VM's input with its name, source, host and vCPUs, no samples yet.
+models::ReadyInput EmptyInput(const ReadySeries& rs, const VmEntry& e, const Acc& a) {
+  models::ReadyInput in;
+  in.vm = e.name;
+  in.source = a.source;
+  in.host = Join(e.hosts, ", ");
+  if (e.num_cpu > 0) {
+    in.vcpus = e.num_cpu;
+  } else if (!a.vcpu_ids.empty()) {
+    in.vcpus = static_cast<int>(a.vcpu_ids.size());
+  } else if (!e.guests.empty()) {
+    if (auto g = rs.guest_cpus.find(rs.dir.GuestId(e.guests.front())); g != rs.guest_cpus.end())
+      in.vcpus = static_cast<int>(g->second.size());
+  }
+  return in;
+}
+
+using Todo = std::vector<std::pair<const VmEntry*, Acc*>>;
+
+// Tells `before_batch` of VMs [k, end), then takes their ranges and reads their series ahead in
+// two queries on PostgreSQL where every range has a start (a fleet round's).
+Status StartBatch(const ReadySeries& rs, const Todo& todo, size_t k, size_t end, const ReadyRangeFn& range_of,
+                  const ReadyBatchFn& before_batch, BlockReader* reader, std::vector<TimeRange>* ranges) {
+  if (before_batch) {
+    std::vector<std::pair<const VmEntry*, std::string>> vms_of_batch;
+    for (size_t j = k; j < end; ++j) vms_of_batch.emplace_back(todo[j].first, todo[j].second->source);
+    RETURN_IF_ERROR(before_batch(vms_of_batch));
+  }
+  TimeNs from = std::numeric_limits<TimeNs>::max();
+  std::vector<int64_t> ids;
+  for (size_t j = k; j < end; ++j) {
+    (*ranges)[j] = range_of(todo[j].first->key, todo[j].second->source);
+    if ((*ranges)[j].from == std::numeric_limits<TimeNs>::min()) continue;  // its whole history: read alone
+    from = std::min(from, (*ranges)[j].from);
+    for (const auto& [s, field] : todo[j].second->series) ids.push_back(s->id);
+    for (const StoredSeries* s : HostLoadOf(rs, *todo[j].first)) ids.push_back(s->id);
+  }
+  return reader->Prefetch(ids, from);
+}
+
+}  // namespace
+
+Status ForEachReadyInput(Store* store, const ReadyRequest& req, const ReadyRangeFn& range_of,
+                         const ReadyInputVisitor& visit, const ReadyBatchFn& before_batch) {
+  ASSIGN_OR_RETURN(const std::unique_ptr<ReadySeries> rs, FindReadySeries(store));
+  const std::vector<size_t> selected = rs->dir.Select(req.vm, req.vm_keys);
+  const std::set<size_t> wanted(selected.begin(), selected.end());
+  Todo todo;
+  for (auto& [key, a] : rs->vms)
+    if (wanted.contains(key.first) && !a.series.empty()) todo.emplace_back(&rs->dir.entry(key.first), &a);
   BlockReader reader(store);
-  // A few dozen VMs at a time, their series read ahead in two queries on PostgreSQL when every
-  // range has a start (a fleet round's: from the start of a UTC day).
+  // A few dozen VMs at a time: what the caller reads of them first, then their samples.
   constexpr size_t kBatchVms = 64;
   std::vector<TimeRange> ranges(todo.size());
-  for (size_t k = 0; k < todo.size(); ++k) ranges[k] = range_of(todo[k].first->key, todo[k].second->source);
   for (size_t k = 0; k < todo.size(); ++k) {
-    if (k % kBatchVms == 0) {
-      const size_t end = std::min(todo.size(), k + kBatchVms);
-      TimeNs from = std::numeric_limits<TimeNs>::max();
-      std::vector<int64_t> ids;
-      for (size_t j = k; j < end; ++j) {
-        if (ranges[j].from == std::numeric_limits<TimeNs>::min()) continue;  // its whole history: read alone
-        from = std::min(from, ranges[j].from);
-        for (const auto& [s, field] : todo[j].second->series) ids.push_back(s->id);
-        for (const std::string& h : todo[j].first->hosts)
-          if (auto it = host_load.find(models::FoldVmName(h)); it != host_load.end())
-            for (const StoredSeries* s : it->second) ids.push_back(s->id);
-      }
-      RETURN_IF_ERROR(reader.Prefetch(ids, from));
-      if (before_batch) {
-        std::vector<std::pair<const VmEntry*, std::string>> vms_of_batch;
-        for (size_t j = k; j < end; ++j) vms_of_batch.emplace_back(todo[j].first, todo[j].second->source);
-        RETURN_IF_ERROR(before_batch(vms_of_batch));
-      }
-    }
+    if (k % kBatchVms == 0)
+      RETURN_IF_ERROR(
+          StartBatch(*rs, todo, k, std::min(todo.size(), k + kBatchVms), range_of, before_batch, &reader, &ranges));
     const VmEntry& e = *todo[k].first;
     Acc& a = *todo[k].second;
-    const TimeRange range = ranges[k];
-    models::ReadyInput in;
-    in.vm = e.name;
-    in.source = a.source;
-    in.host = Join(e.hosts, ", ");
-    if (e.num_cpu > 0) {
-      in.vcpus = e.num_cpu;
-    } else if (!a.vcpu_ids.empty()) {
-      in.vcpus = static_cast<int>(a.vcpu_ids.size());
-    } else if (!e.guests.empty()) {
-      if (auto g = guest_cpus.find(dir.GuestId(e.guests.front())); g != guest_cpus.end())
-        in.vcpus = static_cast<int>(g->second.size());
-    }
+    models::ReadyInput in = EmptyInput(*rs, e, a);
     std::vector<std::pair<int64_t, std::vector<Interval>*>> into;
     for (auto& [s, field] : a.series) into.emplace_back(s->id, &(in.*field));
-    for (const std::string& h : e.hosts) {
-      auto it = host_load.find(models::FoldVmName(h));
-      if (it == host_load.end()) continue;
-      for (const StoredSeries* s : it->second) into.emplace_back(s->id, &in.host_load);
-    }
-    RETURN_IF_ERROR(ReadInto(&reader, into, range));
-    any = true;
+    for (const StoredSeries* s : HostLoadOf(*rs, e)) into.emplace_back(s->id, &in.host_load);
+    RETURN_IF_ERROR(ReadInto(&reader, into, ranges[k]));
     RETURN_IF_ERROR(visit(e, std::move(in)));
   }
-  if (req.vm && !any) {
+  if (req.vm && todo.empty()) {
     return Status::NotFound("no VM named \"" + *req.vm + "\" with ready-time data in " + store->location() +
                             " (vrecon samples --counter '*Ready*' lists what the store holds)");
   }

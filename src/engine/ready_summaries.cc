@@ -62,32 +62,70 @@ StatusOr<int64_t> VmId(Store* store, const VmEntry& e, const models::ReadyInput&
   return id;
 }
 
-// What a batch of VMs has stored (LoadReadyDigests), read before they are visited: the VM ids
-// it was read for, and by (id, source) the sources with a total.
+// A day's stored digest and how far its samples reach (nullopt: stored before reaches were kept).
+struct StoredDay {
+  models::ReadyDigest digest;
+  std::optional<TimeNs> reach;
+};
+
+// What one VM and source has stored, decoded: its total and its days from the batch's first on.
+struct StoredSummary {
+  models::ReadyDigest total;
+  std::map<TimeNs, StoredDay> days;
+};
+
+// What a batch of VMs with a total has stored (LoadReadyDigests), read before they are visited:
+// their ids, and by (id, source) what is stored from `from_day` (a day before the update's
+// first, so that a sample crossing into the update's first day finds the day it started in).
 struct ReadBatch {
   std::set<int64_t> ids;
   TimeNs from_day = 0;
-  std::map<std::pair<int64_t, std::string>, StoredReadyDigests> digests;
+  std::map<std::pair<int64_t, std::string>, StoredSummary> stored;
 };
+
+StatusOr<StoredSummary> DecodeStored(const StoredReadyDigests& blobs) {
+  StoredSummary out;
+  if (blobs.total) {
+    ASSIGN_OR_RETURN(out.total, DecodeReadyDigest(*blobs.total));
+  }
+  for (const auto& [day, blob] : blobs.days) {
+    StoredDay d;
+    ASSIGN_OR_RETURN(d.digest, DecodeReadyDigest(blob, &d.reach));
+    out.days.emplace(day, std::move(d));
+  }
+  return out;
+}
+
+// Where a VM's new samples can be added to its stored days rather than its days read again: after
+// the latest reach of the days it has stored, when every one of them records its reach and every
+// sample the caller stored (`new_from`: the earliest end among them) ends after that point. Any
+// sample that ends before it was in the store when those digests were made.
+std::optional<TimeNs> FoldPoint(const StoredSummary& s, std::optional<TimeNs> new_from) {
+  if (!new_from || s.days.empty()) return std::nullopt;
+  TimeNs latest = std::numeric_limits<TimeNs>::min();
+  for (const auto& [day, d] : s.days) {
+    if (!d.reach) return std::nullopt;
+    latest = std::max(latest, *d.reach);
+  }
+  if (*new_from <= latest) return std::nullopt;
+  return latest;
+}
 
 // The VM's total without the days from `from` on: what stays as it is.
 StatusOr<models::ReadyDigest> TotalBefore(Store* store, int64_t id, const std::string& source, TimeNs from,
                                           const ReadBatch& batch) {
-  models::ReadyDigest total;
-  std::optional<std::string> stored;
-  std::map<TimeNs, std::string> days;
-  if (batch.ids.contains(id) && batch.from_day == from) {
-    if (auto it = batch.digests.find({id, source}); it != batch.digests.end()) {
-      stored = it->second.total;
-      days = it->second.days;
-    }
-  } else {
-    ASSIGN_OR_RETURN(stored, LoadReadyTotal(store, id, source));
-    if (stored) {
-      ASSIGN_OR_RETURN(days, LoadReadyDays(store, id, source, from));
-    }
+  if (batch.ids.contains(id) && batch.from_day <= from) {
+    auto it = batch.stored.find({id, source});
+    if (it == batch.stored.end()) return models::ReadyDigest{};
+    models::ReadyDigest total = it->second.total;
+    for (const auto& [day, d] : it->second.days)
+      if (day >= from) total.Merge(d.digest, -1);
+    return total;
   }
+  models::ReadyDigest total;
+  ASSIGN_OR_RETURN(const std::optional<std::string> stored, LoadReadyTotal(store, id, source));
   if (!stored) return total;
+  ASSIGN_OR_RETURN(const auto days, LoadReadyDays(store, id, source, from));
   ASSIGN_OR_RETURN(total, DecodeReadyDigest(*stored));
   for (const auto& [day, blob] : days) {
     ASSIGN_OR_RETURN(models::ReadyDigest d, DecodeReadyDigest(blob));
@@ -96,22 +134,58 @@ StatusOr<models::ReadyDigest> TotalBefore(Store* store, int64_t id, const std::s
   return total;
 }
 
-Status UpdateVm(Store* store, const VmEntry& e, models::ReadyInput&& in, TimeNs from,
-                std::map<std::string, int64_t>* ids, const ReadBatch& batch) {
-  ASSIGN_OR_RETURN(const int64_t id, VmId(store, e, in, ids));
+Status WriteSummary(Store* store, int64_t id, const models::ReadyInput& in, const models::ReadyDigest& total) {
+  models::VmReadySummary summary = models::SummarizeDigest(total, in);  // named as `in`
+  StoredReady r = ToStoredReady(summary);
+  r.digest = EncodeReadyDigest(total);
+  return UpsertReady(store, id, r);
+}
+
+// The days from `from` on, digested again from all their samples (`in` holds them).
+Status ReplaceDays(Store* store, int64_t id, const models::ReadyInput& in, TimeNs from, const ReadBatch& batch) {
   ASSIGN_OR_RETURN(models::ReadyDigest total, TotalBefore(store, id, in.source, from, batch));
   std::map<TimeNs, std::string> days;
   for (const auto& [day, part] : models::SplitByDay(in)) {
     if (day < from) continue;  // a sample overlapping `from` from the day before: that day stays
     const models::ReadyDigest d = models::DigestReady(part);
     total.Merge(d);
-    days.emplace(day, EncodeReadyDigest(d));
+    days.emplace(day, EncodeReadyDigest(d, models::LatestEnd(part)));
   }
   RETURN_IF_ERROR(ReplaceReadyDays(store, id, in.source, from, days));
-  models::VmReadySummary summary = models::SummarizeDigest(total, in);  // named as `in`
-  StoredReady r = ToStoredReady(summary);
-  r.digest = EncodeReadyDigest(total);
-  return UpsertReady(store, id, r);
+  return WriteSummary(store, id, in, total);
+}
+
+// The samples after `after` (FoldPoint) added to the stored days and total: a round reads a
+// round's worth of samples, not its whole day.
+Status FoldIntoDays(Store* store, int64_t id, models::ReadyInput&& in, TimeNs after, const StoredSummary& stored,
+                    TimeNs first_day) {
+  models::KeepEndingAfter(&in, after);
+  models::ReadyDigest total = stored.total;
+  std::map<TimeNs, std::string> days;
+  for (const auto& [day, part] : models::SplitByDay(in)) {
+    if (day < first_day) continue;  // begun over a day before the stored days: not kept, as above
+    models::ReadyDigest d = models::DigestReady(part);
+    total.Merge(d);
+    std::optional<TimeNs> reach = models::LatestEnd(part);
+    if (auto it = stored.days.find(day); it != stored.days.end()) {
+      d.Merge(it->second.digest);
+      reach = std::max(reach, it->second.reach);
+    }
+    days.emplace(day, EncodeReadyDigest(d, reach));
+  }
+  // Every stored day after the first changed one changes too (none reaches past `after`).
+  if (!days.empty()) RETURN_IF_ERROR(ReplaceReadyDays(store, id, in.source, days.begin()->first, days));
+  return WriteSummary(store, id, in, total);
+}
+
+Status UpdateVm(Store* store, const VmEntry& e, models::ReadyInput&& in, TimeNs from, std::optional<TimeNs> fold,
+                std::map<std::string, int64_t>* ids, const ReadBatch& batch) {
+  ASSIGN_OR_RETURN(const int64_t id, VmId(store, e, in, ids));
+  if (fold) {
+    if (auto it = batch.stored.find({id, in.source}); batch.ids.contains(id) && it != batch.stored.end())
+      return FoldIntoDays(store, id, std::move(in), *fold, it->second, batch.from_day);
+  }
+  return ReplaceDays(store, id, in, from, batch);
 }
 
 }  // namespace
@@ -127,26 +201,42 @@ Status UpdateReadySummaries(Store* store, const ReadySummaryUpdate& u, std::map<
   req.vm = u.vm;
   req.vm_keys = u.vm_keys;
   ReadBatch batch;
+  std::map<std::pair<std::string, std::string>, TimeNs> folds;  // (vm_key, source) -> FoldPoint
+  auto fold_of = [&](const std::string& key, const std::string& source) -> std::optional<TimeNs> {
+    auto it = folds.find({key, source});
+    return it == folds.end() ? std::nullopt : std::optional<TimeNs>(it->second);
+  };
   Status s = ForEachReadyInput(
       store, req,
       [&](const std::string& key, const std::string& source) {
         TimeRange r;
-        r.from = from_of(key, source);
+        r.from = fold_of(key, source).value_or(from_of(key, source));
         return r;
       },
       [&](const VmEntry& e, models::ReadyInput&& in) {
         const TimeNs from = from_of(e.key, in.source);
-        return UpdateVm(store, e, std::move(in), from, ids, batch);
+        const std::optional<TimeNs> fold = fold_of(e.key, in.source);
+        return UpdateVm(store, e, std::move(in), from, fold, ids, batch);
       },
       [&](const std::vector<std::pair<const VmEntry*, std::string>>& vms) -> Status {
         // The stored totals and days of the batch's VMs with a total, in two queries.
         batch = ReadBatch{};
-        batch.from_day = asked_from;
+        folds.clear();
+        batch.from_day = asked_from == std::numeric_limits<TimeNs>::min() ? asked_from : asked_from - kNsPerDay;
+        std::map<int64_t, const VmEntry*> by_id;
         for (const auto& [e, source] : vms)
-          if (auto it = ids->find(e->key); it != ids->end() && with_total.contains({e->key, source}))
+          if (auto it = ids->find(e->key); it != ids->end() && with_total.contains({e->key, source})) {
             batch.ids.insert(it->second);
-        ASSIGN_OR_RETURN(batch.digests,
-                         LoadReadyDigests(store, std::vector<int64_t>(batch.ids.begin(), batch.ids.end()), asked_from));
+            by_id[it->second] = e;
+          }
+        ASSIGN_OR_RETURN(auto blobs, LoadReadyDigests(store, std::vector<int64_t>(batch.ids.begin(), batch.ids.end()),
+                                                      batch.from_day));
+        for (const auto& [id_source, b] : blobs) {
+          ASSIGN_OR_RETURN(StoredSummary stored, DecodeStored(b));
+          if (auto fold = FoldPoint(stored, u.new_from); fold && by_id.contains(id_source.first))
+            folds[{by_id[id_source.first]->key, id_source.second}] = *fold;
+          batch.stored.emplace(id_source, std::move(stored));
+        }
         return Status::Ok();
       });
   return s.code() == Status::Code::kNotFound ? Status::Ok() : s;

@@ -1,7 +1,8 @@
 // The stored Ready-Time summaries that reports read (corr_ready), kept up to date a UTC day at a
 // time (src/store/ready_tables.h, models/ready_digest.h): each update reads the samples of the
 // days it is given, replaces those days' digests, and adjusts the VM's total by the difference,
-// so its cost follows the days that changed, not the days kept.
+// so its cost follows the days that changed, not the days kept. Each day's digest records how far
+// its samples reach, so that an update whose new samples all end later reads only those.
 #ifndef VRECON_SRC_ENGINE_READY_SUMMARIES_H_
 #define VRECON_SRC_ENGINE_READY_SUMMARIES_H_
 
@@ -19,6 +20,10 @@ struct ReadySummaryUpdate {
   std::optional<std::set<std::string>> vm_keys;  // only these VMs besides; unset: no limit
   std::optional<TimeNs> from;                    // the days from the one holding this on; all when unset
   std::optional<TimeNs> kept_from;               // samples before this were pruned: their days stay as stored
+  // The earliest end among the samples the caller stored. When a VM's stored days all reach to a
+  // point before it, only the samples after that point are read and added to them (a round's
+  // worth, however late in the day); unset, the days from `from` are read again whole.
+  std::optional<TimeNs> new_from;
 };
 
 // Inside the caller's transaction. `ids` maps vm_key to corr_vm id; VMs it lacks are added to

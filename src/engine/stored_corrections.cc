@@ -169,6 +169,7 @@ StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
   ready.vm_keys = req.vm_keys;
   ready.from = req.from;
   ready.kept_from = frozen_before;
+  ready.new_from = req.new_samples_from;
   RETURN_IF_ERROR(UpdateReadySummaries(store, ready, &ids));
   RETURN_IF_ERROR(tx.Commit());
   return stored;

@@ -239,6 +239,7 @@ RoundResult RunRound(const RoundContext& ctx) {
     req.vm_keys = TouchedVms(round.sources);
     req.window = window;
     req.from = (*earliest / window) * window - window;
+    req.new_samples_from = earliest;
     req.mappings = cfg.mappings;
     req.vsphere_run = cfg.vsphere_run;
     auto store = Store::Open(ctx.db);

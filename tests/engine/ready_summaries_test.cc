@@ -18,9 +18,9 @@
 namespace vrecon::testing {
 namespace {
 
-// An esxtop batch capture of two VMs and the host's load: 20 s rows from 01:00 to 04:00 UTC of
-// 2026-11-0<day>, values from a seed.
-std::string EsxtopDay(int day, unsigned seed) {
+// An esxtop batch capture of two VMs and the host's load: 20 s rows from `from_s` (01:00) to
+// `to_s` (04:00) seconds into 2026-11-0<day> UTC, values from a seed.
+std::string EsxtopDay(int day, unsigned seed, int from_s = 3600, int to_s = 4 * 3600) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> u(0, 1);
   std::string s = "\"(PDH-CSV 4.0) (UTC)(0)\"";
@@ -29,7 +29,7 @@ std::string EsxtopDay(int day, unsigned seed) {
       s += std::string(",\"\\\\esx01.example.com\\Group Cpu(") + vm + ")\\" + c + "\"";
   s += ",\"\\\\esx01.example.com\\Physical Cpu(_Total)\\% Util Time\"\n";
   char b[64];
-  for (int t = 3600; t < 4 * 3600; t += 20) {
+  for (int t = from_s; t < to_s; t += 20) {
     std::snprintf(b, sizeof b, "\"11/%02d/2026 %02d:%02d:%02d.000\"", day, t / 3600, t / 60 % 60, t % 60);
     s += b;
     for (int vm = 0; vm < 2; ++vm) {
@@ -159,6 +159,61 @@ TEST_P(ReadySummariesTest, PrunedSamplesAndDaysLiveOnInTheSummary) {
     EXPECT_NEAR(*after->front().ready_mean, *before->front().ready_mean, 1e-9) << samples_too;
     EXPECT_NEAR(*after->front().ready_p95, *before->front().ready_p95, 1e-9) << samples_too;
   }
+}
+
+// A day that arrives in two parts, as a fleet's rounds bring it: the second part's ingest stores
+// the corrections with its new samples' earliest end (RefreshStoredCorrections), and the day's
+// digest, which reaches to the first part's end, takes the second part's samples alone. To show
+// that the first part's samples are not read again, they are deleted from the store before the
+// second part arrives: the summary still counts them, as the store that had both parts at once
+// does. Stored again without that earliest end, the day is read again whole and they are gone.
+TEST_P(ReadySummariesTest, ALaterPartOfADayIsAddedWithoutReadingTheDayAgain) {
+  WriteText(dir_.File("part1.csv"), EsxtopDay(3, 21, 3600, 2 * 3600));
+  WriteText(dir_.File("part2.csv"), EsxtopDay(3, 22, 2 * 3600, 4 * 3600));
+  const std::string full = NewStore(GetParam(), dir_.path(), "ready_parts_full.db");
+  Ingest(full, {dir_.File("guests.csv"), Day(1), dir_.File("part1.csv"), dir_.File("part2.csv")});
+  auto b = Store::Open(full);
+  ASSERT_TRUE(b.ok());
+  CorrectionRequest all;
+  ASSERT_TRUE(StoreCorrections(b->get(), all).ok());
+  auto want = ListCorrVms(b->get());
+  ASSERT_TRUE(want.ok() && !want->empty());
+  auto want_ready = LoadReady(b->get(), want->front().id);
+  ASSERT_TRUE(want_ready.ok() && want_ready->size() == 1u);
+  ASSERT_EQ(want_ready->front().samples, 540 + 180 + 360);  // day 1, then day 3 in two parts
+
+  const std::string db = NewStore(GetParam(), dir_.path(), "ready_parts.db");
+  Ingest(db, {dir_.File("guests.csv"), Day(1), dir_.File("part1.csv")});
+  auto a = Store::Open(db);
+  ASSERT_TRUE(a.ok());
+  ASSERT_TRUE(StoreCorrections(a->get(), all).ok());
+  ASSERT_TRUE((*a)->db()
+                  ->Exec("DELETE FROM value_block WHERE block_id IN (SELECT t.id FROM time_block t JOIN source_file "
+                         "f ON f.id = t.file_id WHERE f.path LIKE '%part1.csv')")
+                  .ok());
+  a->reset();
+  Ingest(db, {dir_.File("part2.csv")});
+  a = Store::Open(db);
+  ASSERT_TRUE(a.ok());
+  auto vms = ListCorrVms(a->get());
+  ASSERT_TRUE(vms.ok() && !vms->empty());
+  int64_t id = 0;
+  for (const CorrVm& v : *vms) id = v.vm_key == want->front().vm_key ? v.id : id;
+  ASSERT_NE(id, 0);
+  auto got = LoadReady(a->get(), id);
+  ASSERT_TRUE(got.ok() && got->size() == 1u);
+  EXPECT_EQ(got->front().samples, want_ready->front().samples);
+  EXPECT_EQ(got->front().ready_above_5, want_ready->front().ready_above_5);
+  EXPECT_NEAR(*got->front().ready_mean, *want_ready->front().ready_mean, 1e-9);
+  EXPECT_NEAR(*got->front().ready_p95, *want_ready->front().ready_p95, 1e-9);
+  EXPECT_NEAR(*got->front().host_load_p95, *want_ready->front().host_load_p95, 1e-9);
+
+  CorrectionRequest again;
+  again.from = *ParseIso("2026-11-03T01:55:00Z");
+  ASSERT_TRUE(StoreCorrections(a->get(), again).ok());
+  got = LoadReady(a->get(), id);
+  ASSERT_TRUE(got.ok() && got->size() == 1u);
+  EXPECT_EQ(got->front().samples, 540 + 360) << "day 3 read again: its first part is gone";
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, ReadySummariesTest, ::testing::Values(TestBackend::kSqlite, TestBackend::kPostgres),
