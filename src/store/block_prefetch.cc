@@ -47,7 +47,7 @@ Status BlockReader::Prefetch(const std::vector<int64_t>& series_ids, TimeNs from
       EndPrefetch();
       return Damaged(series);
     }
-    if (prefetched_values_.size() + vals.size() / 8 > kPrefetchValues) {  // too much to keep: read as before
+    if (prefetched_values_.size() + vals.size() / 8 > prefetch_values_) {  // too much to keep: read as before
       q->Reset();
       EndPrefetch();
       return Status::Ok();

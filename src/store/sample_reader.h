@@ -104,6 +104,9 @@ class BlockReader {
   Status PrefetchEarlier(const std::vector<int64_t>& series_ids, TimeNs from);
   void EndPrefetch();
   static constexpr size_t kPrefetchValues = size_t{1} << 21;  // 16 MiB of doubles
+  // Tests: a smaller limit than kPrefetchValues, and whether a prefetch is being answered from.
+  void set_prefetch_values(size_t n) { prefetch_values_ = n; }
+  bool prefetching() const { return prefetching_; }
 
  private:
   struct Times {
@@ -173,6 +176,7 @@ class BlockReader {
                          const std::function<void(int64_t, const SampleBlock&)>& visit);
   StatusOr<std::optional<TimeRange>> SpanPrefetched(const std::vector<int64_t>& series_ids, TimeNs from);
   bool prefetching_ = false;
+  size_t prefetch_values_ = kPrefetchValues;
   TimeNs prefetched_from_ = 0;
   std::unordered_map<int64_t, std::vector<Prefetched>> prefetched_;
   std::unordered_map<int64_t, TimeNs> listed_from_;  // PrefetchEarlier's, where earlier than prefetched_from_

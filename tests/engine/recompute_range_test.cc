@@ -168,25 +168,32 @@ TEST_P(RecomputeRangeTest, SpanFromATimeListsAndStreamsOnlyTheBlocksEndingAfterI
   }
   // Read ahead (PostgreSQL: two queries for every series; SQLite: nothing changes): the same span
   // and the same samples, and a read from before the prefetch's start still gets its earlier ones.
-  BlockReader ahead(store->get());
-  ASSERT_TRUE(ahead.Prefetch(ids, from).ok());
-  auto span2 = ahead.Span(ids, from);
-  ASSERT_TRUE(span2.ok()) << span2.status().message();
-  ASSERT_TRUE(span2->has_value());
-  EXPECT_EQ((*span2)->from, (*span)->from);
-  EXPECT_EQ((*span2)->to, (*span)->to);
-  for (const StoredSeries& s : *series) {
-    for (const TimeRange& r : {TimeRange{from, kDay0 + 34 * 60 * kMin}, TimeRange{kDay0, kDay0 + 34 * 60 * kMin}}) {
-      std::vector<TimeNs> a, b;
-      BlockReader plain(store->get());
-      ASSERT_TRUE(
-          plain.ForEach(s.id, r, [&](const SampleBlock& x) { a.insert(a.end(), x.ends.begin(), x.ends.end()); }).ok());
-      ASSERT_TRUE(
-          ahead.ForEach(s.id, r, [&](const SampleBlock& x) { b.insert(b.end(), x.ends.begin(), x.ends.end()); }).ok());
-      EXPECT_EQ(a, b) << s.key.instance;
+  // With a limit the blocks pass (PostgreSQL), nothing is kept and the reads go as before.
+  for (const size_t limit : {BlockReader::kPrefetchValues, size_t{100}}) {
+    BlockReader ahead(store->get());
+    ahead.set_prefetch_values(limit);
+    ASSERT_TRUE(ahead.Prefetch(ids, from).ok());
+    EXPECT_EQ(ahead.prefetching(), GetParam() == TestBackend::kPostgres && limit > 100) << limit;
+    auto span2 = ahead.Span(ids, from);
+    ASSERT_TRUE(span2.ok()) << span2.status().message();
+    ASSERT_TRUE(span2->has_value());
+    EXPECT_EQ((*span2)->from, (*span)->from);
+    EXPECT_EQ((*span2)->to, (*span)->to);
+    for (const StoredSeries& s : *series) {
+      for (const TimeRange& r : {TimeRange{from, kDay0 + 34 * 60 * kMin}, TimeRange{kDay0, kDay0 + 34 * 60 * kMin}}) {
+        std::vector<TimeNs> a, b;
+        BlockReader plain(store->get());
+        ASSERT_TRUE(
+            plain.ForEach(s.id, r, [&](const SampleBlock& x) { a.insert(a.end(), x.ends.begin(), x.ends.end()); })
+                .ok());
+        ASSERT_TRUE(
+            ahead.ForEach(s.id, r, [&](const SampleBlock& x) { b.insert(b.end(), x.ends.begin(), x.ends.end()); })
+                .ok());
+        EXPECT_EQ(a, b) << s.key.instance << " limit " << limit;
+      }
     }
+    ahead.EndPrefetch();
   }
-  ahead.EndPrefetch();
 
   // Nothing ends after the last sample: no span, and nothing to read.
   BlockReader after(store->get());
