@@ -4,6 +4,7 @@
 
 #include "src/store/array_literal.h"
 #include "src/store/block_writer.h"
+#include "src/store/postgres/pg_database.h"
 
 namespace vrecon {
 
@@ -88,21 +89,23 @@ std::optional<std::map<std::string, int64_t>> WriteAhead::Known(const std::vecto
 
 StatusOr<std::optional<int64_t>> WriteAhead::NextBlockId() {
   if (store_->db()->backend() != Backend::kPostgres) return std::optional<int64_t>();
-  if (block_ids_.empty()) {
-    // Ids drawn and not used leave a gap in the sequence, nothing else.
-    ASSIGN_OR_RETURN(Statement * q, store_->db()->Cached("SELECT nextval(pg_get_serial_sequence('time_block', 'id')) "
-                                                         "FROM generate_series(1, ?)"));
+  auto* db = static_cast<PgDatabase*>(store_->db());
+  std::deque<int64_t>& ids = db->time_block_ids();
+  if (ids.empty()) {
+    // The sequence is looked up once per draw, not once per id.
+    ASSIGN_OR_RETURN(Statement * q, db->Cached("SELECT nextval(q.s) FROM (SELECT pg_get_serial_sequence('time_block', "
+                                               "'id') AS s) q, generate_series(1, ?)"));
     q->Bind(1, static_cast<int64_t>(kIdsPerDraw));
     while (true) {
       ASSIGN_OR_RETURN(bool row, q->Step());
       if (!row) break;
-      block_ids_.push_back(q->ColumnInt(0));
+      ids.push_back(q->ColumnInt(0));
     }
     q->Reset();
-    if (block_ids_.empty()) return Status::Internal("the time_block id sequence gave no id");
+    if (ids.empty()) return Status::Internal("the time_block id sequence gave no id");
   }
-  const int64_t id = block_ids_.front();
-  block_ids_.pop_front();
+  const int64_t id = ids.front();
+  ids.pop_front();
   return std::optional<int64_t>(id);
 }
 

@@ -1,14 +1,13 @@
 // What the many small files of one transaction share on PostgreSQL (a collector's batch of VMs,
 // a file each): the ids of all their machines' series looked up in one query, and time block ids
-// drawn from the table's sequence many at a time, so that a block's INSERT needs no answer and
-// goes out without waiting (pipelined, src/store/postgres/pg_database.h), and their value_block
+// drawn from the table's sequence many at a time (kept by the connection between batches), so that a block's INSERT
+// needs no answer and goes out without waiting (pipelined, src/store/postgres/pg_database.h), and their value_block
 // rows written many to a statement. Each file's BlockWriter
 // is handed it (BlockWriter::set_ahead). On SQLite, where a query costs no round trip, it looks
 // nothing up and draws no id, and the writers go as they do alone.
 #ifndef VRECON_SRC_STORE_WRITE_AHEAD_H_
 #define VRECON_SRC_STORE_WRITE_AHEAD_H_
 
-#include <deque>
 #include <map>
 #include <optional>
 #include <set>
@@ -47,7 +46,6 @@ class WriteAhead {
   Store* store_;
   std::set<Group> loaded_;
   std::map<std::string, int64_t> ids_;  // by SeriesName
-  std::deque<int64_t> block_ids_;
   ValueRows value_rows_;
 };
 

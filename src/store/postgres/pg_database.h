@@ -5,6 +5,7 @@
 #ifndef VRECON_SRC_STORE_POSTGRES_PG_DATABASE_H_
 #define VRECON_SRC_STORE_POSTGRES_PG_DATABASE_H_
 
+#include <deque>
 #include <memory>
 #include <set>
 #include <string>
@@ -64,6 +65,10 @@ class PgDatabase final : public Database {
   // per transaction rather than once per block (a fleet round writes a block per VM). Not longer:
   // another process's prune may drop a month between transactions.
   std::set<std::string>& checked_months() { return checked_months_; }
+  // time_block ids drawn from its sequence and not used yet (WriteAhead::NextBlockId). Kept
+  // across transactions: a sequence never gives a value twice, committed or not, so a batch of a
+  // few VMs leaves the rest of its draw to the next batch instead of a gap.
+  std::deque<int64_t>& time_block_ids() { return time_block_ids_; }
 
   // For the statements of this connection (pg_statement.cc).
   pg_conn* conn() const { return conn_; }
@@ -78,6 +83,7 @@ class PgDatabase final : public Database {
   int64_t statements_ = 0;
   int pipelined_ = 0;
   std::set<std::string> checked_months_;  // writes sent whose answers are not read yet
+  std::deque<int64_t> time_block_ids_;
   std::unique_ptr<PgDatabase> sidecar_;
 };
 
