@@ -1,6 +1,7 @@
 #include "adapters/etw/cpu_accounting.h"
 
 #include <algorithm>
+#include <tuple>
 
 #include "src/core/text_util.h"
 
@@ -33,6 +34,31 @@ void CpuAccounting::Begin(int64_t t_us) {
   bucket_end_ = NextBoundary(t_us, options_.phase_us, options_.bucket_us);
   window_end_ = NextBoundary(t_us, options_.phase_us, options_.window_us);
 }
+
+namespace {
+
+// Sorts a bucket's processes by pid and name and adds up the entries of one process (a pid that
+// went to a new process of the same name within the bucket: one series, name:pid).
+void MergeSameProcess(std::vector<ProcessFigures>* processes) {
+  std::sort(processes->begin(), processes->end(), [](const ProcessFigures& x, const ProcessFigures& y) {
+    return std::tie(x.pid, x.name) < std::tie(y.pid, y.name);
+  });
+  std::vector<ProcessFigures> out;
+  out.reserve(processes->size());
+  for (ProcessFigures& p : *processes) {
+    if (!out.empty() && out.back().pid == p.pid && out.back().name == p.name) {
+      out.back().cpu_us += p.cpu_us;
+      out.back().union_us += p.union_us;
+      out.back().queue_us += p.queue_us;
+      out.back().switch_ins += p.switch_ins;
+    } else {
+      out.push_back(std::move(p));
+    }
+  }
+  *processes = std::move(out);
+}
+
+}  // namespace
 
 CpuAccounting::Process& CpuAccounting::ProcessOf(uint32_t pid, std::string_view image) {
   auto [it, added] = processes_.try_emplace(pid);
@@ -108,8 +134,13 @@ void CpuAccounting::FlushBucket() {
     p.bucket = ProcessFigures{pid, "", 0, 0, 0, 0};
     if (!p.alive) ended.push_back(pid);
   }
-  std::sort(b.processes.begin(), b.processes.end(),
-            [](const ProcessFigures& x, const ProcessFigures& y) { return x.pid < y.pid; });
+  for (Process& r : retired_) {
+    if (r.ended_at < bucket_start_) continue;  // its last bucket is out
+    r.bucket.name = r.name;
+    b.processes.push_back(r.bucket);
+    r.bucket = ProcessFigures{r.bucket.pid, "", 0, 0, 0, 0};
+  }
+  MergeSameProcess(&b.processes);
   b.cpus.reserve(cpus_.size());
   for (Cpu& c : cpus_) {
     b.cpus.push_back(c.bucket);
@@ -122,6 +153,7 @@ void CpuAccounting::FlushBucket() {
     const Process& p = processes_[pid];
     if (p.window_switch_ins == 0 && p.running == 0) processes_.erase(pid);
   }
+  std::erase_if(retired_, [](const Process& r) { return r.window_switch_ins == 0; });
   bucket_start_ = bucket_end_;
   bucket_end_ += options_.bucket_us;
 }
@@ -130,12 +162,23 @@ void CpuAccounting::FlushWindow(int64_t end_us) {
   QueueWindow w;
   w.start_us = window_start_;
   w.end_us = end_us;
-  for (auto& [pid, p] : processes_) {
-    if (p.window_switch_ins == 0) continue;
+  // A retired process whose pid went to one of the same name is one process to the series.
+  for (Process& r : retired_) {
+    auto live = processes_.find(r.bucket.pid);
+    if (live == processes_.end() || live->second.name != r.name || r.window_switch_ins == 0) continue;
+    live->second.window_switch_ins += r.window_switch_ins;
+    live->second.window_queue.Merge(r.window_queue);
+    r.window_switch_ins = 0;
+  }
+  auto add = [&w](uint32_t pid, Process& p) {
+    if (p.window_switch_ins == 0) return;
     w.processes.push_back({pid, p.name, p.window_switch_ins, p.window_queue.Quantile(0.95).value_or(0)});
     p.window_switch_ins = 0;
     p.window_queue = QuantileSketch();
-  }
+  };
+  for (auto& [pid, p] : processes_) add(pid, p);
+  for (Process& r : retired_) add(r.bucket.pid, r);
+  std::erase_if(retired_, [this](const Process& r) { return r.ended_at < bucket_start_; });
   std::sort(w.processes.begin(), w.processes.end(),
             [](const QueueWindow::Entry& x, const QueueWindow::Entry& y) { return x.pid < y.pid; });
   if (!w.processes.empty()) on_window_(w);
@@ -212,6 +255,8 @@ void CpuAccounting::ProcessStart(int64_t t_us, uint32_t pid, std::string_view im
   if (pid == 0) return;
   Process& p = ProcessOf(pid, "");
   if (!p.alive) {  // the pid is reused by a new process
+    // The ended one keeps what is still to go out: its last bucket, its queue window.
+    if (p.ended_at >= bucket_start_ || p.window_switch_ins > 0) retired_.push_back(std::move(p));
     p = Process{};
     p.bucket.pid = pid;
   }

@@ -141,6 +141,8 @@ class CpuAccounting {
   int64_t window_start_ = 0, window_end_ = 0;
   std::unordered_map<uint32_t, Thread> threads_;
   std::unordered_map<uint32_t, Process> processes_;
+  // Ended processes whose pid a new one took before their last bucket or queue window was out.
+  std::vector<Process> retired_;
   std::vector<Cpu> cpus_;  // in the order they were first seen
   std::vector<int> slot_;  // CPU number -> index in cpus_, or -1
 };

@@ -214,10 +214,43 @@ TEST(CpuAccountingTest, AnEndedProcessLeavesAfterItsLastBucketAndItsPidCanBeReus
   acc.Switch(Sw(600'000, 0, 10, 13, kIdle, 0));
   acc.End(1'000'000);
   ASSERT_EQ(r.buckets.size(), 2u);
-  ASSERT_EQ(r.buckets[0].processes.size(), 1u);
-  EXPECT_EQ(r.buckets[0].processes[0].name, "c");  // the reuse came before the bucket's end
+  // The reuse came before the bucket's end: both processes are in it, a with what it ran.
+  ASSERT_EQ(r.buckets[0].processes.size(), 2u);
+  EXPECT_EQ(r.buckets[0].processes[0].name, "a");
+  EXPECT_EQ(r.buckets[0].processes[0].cpu_us, 100'000);
+  EXPECT_EQ(r.buckets[0].processes[1].name, "c");
+  EXPECT_EQ(r.buckets[0].processes[1].cpu_us, 0);
+  ASSERT_EQ(r.buckets[1].processes.size(), 1u);
   EXPECT_EQ(r.buckets[1].processes.at(0).name, "c");
   EXPECT_EQ(r.buckets[1].processes.at(0).cpu_us, 400'000);
+}
+
+// A pid that goes to a new process of the same image within a second is one series (name:pid):
+// the bucket adds both up, and the queue window too.
+TEST(CpuAccountingTest, APidReusedByTheSameImageWithinABucketAddsUp) {
+  Recorder r;
+  CpuAccounting acc = r.Make(1'000'000, 1'000'000);
+  acc.Begin(0);
+  acc.ProcessStart(0, 10, "a.exe");
+  acc.Ready(50'000, 11);
+  acc.Switch(Sw(100'000, 0, 10, 11, kIdle, 0));
+  acc.Switch(Sw(200'000, 0, kIdle, 0, 10, 11));
+  acc.ThreadEnd(11);
+  acc.ProcessEnd(300'000, 10);
+  acc.ProcessStart(300'000, 10, "a.exe");
+  acc.Ready(500'000, 12);
+  acc.Switch(Sw(600'000, 0, 10, 12, kIdle, 0));
+  acc.Switch(Sw(900'000, 0, kIdle, 0, 10, 12));
+  acc.End(1'000'000);
+  ASSERT_EQ(r.buckets.size(), 1u);
+  ASSERT_EQ(r.buckets[0].processes.size(), 1u);
+  EXPECT_EQ(r.buckets[0].processes[0].cpu_us, 400'000);
+  EXPECT_EQ(r.buckets[0].processes[0].union_us, 400'000);
+  EXPECT_EQ(r.buckets[0].processes[0].switch_ins, 2);
+  EXPECT_EQ(r.buckets[0].processes[0].queue_us, 150'000);
+  ASSERT_EQ(r.windows.size(), 1u);
+  ASSERT_EQ(r.windows[0].processes.size(), 1u);
+  EXPECT_EQ(r.windows[0].processes[0].switch_ins, 2);
 }
 
 TEST(CpuAccountingTest, QueueP95IsPerWindowOfSwitchIns) {
