@@ -10,6 +10,7 @@
 #include "models/ready_digest.h"
 #include "src/engine/ready_digest_codec.h"
 #include "src/engine/ready_job.h"
+#include "src/store/ready_rows.h"
 #include "src/store/ready_tables.h"
 
 namespace vrecon {
@@ -134,15 +135,16 @@ StatusOr<models::ReadyDigest> TotalBefore(Store* store, int64_t id, const std::s
   return total;
 }
 
-Status WriteSummary(Store* store, int64_t id, const models::ReadyInput& in, const models::ReadyDigest& total) {
+Status WriteSummary(ReadyRows* rows, int64_t id, const models::ReadyInput& in, const models::ReadyDigest& total) {
   models::VmReadySummary summary = models::SummarizeDigest(total, in);  // named as `in`
   StoredReady r = ToStoredReady(summary);
   r.digest = EncodeReadyDigest(total);
-  return UpsertReady(store, id, r);
+  return rows->Upsert(id, r);
 }
 
 // The days from `from` on, digested again from all their samples (`in` holds them).
-Status ReplaceDays(Store* store, int64_t id, const models::ReadyInput& in, TimeNs from, const ReadBatch& batch) {
+Status ReplaceDays(Store* store, ReadyRows* rows, int64_t id, const models::ReadyInput& in, TimeNs from,
+                   const ReadBatch& batch) {
   ASSIGN_OR_RETURN(models::ReadyDigest total, TotalBefore(store, id, in.source, from, batch));
   std::map<TimeNs, std::string> days;
   for (const auto& [day, part] : models::SplitByDay(in)) {
@@ -151,13 +153,13 @@ Status ReplaceDays(Store* store, int64_t id, const models::ReadyInput& in, TimeN
     total.Merge(d);
     days.emplace(day, EncodeReadyDigest(d, models::LatestEnd(part)));
   }
-  RETURN_IF_ERROR(ReplaceReadyDays(store, id, in.source, from, days));
-  return WriteSummary(store, id, in, total);
+  RETURN_IF_ERROR(rows->ReplaceDays(id, in.source, from, days));
+  return WriteSummary(rows, id, in, total);
 }
 
 // The samples after `after` (FoldPoint) added to the stored days and total: a round reads a
 // round's worth of samples, not its whole day.
-Status FoldIntoDays(Store* store, int64_t id, models::ReadyInput&& in, TimeNs after, const StoredSummary& stored,
+Status FoldIntoDays(ReadyRows* rows, int64_t id, models::ReadyInput&& in, TimeNs after, const StoredSummary& stored,
                     TimeNs first_day) {
   models::KeepEndingAfter(&in, after);
   models::ReadyDigest total = stored.total;
@@ -174,18 +176,18 @@ Status FoldIntoDays(Store* store, int64_t id, models::ReadyInput&& in, TimeNs af
     days.emplace(day, EncodeReadyDigest(d, reach));
   }
   // Every stored day after the first changed one changes too (none reaches past `after`).
-  if (!days.empty()) RETURN_IF_ERROR(ReplaceReadyDays(store, id, in.source, days.begin()->first, days));
-  return WriteSummary(store, id, in, total);
+  if (!days.empty()) RETURN_IF_ERROR(rows->ReplaceDays(id, in.source, days.begin()->first, days));
+  return WriteSummary(rows, id, in, total);
 }
 
-Status UpdateVm(Store* store, const VmEntry& e, models::ReadyInput&& in, TimeNs from, std::optional<TimeNs> fold,
-                std::map<std::string, int64_t>* ids, const ReadBatch& batch) {
+Status UpdateVm(Store* store, ReadyRows* rows, const VmEntry& e, models::ReadyInput&& in, TimeNs from,
+                std::optional<TimeNs> fold, std::map<std::string, int64_t>* ids, const ReadBatch& batch) {
   ASSIGN_OR_RETURN(const int64_t id, VmId(store, e, in, ids));
   if (fold) {
     if (auto it = batch.stored.find({id, in.source}); batch.ids.contains(id) && it != batch.stored.end())
-      return FoldIntoDays(store, id, std::move(in), *fold, it->second, batch.from_day);
+      return FoldIntoDays(rows, id, std::move(in), *fold, it->second, batch.from_day);
   }
-  return ReplaceDays(store, id, in, from, batch);
+  return ReplaceDays(store, rows, id, in, from, batch);
 }
 
 }  // namespace
@@ -201,6 +203,7 @@ Status UpdateReadySummaries(Store* store, const ReadySummaryUpdate& u, std::map<
   req.vm = u.vm;
   req.vm_keys = u.vm_keys;
   ReadBatch batch;
+  ReadyRows rows(store);
   std::map<std::pair<std::string, std::string>, TimeNs> folds;  // (vm_key, source) -> FoldPoint
   auto fold_of = [&](const std::string& key, const std::string& source) -> std::optional<TimeNs> {
     auto it = folds.find({key, source});
@@ -216,10 +219,12 @@ Status UpdateReadySummaries(Store* store, const ReadySummaryUpdate& u, std::map<
       [&](const VmEntry& e, models::ReadyInput&& in) {
         const TimeNs from = from_of(e.key, in.source);
         const std::optional<TimeNs> fold = fold_of(e.key, in.source);
-        return UpdateVm(store, e, std::move(in), from, fold, ids, batch);
+        return UpdateVm(store, &rows, e, std::move(in), from, fold, ids, batch);
       },
       [&](const std::vector<std::pair<const VmEntry*, std::string>>& vms) -> Status {
-        // The stored totals and days of the batch's VMs with a total, in two queries.
+        // The last batch's writes go out, then the stored totals and days of this batch's VMs with
+        // a total are read, in two queries.
+        RETURN_IF_ERROR(rows.Flush());
         batch = ReadBatch{};
         folds.clear();
         batch.from_day = asked_from == std::numeric_limits<TimeNs>::min() ? asked_from : asked_from - kNsPerDay;
@@ -239,7 +244,8 @@ Status UpdateReadySummaries(Store* store, const ReadySummaryUpdate& u, std::map<
         }
         return Status::Ok();
       });
-  return s.code() == Status::Code::kNotFound ? Status::Ok() : s;
+  if (!s.ok() && s.code() != Status::Code::kNotFound) return s;
+  return rows.Flush();
 }
 
 }  // namespace vrecon

@@ -7,6 +7,7 @@
 
 #include "models/vm_identity.h"
 #include "src/engine/ready_summaries.h"
+#include "src/store/correction_rows.h"
 #include "src/store/latest_window.h"
 #include "src/store/retention.h"
 #include "src/store/window_blocks.h"
@@ -128,6 +129,7 @@ StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
   for (const CorrVm& v : known) ids[v.vm_key] = v.id;
 
   int64_t stored = 0;
+  CorrectionRows rows(store, del_from, del_to);
   auto store_vm = [&](std::vector<models::WindowResult>&& windows) -> Status {
     if (windows.empty()) return Status::Ok();
     CorrVm vm;
@@ -143,7 +145,6 @@ StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
     ASSIGN_OR_RETURN(const int64_t id,
                      UpsertCorrVm(store, vm, known == ids.end() ? std::nullopt : std::optional(known->second)));
     ids[vm.vm_key] = id;
-    RETURN_IF_ERROR(DeleteProcessHours(store, id, del_from, del_to));
     HourAggregates hours;
     std::vector<StoredWindow> stored_windows;
     stored_windows.reserve(windows.size());
@@ -152,17 +153,20 @@ StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
       stored_windows.push_back(ToStoredWindow(r));
       AddProcesses(r, &hours);
     }
-    RETURN_IF_ERROR(ReplaceCorrWindows(store, id, del_from, del_to, stored_windows));
+    std::vector<std::pair<TimeNs, std::vector<ProcessAggregate>>> process_hours;
+    for (const auto& [hour, procs] : hours) {
+      std::vector<ProcessAggregate>& list = process_hours.emplace_back(hour, std::vector<ProcessAggregate>{}).second;
+      for (const auto& [name, a] : procs) list.push_back(a);
+    }
+    RETURN_IF_ERROR(rows.Replace(id, stored_windows, process_hours));
     RETURN_IF_ERROR(PutNewestComplete(store, id, windows, stored_windows, del_from, del_to));
     stored += static_cast<int64_t>(stored_windows.size());
-    for (const auto& [hour, procs] : hours) {
-      std::vector<ProcessAggregate> list;
-      for (const auto& [name, a] : procs) list.push_back(a);
-      RETURN_IF_ERROR(InsertProcessHour(store, id, hour, list));
-    }
     return Status::Ok();
   };
-  if (del_from < del_to) RETURN_IF_ERROR(ForEachVmCorrection(store, widened, store_vm));
+  if (del_from < del_to) {
+    RETURN_IF_ERROR(ForEachVmCorrection(store, widened, store_vm));
+    RETURN_IF_ERROR(rows.Flush());
+  }
 
   ReadySummaryUpdate ready;
   ready.vm = req.vm;

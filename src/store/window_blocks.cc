@@ -61,22 +61,8 @@ Status Corrupt(Database* db, int64_t vm_id, int64_t hour, const Status& why) {
 // window per start (the last given), each hour written (an empty one deleted).
 Status WriteHours(Database* db, int64_t vm_id, TimeNs from, TimeNs to, std::span<const StoredWindow> windows,
                   std::map<TimeNs, std::vector<StoredWindow>>* hours) {
-  for (const StoredWindow& w : windows)
-    if (w.start >= from && w.start < to) (*hours)[HourOf(w.start)].push_back(w);
-  for (auto& [hour, list] : *hours) {
-    std::stable_sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.start < b.start; });
-    // One window per start, the last given (what a (vm, start) key with INSERT OR REPLACE kept).
-    std::vector<StoredWindow> unique;
-    unique.reserve(list.size());
-    for (StoredWindow& w : list) {
-      if (!unique.empty() && unique.back().start == w.start) {
-        unique.back() = std::move(w);
-      } else {
-        unique.push_back(std::move(w));
-      }
-    }
-    RETURN_IF_ERROR(WriteBlock(db, vm_id, hour, unique));
-  }
+  AddByHour(windows, from, to, hours);
+  for (const auto& [hour, list] : *hours) RETURN_IF_ERROR(WriteBlock(db, vm_id, hour, list));
   return Status::Ok();
 }
 
@@ -147,6 +133,26 @@ Status DecodeWindowBlock(std::string_view block, const std::function<bool(const 
     if (!fn(w)) break;
   }
   return Status::Ok();
+}
+
+void AddByHour(std::span<const StoredWindow> windows, TimeNs from, TimeNs to,
+               std::map<TimeNs, std::vector<StoredWindow>>* hours) {
+  for (const StoredWindow& w : windows)
+    if (w.start >= from && w.start < to) (*hours)[HourOf(w.start)].push_back(w);
+  for (auto& [hour, list] : *hours) {
+    std::stable_sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.start < b.start; });
+    // One window per start, the last given (what a (vm, start) key with INSERT OR REPLACE kept).
+    std::vector<StoredWindow> unique;
+    unique.reserve(list.size());
+    for (StoredWindow& w : list) {
+      if (!unique.empty() && unique.back().start == w.start) {
+        unique.back() = std::move(w);
+      } else {
+        unique.push_back(std::move(w));
+      }
+    }
+    list = std::move(unique);
+  }
 }
 
 Status ReplaceCorrWindows(Store* store, int64_t vm_id, TimeNs from, TimeNs to, std::span<const StoredWindow> windows) {

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -29,6 +30,11 @@ std::string EncodeWindowBlock(std::span<const StoredWindow> windows);
 // Calls fn for each window of the block in order (the window object is reused between calls);
 // stops early when fn returns false. A truncated or unknown block gives ParseError.
 Status DecodeWindowBlock(std::string_view block, const std::function<bool(const StoredWindow&)>& fn);
+
+// The windows starting in [from, to) added to `hours` by UTC hour (with what each hour holds),
+// each hour in start order with one window per start (the last given).
+void AddByHour(std::span<const StoredWindow> windows, TimeNs from, TimeNs to,
+               std::map<TimeNs, std::vector<StoredWindow>>* hours);
 
 // Replaces the VM's windows that start in [from, to) by `windows` (sorted by start; those
 // starting outside [from, to) are ignored). Windows outside the range, in the same hour blocks,

@@ -1,0 +1,45 @@
+// What StoreCorrections writes for each VM (its hour blocks of windows and its process hours,
+// replacing those of the range it recomputed), held for many VMs and written together on
+// PostgreSQL: two DELETEs for the batch instead of two a VM, and the rows many to a statement
+// (src/store/row_batch.h). A fleet round's correction was four to six statements a VM. On SQLite,
+// where a statement costs no round trip, each goes at once as before.
+#ifndef VRECON_SRC_STORE_CORRECTION_ROWS_H_
+#define VRECON_SRC_STORE_CORRECTION_ROWS_H_
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "src/store/correction_tables.h"
+#include "src/store/row_batch.h"
+#include "src/store/store.h"
+
+namespace vrecon {
+
+class CorrectionRows {
+ public:
+  static constexpr size_t kVmsPerFlush = 64;  // held at most: a few dozen KB of blocks a VM
+
+  // The range every VM's stored windows and process hours are replaced in: whole UTC hours (or
+  // unbounded ends).
+  CorrectionRows(Store* store, TimeNs from, TimeNs to);
+
+  // The VM's windows starting in the range (those outside it are ignored) and its process hours
+  // replace what it has stored there (on PostgreSQL at a Flush, which every kVmsPerFlush VMs do).
+  Status Replace(int64_t vm_id, std::span<const StoredWindow> windows,
+                 const std::vector<std::pair<TimeNs, std::vector<ProcessAggregate>>>& process_hours);
+  // Writes what is held. Call before anything reads these VMs' stored windows or process hours,
+  // and before the commit.
+  Status Flush();
+
+ private:
+  Store* store_;
+  TimeNs from_, to_;
+  bool held_;  // PostgreSQL
+  std::vector<int64_t> replaced_;
+  RowBatch windows_, hours_;
+};
+
+}  // namespace vrecon
+
+#endif  // VRECON_SRC_STORE_CORRECTION_ROWS_H_

@@ -1,0 +1,58 @@
+#include "src/store/row_batch.h"
+
+#include <algorithm>
+#include <bit>
+
+#include "src/core/check.h"
+
+namespace vrecon {
+
+StatusOr<Statement*> RowBatch::InsertOf(size_t rows) {
+  std::string one = "(";
+  for (int c = 0; c < columns_; ++c) one += c == 0 ? "?" : ",?";
+  one += ")";
+  std::string sql = head_;
+  for (size_t i = 0; i < rows; ++i) sql += (i == 0 ? " " : ",") + one;
+  sql += tail_;
+  return db_->Cached(sql);
+}
+
+void RowBatch::Add(std::vector<Value> row) {
+  VRECON_CHECK_MSG(static_cast<int>(row.size()) == columns_, "a row of the wrong width");
+  rows_.push_back(std::move(row));
+}
+
+Status RowBatch::Write(size_t first, size_t rows) {
+  ASSIGN_OR_RETURN(Statement * s, InsertOf(rows));
+  int p = 1;
+  for (size_t i = first; i < first + rows; ++i) {
+    for (const Value& v : rows_[i]) {
+      if (const auto* n = std::get_if<int64_t>(&v)) {
+        s->Bind(p, *n);
+      } else if (const auto* d = std::get_if<double>(&v)) {
+        s->Bind(p, *d);
+      } else if (const auto* t = std::get_if<std::string>(&v)) {
+        s->Bind(p, std::string_view(*t));
+      } else if (const auto* b = std::get_if<Blob>(&v)) {
+        s->BindBlob(p, b->bytes.data(), b->bytes.size());
+      } else {
+        s->BindNull(p);
+      }
+      ++p;
+    }
+  }
+  return s->Run();
+}
+
+Status RowBatch::Flush() {
+  size_t first = 0;
+  while (first < rows_.size()) {
+    const size_t n = std::bit_floor(std::min(rows_.size() - first, kRowsPerStatement));
+    RETURN_IF_ERROR(Write(first, n));
+    first += n;
+  }
+  rows_.clear();
+  return Status::Ok();
+}
+
+}  // namespace vrecon
