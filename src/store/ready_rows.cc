@@ -43,6 +43,10 @@ Status ReadyRows::ReplaceDays(int64_t vm_id, const std::string& source, TimeNs f
 
 Status ReadyRows::Upsert(int64_t vm_id, const StoredReady& r) {
   if (!held_) return UpsertReady(store_, vm_id, r);
+  if (!summarised_.insert({vm_id, r.source}).second) {  // as in ReplaceDays
+    RETURN_IF_ERROR(summaries_.Flush());
+    summarised_ = {{vm_id, r.source}};
+  }
   std::vector<RowBatch::Value> row = {vm_id, r.source, r.host};
   row.push_back(r.vcpus ? RowBatch::Value(static_cast<int64_t>(*r.vcpus)) : RowBatch::Value());
   row.emplace_back(static_cast<int64_t>(r.samples));
@@ -53,7 +57,9 @@ Status ReadyRows::Upsert(int64_t vm_id, const StoredReady& r) {
   row.emplace_back(EncodeFlags(r.hints));
   row.emplace_back(RowBatch::Blob{r.digest});
   summaries_.Add(std::move(row));
-  return summaries_.held() < RowBatch::kRowsPerStatement ? Status::Ok() : summaries_.Flush();
+  if (summaries_.held() < RowBatch::kRowsPerStatement) return Status::Ok();
+  summarised_.clear();
+  return summaries_.Flush();
 }
 
 Status ReadyRows::Flush() {
@@ -72,6 +78,7 @@ Status ReadyRows::Flush() {
   }
   replaced_.clear();
   seen_.clear();
+  summarised_.clear();
   RETURN_IF_ERROR(days_.Flush());
   return summaries_.Flush();
 }

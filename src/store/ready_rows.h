@@ -30,7 +30,8 @@ class ReadyRows {
   Store* store_;
   bool held_;                                                                // PostgreSQL
   std::map<TimeNs, std::vector<std::pair<int64_t, std::string>>> replaced_;  // first day -> (vm id, source)
-  std::set<std::pair<int64_t, std::string>> seen_;
+  std::set<std::pair<int64_t, std::string>> seen_;                           // with days held
+  std::set<std::pair<int64_t, std::string>> summarised_;                     // with a summary held
   RowBatch days_, summaries_;
 };
 
