@@ -175,8 +175,13 @@ Status FoldIntoDays(ReadyRows* rows, int64_t id, models::ReadyInput&& in, TimeNs
     }
     days.emplace(day, EncodeReadyDigest(d, reach));
   }
-  // Every stored day after the first changed one changes too (none reaches past `after`).
-  if (!days.empty()) RETURN_IF_ERROR(rows->ReplaceDays(id, in.source, days.begin()->first, days));
+  // The days from the first changed one on are written again: a stored one in between that took
+  // nothing new (a sample begun the day before, a series of another phase) as it was.
+  if (!days.empty()) {
+    for (auto it = stored.days.lower_bound(days.begin()->first); it != stored.days.end(); ++it)
+      days.try_emplace(it->first, EncodeReadyDigest(it->second.digest, it->second.reach));
+    RETURN_IF_ERROR(rows->ReplaceDays(id, in.source, days.begin()->first, days));
+  }
   return WriteSummary(rows, id, in, total);
 }
 
