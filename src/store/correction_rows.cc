@@ -6,7 +6,6 @@
 #include <utility>
 
 #include "src/store/array_literal.h"
-#include "src/store/event_aggregates.h"
 #include "src/store/window_blocks.h"
 
 namespace vrecon {
@@ -25,14 +24,8 @@ CorrectionRows::CorrectionRows(Store* store, TimeNs from, TimeNs to)
       held_(store->db()->backend() == Backend::kPostgres &&
             (from == kUnbounded.first || FloorTo(from, kNsPerHour) == from) &&
             (to == kUnbounded.second || FloorTo(to, kNsPerHour) == to)),
-      windows_(store->db(),
-               "INSERT INTO corr_window_block(vm_id, hour_ns, first_start_ns, last_end_ns, windows, data) VALUES",
-               " ON CONFLICT(vm_id, hour_ns) DO UPDATE SET first_start_ns = excluded.first_start_ns, "
-               "last_end_ns = excluded.last_end_ns, windows = excluded.windows, data = excluded.data, "
-               "written = nextval('corr_window_block_written')",
-               6),
-      hours_(store->db(), "INSERT INTO corr_process_hour(vm_id, hour_ns, procs, events) VALUES",
-             " ON CONFLICT(vm_id, hour_ns) DO UPDATE SET procs = excluded.procs, events = excluded.events", 4) {}
+      windows_(WindowBlockWrite(store->db())),
+      hours_(ProcessHourUpsert(store->db())) {}
 
 Status CorrectionRows::Replace(int64_t vm_id, std::span<const StoredWindow> windows,
                                const std::vector<std::pair<TimeNs, std::vector<ProcessAggregate>>>& process_hours) {
@@ -47,16 +40,8 @@ Status CorrectionRows::Replace(int64_t vm_id, std::span<const StoredWindow> wind
   replaced_.push_back(vm_id);
   std::map<TimeNs, std::vector<StoredWindow>> hours;
   AddByHour(windows, from_, to_, &hours);
-  for (const auto& [hour, list] : hours) {
-    TimeNs last_end = list.front().end;
-    for (const StoredWindow& w : list) last_end = std::max(last_end, w.end);
-    windows_.Add({vm_id, static_cast<int64_t>(hour), static_cast<int64_t>(list.front().start),
-                  static_cast<int64_t>(last_end), static_cast<int64_t>(list.size()),
-                  RowBatch::Blob{EncodeWindowBlock(list)}});
-  }
-  for (const auto& [hour, procs] : process_hours)
-    hours_.Add({vm_id, static_cast<int64_t>(hour), RowBatch::Blob{EncodeProcesses(procs)},
-                RowBatch::Blob{EncodeEventAggregates(procs)}});
+  for (const auto& [hour, list] : hours) windows_.Add(WindowBlockRow(vm_id, hour, list));
+  for (const auto& [hour, procs] : process_hours) hours_.Add(ProcessHourRow(vm_id, hour, procs));
   return replaced_.size() < kVmsPerFlush ? Status::Ok() : Flush();
 }
 

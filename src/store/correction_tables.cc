@@ -152,17 +152,20 @@ Status DeleteProcessHours(Store* store, int64_t vm_id, TimeNs from, TimeNs to) {
   return s->Run();
 }
 
+RowBatch ProcessHourUpsert(Database* db) {
+  return RowBatch(db, "INSERT INTO corr_process_hour(vm_id, hour_ns, procs, events) VALUES",
+                  " ON CONFLICT(vm_id, hour_ns) DO UPDATE SET procs = excluded.procs, events = excluded.events", 4);
+}
+
+std::vector<RowBatch::Value> ProcessHourRow(int64_t vm_id, TimeNs hour, const std::vector<ProcessAggregate>& procs) {
+  return {vm_id, static_cast<int64_t>(hour), RowBatch::Blob{EncodeProcesses(procs)},
+          RowBatch::Blob{EncodeEventAggregates(procs)}};
+}
+
 Status InsertProcessHour(Store* store, int64_t vm_id, TimeNs hour, const std::vector<ProcessAggregate>& procs) {
-  Database* db = store->db();
-  ASSIGN_OR_RETURN(
-      Statement * s,
-      db->Cached("INSERT INTO corr_process_hour(vm_id, hour_ns, procs, events) VALUES(?1, ?2, ?3, ?4) "
-                 "ON CONFLICT(vm_id, hour_ns) DO UPDATE SET procs = excluded.procs, events = excluded.events"));
-  const std::string blob = EncodeProcesses(procs);
-  const std::string events = EncodeEventAggregates(procs);
-  s->Bind(1, vm_id).Bind(2, static_cast<int64_t>(hour)).BindBlob(3, blob.data(), blob.size());
-  s->BindBlob(4, events.data(), events.size());
-  return s->Run();
+  RowBatch upsert = ProcessHourUpsert(store->db());
+  upsert.Add(ProcessHourRow(vm_id, hour, procs));
+  return upsert.Flush();
 }
 
 StatusOr<std::vector<CorrVm>> ListCorrVms(Store* store) {

@@ -18,6 +18,7 @@
 #include "src/core/severity.h"
 #include "src/core/status.h"
 #include "src/core/time_util.h"
+#include "src/store/row_batch.h"
 #include "src/store/store.h"
 
 namespace vrecon {
@@ -101,6 +102,9 @@ StatusOr<int64_t> UpsertCorrVm(Store* store, const CorrVm& vm, std::optional<int
 // window_blocks.h).
 Status DeleteProcessHours(Store* store, int64_t vm_id, TimeNs from, TimeNs to);
 Status InsertProcessHour(Store* store, int64_t vm_id, TimeNs hour, const std::vector<ProcessAggregate>& procs);
+// Its statement and row, for writers of many (src/store/correction_rows.h).
+RowBatch ProcessHourUpsert(Database* db);
+std::vector<RowBatch::Value> ProcessHourRow(int64_t vm_id, TimeNs hour, const std::vector<ProcessAggregate>& procs);
 
 // Reading.
 StatusOr<std::vector<CorrVm>> ListCorrVms(Store* store);

@@ -1,7 +1,6 @@
 #include "src/store/ready_tables.h"
 
 #include "src/store/array_literal.h"
-#include "src/store/optional_columns.h"
 
 namespace vrecon {
 
@@ -96,44 +95,63 @@ Status ReplaceReadyDays(Store* store, int64_t vm_id, const std::string& source, 
   ASSIGN_OR_RETURN(Statement * d,
                    db->Cached("DELETE FROM corr_ready_day WHERE vm_id = ? AND source = ? AND day_ns >= ?"));
   RETURN_IF_ERROR(d->Bind(1, vm_id).Bind(2, source).Bind(3, from_day).Run());
-  ASSIGN_OR_RETURN(Statement * put,
-                   db->Cached("INSERT INTO corr_ready_day(vm_id, source, day_ns, digest) VALUES(?, ?, ?, ?)"));
-  for (const auto& [day, blob] : days) {
-    put->Bind(1, vm_id).Bind(2, source).Bind(3, day).BindBlob(4, blob.data(), blob.size());
-    RETURN_IF_ERROR(put->Run());
+  RowBatch put = ReadyDayInsert(db);
+  for (const auto& [day, blob] : days) put.Add({vm_id, source, static_cast<int64_t>(day), RowBatch::Blob{blob}});
+  return put.Flush();
+}
+
+RowBatch ReadyDayInsert(Database* db) {
+  return RowBatch(db, "INSERT INTO corr_ready_day(vm_id, source, day_ns, digest) VALUES", "", 4);
+}
+
+RowBatch ReadyUpsert(Database* db) {
+  return RowBatch(db,
+                  "INSERT INTO corr_ready(vm_id, source, host, vcpus, samples, ready_mean, ready_p95, ready_above_5, "
+                  "ready_above_10, costop_mean, costop_p95, costop_above_3, run_mean, wait_mean, usage_mean, "
+                  "wait_dispatch_us_mean, wait_dispatch_us_p95, host_load_mean, host_load_p95, hints, digest) VALUES",
+                  " ON CONFLICT(vm_id, source) DO UPDATE SET host = excluded.host, vcpus = excluded.vcpus, "
+                  "samples = excluded.samples, ready_mean = excluded.ready_mean, ready_p95 = excluded.ready_p95, "
+                  "ready_above_5 = excluded.ready_above_5, ready_above_10 = excluded.ready_above_10, "
+                  "costop_mean = excluded.costop_mean, costop_p95 = excluded.costop_p95, "
+                  "costop_above_3 = excluded.costop_above_3, run_mean = excluded.run_mean, "
+                  "wait_mean = excluded.wait_mean, usage_mean = excluded.usage_mean, "
+                  "wait_dispatch_us_mean = excluded.wait_dispatch_us_mean, "
+                  "wait_dispatch_us_p95 = excluded.wait_dispatch_us_p95, host_load_mean = excluded.host_load_mean, "
+                  "host_load_p95 = excluded.host_load_p95, hints = excluded.hints, digest = excluded.digest",
+                  21);
+}
+
+std::vector<RowBatch::Value> ReadyRow(int64_t vm_id, const StoredReady& r) {
+  std::vector<RowBatch::Value> row;
+  row.reserve(21);
+  row.emplace_back(vm_id);
+  row.emplace_back(r.source);
+  row.emplace_back(r.host);
+  if (r.vcpus) {
+    row.emplace_back(static_cast<int64_t>(*r.vcpus));
+  } else {
+    row.emplace_back();
   }
-  return Status::Ok();
+  row.emplace_back(static_cast<int64_t>(r.samples));
+  for (const auto* v : {&r.ready_mean, &r.ready_p95, &r.ready_above_5, &r.ready_above_10, &r.costop_mean, &r.costop_p95,
+                        &r.costop_above_3, &r.run_mean, &r.wait_mean, &r.usage_mean, &r.wait_dispatch_us_mean,
+                        &r.wait_dispatch_us_p95, &r.host_load_mean, &r.host_load_p95}) {
+    if (*v) {
+      row.emplace_back(**v);
+    } else {
+      row.emplace_back();
+    }
+  }
+  row.emplace_back(EncodeFlags(r.hints));
+  row.emplace_back(RowBatch::Blob{r.digest});
+  return row;
 }
 
 Status UpsertReady(Store* store, int64_t vm_id, const StoredReady& r) {
-  Database* db = store->db();
   // One statement, not a DELETE and an INSERT: a round rewrites every VM's row.
-  ASSIGN_OR_RETURN(
-      Statement * s,
-      db->Cached("INSERT INTO corr_ready(vm_id, source, host, vcpus, samples, ready_mean, ready_p95, ready_above_5, "
-                 "ready_above_10, costop_mean, costop_p95, costop_above_3, run_mean, wait_mean, usage_mean, "
-                 "wait_dispatch_us_mean, wait_dispatch_us_p95, host_load_mean, host_load_p95, hints, digest) "
-                 "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, "
-                 "?21) ON CONFLICT(vm_id, source) DO UPDATE SET host = excluded.host, vcpus = excluded.vcpus, "
-                 "samples = excluded.samples, ready_mean = excluded.ready_mean, ready_p95 = excluded.ready_p95, "
-                 "ready_above_5 = excluded.ready_above_5, ready_above_10 = excluded.ready_above_10, "
-                 "costop_mean = excluded.costop_mean, costop_p95 = excluded.costop_p95, "
-                 "costop_above_3 = excluded.costop_above_3, run_mean = excluded.run_mean, "
-                 "wait_mean = excluded.wait_mean, usage_mean = excluded.usage_mean, "
-                 "wait_dispatch_us_mean = excluded.wait_dispatch_us_mean, "
-                 "wait_dispatch_us_p95 = excluded.wait_dispatch_us_p95, host_load_mean = excluded.host_load_mean, "
-                 "host_load_p95 = excluded.host_load_p95, hints = excluded.hints, digest = excluded.digest"));
-  s->Bind(1, vm_id).Bind(2, r.source).Bind(3, r.host);
-  BindOpt(s, 4, r.vcpus);
-  s->Bind(5, r.samples);
-  int i = 6;
-  for (const auto* v : {&r.ready_mean, &r.ready_p95, &r.ready_above_5, &r.ready_above_10, &r.costop_mean, &r.costop_p95,
-                        &r.costop_above_3, &r.run_mean, &r.wait_mean, &r.usage_mean, &r.wait_dispatch_us_mean,
-                        &r.wait_dispatch_us_p95, &r.host_load_mean, &r.host_load_p95})
-    BindOpt(s, i++, *v);
-  s->Bind(20, EncodeFlags(r.hints));
-  s->BindBlob(21, r.digest.data(), r.digest.size());
-  return s->Run();
+  RowBatch upsert = ReadyUpsert(store->db());
+  upsert.Add(ReadyRow(vm_id, r));
+  return upsert.Flush();
 }
 
 }  // namespace vrecon

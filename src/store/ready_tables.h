@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "src/store/correction_tables.h"
+#include "src/store/row_batch.h"
 
 namespace vrecon {
 
@@ -38,6 +39,11 @@ Status ReplaceReadyDays(Store* store, int64_t vm_id, const std::string& source, 
                         const std::map<TimeNs, std::string>& days);
 // Writes a VM's summary of one source (r.source), with its total digest (r.digest).
 Status UpsertReady(Store* store, int64_t vm_id, const StoredReady& r);
+// The statements both functions write, for writers of many rows (src/store/ready_rows.h): a
+// day digest's INSERT (vm id, source, day, digest), and a summary's upsert with its row.
+RowBatch ReadyDayInsert(Database* db);
+RowBatch ReadyUpsert(Database* db);
+std::vector<RowBatch::Value> ReadyRow(int64_t vm_id, const StoredReady& r);
 
 }  // namespace vrecon
 

@@ -44,13 +44,18 @@ Status RowBatch::Write(size_t first, size_t rows) {
   return s->Run();
 }
 
-Status RowBatch::Flush() {
-  size_t first = 0;
-  while (first < rows_.size()) {
-    const size_t n = std::bit_floor(std::min(rows_.size() - first, kRowsPerStatement));
-    RETURN_IF_ERROR(Write(first, n));
+Status WriteInRuns(size_t rows, size_t most, const std::function<Status(size_t first, size_t n)>& write) {
+  for (size_t first = 0; first < rows;) {
+    const size_t n = std::bit_floor(std::min(rows - first, most));
+    RETURN_IF_ERROR(write(first, n));
     first += n;
   }
+  return Status::Ok();
+}
+
+Status RowBatch::Flush() {
+  RETURN_IF_ERROR(
+      WriteInRuns(rows_.size(), kRowsPerStatement, [this](size_t first, size_t n) { return Write(first, n); }));
   rows_.clear();
   return Status::Ok();
 }

@@ -9,6 +9,7 @@
 #define VRECON_SRC_STORE_ROW_BATCH_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -17,6 +18,10 @@
 #include "src/store/database.h"
 
 namespace vrecon {
+
+// Calls write(first, n) over rows [0, rows): runs of `most` (a power of two), then the largest
+// power of two that fits, so that a table's statements come in few sizes.
+Status WriteInRuns(size_t rows, size_t most, const std::function<Status(size_t first, size_t n)>& write);
 
 class RowBatch {
  public:

@@ -1,7 +1,6 @@
 #include "src/store/value_rows.h"
 
-#include <algorithm>
-#include <bit>
+#include "src/store/row_batch.h"
 
 namespace vrecon {
 
@@ -50,13 +49,8 @@ Status ValueRows::Write(size_t first, size_t rows) {
 }
 
 Status ValueRows::Flush() {
-  size_t first = 0;
-  while (first < rows_.size()) {
-    // The largest power of two that fits: at most log2(kRowsPerInsert) + 1 statement sizes.
-    const size_t n = std::bit_floor(std::min(rows_.size() - first, kRowsPerInsert));
-    RETURN_IF_ERROR(Write(first, n));
-    first += n;
-  }
+  RETURN_IF_ERROR(
+      WriteInRuns(rows_.size(), kRowsPerInsert, [this](size_t first, size_t n) { return Write(first, n); }));
   rows_.clear();
   return Status::Ok();
 }

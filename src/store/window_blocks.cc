@@ -30,25 +30,9 @@ Status WriteBlock(Database* db, int64_t vm_id, TimeNs hour, std::span<const Stor
     d->Bind(1, vm_id).Bind(2, static_cast<int64_t>(hour));
     return d->Run();
   }
-  TimeNs last_end = windows.front().end;
-  for (const StoredWindow& w : windows) last_end = std::max(last_end, w.end);
-  const std::string blob = EncodeWindowBlock(windows);
-  // The block written last is the one NewestCorrWindowLength reads: SQLite's REPLACE gives the
-  // row a new, largest rowid; PostgreSQL's rows take the next number of a sequence.
-  ASSIGN_OR_RETURN(
-      Statement * s,
-      db->Cached(db->backend() == Backend::kSqlite
-                     ? "INSERT OR REPLACE INTO corr_window_block(vm_id, hour_ns, first_start_ns, last_end_ns, windows, "
-                       "data) VALUES(?1, ?2, ?3, ?4, ?5, ?6)"
-                     : "INSERT INTO corr_window_block(vm_id, hour_ns, first_start_ns, last_end_ns, windows, data) "
-                       "VALUES(?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT(vm_id, hour_ns) DO UPDATE SET "
-                       "first_start_ns = excluded.first_start_ns, last_end_ns = excluded.last_end_ns, "
-                       "windows = excluded.windows, data = excluded.data, "
-                       "written = nextval('corr_window_block_written')"));
-  s->Bind(1, vm_id).Bind(2, static_cast<int64_t>(hour)).Bind(3, static_cast<int64_t>(windows.front().start));
-  s->Bind(4, static_cast<int64_t>(last_end)).Bind(5, static_cast<int64_t>(windows.size()));
-  s->BindBlob(6, blob.data(), blob.size());
-  return s->Run();
+  RowBatch write = WindowBlockWrite(db);
+  write.Add(WindowBlockRow(vm_id, hour, windows));
+  return write.Flush();
 }
 
 Status Corrupt(Database* db, int64_t vm_id, int64_t hour, const Status& why) {
@@ -133,6 +117,29 @@ Status DecodeWindowBlock(std::string_view block, const std::function<bool(const 
     if (!fn(w)) break;
   }
   return Status::Ok();
+}
+
+RowBatch WindowBlockWrite(Database* db) {
+  const char* head = "INTO corr_window_block(vm_id, hour_ns, first_start_ns, last_end_ns, windows, data) VALUES";
+  // The block written last is the one NewestCorrWindowLength reads: SQLite's REPLACE gives the
+  // row a new, largest rowid; PostgreSQL's rows take the next number of a sequence.
+  if (db->backend() == Backend::kSqlite) return RowBatch(db, std::string("INSERT OR REPLACE ") + head, "", 6);
+  return RowBatch(db, std::string("INSERT ") + head,
+                  " ON CONFLICT(vm_id, hour_ns) DO UPDATE SET first_start_ns = excluded.first_start_ns, "
+                  "last_end_ns = excluded.last_end_ns, windows = excluded.windows, data = excluded.data, "
+                  "written = nextval('corr_window_block_written')",
+                  6);
+}
+
+std::vector<RowBatch::Value> WindowBlockRow(int64_t vm_id, TimeNs hour, std::span<const StoredWindow> windows) {
+  TimeNs last_end = windows.front().end;
+  for (const StoredWindow& w : windows) last_end = std::max(last_end, w.end);
+  return {vm_id,
+          static_cast<int64_t>(hour),
+          static_cast<int64_t>(windows.front().start),
+          static_cast<int64_t>(last_end),
+          static_cast<int64_t>(windows.size()),
+          RowBatch::Blob{EncodeWindowBlock(windows)}};
 }
 
 void AddByHour(std::span<const StoredWindow> windows, TimeNs from, TimeNs to,

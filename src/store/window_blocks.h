@@ -18,6 +18,7 @@
 #include "src/core/status.h"
 #include "src/core/time_util.h"
 #include "src/store/correction_tables.h"
+#include "src/store/row_batch.h"
 #include "src/store/store.h"
 
 namespace vrecon {
@@ -30,6 +31,11 @@ std::string EncodeWindowBlock(std::span<const StoredWindow> windows);
 // Calls fn for each window of the block in order (the window object is reused between calls);
 // stops early when fn returns false. A truncated or unknown block gives ParseError.
 Status DecodeWindowBlock(std::string_view block, const std::function<bool(const StoredWindow&)>& fn);
+
+// One hour block's statement (for the backend) and its row (`windows`: not empty, in start
+// order), for writers of one block or many (src/store/correction_rows.h).
+RowBatch WindowBlockWrite(Database* db);
+std::vector<RowBatch::Value> WindowBlockRow(int64_t vm_id, TimeNs hour, std::span<const StoredWindow> windows);
 
 // The windows starting in [from, to) added to `hours` by UTC hour (with what each hour holds),
 // each hour in start order with one window per start (the last given).
