@@ -152,7 +152,7 @@ Status VsphereBatchWriter::WriteEntity(const EntityMetrics& em, const Columns& c
   for (ImportIssue& i : own) writer.AddIssue(i);
   RETURN_IF_ERROR(writer.Finish());
   file.issues += static_cast<int64_t>(own.size());
-  RETURN_IF_ERROR(store_->SaveFile(&file));
+  RETURN_IF_ERROR(ahead->SaveFile(&file));
   for (ImportIssue& i : own) {
     i.message = where + ": " + i.message;
     issues->push_back(std::move(i));

@@ -141,10 +141,14 @@ StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
     vm.host_source = models::HostSourceName(windows.front().host);
     for (const models::WindowResult& r : windows)
       if (r.vcpus) vm.vcpus = r.vcpus;
-    const auto known = ids.find(vm.vm_key);
-    ASSIGN_OR_RETURN(const int64_t id,
-                     UpsertCorrVm(store, vm, known == ids.end() ? std::nullopt : std::optional(known->second)));
-    ids[vm.vm_key] = id;
+    int64_t id = 0;
+    if (const auto known = ids.find(vm.vm_key); known != ids.end()) {
+      id = known->second;
+      RETURN_IF_ERROR(rows.SaveVm(vm, id));
+    } else {
+      ASSIGN_OR_RETURN(id, UpsertCorrVm(store, vm));
+      ids[vm.vm_key] = id;
+    }
     HourAggregates hours;
     std::vector<StoredWindow> stored_windows;
     stored_windows.reserve(windows.size());

@@ -20,8 +20,6 @@ Status BlockWriter::DeclareColumns(const std::vector<SeriesKey>& columns) {
                                              "ON CONFLICT DO NOTHING RETURNING id"));
     ASSIGN_OR_RETURN(insert_time_, db->Cached("INSERT INTO time_block(file_id, n, first_start_ns, last_end_ns, "
                                               "starts, ends) VALUES(?,?,?,?,?,?) RETURNING id"));
-    ASSIGN_OR_RETURN(insert_time_with_id_, db->Cached("INSERT INTO time_block(file_id, n, first_start_ns, "
-                                                      "last_end_ns, starts, ends, id) VALUES(?,?,?,?,?,?,?)"));
     partitioned_ = db->backend() == Backend::kPostgres;
     prepared_ = true;
   }
@@ -131,17 +129,16 @@ Status BlockWriter::FlushBlock() {
   if (ahead_) {
     ASSIGN_OR_RETURN(drawn, ahead_->NextBlockId());
   }
-  // With an id drawn ahead the INSERT needs no answer (pipelined on PostgreSQL).
-  Statement* insert = drawn ? insert_time_with_id_ : insert_time_;
-  insert->Bind(1, file_id_).Bind(2, static_cast<int64_t>(rows_)).Bind(3, starts_.front()).Bind(4, ends_.back());
-  insert->BindBlob(5, starts_.data(), starts_.size() * sizeof(TimeNs));
-  insert->BindBlob(6, ends_.data(), ends_.size() * sizeof(TimeNs));
   int64_t block_id = 0;
   if (drawn) {
-    RETURN_IF_ERROR(insert->Bind(7, *drawn).Run());
+    // Held by the WriteAhead with the other files' and written before their values.
+    RETURN_IF_ERROR(ahead_->AddTimeBlock(*drawn, file_id_, starts_, ends_));
     block_id = *drawn;
   } else {
-    ASSIGN_OR_RETURN(block_id, insert->RunForId());
+    insert_time_->Bind(1, file_id_).Bind(2, static_cast<int64_t>(rows_)).Bind(3, starts_.front()).Bind(4, ends_.back());
+    insert_time_->BindBlob(5, starts_.data(), starts_.size() * sizeof(TimeNs));
+    insert_time_->BindBlob(6, ends_.data(), ends_.size() * sizeof(TimeNs));
+    ASSIGN_OR_RETURN(block_id, insert_time_->RunForId());
   }
   block_ids_.push_back(block_id);
   block_rows_.push_back(rows_);
@@ -186,7 +183,7 @@ Status BlockWriter::Finish() {
     RETURN_IF_ERROR(FlushValues());
   }
   RETURN_IF_ERROR(store_->AddClockEvents(file_id_, clock_events_));
-  return store_->AddIssues(file_id_, issues_);
+  return ahead_ ? ahead_->AddIssues(file_id_, issues_) : store_->AddIssues(file_id_, issues_);
 }
 
 }  // namespace vrecon

@@ -80,7 +80,7 @@ class BlockWriter : public SampleSink {
   bool partitioned_ = false;           // PostgreSQL: value_block is partitioned by block_end_ns
   bool prepared_ = false;
   // Cached by the connection (Database::Cached): a writer is used by one thread at a time.
-  Statement *find_series_ = nullptr, *add_series_ = nullptr, *insert_time_ = nullptr, *insert_time_with_id_ = nullptr;
+  Statement *find_series_ = nullptr, *add_series_ = nullptr, *insert_time_ = nullptr;
 };
 
 }  // namespace vrecon

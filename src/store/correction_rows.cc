@@ -24,8 +24,17 @@ CorrectionRows::CorrectionRows(Store* store, TimeNs from, TimeNs to)
       held_(store->db()->backend() == Backend::kPostgres &&
             (from == kUnbounded.first || FloorTo(from, kNsPerHour) == from) &&
             (to == kUnbounded.second || FloorTo(to, kNsPerHour) == to)),
+      vms_(CorrVmUpsert(store->db())),
       windows_(WindowBlockWrite(store->db())),
       hours_(ProcessHourUpsert(store->db())) {}
+
+Status CorrectionRows::SaveVm(const CorrVm& vm, int64_t id) {
+  if (!held_) return UpsertCorrVm(store_, vm, id).status();
+  // Its Replace of a Flush ago is still held: one statement may not change its row twice.
+  if (std::find(replaced_.begin(), replaced_.end(), id) != replaced_.end()) RETURN_IF_ERROR(Flush());
+  vms_.Add(CorrVmRow(vm));
+  return Status::Ok();
+}
 
 Status CorrectionRows::Replace(int64_t vm_id, std::span<const StoredWindow> windows,
                                const std::vector<std::pair<TimeNs, std::vector<ProcessAggregate>>>& process_hours) {
@@ -46,6 +55,7 @@ Status CorrectionRows::Replace(int64_t vm_id, std::span<const StoredWindow> wind
 }
 
 Status CorrectionRows::Flush() {
+  RETURN_IF_ERROR(vms_.Flush());
   if (replaced_.empty()) return Status::Ok();
   // The VMs' ranges go first, then their new rows.
   Database* db = store_->db();

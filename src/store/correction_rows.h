@@ -1,7 +1,8 @@
 // What StoreCorrections writes for each VM (its hour blocks of windows and its process hours,
 // replacing those of the range it recomputed), held for many VMs and written together on
-// PostgreSQL: two DELETEs for the batch instead of two a VM, and the rows many to a statement
-// (src/store/row_batch.h). A fleet round's correction was four to six statements a VM. On SQLite,
+// PostgreSQL: two DELETEs for the batch instead of two a VM, and the rows (the VMs' own corr_vm
+// rows among them) many to a statement (src/store/row_batch.h). A fleet round's correction was
+// four to six statements a VM. On SQLite,
 // where a statement costs no round trip, each goes at once as before.
 #ifndef VRECON_SRC_STORE_CORRECTION_ROWS_H_
 #define VRECON_SRC_STORE_CORRECTION_ROWS_H_
@@ -24,6 +25,9 @@ class CorrectionRows {
   // unbounded ends).
   CorrectionRows(Store* store, TimeNs from, TimeNs to);
 
+  // The VM's corr_vm row written again; `id` is its row's, read in this transaction. Call before
+  // its Replace.
+  Status SaveVm(const CorrVm& vm, int64_t id);
   // The VM's windows starting in the range (those outside it are ignored) and its process hours
   // replace what it has stored there (on PostgreSQL at a Flush, which every kVmsPerFlush VMs do).
   Status Replace(int64_t vm_id, std::span<const StoredWindow> windows,
@@ -37,7 +41,7 @@ class CorrectionRows {
   TimeNs from_, to_;
   bool held_;  // PostgreSQL
   std::vector<int64_t> replaced_;
-  RowBatch windows_, hours_;
+  RowBatch vms_, windows_, hours_;
 };
 
 }  // namespace vrecon

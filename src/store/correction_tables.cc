@@ -120,20 +120,39 @@ StatusOr<std::vector<ProcessAggregate>> DecodeProcesses(std::string_view in) {
   return out;
 }
 
+RowBatch CorrVmUpsert(Database* db) {
+  return RowBatch(db,
+                  "INSERT INTO corr_vm(vm_key, vm, vm_source, guest_machine, host_source, vcpus, stored_at, "
+                  "host_counter) VALUES",
+                  " ON CONFLICT(vm_key) DO UPDATE SET vm = excluded.vm, vm_source = excluded.vm_source, "
+                  "guest_machine = excluded.guest_machine, host_source = excluded.host_source, "
+                  "vcpus = excluded.vcpus, stored_at = excluded.stored_at, host_counter = excluded.host_counter",
+                  8);
+}
+
+std::vector<RowBatch::Value> CorrVmRow(const CorrVm& vm) {
+  std::vector<RowBatch::Value> row;
+  row.reserve(8);
+  row.emplace_back(vm.vm_key);
+  row.emplace_back(vm.vm);
+  row.emplace_back(vm.vm_source);
+  row.emplace_back(vm.guest_machine);
+  row.emplace_back(vm.host_source);
+  if (vm.vcpus) {
+    row.emplace_back(static_cast<int64_t>(*vm.vcpus));
+  } else {
+    row.emplace_back();
+  }
+  row.emplace_back(NowIso());
+  row.emplace_back(vm.host_counter);
+  return row;
+}
+
 StatusOr<int64_t> UpsertCorrVm(Store* store, const CorrVm& vm, std::optional<int64_t> known_id) {
   Database* db = store->db();
-  ASSIGN_OR_RETURN(
-      Statement * s,
-      db->Cached(
-          "INSERT INTO corr_vm(vm_key, vm, vm_source, guest_machine, host_source, vcpus, stored_at, host_counter) "
-          "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?8, ?7) ON CONFLICT(vm_key) DO UPDATE SET "
-          "vm = excluded.vm, vm_source = excluded.vm_source, guest_machine = excluded.guest_machine, "
-          "host_source = excluded.host_source, vcpus = excluded.vcpus, stored_at = excluded.stored_at, "
-          "host_counter = excluded.host_counter"));
-  s->Bind(1, vm.vm_key).Bind(2, vm.vm).Bind(3, vm.vm_source).Bind(4, vm.guest_machine).Bind(5, vm.host_source);
-  BindOpt(s, 6, vm.vcpus);
-  s->Bind(7, vm.host_counter).Bind(8, NowIso());
-  RETURN_IF_ERROR(s->Run());
+  RowBatch upsert = CorrVmUpsert(db);
+  upsert.Add(CorrVmRow(vm));
+  RETURN_IF_ERROR(upsert.Flush());
   if (known_id) return *known_id;  // ON CONFLICT ... DO UPDATE keeps the row and its id
   ASSIGN_OR_RETURN(Statement * q, db->Cached("SELECT id FROM corr_vm WHERE vm_key = ?1"));
   q->Bind(1, vm.vm_key);

@@ -98,6 +98,9 @@ StatusOr<std::vector<ProcessAggregate>> DecodeProcesses(std::string_view blob);
 // `known_id`: the VM's row id when the caller has read it in this transaction (the row is then
 // updated without reading the id back: a round trip per VM on PostgreSQL).
 StatusOr<int64_t> UpsertCorrVm(Store* store, const CorrVm& vm, std::optional<int64_t> known_id = std::nullopt);
+// Its statement and row, for writers of many (src/store/correction_rows.h).
+RowBatch CorrVmUpsert(Database* db);
+std::vector<RowBatch::Value> CorrVmRow(const CorrVm& vm);
 // Deletes the VM's process hours that start in [from, to) (windows: ReplaceCorrWindows in
 // window_blocks.h).
 Status DeleteProcessHours(Store* store, int64_t vm_id, TimeNs from, TimeNs to);

@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "src/store/array_literal.h"
+#include "src/store/file_rows.h"
 #include "src/store/schema.h"
 #include "src/store/sqlite/sqlite_database.h"
 
@@ -130,14 +131,16 @@ StatusOr<std::vector<FileRecord>> Store::Files() {
 }
 
 Status Store::SaveFile(FileRecord* f) {
-  const char* sql = f->id == 0
-                        ? "INSERT INTO source_file(fingerprint, path, format, encoding, kinds, machines, time_zone, "
-                          "bias_minutes, consumed_lines, consumed_line_hash, rows, issues, first_end_ns, last_end_ns, "
-                          "ingested_at) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id"
-                        : "UPDATE source_file SET fingerprint=?, path=?, format=?, encoding=?, kinds=?, machines=?, "
-                          "time_zone=?, bias_minutes=?, consumed_lines=?, consumed_line_hash=?, rows=?, issues=?, "
-                          "first_end_ns=?, last_end_ns=?, ingested_at=? WHERE id=?";
-  ASSIGN_OR_RETURN(Statement * q, db_->Cached(sql));
+  if (f->id != 0) {
+    RowBatch update = FileUpdate(db_.get());
+    update.Add(FileUpdateRow(*f));
+    return update.Flush();
+  }
+  ASSIGN_OR_RETURN(Statement * q,
+                   db_->Cached("INSERT INTO source_file(fingerprint, path, format, encoding, kinds, machines, "
+                               "time_zone, bias_minutes, consumed_lines, consumed_line_hash, rows, issues, "
+                               "first_end_ns, last_end_ns, ingested_at) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+                               "RETURNING id"));
   q->Bind(1, f->fingerprint).Bind(2, f->path).Bind(3, f->format).Bind(4, f->encoding).Bind(5, f->kinds);
   q->Bind(6, f->machines).Bind(7, f->time_zone).Bind(8, static_cast<int64_t>(f->bias_minutes));
   q->Bind(9, f->consumed_lines).Bind(10, f->consumed_line_hash).Bind(11, f->rows).Bind(12, f->issues);
@@ -146,21 +149,14 @@ Status Store::SaveFile(FileRecord* f) {
   if (f->last_end) q->Bind(14, *f->last_end);
   else q->BindNull(14);
   q->Bind(15, NowIso());
-  if (f->id != 0) q->Bind(16, f->id);
-  if (f->id != 0) return q->Run();
   ASSIGN_OR_RETURN(f->id, q->RunForId());
   return Status::Ok();
 }
 
 Status Store::AddIssues(int64_t file_id, const std::vector<ImportIssue>& issues) {
-  ASSIGN_OR_RETURN(Statement * q, db_->Cached("INSERT INTO import_issue(file_id, file, line, severity, code, message) "
-                                              "VALUES(?,?,?,?,?,?)"));
-  for (const ImportIssue& i : issues) {
-    q->Bind(1, file_id).Bind(2, i.file).Bind(3, i.line).Bind(4, SeverityName(i.severity)).Bind(5, i.code);
-    q->Bind(6, i.message);
-    RETURN_IF_ERROR(q->Run());
-  }
-  return Status::Ok();
+  RowBatch insert = IssueInsert(db_.get());
+  for (const ImportIssue& i : issues) insert.Add(IssueRow(file_id, i));
+  return insert.Flush();
 }
 
 StatusOr<std::vector<ImportIssue>> Store::Issues(int64_t file_id) {

@@ -4,9 +4,19 @@
 
 #include "src/store/array_literal.h"
 #include "src/store/block_writer.h"
+#include "src/store/file_rows.h"
 #include "src/store/postgres/pg_database.h"
 
 namespace vrecon {
+
+WriteAhead::WriteAhead(Store* store)
+    : store_(store),
+      held_(store->db()->backend() == Backend::kPostgres),
+      time_blocks_(store->db(),
+                   "INSERT INTO time_block(file_id, n, first_start_ns, last_end_ns, starts, ends, id) VALUES", "", 7),
+      issues_(IssueInsert(store->db())),
+      files_(FileUpdate(store->db())),
+      value_rows_(store->db()) {}
 
 Status WriteAhead::LoadSeries(const std::vector<SeriesKey>& columns) {
   if (store_->db()->backend() != Backend::kPostgres) return Status::Ok();
@@ -107,6 +117,46 @@ StatusOr<std::optional<int64_t>> WriteAhead::NextBlockId() {
   const int64_t id = ids.front();
   ids.pop_front();
   return std::optional<int64_t>(id);
+}
+
+Status WriteAhead::AddTimeBlock(int64_t id, int64_t file_id, std::span<const TimeNs> starts,
+                                std::span<const TimeNs> ends) {
+  std::vector<RowBatch::Value> row;
+  row.reserve(7);
+  row.emplace_back(file_id);
+  row.emplace_back(static_cast<int64_t>(starts.size()));
+  row.emplace_back(static_cast<int64_t>(starts.front()));
+  row.emplace_back(static_cast<int64_t>(ends.back()));
+  row.emplace_back(RowBatch::Blob{std::string(reinterpret_cast<const char*>(starts.data()), starts.size_bytes())});
+  row.emplace_back(RowBatch::Blob{std::string(reinterpret_cast<const char*>(ends.data()), ends.size_bytes())});
+  row.emplace_back(id);
+  time_blocks_.Add(std::move(row));
+  return time_blocks_.held() < RowBatch::kRowsPerStatement ? Status::Ok() : time_blocks_.Flush();
+}
+
+Status WriteAhead::AddIssues(int64_t file_id, const std::vector<ImportIssue>& issues) {
+  if (!held_) return store_->AddIssues(file_id, issues);
+  for (const ImportIssue& i : issues) issues_.Add(IssueRow(file_id, i));
+  return Status::Ok();
+}
+
+Status WriteAhead::SaveFile(FileRecord* file) {
+  if (!held_ || file->id == 0) return store_->SaveFile(file);
+  // One statement may not change a row twice: a file given again sends the first on its own.
+  if (!held_files_.insert(file->id).second) {
+    RETURN_IF_ERROR(files_.Flush());
+    held_files_ = {file->id};
+  }
+  files_.Add(FileUpdateRow(*file));
+  return Status::Ok();
+}
+
+Status WriteAhead::Flush() {
+  RETURN_IF_ERROR(time_blocks_.Flush());
+  RETURN_IF_ERROR(value_rows_.Flush());
+  RETURN_IF_ERROR(issues_.Flush());
+  held_files_.clear();
+  return files_.Flush();
 }
 
 }  // namespace vrecon
