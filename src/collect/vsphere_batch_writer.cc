@@ -36,13 +36,9 @@ Status VsphereBatchWriter::Write(const std::vector<EntityMetrics>& metrics, cons
   WriteAhead ahead(store_);
   RETURN_IF_ERROR(ahead.LoadSeries(all));
   RETURN_IF_ERROR(ahead.AddMissing(all));
-  ASSIGN_OR_RETURN(auto files, store_->FindFiles(fingerprints));
-  for (size_t i = 0; i < metrics.size(); ++i) {
-    auto f = files.find(fingerprints[i]);
-    std::optional<FileRecord> stored;
-    if (f != files.end()) stored = std::move(f->second);
-    RETURN_IF_ERROR(WriteEntity(metrics[i], columns[i], std::move(stored), &ahead, &moved, &samples, &issues));
-  }
+  ASSIGN_OR_RETURN(std::vector<FileRecord> files, FileRows(metrics, fingerprints, columns));
+  for (size_t i = 0; i < metrics.size(); ++i)
+    RETURN_IF_ERROR(WriteEntity(metrics[i], columns[i], &files[i], &ahead, &moved, &samples, &issues));
   RETURN_IF_ERROR(ahead.Flush());
   // A counter the server answered for without usable values (none, or a series that could
   // not be paired with its times) was still asked up to the VM's newest sample: its mark moves
@@ -67,6 +63,29 @@ Status VsphereBatchWriter::Write(const std::vector<EntityMetrics>& metrics, cons
   for (ImportIssue& i : issues) result->issues.push_back(std::move(i));
   result->vm_keys.merge(vm_keys_);
   return Status::Ok();
+}
+
+// A VM's samples live under one file row per vCenter and VM: the stored one, or a new one, the
+// batch's new ones added in one statement.
+StatusOr<std::vector<FileRecord>> VsphereBatchWriter::FileRows(const std::vector<EntityMetrics>& metrics,
+                                                               const std::vector<std::string>& fingerprints,
+                                                               const std::vector<Columns>& columns) {
+  ASSIGN_OR_RETURN(auto stored, store_->FindFiles(fingerprints));
+  std::vector<FileRecord> files(metrics.size());
+  std::vector<FileRecord*> added;
+  for (size_t i = 0; i < metrics.size(); ++i) {
+    FileRecord& file = files[i];
+    if (auto f = stored.find(fingerprints[i]); f != stored.end()) file = std::move(f->second);
+    file.fingerprint = fingerprints[i];
+    file.path = vcenter_;
+    file.format = "vsphere-api";
+    file.kinds = "vsphere";
+    file.machines = columns[i].vm_name;
+    if (file.consumed_line_hash.empty()) file.consumed_line_hash = "0";
+    if (file.id == 0) added.push_back(&file);
+  }
+  if (!added.empty()) RETURN_IF_ERROR(store_->AddFiles(added));
+  return files;
 }
 
 std::string VsphereBatchWriter::Fingerprint(const EntityMetrics& em) const {
@@ -97,7 +116,7 @@ VsphereBatchWriter::Columns VsphereBatchWriter::ColumnsOf(const EntityMetrics& e
   return out;
 }
 
-Status VsphereBatchWriter::WriteEntity(const EntityMetrics& em, const Columns& cols, std::optional<FileRecord> stored,
+Status VsphereBatchWriter::WriteEntity(const EntityMetrics& em, const Columns& cols, FileRecord* file,
                                        WriteAhead* ahead, std::map<MarkKey, TimeNs>* moved, int64_t* samples,
                                        std::vector<ImportIssue>* issues) {
   const std::string& vm_name = cols.vm_name;
@@ -108,18 +127,8 @@ Status VsphereBatchWriter::WriteEntity(const EntityMetrics& em, const Columns& c
   const std::vector<SeriesKey>& columns = cols.keys;
   const std::vector<const vsphere::MetricSeries*>& series = cols.series;
   const std::vector<vsphere::RawUnit>& units = cols.units;
-  FileRecord file;
-  if (stored) file = std::move(*stored);
-  file.fingerprint = Fingerprint(em);
-  file.path = vcenter_;
-  file.format = "vsphere-api";
-  file.kinds = "vsphere";
-  file.machines = vm_name;
-  file.consumed_line_hash = file.consumed_line_hash.empty() ? "0" : file.consumed_line_hash;
-  if (file.id == 0) RETURN_IF_ERROR(store_->SaveFile(&file));
-
   BlockWriter writer(store_);
-  writer.set_file_id(file.id);
+  writer.set_file_id(file->id);
   writer.set_ahead(ahead);
   if (!columns.empty()) RETURN_IF_ERROR(writer.DeclareColumns(columns));
   std::vector<double> row(columns.size());
@@ -143,16 +152,16 @@ Status VsphereBatchWriter::WriteEntity(const EntityMetrics& em, const Columns& c
     if (!any) continue;
     vm_keys_.insert("vsphere:" + columns.front().entity);  // the VM's vm_key (src/engine/vm_directory.h)
     RETURN_IF_ERROR(writer.AddRow(em.ends[i] - static_cast<TimeNs>(interval) * kNsPerSec, em.ends[i], row));
-    ++file.rows;
-    if (!file.first_end || em.ends[i] < *file.first_end) file.first_end = em.ends[i];
-    if (!file.last_end || em.ends[i] > *file.last_end) file.last_end = em.ends[i];
+    ++file->rows;
+    if (!file->first_end || em.ends[i] < *file->first_end) file->first_end = em.ends[i];
+    if (!file->last_end || em.ends[i] > *file->last_end) file->last_end = em.ends[i];
     if (!first_ || em.ends[i] < *first_) first_ = em.ends[i];
     if (!last_ || em.ends[i] > *last_) last_ = em.ends[i];
   }
   for (ImportIssue& i : own) writer.AddIssue(i);
   RETURN_IF_ERROR(writer.Finish());
-  file.issues += static_cast<int64_t>(own.size());
-  RETURN_IF_ERROR(ahead->SaveFile(&file));
+  file->issues += static_cast<int64_t>(own.size());
+  RETURN_IF_ERROR(ahead->SaveFile(file));
   for (ImportIssue& i : own) {
     i.message = where + ": " + i.message;
     issues->push_back(std::move(i));

@@ -47,10 +47,14 @@ class VsphereBatchWriter {
   };
   Columns ColumnsOf(const vsphere::EntityMetrics& em) const;
   std::string Fingerprint(const vsphere::EntityMetrics& em) const;
-  // `stored`: the VM's file row when it has one; `ahead`: the batch's series and block ids.
-  Status WriteEntity(const vsphere::EntityMetrics& em, const Columns& cols, std::optional<FileRecord> stored,
-                     WriteAhead* ahead, std::map<MarkKey, TimeNs>* moved, int64_t* samples,
-                     std::vector<ImportIssue>* issues);
+  // Each VM's file row, by index of `metrics`; the new ones are added.
+  StatusOr<std::vector<FileRecord>> FileRows(const std::vector<vsphere::EntityMetrics>& metrics,
+                                             const std::vector<std::string>& fingerprints,
+                                             const std::vector<Columns>& columns);
+  // `file`: the VM's file row (counts and times updated here); `ahead`: the batch's series and
+  // block ids and held rows.
+  Status WriteEntity(const vsphere::EntityMetrics& em, const Columns& cols, FileRecord* file, WriteAhead* ahead,
+                     std::map<MarkKey, TimeNs>* moved, int64_t* samples, std::vector<ImportIssue>* issues);
 
   Store* store_;
   std::string vcenter_, vcenter_id_;

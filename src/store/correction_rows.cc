@@ -29,7 +29,7 @@ CorrectionRows::CorrectionRows(Store* store, TimeNs from, TimeNs to)
       hours_(ProcessHourUpsert(store->db())) {}
 
 Status CorrectionRows::SaveVm(const CorrVm& vm, int64_t id) {
-  if (!held_) return UpsertCorrVm(store_, vm, id).status();
+  if (!held_) return UpsertCorrVm(store_, vm).status();
   // Its Replace of a Flush ago is still held: one statement may not change its row twice.
   if (std::find(replaced_.begin(), replaced_.end(), id) != replaced_.end()) RETURN_IF_ERROR(Flush());
   vms_.Add(CorrVmRow(vm));

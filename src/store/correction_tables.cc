@@ -148,19 +148,13 @@ std::vector<RowBatch::Value> CorrVmRow(const CorrVm& vm) {
   return row;
 }
 
-StatusOr<int64_t> UpsertCorrVm(Store* store, const CorrVm& vm, std::optional<int64_t> known_id) {
-  Database* db = store->db();
-  RowBatch upsert = CorrVmUpsert(db);
+StatusOr<int64_t> UpsertCorrVm(Store* store, const CorrVm& vm) {
+  RowBatch upsert = CorrVmUpsert(store->db());
   upsert.Add(CorrVmRow(vm));
-  RETURN_IF_ERROR(upsert.Flush());
-  if (known_id) return *known_id;  // ON CONFLICT ... DO UPDATE keeps the row and its id
-  ASSIGN_OR_RETURN(Statement * q, db->Cached("SELECT id FROM corr_vm WHERE vm_key = ?1"));
-  q->Bind(1, vm.vm_key);
-  ASSIGN_OR_RETURN(bool row, q->Step());
-  if (!row) return Status::NotFound("corr_vm row for " + vm.vm_key + " vanished");
-  const int64_t id = q->ColumnInt(0);
-  q->Reset();
-  return id;
+  std::optional<int64_t> id;
+  RETURN_IF_ERROR(upsert.FlushReturning(" RETURNING id", [&](const Statement& q) { id = q.ColumnInt(0); }));
+  if (!id) return Status::Internal("the corr_vm upsert of " + vm.vm_key + " gave no id");
+  return *id;
 }
 
 Status DeleteProcessHours(Store* store, int64_t vm_id, TimeNs from, TimeNs to) {

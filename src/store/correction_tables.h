@@ -95,9 +95,9 @@ std::string EncodeProcesses(const std::vector<ProcessAggregate>& procs);
 StatusOr<std::vector<ProcessAggregate>> DecodeProcesses(std::string_view blob);
 
 // Writing (callers hold a transaction).
-// `known_id`: the VM's row id when the caller has read it in this transaction (the row is then
-// updated without reading the id back: a round trip per VM on PostgreSQL).
-StatusOr<int64_t> UpsertCorrVm(Store* store, const CorrVm& vm, std::optional<int64_t> known_id = std::nullopt);
+// The VM's row, added or written again, and its id (one statement). Writers of VMs whose ids
+// they know hold the rows instead (CorrectionRows::SaveVm).
+StatusOr<int64_t> UpsertCorrVm(Store* store, const CorrVm& vm);
 // Its statement and row, for writers of many (src/store/correction_rows.h).
 RowBatch CorrVmUpsert(Database* db);
 std::vector<RowBatch::Value> CorrVmRow(const CorrVm& vm);

@@ -8,27 +8,20 @@ RowBatch::Value OptTime(const std::optional<TimeNs>& t) {
   return RowBatch::Value();
 }
 
+constexpr const char* kColumns =
+    "fingerprint, path, format, encoding, kinds, machines, time_zone, bias_minutes, consumed_lines, "
+    "consumed_line_hash, rows, issues, first_end_ns, last_end_ns, ingested_at";
+constexpr int kColumnCount = 15;
+
 }  // namespace
 
-RowBatch FileUpdate(Database* db) {
-  return RowBatch(db,
-                  "INSERT INTO source_file(id, fingerprint, path, format, encoding, kinds, machines, time_zone, "
-                  "bias_minutes, consumed_lines, consumed_line_hash, rows, issues, first_end_ns, last_end_ns, "
-                  "ingested_at) VALUES",
-                  " ON CONFLICT(id) DO UPDATE SET fingerprint = excluded.fingerprint, path = excluded.path, "
-                  "format = excluded.format, encoding = excluded.encoding, kinds = excluded.kinds, "
-                  "machines = excluded.machines, time_zone = excluded.time_zone, "
-                  "bias_minutes = excluded.bias_minutes, consumed_lines = excluded.consumed_lines, "
-                  "consumed_line_hash = excluded.consumed_line_hash, rows = excluded.rows, "
-                  "issues = excluded.issues, first_end_ns = excluded.first_end_ns, "
-                  "last_end_ns = excluded.last_end_ns, ingested_at = excluded.ingested_at",
-                  16);
+RowBatch FileInsert(Database* db) {
+  return RowBatch(db, std::string("INSERT INTO source_file(") + kColumns + ") VALUES", "", kColumnCount);
 }
 
-std::vector<RowBatch::Value> FileUpdateRow(const FileRecord& f) {
+std::vector<RowBatch::Value> FileInsertRow(const FileRecord& f) {
   std::vector<RowBatch::Value> row;
-  row.reserve(16);
-  row.emplace_back(f.id);
+  row.reserve(kColumnCount + 1);
   row.emplace_back(f.fingerprint);
   row.emplace_back(f.path);
   row.emplace_back(f.format);
@@ -44,6 +37,26 @@ std::vector<RowBatch::Value> FileUpdateRow(const FileRecord& f) {
   row.push_back(OptTime(f.first_end));
   row.push_back(OptTime(f.last_end));
   row.emplace_back(NowIso());
+  return row;
+}
+
+RowBatch FileUpdate(Database* db) {
+  return RowBatch(db, std::string("INSERT INTO source_file(id, ") + kColumns + ") VALUES",
+                  " ON CONFLICT(id) DO UPDATE SET fingerprint = excluded.fingerprint, path = excluded.path, "
+                  "format = excluded.format, encoding = excluded.encoding, kinds = excluded.kinds, "
+                  "machines = excluded.machines, time_zone = excluded.time_zone, "
+                  "bias_minutes = excluded.bias_minutes, consumed_lines = excluded.consumed_lines, "
+                  "consumed_line_hash = excluded.consumed_line_hash, rows = excluded.rows, "
+                  "issues = excluded.issues, first_end_ns = excluded.first_end_ns, "
+                  "last_end_ns = excluded.last_end_ns, ingested_at = excluded.ingested_at",
+                  kColumnCount + 1);
+}
+
+std::vector<RowBatch::Value> FileUpdateRow(const FileRecord& f) {
+  std::vector<RowBatch::Value> row;
+  row.reserve(kColumnCount + 1);
+  row.emplace_back(f.id);
+  for (RowBatch::Value& v : FileInsertRow(f)) row.emplace_back(std::move(v));
   return row;
 }
 

@@ -7,13 +7,14 @@
 
 namespace vrecon {
 
-StatusOr<Statement*> RowBatch::InsertOf(size_t rows) {
+StatusOr<Statement*> RowBatch::InsertOf(size_t rows, const std::string& returning) {
   std::string one = "(";
   for (int c = 0; c < columns_; ++c) one += c == 0 ? "?" : ",?";
   one += ")";
   std::string sql = head_;
   for (size_t i = 0; i < rows; ++i) sql += (i == 0 ? " " : ",") + one;
   sql += tail_;
+  sql += returning;
   return db_->Cached(sql);
 }
 
@@ -22,8 +23,9 @@ void RowBatch::Add(std::vector<Value> row) {
   rows_.push_back(std::move(row));
 }
 
-Status RowBatch::Write(size_t first, size_t rows) {
-  ASSIGN_OR_RETURN(Statement * s, InsertOf(rows));
+Status RowBatch::Write(size_t first, size_t rows, const std::string& returning,
+                       const std::function<void(const Statement&)>* each) {
+  ASSIGN_OR_RETURN(Statement * s, InsertOf(rows, returning));
   int p = 1;
   for (size_t i = first; i < first + rows; ++i) {
     for (const Value& v : rows_[i]) {
@@ -41,7 +43,14 @@ Status RowBatch::Write(size_t first, size_t rows) {
       ++p;
     }
   }
-  return s->Run();
+  if (!each) return s->Run();
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, s->Step());
+    if (!row) break;
+    (*each)(*s);
+  }
+  s->Reset();
+  return Status::Ok();
 }
 
 Status WriteInRuns(size_t rows, size_t most, const std::function<Status(size_t first, size_t n)>& write) {
@@ -54,8 +63,15 @@ Status WriteInRuns(size_t rows, size_t most, const std::function<Status(size_t f
 }
 
 Status RowBatch::Flush() {
-  RETURN_IF_ERROR(
-      WriteInRuns(rows_.size(), kRowsPerStatement, [this](size_t first, size_t n) { return Write(first, n); }));
+  RETURN_IF_ERROR(WriteInRuns(rows_.size(), kRowsPerStatement,
+                              [this](size_t first, size_t n) { return Write(first, n, "", nullptr); }));
+  rows_.clear();
+  return Status::Ok();
+}
+
+Status RowBatch::FlushReturning(const std::string& returning, const std::function<void(const Statement&)>& each) {
+  RETURN_IF_ERROR(WriteInRuns(rows_.size(), kRowsPerStatement,
+                              [&](size_t first, size_t n) { return Write(first, n, returning, &each); }));
   rows_.clear();
   return Status::Ok();
 }

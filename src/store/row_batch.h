@@ -39,11 +39,15 @@ class RowBatch {
   // One row, its values in column order (exactly `columns` of them), held until Flush.
   void Add(std::vector<Value> row);
   Status Flush();
+  // Flush with `returning` (" RETURNING id, ...") after the tail: `each` is called with the
+  // statement on each row it gives back.
+  Status FlushReturning(const std::string& returning, const std::function<void(const Statement&)>& each);
   size_t held() const { return rows_.size(); }
 
  private:
-  StatusOr<Statement*> InsertOf(size_t rows);
-  Status Write(size_t first, size_t rows);
+  StatusOr<Statement*> InsertOf(size_t rows, const std::string& returning);
+  Status Write(size_t first, size_t rows, const std::string& returning,
+               const std::function<void(const Statement&)>* each);
 
   Database* db_;
   std::string head_, tail_;

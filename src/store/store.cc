@@ -136,20 +136,23 @@ Status Store::SaveFile(FileRecord* f) {
     update.Add(FileUpdateRow(*f));
     return update.Flush();
   }
-  ASSIGN_OR_RETURN(Statement * q,
-                   db_->Cached("INSERT INTO source_file(fingerprint, path, format, encoding, kinds, machines, "
-                               "time_zone, bias_minutes, consumed_lines, consumed_line_hash, rows, issues, "
-                               "first_end_ns, last_end_ns, ingested_at) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
-                               "RETURNING id"));
-  q->Bind(1, f->fingerprint).Bind(2, f->path).Bind(3, f->format).Bind(4, f->encoding).Bind(5, f->kinds);
-  q->Bind(6, f->machines).Bind(7, f->time_zone).Bind(8, static_cast<int64_t>(f->bias_minutes));
-  q->Bind(9, f->consumed_lines).Bind(10, f->consumed_line_hash).Bind(11, f->rows).Bind(12, f->issues);
-  if (f->first_end) q->Bind(13, *f->first_end);
-  else q->BindNull(13);
-  if (f->last_end) q->Bind(14, *f->last_end);
-  else q->BindNull(14);
-  q->Bind(15, NowIso());
-  ASSIGN_OR_RETURN(f->id, q->RunForId());
+  std::vector<FileRecord*> one = {f};
+  return AddFiles(one);
+}
+
+Status Store::AddFiles(const std::vector<FileRecord*>& files) {
+  RowBatch insert = FileInsert(db_.get());
+  std::map<std::string, FileRecord*> by_fingerprint;
+  for (FileRecord* f : files) {
+    insert.Add(FileInsertRow(*f));
+    by_fingerprint[f->fingerprint] = f;
+  }
+  RETURN_IF_ERROR(insert.FlushReturning(" RETURNING id, fingerprint", [&](const Statement& q) {
+    if (auto it = by_fingerprint.find(q.ColumnText(1)); it != by_fingerprint.end()) it->second->id = q.ColumnInt(0);
+  }));
+  for (const FileRecord* f : files) {
+    if (f->id == 0) return Status::Internal("the new file row of " + f->path + " gave no id");
+  }
   return Status::Ok();
 }
 

@@ -78,6 +78,8 @@ class Store {
   StatusOr<std::map<std::string, FileRecord>> FindFiles(const std::vector<std::string>& fingerprints);
   // Inserts a new file row (id is assigned) or updates an existing one by id.
   Status SaveFile(FileRecord* file);
+  // Inserts new file rows (of distinct fingerprints), many to a statement; ids are assigned.
+  Status AddFiles(const std::vector<FileRecord*>& files);
   StatusOr<std::vector<FileRecord>> Files();
   Status AddIssues(int64_t file_id, const std::vector<ImportIssue>& issues);
   StatusOr<std::vector<ImportIssue>> Issues(int64_t file_id);

@@ -1,12 +1,15 @@
 // The rows of several files written through one WriteAhead (src/store/value_rows.h,
 // write_ahead.h), as a collector's batch of VMs writes them, on both backends: every sample reads
 // back as written, whether its row went out in a full multi-row INSERT or in the power-of-two
-// statements of the remainder; each file's
-// issues and its row written again land on that file; a writer without a WriteAhead flushes its
-// own rows.
+// statements of the remainder; each file's issues and its row written again land on that file;
+// new files added together get their own ids; a writer without a WriteAhead flushes its own rows.
 #include "src/store/value_rows.h"
 
 #include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <vector>
 
 #include "src/store/block_writer.h"
 #include "src/store/sample_reader.h"
@@ -165,6 +168,33 @@ TEST_P(ValueRowsTest, ManySmallFilesKeepTheirBlocksIssuesAndRows) {
   auto renamed = (*store)->FindFile("file-3");
   ASSERT_TRUE(renamed.ok() && renamed->has_value());
   EXPECT_EQ((*renamed)->machines, "VM3,renamed");
+}
+
+// A collector batch's new VMs get their file rows in one statement per 64 (Store::AddFiles):
+// each record gets its own row's id, across statements.
+TEST_P(ValueRowsTest, NewFilesAddedTogetherGetTheirOwnIds) {
+  auto store = Store::Open(NewStore(GetParam(), dir_.path()));
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  std::vector<FileRecord> files(70);
+  std::vector<FileRecord*> added;
+  for (size_t i = 0; i < files.size(); ++i) {
+    files[i].fingerprint = "vsphere|https://vc|vm-" + std::to_string(i);
+    files[i].path = "https://vc";
+    files[i].format = "vsphere-api";
+    files[i].machines = "VM" + std::to_string(i);
+    files[i].consumed_line_hash = "0";
+    added.push_back(&files[i]);
+  }
+  ASSERT_TRUE((*store)->AddFiles(added).ok());
+  std::set<int64_t> ids;
+  for (const FileRecord& f : files) {
+    auto found = (*store)->FindFile(f.fingerprint);
+    ASSERT_TRUE(found.ok() && found->has_value()) << f.fingerprint;
+    EXPECT_EQ((*found)->id, f.id) << f.fingerprint;
+    EXPECT_EQ((*found)->machines, f.machines);
+    ids.insert(f.id);
+  }
+  EXPECT_EQ(ids.size(), files.size());
 }
 
 TEST_P(ValueRowsTest, AWriterAloneFlushesItsOwnRows) {
