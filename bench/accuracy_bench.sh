@@ -17,7 +17,8 @@
 # min), corrected with and without the trace: the MAE over the traced windows of Perfmon's figures
 # and of the trace's, naive and corrected, against the truth and the occupancy truth, and the share
 # of the event-basis 95% intervals that hold the truth. That last table runs for each SLICES value
-# (`--slices`: 1, threads switch on ticks only; 4, thread runs end inside ticks).
+# (`--slices`: 1, threads switch on ticks only; 4, thread runs end inside ticks), at each RUN_TICKS
+# and, below a tick, each RUN_SLICES (`--run-slices`: mean run in slices; default 1).
 #
 #   bash bench/accuracy_bench.sh                     # uses/creates build-bench/
 #   BUILD_DIR=/path SEEDS="1 2 3 4 5" bash bench/accuracy_bench.sh
@@ -30,6 +31,7 @@ SCENARIOS="${SCENARIOS:-calm contention lost-ticks resync dst mixed batch}"
 ETW="${ETW:-1}"
 RUN_TICKS="${RUN_TICKS:-1 6 12}"
 SLICES="${SLICES:-1 4}"
+RUN_SLICES="${RUN_SLICES:-1}"
 DATA_DIR="${DATA_DIR:-$BUILD_DIR/accuracy-data}"
 mkdir -p "$DATA_DIR"; rm -f "$DATA_DIR/jobs.txt"
 
@@ -141,12 +143,18 @@ if [ "$ETW" = 1 ]; then
     sampled_corrected events_naive events_corrected sampled_occ_mae events_occ_mae event_ci
   sc=contention
   for sl in $SLICES; do
-    for rt in $RUN_TICKS; do
+    # Run lengths: whole ticks (RUN_TICKS), then runs shorter than a tick (RUN_SLICES below sl,
+    # labelled slices/sl: "1/4" is a quarter of a tick).
+    runs=()
+    for rt in $RUN_TICKS; do runs+=("$rt"); done
+    for rs in $RUN_SLICES; do [ "$rs" -lt "$sl" ] && runs+=("$rs/$sl"); done
+    for rt in "${runs[@]}"; do
+      if [[ $rt == */* ]]; then run=(--run-slices "${rt%/*}"); else run=(--run-ticks "$rt"); fi
       w=0; sn=0; sc_=0; en=0; ec=0; so=0; eo=0; cin=0; cic=0; k=0
       for seed in $SEEDS; do
-        d="$DATA_DIR/$sc-$seed-run$rt-slices$sl-etw"
+        d="$DATA_DIR/$sc-$seed-run${rt/\//of}-slices$sl-etw"
         rm -rf "$d"
-        "$SIM" generate --scenario "$sc" --seed "$seed" --run-ticks "$rt" --slices "$sl" --out "$d" \
+        "$SIM" generate --scenario "$sc" --seed "$seed" "${run[@]}" --slices "$sl" --out "$d" \
           --etw "$d/trace.txt" --etw-from 45 --etw-minutes 60
         "$CLI" ingest --db "$d/a.db" "$d/guest.csv" "$d/host.csv" >/dev/null
         "$CLI" correct --db "$d/a.db" --format json >"$d/a.json"
@@ -167,7 +175,7 @@ if [ "$ETW" = 1 ]; then
       done
       awk -v s="$sc" -v sl="$sl" -v rt="$rt" -v w="$w" -v k="$k" -v sn="$sn" -v sc="$sc_" -v en="$en" -v ec="$ec" \
           -v so="$so" -v eo="$eo" -v cin="$cin" -v cic="$cic" 'BEGIN{
-        printf "%-11s %6d %9d %7d %13.2f %17.3f %12.2f %16.3f %15.3f %14.3f %10.1f%%\n", s, sl, rt, w, sn/k, sc/k, en/k,
+        printf "%-11s %6d %9s %7d %13.2f %17.3f %12.2f %16.3f %15.3f %14.3f %10.1f%%\n", s, sl, rt, w, sn/k, sc/k, en/k,
           ec/k, so/k, eo/k, (cin ? 100*cic/cin : 0) }'
     done
   done

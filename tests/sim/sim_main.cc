@@ -39,18 +39,24 @@ int Run(int argc, char** argv) {
   app.require_subcommand(1);
   std::string scenario, out_dir, truth_path, correct_path, etw_path, samples_path, windows_of;
   uint64_t seed = 1;
-  int run_ticks = 1, slices = 1;
+  int run_ticks = 1, slices = 1, run_slices = 0;
   double etw_from = 0, etw_minutes = 30;
   CLI::App* gen = app.add_subcommand(
       "generate", "write guest.csv, host.csv and truth.csv (with --etw also a trace) for one scenario");
   gen->add_option("--scenario", scenario, "calm, contention, lost-ticks, resync, dst, mixed or batch")->required();
-  gen->add_option("--run-ticks", run_ticks,
-                  "mean ticks a thread keeps its vCPU (1 with --slices 1: each tick drawn afresh)")
-      ->check(CLI::Range(1, 1000));
+  CLI::Option* ticks_opt = gen->add_option("--run-ticks", run_ticks,
+                                           "mean ticks a thread keeps its vCPU (1 with --slices 1: each tick "
+                                           "drawn afresh)")
+                               ->check(CLI::Range(1, 1000));
   gen->add_option("--slices", slices,
                   "slices a tick is cut into: thread runs end inside ticks and the trace switches at slice "
                   "boundaries (default 1: threads switch only on ticks)")
       ->check(CLI::Range(1, 64));
+  gen->add_option("--run-slices", run_slices,
+                  "mean slices a thread keeps its vCPU, instead of --run-ticks: with fewer than --slices, threads "
+                  "run for less than a tick (1: each slice drawn afresh)")
+      ->check(CLI::Range(1, 64000))
+      ->excludes(ticks_opt);
   gen->add_option("--seed", seed, "random seed");
   gen->add_option("--out", out_dir, "directory to write into (created)")->required();
   gen->add_option("--etw", etw_path,
@@ -79,6 +85,7 @@ int Run(int argc, char** argv) {
   if (gen->parsed()) {
     Scenario s = MakeScenario(scenario, seed, run_ticks);
     s.slices_per_tick = slices;
+    s.run_slices = run_slices;
     if (!etw_path.empty()) {
       s.etw_from_s = etw_from * 60;
       s.etw_minutes = etw_minutes;

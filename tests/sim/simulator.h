@@ -52,6 +52,10 @@ struct Scenario {
   // preempted does), the trace switches at slice boundaries, and a tick charges the thread of the
   // slice it interrupts. 1: threads switch only on ticks, so the trace sees the slots ticks sample.
   int slices_per_tick = 1;
+  // Mean slices a thread keeps its vCPU, when set (0: run_ticks x slices_per_tick): below
+  // slices_per_tick, threads run for less than a tick, as ones that block on I/O or a lock soon
+  // after they are dispatched do, and a tick sees one of several runs.
+  int run_slices = 0;
   std::vector<Job> jobs;  // short-lived processes (the batch scenario)
   // The guest's context-switch trace (SimOutput::etw_dumper) over [etw_from_s, etw_from_s +
   // etw_minutes) of true time; 0 minutes: none (an hour at run_ticks 1 is about 80 MB of text).

@@ -86,7 +86,7 @@ int Workload::Draw() {
 int Workload::Running(int v) {
   int& c = current_[v];
   const bool gone = c >= 0 && demand_[c] <= 0;
-  const int run_slices = s_.run_ticks * s_.slices_per_tick;
+  const int run_slices = s_.run_slices > 0 ? s_.run_slices : s_.run_ticks * s_.slices_per_tick;
   if (c == -2 || gone || run_slices <= 1 || std::uniform_real_distribution<double>(0, 1)(*rng_) < 1.0 / run_slices)
     c = Draw();
   return c;

@@ -32,7 +32,7 @@ class Workload {
   // Call at each tick's true time: draws the minute's demands and follows job starts and ends.
   void Advance(double t);
   // The process vCPU v runs in a slice of a tick where the VM runs (-1: idle). Keeps the previous
-  // one with probability 1 - 1/(run_ticks x slices_per_tick) unless its demand has gone.
+  // one with probability 1 - 1/(mean run in slices) unless its demand has gone.
   int Running(int v);
 
  private:
