@@ -135,7 +135,9 @@ models::ReadyInput EmptyInput(const ReadySeries& rs, const VmEntry& e, const Acc
 using Todo = std::vector<std::pair<const VmEntry*, Acc*>>;
 
 // Tells `before_batch` of VMs [k, end), then takes their ranges and reads their series ahead in
-// two queries on PostgreSQL where every range has a start (a fleet round's).
+// two queries on PostgreSQL: those of the VMs whose ranges have a start (a fleet round's), or,
+// when no range has one (a first round's new VMs), all of them. A VM read over its whole history
+// beside VMs read from a start is read alone, not to read every VM's whole history.
 Status StartBatch(const ReadySeries& rs, const Todo& todo, size_t k, size_t end, const ReadyRangeFn& range_of,
                   const ReadyBatchFn& before_batch, BlockReader* reader, std::vector<TimeRange>* ranges) {
   if (before_batch) {
@@ -143,11 +145,16 @@ Status StartBatch(const ReadySeries& rs, const Todo& todo, size_t k, size_t end,
     for (size_t j = k; j < end; ++j) vms_of_batch.emplace_back(todo[j].first, todo[j].second->source);
     RETURN_IF_ERROR(before_batch(vms_of_batch));
   }
+  constexpr TimeNs kWhole = std::numeric_limits<TimeNs>::min();
+  bool all_whole = true;
+  for (size_t j = k; j < end; ++j) {
+    (*ranges)[j] = range_of(todo[j].first->key, todo[j].second->source);
+    all_whole = all_whole && (*ranges)[j].from == kWhole;
+  }
   TimeNs from = std::numeric_limits<TimeNs>::max();
   std::vector<int64_t> ids;
   for (size_t j = k; j < end; ++j) {
-    (*ranges)[j] = range_of(todo[j].first->key, todo[j].second->source);
-    if ((*ranges)[j].from == std::numeric_limits<TimeNs>::min()) continue;  // its whole history: read alone
+    if ((*ranges)[j].from == kWhole && !all_whole) continue;
     from = std::min(from, (*ranges)[j].from);
     for (const auto& [s, field] : todo[j].second->series) ids.push_back(s->id);
     for (const StoredSeries* s : HostLoadOf(rs, *todo[j].first)) ids.push_back(s->id);

@@ -113,8 +113,11 @@ std::optional<TimeNs> FoldPoint(const StoredSummary& s, std::optional<TimeNs> ne
 }
 
 // The VM's total without the days from `from` on: what stays as it is.
+// `has_total`: the VM and source had a stored total when the update began (a new VM has none, and
+// its total is not read for nothing).
 StatusOr<models::ReadyDigest> TotalBefore(Store* store, int64_t id, const std::string& source, TimeNs from,
-                                          const ReadBatch& batch) {
+                                          const ReadBatch& batch, bool has_total) {
+  if (!has_total) return models::ReadyDigest{};
   if (batch.ids.contains(id) && batch.from_day <= from) {
     auto it = batch.stored.find({id, source});
     if (it == batch.stored.end()) return models::ReadyDigest{};
@@ -144,8 +147,8 @@ Status WriteSummary(ReadyRows* rows, int64_t id, const models::ReadyInput& in, c
 
 // The days from `from` on, digested again from all their samples (`in` holds them).
 Status ReplaceDays(Store* store, ReadyRows* rows, int64_t id, const models::ReadyInput& in, TimeNs from,
-                   const ReadBatch& batch) {
-  ASSIGN_OR_RETURN(models::ReadyDigest total, TotalBefore(store, id, in.source, from, batch));
+                   const ReadBatch& batch, bool has_total) {
+  ASSIGN_OR_RETURN(models::ReadyDigest total, TotalBefore(store, id, in.source, from, batch, has_total));
   std::map<TimeNs, std::string> days;
   for (const auto& [day, part] : models::SplitByDay(in)) {
     if (day < from) continue;  // a sample overlapping `from` from the day before: that day stays
@@ -186,13 +189,14 @@ Status FoldIntoDays(ReadyRows* rows, int64_t id, models::ReadyInput&& in, TimeNs
 }
 
 Status UpdateVm(Store* store, ReadyRows* rows, const VmEntry& e, models::ReadyInput&& in, TimeNs from,
-                std::optional<TimeNs> fold, std::map<std::string, int64_t>* ids, const ReadBatch& batch) {
+                std::optional<TimeNs> fold, std::map<std::string, int64_t>* ids, const ReadBatch& batch,
+                bool has_total) {
   ASSIGN_OR_RETURN(const int64_t id, VmId(store, e, in, ids));
   if (fold) {
     if (auto it = batch.stored.find({id, in.source}); batch.ids.contains(id) && it != batch.stored.end())
       return FoldIntoDays(rows, id, std::move(in), *fold, it->second, batch.from_day);
   }
-  return ReplaceDays(store, rows, id, in, from, batch);
+  return ReplaceDays(store, rows, id, in, from, batch, has_total);
 }
 
 }  // namespace
@@ -224,7 +228,8 @@ Status UpdateReadySummaries(Store* store, const ReadySummaryUpdate& u, std::map<
       [&](const VmEntry& e, models::ReadyInput&& in) {
         const TimeNs from = from_of(e.key, in.source);
         const std::optional<TimeNs> fold = fold_of(e.key, in.source);
-        return UpdateVm(store, &rows, e, std::move(in), from, fold, ids, batch);
+        const bool has_total = with_total.contains({e.key, in.source});
+        return UpdateVm(store, &rows, e, std::move(in), from, fold, ids, batch, has_total);
       },
       [&](const std::vector<std::pair<const VmEntry*, std::string>>& vms) -> Status {
         // The last batch's writes go out, then the stored totals and days of this batch's VMs with
