@@ -30,7 +30,8 @@ CorrectionRows::CorrectionRows(Store* store, TimeNs from, TimeNs to)
 
 Status CorrectionRows::SaveVm(const CorrVm& vm, int64_t id) {
   if (!held_) return UpsertCorrVm(store_, vm).status();
-  // Its Replace of a Flush ago is still held: one statement may not change its row twice.
+  // Its row since the last Flush is still held (its Replace is): one statement may not change a
+  // row twice.
   if (std::find(replaced_.begin(), replaced_.end(), id) != replaced_.end()) RETURN_IF_ERROR(Flush());
   vms_.Add(CorrVmRow(vm));
   return Status::Ok();
