@@ -138,11 +138,7 @@ std::vector<RowBatch::Value> CorrVmRow(const CorrVm& vm) {
   row.emplace_back(vm.vm_source);
   row.emplace_back(vm.guest_machine);
   row.emplace_back(vm.host_source);
-  if (vm.vcpus) {
-    row.emplace_back(static_cast<int64_t>(*vm.vcpus));
-  } else {
-    row.emplace_back();
-  }
+  row.push_back(OptValue(vm.vcpus));
   row.emplace_back(NowIso());
   row.emplace_back(vm.host_counter);
   return row;

@@ -1,12 +1,9 @@
 #include "src/store/file_rows.h"
 
+#include "src/store/optional_columns.h"
+
 namespace vrecon {
 namespace {
-
-RowBatch::Value OptTime(const std::optional<TimeNs>& t) {
-  if (t) return RowBatch::Value(static_cast<int64_t>(*t));
-  return RowBatch::Value();
-}
 
 constexpr const char* kColumns =
     "fingerprint, path, format, encoding, kinds, machines, time_zone, bias_minutes, consumed_lines, "
@@ -34,8 +31,8 @@ std::vector<RowBatch::Value> FileInsertRow(const FileRecord& f) {
   row.emplace_back(f.consumed_line_hash);
   row.emplace_back(f.rows);
   row.emplace_back(f.issues);
-  row.push_back(OptTime(f.first_end));
-  row.push_back(OptTime(f.last_end));
+  row.push_back(OptValue(f.first_end));
+  row.push_back(OptValue(f.last_end));
   row.emplace_back(NowIso());
   return row;
 }

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "src/store/database.h"
+#include "src/store/row_batch.h"
 
 namespace vrecon {
 
@@ -22,6 +23,20 @@ inline void BindOpt(Statement* s, int i, const std::optional<int>& v) {
 inline void BindOpt(Statement* s, int i, const std::optional<int64_t>& v) {
   if (v) s->Bind(i, *v);
   else s->BindNull(i);
+}
+
+// The same for a row a RowBatch holds: NULL for a missing (or not finite) value.
+inline RowBatch::Value OptValue(const std::optional<double>& v) {
+  if (v && std::isfinite(*v)) return RowBatch::Value(*v);
+  return RowBatch::Value();
+}
+inline RowBatch::Value OptValue(const std::optional<int>& v) {
+  if (v) return RowBatch::Value(static_cast<int64_t>(*v));
+  return RowBatch::Value();
+}
+inline RowBatch::Value OptValue(const std::optional<int64_t>& v) {
+  if (v) return RowBatch::Value(*v);
+  return RowBatch::Value();
 }
 
 inline std::optional<double> OptDouble(const Statement& s, int i) {

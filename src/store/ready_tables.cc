@@ -1,6 +1,7 @@
 #include "src/store/ready_tables.h"
 
 #include "src/store/array_literal.h"
+#include "src/store/optional_columns.h"
 
 namespace vrecon {
 
@@ -127,21 +128,12 @@ std::vector<RowBatch::Value> ReadyRow(int64_t vm_id, const StoredReady& r) {
   row.emplace_back(vm_id);
   row.emplace_back(r.source);
   row.emplace_back(r.host);
-  if (r.vcpus) {
-    row.emplace_back(static_cast<int64_t>(*r.vcpus));
-  } else {
-    row.emplace_back();
-  }
+  row.push_back(OptValue(r.vcpus));
   row.emplace_back(static_cast<int64_t>(r.samples));
   for (const auto* v : {&r.ready_mean, &r.ready_p95, &r.ready_above_5, &r.ready_above_10, &r.costop_mean, &r.costop_p95,
                         &r.costop_above_3, &r.run_mean, &r.wait_mean, &r.usage_mean, &r.wait_dispatch_us_mean,
-                        &r.wait_dispatch_us_p95, &r.host_load_mean, &r.host_load_p95}) {
-    if (*v) {
-      row.emplace_back(**v);
-    } else {
-      row.emplace_back();
-    }
-  }
+                        &r.wait_dispatch_us_p95, &r.host_load_mean, &r.host_load_p95})
+    row.push_back(OptValue(*v));
   row.emplace_back(EncodeFlags(r.hints));
   row.emplace_back(RowBatch::Blob{r.digest});
   return row;

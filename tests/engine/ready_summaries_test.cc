@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <limits>
 #include <random>
 #include <tuple>
 
@@ -214,6 +215,31 @@ TEST_P(ReadySummariesTest, ALaterPartOfADayIsAddedWithoutReadingTheDayAgain) {
   got = LoadReady(a->get(), id);
   ASSERT_TRUE(got.ok() && got->size() == 1u);
   EXPECT_EQ(got->front().samples, 540 + 360) << "day 3 read again: its first part is gone";
+}
+
+// A figure that is not a number is stored as missing, not as NaN (PostgreSQL would keep a NaN and
+// hand it back as a value), and a missing vCPU count as NULL.
+TEST_P(ReadySummariesTest, ANonFiniteFigureIsStoredAsMissing) {
+  auto store = Store::Open(NewStore(GetParam(), dir_.path(), "ready_nan.db"));
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  auto tx = (*store)->BeginTransaction();
+  ASSERT_TRUE(tx.ok());
+  auto id =
+      UpsertCorrVm(store->get(), CorrVm{0, "WEB02", "WEB02", "esxtop", std::nullopt, "esxtop:WEB02", "esx01", ""});
+  ASSERT_TRUE(id.ok()) << id.status().message();
+  StoredReady r;
+  r.source = "esxtop";
+  r.host = "esx01";
+  r.samples = 3;
+  r.ready_mean = std::numeric_limits<double>::quiet_NaN();
+  r.ready_p95 = 4.5;
+  ASSERT_TRUE(UpsertReady(store->get(), *id, r).ok());
+  ASSERT_TRUE(tx->Commit().ok());
+  auto got = LoadReady(store->get(), *id);
+  ASSERT_TRUE(got.ok() && got->size() == 1u);
+  EXPECT_FALSE(got->front().ready_mean.has_value());
+  EXPECT_EQ(got->front().ready_p95, 4.5);
+  EXPECT_FALSE(got->front().vcpus.has_value());
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, ReadySummariesTest, ::testing::Values(TestBackend::kSqlite, TestBackend::kPostgres),
