@@ -17,7 +17,9 @@ fi
 # ccache, with its cache in the tree: the package build (scripts/package.sh) compiles the same
 # objects with the same flags and takes them from here.
 export CCACHE_DIR=$PWD/build-ccache
-flags+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+# The test target's precompiled header (tests/CMakeLists.txt) is cached only with these.
+export CCACHE_SLOPPINESS=pch_defines,time_macros
+flags+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DVRECON_GOCACHE="$PWD/build-gocache")
 cmake -S . -B "$build" "${flags[@]}"
 cmake --build "$build" -j"$(nproc)"
 # The PostgreSQL store's tests run against a throw-away cluster that Debian's pg_virtualenv starts
