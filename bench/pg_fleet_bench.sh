@@ -11,7 +11,8 @@
 # stored and corrected, and PostgreSQL is vacuumed after it (untimed). Per round: wall time (the slowest collector's, for PostgreSQL), the
 # collectors' CPU (user+sys) and the PostgreSQL server's CPU in that round (its postmaster's
 # own and reaped children's ticks). Store growth per VM per day = the steady rounds' growth x
-# 288 rounds a day / VMs.
+# 288 rounds a day / VMs. Then two more steady rounds with the SIMS collectors one after another
+# (each alone on the machine, the store shared): each collector's wall time against SQLite's.
 #
 # The machine has 2 cores, so the SIMS collectors, the server and the simulators share them:
 # the wall time of the concurrent rounds includes waiting for a core, which collectors on their
@@ -110,6 +111,32 @@ for round in 1 2 3 4; do
 done
 s_after=$(sqlite_size)
 p_after=$(pg_size)
+
+# The same steady round with each collector given the machine in turn: what a collector on its own
+# machine, writing a server with cores to spare, would wait for. The store holds every
+# collector's VMs, so what grows with the shared store (its indexes, the series and inventory it
+# reads) still counts; only the queueing for the two cores does not.
+echo
+printf '| round | SQLite, 1 collector: wall s | CPU s | PostgreSQL, %s one at a time: wall s (each) | CPU s (each) | server CPU s (each) | wall vs SQLite |\n' "$sims"
+printf '|---|---:|---:|---|---|---|---:|\n'
+for round in 5 6; do
+  move_marks_back
+  move_pg_marks_back
+  collector s "$work/sqlite.toml"
+  read -r s_wall s_cpu _ _ <"$work/r.s"
+  walls=() cpus=() servers=()
+  for i in $(seq 1 "$sims"); do
+    t0=$(server_ticks)
+    collector "$i" "$work/pg.$i.toml"
+    sleep 0.2
+    read -r wall cpu _ _ <"$work/r.$i"
+    walls+=("$wall") cpus+=("$cpu") servers+=("$(echo "scale=2; ($(server_ticks) - $t0) / $hz" | bc)")
+  done
+  pg_vacuum
+  worst=$(printf '%s\n' "${walls[@]}" | sort -n | tail -1)
+  printf '| %s | %.2f | %.2f | %s | %s | %s | %.2fx (slowest) |\n' "$round" "$s_wall" "$s_cpu" "${walls[*]}" "${cpus[*]}" \
+    "${servers[*]}" "$(echo "scale=3; $worst / $s_wall" | bc)"
+done
 vms=$((sims * vms_each))
 echo
 echo "store growth per VM per day: SQLite $(echo "scale=1; ($s_after - $s_before) / 3 * 288 / $vms_each / 1024" | bc) KiB" \
