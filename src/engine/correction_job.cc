@@ -185,7 +185,12 @@ Status ForEachVmCorrection(Store* store, const CorrectionRequest& req, const VmW
   // One snapshot of the store for the run (collectors may write meanwhile), and no lock round trip
   // per query. Not taken when the caller already has a transaction open.
   ReadSnapshot snapshot(store);
-  ASSIGN_OR_RETURN(std::vector<StoredSeries> all, FindSeries(store, SeriesFilter{}));
+  std::shared_ptr<const std::vector<StoredSeries>> series = req.series;
+  if (!series) {
+    ASSIGN_OR_RETURN(std::vector<StoredSeries> read, FindSeries(store, SeriesFilter{}));
+    series = std::make_shared<const std::vector<StoredSeries>>(std::move(read));
+  }
+  const std::vector<StoredSeries>& all = *series;
   ASSIGN_OR_RETURN(auto mappings, Mappings(store, req));
   ASSIGN_OR_RETURN(VmDirectory dir, VmDirectory::Build(store, all, mappings));
   const std::vector<size_t> selected = dir.Select(req.vm, req.vm_keys);

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -12,6 +13,7 @@
 
 #include "models/correction.h"
 #include "models/interval_flags.h"
+#include "src/store/sample_reader.h"
 #include "src/store/store.h"
 
 namespace vrecon {
@@ -35,6 +37,9 @@ struct CorrectionRequest {
   models::AlignmentConfig alignment;
   models::TimelineConfig timeline;
   models::CorrectionConfig config;
+  // The store's series when the caller has read them in its transaction (StoreCorrections reads
+  // them once for the correction and the Ready-Time update); read here when null.
+  std::shared_ptr<const std::vector<StoredSeries>> series;
 };
 
 // Windows in VM order, then time order. NotFound when --vm matches nothing.

@@ -73,7 +73,7 @@ Status ReadInto(BlockReader* reader, const std::vector<std::pair<int64_t, std::v
 
 // The store's host-side series sorted by the VM and source they feed.
 struct ReadySeries {
-  std::vector<StoredSeries> all;
+  std::shared_ptr<const std::vector<StoredSeries>> all;
   VmDirectory dir;
   // Guests' Processor(n) instances, a vCPU count for esxtop VMs the inventory does not know.
   std::map<std::string, std::set<std::string>> guest_cpus;  // by GuestId
@@ -82,12 +82,17 @@ struct ReadySeries {
   std::map<std::pair<size_t, std::string>, Acc> vms;  // (entry, source) -> its series
 };
 
-StatusOr<std::unique_ptr<ReadySeries>> FindReadySeries(Store* store) {
+StatusOr<std::unique_ptr<ReadySeries>> FindReadySeries(Store* store,
+                                                       std::shared_ptr<const std::vector<StoredSeries>> series) {
   auto out = std::make_unique<ReadySeries>();
-  ASSIGN_OR_RETURN(out->all, FindSeries(store, SeriesFilter{}));
+  if (!series) {
+    ASSIGN_OR_RETURN(std::vector<StoredSeries> read, FindSeries(store, SeriesFilter{}));
+    series = std::make_shared<const std::vector<StoredSeries>>(std::move(read));
+  }
+  out->all = std::move(series);
   ASSIGN_OR_RETURN(auto mappings, store->Mappings());
-  ASSIGN_OR_RETURN(out->dir, VmDirectory::Build(store, out->all, mappings));
-  for (const StoredSeries& s : out->all) {
+  ASSIGN_OR_RETURN(out->dir, VmDirectory::Build(store, *out->all, mappings));
+  for (const StoredSeries& s : *out->all) {
     const SeriesKey& k = s.key;
     if (k.source == SourceKind::kGuest && k.object == "Processor" && k.counter == "% Processor Time" &&
         !k.instance.empty() && k.instance.find("_Total") == std::string::npos)
@@ -166,7 +171,7 @@ Status StartBatch(const ReadySeries& rs, const Todo& todo, size_t k, size_t end,
 
 Status ForEachReadyInput(Store* store, const ReadyRequest& req, const ReadyRangeFn& range_of,
                          const ReadyInputVisitor& visit, const ReadyBatchFn& before_batch) {
-  ASSIGN_OR_RETURN(const std::unique_ptr<ReadySeries> rs, FindReadySeries(store));
+  ASSIGN_OR_RETURN(const std::unique_ptr<ReadySeries> rs, FindReadySeries(store, req.series));
   const std::vector<size_t> selected = rs->dir.Select(req.vm, req.vm_keys);
   const std::set<size_t> wanted(selected.begin(), selected.end());
   Todo todo;

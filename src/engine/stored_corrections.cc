@@ -3,13 +3,16 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <memory>
 #include <numeric>
+#include <vector>
 
 #include "models/vm_identity.h"
 #include "src/engine/ready_summaries.h"
 #include "src/store/correction_rows.h"
 #include "src/store/latest_window.h"
 #include "src/store/retention.h"
+#include "src/store/sample_reader.h"
 #include "src/store/window_blocks.h"
 
 namespace vrecon {
@@ -125,6 +128,10 @@ StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
   // never sit in memory together.
   ASSIGN_OR_RETURN(Transaction tx, store->BeginTransaction());
   ASSIGN_OR_RETURN(std::vector<CorrVm> known, ListCorrVms(store));
+  // The store's series, read once for the correction and the Ready-Time update (on a store shared
+  // by several collectors, the largest read of a round: docs/performance.md).
+  ASSIGN_OR_RETURN(std::vector<StoredSeries> series, FindSeries(store, SeriesFilter{}));
+  widened.series = std::make_shared<const std::vector<StoredSeries>>(std::move(series));
   std::map<std::string, int64_t> ids;  // vm_key -> corr_vm id
   for (const CorrVm& v : known) ids[v.vm_key] = v.id;
 
@@ -178,6 +185,7 @@ StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
   ready.from = req.from;
   ready.kept_from = frozen_before;
   ready.new_from = req.new_samples_from;
+  ready.series = widened.series;
   RETURN_IF_ERROR(UpdateReadySummaries(store, ready, &ids));
   RETURN_IF_ERROR(tx.Commit());
   return stored;
