@@ -185,11 +185,7 @@ Status ForEachVmCorrection(Store* store, const CorrectionRequest& req, const VmW
   // One snapshot of the store for the run (collectors may write meanwhile), and no lock round trip
   // per query. Not taken when the caller already has a transaction open.
   ReadSnapshot snapshot(store);
-  std::shared_ptr<const std::vector<StoredSeries>> series = req.series;
-  if (!series) {
-    ASSIGN_OR_RETURN(std::vector<StoredSeries> read, FindSeries(store, SeriesFilter{}));
-    series = std::make_shared<const std::vector<StoredSeries>>(std::move(read));
-  }
+  ASSIGN_OR_RETURN(const SeriesList series, AllSeries(store, req.series));
   const std::vector<StoredSeries>& all = *series;
   ASSIGN_OR_RETURN(auto mappings, Mappings(store, req));
   ASSIGN_OR_RETURN(VmDirectory dir, VmDirectory::Build(store, all, mappings));

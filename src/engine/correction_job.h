@@ -5,7 +5,6 @@
 
 #include <functional>
 #include <map>
-#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -39,7 +38,7 @@ struct CorrectionRequest {
   models::CorrectionConfig config;
   // The store's series when the caller has read them in its transaction (StoreCorrections reads
   // them once for the correction and the Ready-Time update); read here when null.
-  std::shared_ptr<const std::vector<StoredSeries>> series;
+  SeriesList series;
 };
 
 // Windows in VM order, then time order. NotFound when --vm matches nothing.

@@ -73,7 +73,7 @@ Status ReadInto(BlockReader* reader, const std::vector<std::pair<int64_t, std::v
 
 // The store's host-side series sorted by the VM and source they feed.
 struct ReadySeries {
-  std::shared_ptr<const std::vector<StoredSeries>> all;
+  SeriesList all;
   VmDirectory dir;
   // Guests' Processor(n) instances, a vCPU count for esxtop VMs the inventory does not know.
   std::map<std::string, std::set<std::string>> guest_cpus;  // by GuestId
@@ -82,14 +82,9 @@ struct ReadySeries {
   std::map<std::pair<size_t, std::string>, Acc> vms;  // (entry, source) -> its series
 };
 
-StatusOr<std::unique_ptr<ReadySeries>> FindReadySeries(Store* store,
-                                                       std::shared_ptr<const std::vector<StoredSeries>> series) {
+StatusOr<std::unique_ptr<ReadySeries>> FindReadySeries(Store* store, SeriesList series) {
   auto out = std::make_unique<ReadySeries>();
-  if (!series) {
-    ASSIGN_OR_RETURN(std::vector<StoredSeries> read, FindSeries(store, SeriesFilter{}));
-    series = std::make_shared<const std::vector<StoredSeries>>(std::move(read));
-  }
-  out->all = std::move(series);
+  ASSIGN_OR_RETURN(out->all, AllSeries(store, std::move(series)));
   ASSIGN_OR_RETURN(auto mappings, store->Mappings());
   ASSIGN_OR_RETURN(out->dir, VmDirectory::Build(store, *out->all, mappings));
   for (const StoredSeries& s : *out->all) {

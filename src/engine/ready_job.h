@@ -4,7 +4,6 @@
 #define VRECON_SRC_ENGINE_READY_JOB_H_
 
 #include <functional>
-#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -22,7 +21,7 @@ struct ReadyRequest {
   std::optional<std::set<std::string>> vm_keys;  // only these VMs besides; unset: no limit
   std::optional<TimeNs> from, to;
   models::ReadyThresholds thresholds;
-  std::shared_ptr<const std::vector<StoredSeries>> series;  // as CorrectionRequest::series
+  SeriesList series;  // as CorrectionRequest::series
 };
 
 // One summary per VM and host-side source, by VM name. NotFound when --vm matches nothing.

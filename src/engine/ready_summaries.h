@@ -7,11 +7,9 @@
 #define VRECON_SRC_ENGINE_READY_SUMMARIES_H_
 
 #include <map>
-#include <memory>
 #include <optional>
 #include <set>
 #include <string>
-#include <vector>
 
 #include "src/store/sample_reader.h"
 #include "src/store/store.h"
@@ -27,7 +25,7 @@ struct ReadySummaryUpdate {
   // point before it, only the samples after that point are read and added to them (a round's
   // worth, however late in the day); unset, the days from `from` are read again whole.
   std::optional<TimeNs> new_from;
-  std::shared_ptr<const std::vector<StoredSeries>> series;  // as CorrectionRequest::series
+  SeriesList series;  // as CorrectionRequest::series
 };
 
 // Inside the caller's transaction. `ids` maps vm_key to corr_vm id; VMs it lacks are added to

@@ -3,9 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
-#include <memory>
 #include <numeric>
-#include <vector>
 
 #include "models/vm_identity.h"
 #include "src/engine/ready_summaries.h"
@@ -130,10 +128,7 @@ StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
   ASSIGN_OR_RETURN(std::vector<CorrVm> known, ListCorrVms(store));
   // The store's series, read once for the correction and the Ready-Time update (on a store shared
   // by several collectors, the largest read of a round: docs/performance.md).
-  if (!widened.series) {
-    ASSIGN_OR_RETURN(std::vector<StoredSeries> series, FindSeries(store, SeriesFilter{}));
-    widened.series = std::make_shared<const std::vector<StoredSeries>>(std::move(series));
-  }
+  ASSIGN_OR_RETURN(widened.series, AllSeries(store, widened.series));
   std::map<std::string, int64_t> ids;  // vm_key -> corr_vm id
   for (const CorrVm& v : known) ids[v.vm_key] = v.id;
 

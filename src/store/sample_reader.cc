@@ -37,6 +37,12 @@ StatusOr<std::vector<StoredSeries>> FindSeries(Store* store, const SeriesFilter&
   return out;
 }
 
+StatusOr<SeriesList> AllSeries(Store* store, SeriesList read) {
+  if (read) return read;
+  ASSIGN_OR_RETURN(std::vector<StoredSeries> all, FindSeries(store, SeriesFilter{}));
+  return std::make_shared<const std::vector<StoredSeries>>(std::move(all));
+}
+
 Status ForEachSample(Store* store, int64_t series_id, const TimeRange& range,
                      const std::function<void(TimeNs, TimeNs, double)>& visit) {
   BlockReader reader(store);

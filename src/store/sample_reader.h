@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -27,6 +28,12 @@ struct SeriesFilter {
 };
 
 StatusOr<std::vector<StoredSeries>> FindSeries(Store* store, const SeriesFilter& filter);
+
+// Every series of the store, shared by the jobs of one transaction that each need them whole
+// (StoreCorrections: the correction and the Ready-Time update): `read` when a caller has read
+// them, else read now.
+using SeriesList = std::shared_ptr<const std::vector<StoredSeries>>;
+StatusOr<SeriesList> AllSeries(Store* store, SeriesList read = nullptr);
 
 struct TimeRange {
   TimeNs from = std::numeric_limits<TimeNs>::min();
