@@ -19,7 +19,12 @@
 # own machines would not. The per-collector cost (its own CPU plus its share of the server's)
 # is what each collector would spend, and the wall time minus the CPU queueing is estimated in
 # docs/performance.md, not measured.
-#   bash bench/pg_fleet_bench.sh [BUILD_DIR] [SIMS] [VMS_EACH]
+#
+# NAMES=same (the default) gives every simulator the same VM names, each VM then has a namesake
+# in every other vCenter, which a round must read to keep them apart (src/engine/vm_view.h): the
+# worst case. NAMES=distinct puts "siteN-" before simulator N's names, as separate sites' VMs
+# mostly are.
+#   [NAMES=same|distinct] bash bench/pg_fleet_bench.sh [BUILD_DIR] [SIMS] [VMS_EACH]
 set -euo pipefail
 SRC_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build=$(realpath "${1:-$SRC_DIR/build}")
@@ -45,8 +50,13 @@ PG="postgresql:///vrecon_fleet"
 postmaster=$(head -1 "$(psql -Atc 'SHOW data_directory')/postmaster.pid")
 
 export VRECON_BENCH_PW=bench-pw
+names=${NAMES:-same}
+case "$names" in same | distinct) ;; *) echo "NAMES is same or distinct, not $names" >&2; exit 2 ;; esac
 for i in $(seq 1 "$sims"); do
-  taskset -c 1 "$vcsim" -vms "$vms_each" -user bench -password bench-pw -info "$work/info.$i" >"$work/vcsim.$i.log" 2>&1 &
+  prefix=()
+  [ "$names" = distinct ] && prefix=(-name-prefix "site$i-")
+  taskset -c 1 "$vcsim" -vms "$vms_each" "${prefix[@]}" -user bench -password bench-pw -info "$work/info.$i" \
+    >"$work/vcsim.$i.log" 2>&1 &
   echo $! >"$work/pid.$i"
 done
 fleet_file() {  # index, db -> a fleet file for simulator `index`
@@ -63,7 +73,7 @@ for i in $(seq 1 "$sims"); do
   fleet_file "$i" "$PG" >"$work/pg.$i.toml"
 done
 fleet_file 1 "$work/fleet.db" >"$work/sqlite.toml"
-echo "simulators: $sims x $vms_each VMs"
+echo "simulators: $sims x $vms_each VMs, VM names $names across simulators"
 
 # Clock ticks of the server: the postmaster's and every reaped backend's (stat fields 14-17).
 server_ticks() { awk '{print $14 + $15 + $16 + $17}' "/proc/$postmaster/stat"; }

@@ -37,6 +37,23 @@ std::optional<std::string> ParseEsxtopGroupInstance(std::string_view inst) {
   return std::string(inst.substr(colon + 1));
 }
 
+std::string SeriesVmName(const SeriesKey& k) {
+  switch (k.source) {
+    case SourceKind::kGuest:
+    case SourceKind::kVmTools:
+    case SourceKind::kVsphere: return NormalizeVmName(k.machine);
+    case SourceKind::kHyperV:
+      if (k.object != "Hyper-V Hypervisor Virtual Processor") return "";
+      if (auto vp = ParseHyperVVpInstance(k.instance)) return NormalizeVmName(vp->vm);
+      return "";
+    case SourceKind::kEsxtop:
+      if (k.object != "Group Cpu") return "";
+      if (auto g = ParseEsxtopGroupInstance(k.instance)) return NormalizeVmName(*g);
+      return "";
+  }
+  return "";
+}
+
 std::vector<std::vector<size_t>> GroupSightings(const std::vector<HostSighting>& s, TimeNs max_overlap) {
   std::vector<size_t> order(s.size());
   std::iota(order.begin(), order.end(), 0);

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "models/spans.h"
+#include "src/core/sample.h"
 #include "src/core/time_util.h"
 
 namespace vrecon::models {
@@ -36,6 +37,13 @@ struct HyperVVp {
 std::optional<HyperVVp> ParseHyperVVpInstance(std::string_view instance);
 // "12345:WEB01" -> "WEB01".
 std::optional<std::string> ParseEsxtopGroupInstance(std::string_view instance);
+
+// The name a series stands for a VM or guest under, as NormalizeVmName gives it: a vSphere VM's
+// (the machine), a Hyper-V virtual processor's or an esxtop group's VM (from the instance), a guest's
+// own series' machine (guest and VMware Tools counters); "" for a host's own series. Any two names
+// that guest matching or same-name detection pair have the same one, so the store can find what
+// decides a few VMs' identities by it (src/engine/vm_view.h).
+std::string SeriesVmName(const SeriesKey& k);
 
 // ---- Host logs: one name on several hosts ----
 

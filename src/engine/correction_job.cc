@@ -17,20 +17,6 @@
 namespace vrecon {
 namespace {
 
-using models::NormalizeVmName;
-
-// Guest name -> vm_key or VM name: the store's mappings, then the request's on top.
-StatusOr<std::map<std::string, std::string>> Mappings(Store* store, const CorrectionRequest& req) {
-  ASSIGN_OR_RETURN(auto mappings, store->Mappings());
-  for (const auto& [g, v] : req.mappings) {
-    // The guest's name through an init-capture: clang before 16 cannot capture a structured binding.
-    std::erase_if(mappings,
-                  [&, guest = NormalizeVmName(g)](const auto& m) { return NormalizeVmName(m.first) == guest; });
-    mappings[g] = v;
-  }
-  return mappings;
-}
-
 // The identity on every window, and for a guest that matched several VMs the flag that says so.
 void Annotate(const VmEntry& e, std::vector<models::WindowResult>* windows) {
   const std::string candidates = Join(e.ambiguous, ", ");
@@ -185,10 +171,13 @@ Status ForEachVmCorrection(Store* store, const CorrectionRequest& req, const VmW
   // One snapshot of the store for the run (collectors may write meanwhile), and no lock round trip
   // per query. Not taken when the caller already has a transaction open.
   ReadSnapshot snapshot(store);
-  ASSIGN_OR_RETURN(const SeriesList series, AllSeries(store, req.series));
-  const std::vector<StoredSeries>& all = *series;
-  ASSIGN_OR_RETURN(auto mappings, Mappings(store, req));
-  ASSIGN_OR_RETURN(VmDirectory dir, VmDirectory::Build(store, all, mappings));
+  VmViewPtr view = req.view;
+  if (!view) {
+    ASSIGN_OR_RETURN(auto mappings, MergedMappings(store, req.mappings));
+    ASSIGN_OR_RETURN(view, ReadVmView(store, req.vm_keys, mappings));
+  }
+  const std::vector<StoredSeries>& all = view->series;
+  const VmDirectory& dir = view->dir;
   const std::vector<size_t> selected = dir.Select(req.vm, req.vm_keys);
   if (req.vm && selected.empty()) {
     return Status::NotFound("no VM or guest named \"" + *req.vm + "\" in " + store->location() +

@@ -12,7 +12,7 @@
 
 #include "models/correction.h"
 #include "models/interval_flags.h"
-#include "src/store/sample_reader.h"
+#include "src/engine/vm_view.h"
 #include "src/store/store.h"
 
 namespace vrecon {
@@ -36,9 +36,9 @@ struct CorrectionRequest {
   models::AlignmentConfig alignment;
   models::TimelineConfig timeline;
   models::CorrectionConfig config;
-  // The store's series when the caller has read them in its transaction (StoreCorrections reads
-  // them once for the correction and the Ready-Time update); read here when null.
-  SeriesList series;
+  // The VMs' view when the caller has read it in its transaction (StoreCorrections reads it once
+  // for the correction and the Ready-Time update); read here when null (src/engine/vm_view.h).
+  VmViewPtr view;
 };
 
 // Windows in VM order, then time order. NotFound when --vm matches nothing.

@@ -10,6 +10,7 @@
 #include "models/vm_identity.h"
 #include "src/core/text_util.h"
 #include "src/engine/vm_directory.h"
+#include "src/engine/vm_view.h"
 #include "src/store/sample_reader.h"
 
 namespace vrecon {
@@ -73,8 +74,7 @@ Status ReadInto(BlockReader* reader, const std::vector<std::pair<int64_t, std::v
 
 // The store's host-side series sorted by the VM and source they feed.
 struct ReadySeries {
-  SeriesList all;
-  VmDirectory dir;
+  VmViewPtr view;
   // Guests' Processor(n) instances, a vCPU count for esxtop VMs the inventory does not know.
   std::map<std::string, std::set<std::string>> guest_cpus;  // by GuestId
   // Host load series by host machine: Hyper-V LP _Total % Total Run Time, esxtop Physical Cpu _Total.
@@ -82,22 +82,25 @@ struct ReadySeries {
   std::map<std::pair<size_t, std::string>, Acc> vms;  // (entry, source) -> its series
 };
 
-StatusOr<std::unique_ptr<ReadySeries>> FindReadySeries(Store* store, SeriesList series) {
+StatusOr<std::unique_ptr<ReadySeries>> FindReadySeries(Store* store, const ReadyRequest& req) {
   auto out = std::make_unique<ReadySeries>();
-  ASSIGN_OR_RETURN(out->all, AllSeries(store, std::move(series)));
-  ASSIGN_OR_RETURN(auto mappings, store->Mappings());
-  ASSIGN_OR_RETURN(out->dir, VmDirectory::Build(store, *out->all, mappings));
-  for (const StoredSeries& s : *out->all) {
+  out->view = req.view;
+  if (!out->view) {
+    ASSIGN_OR_RETURN(auto mappings, store->Mappings());
+    ASSIGN_OR_RETURN(out->view, ReadVmView(store, req.vm_keys, mappings));
+  }
+  const VmDirectory& dir = out->view->dir;
+  for (const StoredSeries& s : out->view->series) {
     const SeriesKey& k = s.key;
     if (k.source == SourceKind::kGuest && k.object == "Processor" && k.counter == "% Processor Time" &&
         !k.instance.empty() && k.instance.find("_Total") == std::string::npos)
-      out->guest_cpus[out->dir.GuestId(k.machine)].insert(k.instance);
+      out->guest_cpus[dir.GuestId(k.machine)].insert(k.instance);
     if ((k.source == SourceKind::kHyperV && k.object == "Hyper-V Hypervisor Logical Processor" &&
          k.instance == "_Total" && k.counter == "% Total Run Time") ||
         (k.source == SourceKind::kEsxtop && k.object == "Physical Cpu" && k.instance == "_Total" &&
          k.counter == "% Util Time"))
       out->host_load[models::FoldVmName(k.machine)].push_back(&s);
-    const int e = out->dir.HostEntryOf(k);
+    const int e = dir.HostEntryOf(k);
     if (e < 0) continue;
     Acc& a = out->vms[{static_cast<size_t>(e), std::string(SourceKindName(k.source))}];
     a.source = SourceKindName(k.source);
@@ -126,7 +129,7 @@ models::ReadyInput EmptyInput(const ReadySeries& rs, const VmEntry& e, const Acc
   } else if (!a.vcpu_ids.empty()) {
     in.vcpus = static_cast<int>(a.vcpu_ids.size());
   } else if (!e.guests.empty()) {
-    if (auto g = rs.guest_cpus.find(rs.dir.GuestId(e.guests.front())); g != rs.guest_cpus.end())
+    if (auto g = rs.guest_cpus.find(rs.view->dir.GuestId(e.guests.front())); g != rs.guest_cpus.end())
       in.vcpus = static_cast<int>(g->second.size());
   }
   return in;
@@ -166,12 +169,13 @@ Status StartBatch(const ReadySeries& rs, const Todo& todo, size_t k, size_t end,
 
 Status ForEachReadyInput(Store* store, const ReadyRequest& req, const ReadyRangeFn& range_of,
                          const ReadyInputVisitor& visit, const ReadyBatchFn& before_batch) {
-  ASSIGN_OR_RETURN(const std::unique_ptr<ReadySeries> rs, FindReadySeries(store, req.series));
-  const std::vector<size_t> selected = rs->dir.Select(req.vm, req.vm_keys);
+  ASSIGN_OR_RETURN(const std::unique_ptr<ReadySeries> rs, FindReadySeries(store, req));
+  const VmDirectory& dir = rs->view->dir;
+  const std::vector<size_t> selected = dir.Select(req.vm, req.vm_keys);
   const std::set<size_t> wanted(selected.begin(), selected.end());
   Todo todo;
   for (auto& [key, a] : rs->vms)
-    if (wanted.contains(key.first) && !a.series.empty()) todo.emplace_back(&rs->dir.entry(key.first), &a);
+    if (wanted.contains(key.first) && !a.series.empty()) todo.emplace_back(&dir.entry(key.first), &a);
   BlockReader reader(store);
   // A few dozen VMs at a time: what the caller reads of them first, then their samples.
   constexpr size_t kBatchVms = 64;

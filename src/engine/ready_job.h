@@ -11,6 +11,7 @@
 
 #include "models/ready_analysis.h"
 #include "src/engine/vm_directory.h"
+#include "src/engine/vm_view.h"
 #include "src/store/sample_reader.h"
 #include "src/store/store.h"
 
@@ -21,7 +22,7 @@ struct ReadyRequest {
   std::optional<std::set<std::string>> vm_keys;  // only these VMs besides; unset: no limit
   std::optional<TimeNs> from, to;
   models::ReadyThresholds thresholds;
-  SeriesList series;  // as CorrectionRequest::series
+  VmViewPtr view;  // as CorrectionRequest::view
 };
 
 // One summary per VM and host-side source, by VM name. NotFound when --vm matches nothing.

@@ -211,7 +211,7 @@ Status UpdateReadySummaries(Store* store, const ReadySummaryUpdate& u, std::map<
   ReadyRequest req;
   req.vm = u.vm;
   req.vm_keys = u.vm_keys;
-  req.series = u.series;
+  req.view = u.view;
   ReadBatch batch;
   ReadyRows rows(store);
   std::map<std::pair<std::string, std::string>, TimeNs> folds;  // (vm_key, source) -> FoldPoint

@@ -11,7 +11,7 @@
 #include <set>
 #include <string>
 
-#include "src/store/sample_reader.h"
+#include "src/engine/vm_view.h"
 #include "src/store/store.h"
 
 namespace vrecon {
@@ -25,7 +25,7 @@ struct ReadySummaryUpdate {
   // point before it, only the samples after that point are read and added to them (a round's
   // worth, however late in the day); unset, the days from `from` are read again whole.
   std::optional<TimeNs> new_from;
-  SeriesList series;  // as CorrectionRequest::series
+  VmViewPtr view;  // as CorrectionRequest::view
 };
 
 // Inside the caller's transaction. `ids` maps vm_key to corr_vm id; VMs it lacks are added to

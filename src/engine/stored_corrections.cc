@@ -126,9 +126,12 @@ StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
   // never sit in memory together.
   ASSIGN_OR_RETURN(Transaction tx, store->BeginTransaction());
   ASSIGN_OR_RETURN(std::vector<CorrVm> known, ListCorrVms(store));
-  // The store's series, read once for the correction and the Ready-Time update (on a store shared
-  // by several collectors, the largest read of a round: docs/performance.md).
-  ASSIGN_OR_RETURN(widened.series, AllSeries(store, widened.series));
+  // The VMs' series and directory, read once for the correction and the Ready-Time update; a fleet
+  // round's only what its VMs need (src/engine/vm_view.h).
+  if (!widened.view) {
+    ASSIGN_OR_RETURN(auto mappings, MergedMappings(store, req.mappings));
+    ASSIGN_OR_RETURN(widened.view, ReadVmView(store, req.vm_keys, mappings));
+  }
   std::map<std::string, int64_t> ids;  // vm_key -> corr_vm id
   for (const CorrVm& v : known) ids[v.vm_key] = v.id;
 
@@ -182,7 +185,7 @@ StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
   ready.from = req.from;
   ready.kept_from = frozen_before;
   ready.new_from = req.new_samples_from;
-  ready.series = widened.series;
+  ready.view = widened.view;
   RETURN_IF_ERROR(UpdateReadySummaries(store, ready, &ids));
   RETURN_IF_ERROR(tx.Commit());
   return stored;

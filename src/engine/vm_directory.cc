@@ -5,7 +5,6 @@
 
 #include "models/vm_identity.h"
 #include "src/core/text_util.h"
-#include "src/store/vsphere_tables.h"
 
 namespace vrecon {
 namespace {
@@ -75,8 +74,8 @@ int VmDirectory::HostEntryOf(const SeriesKey& k) const {
   return it == host_index_.end() ? -1 : it->second;
 }
 
-Status VmDirectory::AddHostEntries(Store* store, const std::vector<StoredSeries>& all) {
-  ASSIGN_OR_RETURN(std::vector<StoredVm> inventory, VsphereVms(store));
+Status VmDirectory::AddHostEntries(Store* store, const std::vector<StoredSeries>& all,
+                                   const std::vector<StoredVm>& inventory) {
   std::map<std::string, const StoredVm*> by_entity;
   for (const StoredVm& v : inventory) by_entity[v.entity] = &v;
   ASSIGN_OR_RETURN(auto vcenter_urls, VcenterUrls(store));
@@ -149,7 +148,8 @@ Status VmDirectory::AddHostEntries(Store* store, const std::vector<StoredSeries>
 }
 
 StatusOr<VmDirectory> VmDirectory::Build(Store* store, const std::vector<StoredSeries>& all,
-                                         const std::map<std::string, std::string>& mappings) {
+                                         const std::map<std::string, std::string>& mappings,
+                                         const std::vector<StoredVm>* inventory) {
   VmDirectory d;
   std::vector<std::string> guests;
   std::set<std::string> seen;
@@ -172,7 +172,12 @@ StatusOr<VmDirectory> VmDirectory::Build(Store* store, const std::vector<StoredS
   std::set<std::string> ids;
   for (const std::string& g : guests)
     if (ids.insert(d.GuestId(g)).second) distinct.push_back(g);
-  RETURN_IF_ERROR(d.AddHostEntries(store, all));
+  std::vector<StoredVm> whole;
+  if (!inventory) {
+    ASSIGN_OR_RETURN(whole, VsphereVms(store));
+    inventory = &whole;
+  }
+  RETURN_IF_ERROR(d.AddHostEntries(store, all, *inventory));
   d.MatchGuests(distinct, mappings);
   return d;
 }

@@ -13,6 +13,7 @@
 
 #include "src/store/sample_reader.h"
 #include "src/store/store.h"
+#include "src/store/vsphere_tables.h"
 
 namespace vrecon {
 
@@ -34,9 +35,11 @@ struct VmEntry {
 class VmDirectory {
  public:
   // `mappings`: guest name -> vm_key or VM name (--map, [[map]], the store's vm_map), on top of
-  // the vSphere inventory's guest.hostName.
+  // the vSphere inventory's guest.hostName. `inventory`: the vSphere inventory's rows that go with
+  // `all` (src/engine/vm_view.h); the store's whole inventory when null.
   static StatusOr<VmDirectory> Build(Store* store, const std::vector<StoredSeries>& all,
-                                     const std::map<std::string, std::string>& mappings);
+                                     const std::map<std::string, std::string>& mappings,
+                                     const std::vector<StoredVm>* inventory = nullptr);
 
   const std::vector<VmEntry>& entries() const { return entries_; }
   const VmEntry& entry(size_t i) const { return entries_[i]; }
@@ -52,7 +55,7 @@ class VmDirectory {
 
  private:
   std::vector<size_t> SelectByName(const std::optional<std::string>& vm) const;
-  Status AddHostEntries(Store* store, const std::vector<StoredSeries>& all);
+  Status AddHostEntries(Store* store, const std::vector<StoredSeries>& all, const std::vector<StoredVm>& inventory);
   void MatchGuests(const std::vector<std::string>& guests, const std::map<std::string, std::string>& mappings);
 
   std::vector<VmEntry> entries_;

@@ -4,6 +4,7 @@
 #include <bit>
 #include <tuple>
 
+#include "models/vm_identity.h"
 #include "src/store/postgres/pg_partitions.h"
 
 namespace vrecon {
@@ -16,7 +17,7 @@ Status BlockWriter::DeclareColumns(const std::vector<SeriesKey>& columns) {
     ASSIGN_OR_RETURN(find_series_, db->Cached("SELECT id FROM series WHERE source=? AND machine=? AND object=? "
                                               "AND instance=? AND counter=? AND entity=?"));
     ASSIGN_OR_RETURN(add_series_, db->Cached("INSERT INTO series(source, machine, object, instance, counter, unit, "
-                                             "original, entity) VALUES(?,?,?,?,?,?,?,?) "
+                                             "original, entity, vm_name) VALUES(?,?,?,?,?,?,?,?,?) "
                                              "ON CONFLICT DO NOTHING RETURNING id"));
     ASSIGN_OR_RETURN(insert_time_, db->Cached("INSERT INTO time_block(file_id, n, first_start_ns, last_end_ns, "
                                               "starts, ends) VALUES(?,?,?,?,?,?) RETURNING id"));
@@ -93,7 +94,7 @@ StatusOr<int64_t> BlockWriter::FindOrAddSeries(const SeriesKey& k) {
     if (row) return found;
     Statement& add = *add_series_;
     add.Bind(1, SourceKindName(k.source)).Bind(2, k.machine).Bind(3, k.object).Bind(4, k.instance).Bind(5, k.counter);
-    add.Bind(6, k.unit).Bind(7, k.original).Bind(8, k.entity);
+    add.Bind(6, k.unit).Bind(7, k.original).Bind(8, k.entity).Bind(9, models::SeriesVmName(k));
     ASSIGN_OR_RETURN(bool added, add.Step());
     const int64_t id = added ? add.ColumnInt(0) : 0;
     add.Reset();

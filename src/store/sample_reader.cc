@@ -9,40 +9,6 @@
 
 namespace vrecon {
 
-StatusOr<std::vector<StoredSeries>> FindSeries(Store* store, const SeriesFilter& f) {
-  Database* db = store->db();
-  ASSIGN_OR_RETURN(Statement q,
-                   db->Prepare("SELECT id, source, machine, object, instance, counter, unit, original, "
-                               "entity FROM series ORDER BY machine, object, instance, counter, source, entity"));
-  std::vector<StoredSeries> out;
-  auto match = [](const std::optional<std::string>& pat, const std::string& v) { return !pat || GlobMatch(*pat, v); };
-  while (true) {
-    ASSIGN_OR_RETURN(bool row, q.Step());
-    if (!row) break;
-    StoredSeries s;
-    s.id = q.ColumnInt(0);
-    const std::string source = q.ColumnText(1);
-    ParseSourceKind(source, &s.key.source);
-    s.key.machine = q.ColumnText(2);
-    s.key.object = q.ColumnText(3);
-    s.key.instance = q.ColumnText(4);
-    s.key.counter = q.ColumnText(5);
-    s.key.unit = q.ColumnText(6);
-    s.key.original = q.ColumnText(7);
-    s.key.entity = q.ColumnText(8);
-    if (match(f.source, source) && match(f.machine, s.key.machine) && match(f.object, s.key.object) &&
-        match(f.instance, s.key.instance) && match(f.counter, s.key.counter))
-      out.push_back(std::move(s));
-  }
-  return out;
-}
-
-StatusOr<SeriesList> AllSeries(Store* store, SeriesList read) {
-  if (read) return read;
-  ASSIGN_OR_RETURN(std::vector<StoredSeries> all, FindSeries(store, SeriesFilter{}));
-  return std::make_shared<const std::vector<StoredSeries>>(std::move(all));
-}
-
 Status ForEachSample(Store* store, int64_t series_id, const TimeRange& range,
                      const std::function<void(TimeNs, TimeNs, double)>& visit) {
   BlockReader reader(store);

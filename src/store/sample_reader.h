@@ -29,11 +29,10 @@ struct SeriesFilter {
 
 StatusOr<std::vector<StoredSeries>> FindSeries(Store* store, const SeriesFilter& filter);
 
-// Every series of the store, shared by the jobs of one transaction that each need them whole
-// (StoreCorrections: the correction and the Ready-Time update): `read` when a caller has read
-// them, else read now.
-using SeriesList = std::shared_ptr<const std::vector<StoredSeries>>;
-StatusOr<SeriesList> AllSeries(Store* store, SeriesList read = nullptr);
+// The series stored under any of these VM names (models::SeriesVmName) or vSphere entities, in
+// FindSeries' order: what decides a few VMs' identities (src/engine/vm_view.h).
+StatusOr<std::vector<StoredSeries>> SeriesNamed(Store* store, const std::vector<std::string>& vm_names,
+                                                const std::vector<std::string>& entities);
 
 struct TimeRange {
   TimeNs from = std::numeric_limits<TimeNs>::min();

@@ -4,6 +4,7 @@
 
 #include "src/store/clock_event_migration.h"
 #include "src/store/identity_migration.h"
+#include "src/store/vm_name_migration.h"
 #include "src/store/window_blocks.h"
 
 namespace vrecon {
@@ -318,6 +319,19 @@ CREATE TABLE corr_latest(
     R"sql(
 ALTER TABLE corr_process_hour ADD COLUMN events BLOB;
 )sql",
+    // 14: the names a fleet round finds the series and inventory of its VMs' namesakes by
+    // (src/engine/vm_view.h): a series' VM or guest name (models::SeriesVmName), a VM's name and
+    // guest.hostName (NormalizeVmName). FillVmNameKeys computes them for what is stored.
+    R"sql(
+ALTER TABLE series ADD COLUMN vm_name TEXT NOT NULL DEFAULT '';
+CREATE INDEX series_by_vm_name ON series(vm_name);
+CREATE INDEX series_by_entity ON series(entity);
+ALTER TABLE vsphere_vm ADD COLUMN name_key TEXT NOT NULL DEFAULT '';
+ALTER TABLE vsphere_vm ADD COLUMN host_key TEXT NOT NULL DEFAULT '';
+CREATE INDEX vsphere_vm_by_name_key ON vsphere_vm(name_key);
+CREATE INDEX vsphere_vm_by_host_key ON vsphere_vm(host_key);
+CREATE INDEX vsphere_vm_by_entity ON vsphere_vm(entity);
+)sql",
 };
 
 constexpr int kMigrationCount = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));
@@ -363,6 +377,7 @@ Status MigrateSchema(Database* db) {
     RETURN_IF_ERROR(db->Exec(kMigrations[v]));
     if (v + 1 == 5) RETURN_IF_ERROR(MoveCorrWindowsIntoBlocks(db));
     if (v + 1 == 7) RETURN_IF_ERROR(ClockEventsFromIssues(db));
+    if (v + 1 == 14) RETURN_IF_ERROR(FillVmNameKeys(db));
     if (v + 1 == 6) {
       RETURN_IF_ERROR(AssignVsphereEntities(db));
       RETURN_IF_ERROR(CheckForeignKeys(db));

@@ -3,12 +3,39 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <set>
 #include <vector>
 
+#include "models/vm_identity.h"
 #include "src/core/text_util.h"
+#include "src/store/array_literal.h"
 
 namespace vrecon {
 namespace {
+
+constexpr const char* kVmColumns =
+    "SELECT vcenter, moid, name, num_cpu, host_moid, power_state, guest_hostname, entity FROM vsphere_vm";
+
+// Appends the rows of `q` (kVmColumns) not in `seen` (vcenter, moid).
+Status TakeVms(Statement* q, std::set<std::pair<std::string, std::string>>* seen, std::vector<StoredVm>* out) {
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, q->Step());
+    if (!row) break;
+    StoredVm v;
+    v.vcenter = q->ColumnText(0);
+    v.moid = q->ColumnText(1);
+    if (!seen->emplace(v.vcenter, v.moid).second) continue;
+    v.name = q->ColumnText(2);
+    v.num_cpu = static_cast<int>(q->ColumnInt(3));
+    v.host_moid = q->ColumnText(4);
+    v.power_state = q->ColumnText(5);
+    v.guest_hostname = q->ColumnText(6);
+    v.entity = q->ColumnText(7);
+    out->push_back(std::move(v));
+  }
+  q->Reset();
+  return Status::Ok();
+}
 
 // Moves every vSphere series stored under entity prefix `from` + "/" to `to` + "/"; a series
 // that exists under both keeps the existing row and takes the other's blocks.
@@ -114,19 +141,21 @@ Status SaveVsphereVms(Store* store, const std::vector<StoredVm>& vms) {
     const size_t n = std::min(kPerInsert, rows.size() - first);
     std::string sql =
         "INSERT INTO vsphere_vm(vcenter, moid, name, num_cpu, host_moid, power_state, guest_hostname, "
-        "seen_at, entity) VALUES";
-    for (size_t i = 0; i < n; ++i) sql += i == 0 ? "(?,?,?,?,?,?,?,?,?)" : ",(?,?,?,?,?,?,?,?,?)";
+        "seen_at, entity, name_key, host_key) VALUES";
+    for (size_t i = 0; i < n; ++i) sql += i == 0 ? "(?,?,?,?,?,?,?,?,?,?,?)" : ",(?,?,?,?,?,?,?,?,?,?,?)";
     sql +=
         " ON CONFLICT(vcenter, moid) DO UPDATE SET name = excluded.name, num_cpu = excluded.num_cpu, "
         "host_moid = excluded.host_moid, power_state = excluded.power_state, guest_hostname = "
-        "excluded.guest_hostname, seen_at = excluded.seen_at, entity = excluded.entity";
+        "excluded.guest_hostname, seen_at = excluded.seen_at, entity = excluded.entity, name_key = "
+        "excluded.name_key, host_key = excluded.host_key";
     ASSIGN_OR_RETURN(Statement * q, store->db()->Cached(sql));
     for (size_t i = 0; i < n; ++i) {
       const StoredVm& v = *rows[first + i];
-      const int p = static_cast<int>(i) * 9;
+      const int p = static_cast<int>(i) * 11;
       q->Bind(p + 1, v.vcenter).Bind(p + 2, v.moid).Bind(p + 3, v.name).Bind(p + 4, static_cast<int64_t>(v.num_cpu));
       q->Bind(p + 5, v.host_moid).Bind(p + 6, v.power_state).Bind(p + 7, v.guest_hostname).Bind(p + 8, now);
-      q->Bind(p + 9, v.entity);
+      q->Bind(p + 9, v.entity).Bind(p + 10, models::NormalizeVmName(v.name));
+      q->Bind(p + 11, models::NormalizeVmName(v.guest_hostname));
     }
     RETURN_IF_ERROR(q->Run());
   }
@@ -145,25 +174,61 @@ Status SaveVsphereHost(Store* store, const StoredHost& h) {
 }
 
 StatusOr<std::vector<StoredVm>> VsphereVms(Store* store) {
-  Database* db = store->db();
-  ASSIGN_OR_RETURN(Statement q,
-                   db->Prepare("SELECT vcenter, moid, name, num_cpu, host_moid, power_state, guest_hostname, "
-                               "entity FROM vsphere_vm ORDER BY name, entity"));
+  ASSIGN_OR_RETURN(Statement q, store->db()->Prepare(std::string(kVmColumns) + " ORDER BY name, entity"));
   std::vector<StoredVm> out;
-  while (true) {
-    ASSIGN_OR_RETURN(bool row, q.Step());
-    if (!row) break;
-    StoredVm v;
-    v.vcenter = q.ColumnText(0);
-    v.moid = q.ColumnText(1);
-    v.name = q.ColumnText(2);
-    v.num_cpu = static_cast<int>(q.ColumnInt(3));
-    v.host_moid = q.ColumnText(4);
-    v.power_state = q.ColumnText(5);
-    v.guest_hostname = q.ColumnText(6);
-    v.entity = q.ColumnText(7);
-    out.push_back(std::move(v));
+  std::set<std::pair<std::string, std::string>> seen;
+  RETURN_IF_ERROR(TakeVms(&q, &seen, &out));
+  return out;
+}
+
+StatusOr<std::vector<StoredVm>> VsphereVmsNamed(Store* store, const std::vector<std::string>& keys,
+                                                const std::vector<std::string>& entities) {
+  Database* db = store->db();
+  std::vector<StoredVm> out;
+  std::set<std::pair<std::string, std::string>> seen;
+  if (db->backend() == Backend::kPostgres) {
+    ASSIGN_OR_RETURN(Statement * q, db->Cached(std::string(kVmColumns) +
+                                               " WHERE name_key = ANY(?1::text[]) OR host_key = ANY(?1::text[]) "
+                                               "OR entity = ANY(?2::text[])"));
+    q->Bind(1, TextArrayLiteral(keys)).Bind(2, TextArrayLiteral(entities));
+    RETURN_IF_ERROR(TakeVms(q, &seen, &out));
+  } else {  // SQLite: a lookup per key costs no round trip
+    for (const char* column : {"name_key", "host_key", "entity"}) {
+      ASSIGN_OR_RETURN(Statement q, db->Prepare(std::string(kVmColumns) + " WHERE " + column + " = ?"));
+      for (const std::string& k : std::string_view(column) == "entity" ? entities : keys)
+        RETURN_IF_ERROR(TakeVms(&q.Bind(1, k), &seen, &out));
+    }
   }
+  std::sort(out.begin(), out.end(), [](const StoredVm& a, const StoredVm& b) {
+    return std::tie(a.name, a.entity) < std::tie(b.name, b.entity);
+  });
+  return out;
+}
+
+StatusOr<std::set<std::string>> NameKeysOf(Store* store, const std::vector<std::string>& entities) {
+  Database* db = store->db();
+  std::set<std::string> out;
+  auto take = [&out](Statement* q, int columns) -> Status {
+    while (true) {
+      ASSIGN_OR_RETURN(bool row, q->Step());
+      if (!row) break;
+      for (int c = 0; c < columns; ++c) out.insert(q->ColumnText(c));
+    }
+    q->Reset();
+    return Status::Ok();
+  };
+  const std::pair<const char*, int> kQueries[] = {{"SELECT DISTINCT vm_name FROM series WHERE entity = ", 1},
+                                                  {"SELECT name_key, host_key FROM vsphere_vm WHERE entity = ", 2}};
+  for (const auto& [sql, columns] : kQueries) {
+    if (db->backend() == Backend::kPostgres) {
+      ASSIGN_OR_RETURN(Statement * q, db->Cached(std::string(sql) + "ANY(?::text[])"));
+      RETURN_IF_ERROR(take(&q->Bind(1, TextArrayLiteral(entities)), columns));
+      continue;
+    }
+    ASSIGN_OR_RETURN(Statement q, db->Prepare(std::string(sql) + "?"));
+    for (const std::string& e : entities) RETURN_IF_ERROR(take(&q.Bind(1, e), columns));
+  }
+  out.erase("");
   return out;
 }
 

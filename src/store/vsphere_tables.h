@@ -4,6 +4,7 @@
 #define VRECON_SRC_STORE_VSPHERE_TABLES_H_
 
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -28,6 +29,12 @@ Status SaveVsphereVms(Store* store, const std::vector<StoredVm>& vms);
 Status SaveVsphereHost(Store* store, const StoredHost& host);
 // Every VM of every vCenter, for matching guests (guest_hostname) and vCPU counts.
 StatusOr<std::vector<StoredVm>> VsphereVms(Store* store);
+// Those whose name or guest.hostName has one of these keys (models::NormalizeVmName), or whose
+// entity is one of these, in VsphereVms' order: what decides a few VMs' identities.
+StatusOr<std::vector<StoredVm>> VsphereVmsNamed(Store* store, const std::vector<std::string>& keys,
+                                                const std::vector<std::string>& entities);
+// The name keys of these VMs (entities): their series' vm_name, their inventory's name_key and host_key.
+StatusOr<std::set<std::string>> NameKeysOf(Store* store, const std::vector<std::string>& entities);
 
 // Records which vCenter id (its instanceUuid, else the URL's host) `url` reaches and returns the
 // id its VMs' entities use: `vcenter_id`, or "<vcenter_id>@<URL host>" when another URL already

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "models/vm_identity.h"
 #include "src/store/array_literal.h"
 #include "src/store/block_writer.h"
 #include "src/store/file_rows.h"
@@ -65,16 +66,17 @@ Status WriteAhead::AddMissing(const std::vector<SeriesKey>& columns) {
   // A row another writer adds first is left as it is (DO NOTHING); the lookup below finds it.
   for (size_t first = 0; first < missing.size(); first += kSeriesPerInsert) {
     const size_t n = std::min(kSeriesPerInsert, missing.size() - first);
-    std::string sql = "INSERT INTO series(source, machine, object, instance, counter, unit, original, entity) VALUES";
-    for (size_t i = 0; i < n; ++i) sql += i == 0 ? " (?,?,?,?,?,?,?,?)" : ", (?,?,?,?,?,?,?,?)";
+    std::string sql =
+        "INSERT INTO series(source, machine, object, instance, counter, unit, original, entity, vm_name) VALUES";
+    for (size_t i = 0; i < n; ++i) sql += i == 0 ? " (?,?,?,?,?,?,?,?,?)" : ", (?,?,?,?,?,?,?,?,?)";
     sql += " ON CONFLICT DO NOTHING";
     ASSIGN_OR_RETURN(Statement * insert, store_->db()->Cached(sql));
     for (size_t i = 0; i < n; ++i) {
       const SeriesKey& k = *missing[first + i];
-      const int b = static_cast<int>(i) * 8;
+      const int b = static_cast<int>(i) * 9;
       insert->Bind(b + 1, SourceKindName(k.source)).Bind(b + 2, k.machine).Bind(b + 3, k.object);
       insert->Bind(b + 4, k.instance).Bind(b + 5, k.counter).Bind(b + 6, k.unit).Bind(b + 7, k.original);
-      insert->Bind(b + 8, k.entity);
+      insert->Bind(b + 8, k.entity).Bind(b + 9, models::SeriesVmName(k));
     }
     RETURN_IF_ERROR(insert->Run());
   }

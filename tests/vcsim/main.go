@@ -50,6 +50,7 @@ func main() {
 	password := flag.String("password", "", "required password")
 	info := flag.String("info", "", "write url=, ca_file=, admin=, pid= lines here once ready")
 	maxMetrics := flag.Int("max-query-metrics", 0, "publish config.vpxd.stats.maxQueryMetrics (0: absent)")
+	namePrefix := flag.String("name-prefix", "", "put this before every VM's name (simulators with different prefixes share no VM name)")
 	flag.Parse()
 	if *info == "" {
 		log.Fatal("-info is required")
@@ -78,6 +79,11 @@ func main() {
 	}
 	if err := trimVMs(ctx, internal, *vms); err != nil {
 		log.Fatal(err)
+	}
+	if *namePrefix != "" {
+		if err := prefixVMNames(ctx, internal, *namePrefix); err != nil {
+			log.Fatal(err)
+		}
 	}
 	if *maxMetrics > 0 { // the real vpxd option a client reads to size QueryPerf batches
 		om := simulator.Map.OptionManager()
@@ -186,6 +192,29 @@ func trimVMs(ctx context.Context, c *vim25.Client, want int) error {
 			_ = t.Wait(ctx)
 		}
 		t, err := vm.Destroy(ctx)
+		if err != nil {
+			return err
+		}
+		if err := t.Wait(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// prefixVMNames renames every VM to prefix + its name.
+func prefixVMNames(ctx context.Context, c *vim25.Client, prefix string) error {
+	v, err := view.NewManager(c).CreateContainerView(ctx, c.ServiceContent.RootFolder, []string{"VirtualMachine"}, true)
+	if err != nil {
+		return err
+	}
+	defer v.Destroy(ctx)
+	var all []mo.VirtualMachine
+	if err := v.Retrieve(ctx, []string{"VirtualMachine"}, []string{"name"}, &all); err != nil {
+		return err
+	}
+	for _, vm := range all {
+		t, err := object.NewVirtualMachine(c, vm.Self).Rename(ctx, prefix+vm.Name)
 		if err != nil {
 			return err
 		}

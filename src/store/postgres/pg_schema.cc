@@ -4,6 +4,7 @@
 
 #include "src/store/postgres/pg_partitions.h"
 #include "src/store/schema.h"
+#include "src/store/vm_name_migration.h"
 
 namespace vrecon {
 namespace {
@@ -242,6 +243,17 @@ CREATE TABLE corr_latest(
     R"sql(
 ALTER TABLE corr_process_hour ADD COLUMN events bytea;
 )sql",
+    // 14: as SQLite's 14.
+    R"sql(
+ALTER TABLE series ADD COLUMN vm_name text COLLATE "C" NOT NULL DEFAULT '';
+CREATE INDEX series_by_vm_name ON series(vm_name);
+CREATE INDEX series_by_entity ON series(entity);
+ALTER TABLE vsphere_vm ADD COLUMN name_key text COLLATE "C" NOT NULL DEFAULT '';
+ALTER TABLE vsphere_vm ADD COLUMN host_key text COLLATE "C" NOT NULL DEFAULT '';
+CREATE INDEX vsphere_vm_by_name_key ON vsphere_vm(name_key);
+CREATE INDEX vsphere_vm_by_host_key ON vsphere_vm(host_key);
+CREATE INDEX vsphere_vm_by_entity ON vsphere_vm(entity);
+)sql",
 };
 
 constexpr int kLatest = kFirstVersion - 1 + static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));
@@ -296,6 +308,7 @@ Status MigratePgSchema(PgDatabase* db, bool create, int up_to) {
   for (int v = std::max(version, kFirstVersion - 1); v < up_to; ++v) {
     RETURN_IF_ERROR(db->Exec(kMigrations[v - (kFirstVersion - 1)]));
     if (v + 1 == 10) RETURN_IF_ERROR(PartitionValueBlocks(db));
+    if (v + 1 == 14) RETURN_IF_ERROR(FillVmNameKeys(db));
   }
   ASSIGN_OR_RETURN(Statement set, db->Prepare("INSERT INTO vrecon_schema(version) VALUES(?)"));
   RETURN_IF_ERROR(set.Bind(1, static_cast<int64_t>(up_to)).Run());
