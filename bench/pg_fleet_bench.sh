@@ -95,8 +95,8 @@ pg_size() { psql -Atc "CHECKPOINT" vrecon_fleet >/dev/null; psql -Atc "SELECT pg
 # corrections) leave old versions whose space the next round reuses once vacuumed. Without it
 # three quick rounds would count every dead version as growth.
 pg_vacuum() { psql -qc "VACUUM" vrecon_fleet; }
-move_marks_back() { sqlite3 "$work/fleet.db" "UPDATE vsphere_mark SET last_end_ns = last_end_ns - 300000000000;"; }
-move_pg_marks_back() { psql -qc "UPDATE vsphere_mark SET last_end_ns = last_end_ns - 300000000000" vrecon_fleet; }
+move_marks_back() { sqlite3 "$work/fleet.db" "UPDATE vsphere_vm_mark SET last_end_ns = last_end_ns - 300000000000;"; }
+move_pg_marks_back() { psql -qc "UPDATE vsphere_vm_mark SET last_end_ns = last_end_ns - 300000000000" vrecon_fleet; }
 
 printf '| round | SQLite, 1 collector: wall s | CPU s | PostgreSQL, %s at once: wall s (slowest) | CPU s per collector (mean) | server CPU s | per-collector cost s | samples per collector | windows per collector |\n' "$sims"
 printf '|---|---:|---:|---:|---:|---:|---:|---:|---:|\n'

@@ -59,7 +59,7 @@ grep -o '"windows_stored": [0-9]*' "$work/out" | awk '{print ", correction windo
 before=$(size)
 for round in 2 3 4; do
   # 5 minutes later: every mark 300 s further back, so 15 new 20 s samples per series.
-  sqlite3 "$work/fleet.db" "UPDATE vsphere_mark SET last_end_ns = last_end_ns - 300000000000;"
+  sqlite3 "$work/fleet.db" "UPDATE vsphere_vm_mark SET last_end_ns = last_end_ns - 300000000000;"
   measure "vrecon round $round (steady, 5 min)" taskset -c 0 "$vrecon" collect --config "$work/fleet.toml" --once --log-level warn --format json
   grep -o '"rows": [0-9]*' "$work/out" | awk '{s += $2} END {printf "    samples stored: %d", s}'
   grep -o '"windows_stored": [0-9]*' "$work/out" | awk '{print ", correction windows stored: " $2}'

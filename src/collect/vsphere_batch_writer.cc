@@ -1,6 +1,7 @@
 #include "src/collect/vsphere_batch_writer.h"
 
 #include <algorithm>
+#include <set>
 
 #include "adapters/vsphere/vsphere_units.h"
 #include "src/core/vsphere_entity.h"
@@ -54,7 +55,7 @@ Status VsphereBatchWriter::Write(const std::vector<EntityMetrics>& metrics, cons
       }
     }
   }
-  RETURN_IF_ERROR(SetVsphereMarks(store_, vcenter_, moved));
+  RETURN_IF_ERROR(SetVsphereMarks(store_, vcenter_, WithTheirOtherMarks(moved)));
   RETURN_IF_ERROR(tx.Commit());
   for (const auto& [key, t] : moved) (*marks_)[key] = std::max((*marks_)[key], t);
   result->samples += samples;
@@ -63,6 +64,24 @@ Status VsphereBatchWriter::Write(const std::vector<EntityMetrics>& metrics, cons
   for (ImportIssue& i : issues) result->issues.push_back(std::move(i));
   result->vm_keys.merge(vm_keys_);
   return Status::Ok();
+}
+
+// `moved` and, for each VM and interval in it, its other counters' marks as stored: the VM's
+// marks whole, as SetVsphereMarks stores them (the collector alone writes this vCenter's marks, so
+// marks_ holds what is stored).
+std::map<MarkKey, TimeNs> VsphereBatchWriter::WithTheirOtherMarks(const std::map<MarkKey, TimeNs>& moved) const {
+  std::map<MarkKey, TimeNs> out = moved;
+  std::set<std::pair<std::string, int>> vms;
+  for (const auto& [key, t] : moved) vms.emplace(std::get<0>(key), std::get<2>(key));
+  for (const auto& [moid, interval] : vms) {
+    for (auto it = marks_->lower_bound(MarkKey{moid, "", 0}); it != marks_->end() && std::get<0>(it->first) == moid;
+         ++it) {
+      if (std::get<2>(it->first) != interval) continue;
+      TimeNs& t = out[it->first];
+      t = std::max(t, it->second);
+    }
+  }
+  return out;
 }
 
 // A VM's samples live under one file row per vCenter and VM: the stored one, or a new one, the

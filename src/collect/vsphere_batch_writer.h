@@ -46,6 +46,7 @@ class VsphereBatchWriter {
     std::vector<vsphere::RawUnit> units;
   };
   Columns ColumnsOf(const vsphere::EntityMetrics& em) const;
+  std::map<MarkKey, TimeNs> WithTheirOtherMarks(const std::map<MarkKey, TimeNs>& moved) const;
   std::string Fingerprint(const vsphere::EntityMetrics& em) const;
   // Each VM's file row, by index of `metrics`; the new ones are added.
   StatusOr<std::vector<FileRecord>> FileRows(const std::vector<vsphere::EntityMetrics>& metrics,

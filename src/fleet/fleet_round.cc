@@ -138,11 +138,8 @@ void CollectFolder(const RoundContext& ctx, const DropFolderConfig& df, Store* s
 
 // The newest sample end the store holds from a vCenter: its newest high-water mark.
 std::optional<TimeNs> NewestVsphereData(Store* store, const std::string& url) {
-  auto marks = VsphereMarks(store, url);
-  if (!marks.ok() || marks->empty()) return std::nullopt;
-  TimeNs newest = 0;
-  for (const auto& [k, t] : *marks) newest = std::max(newest, t);
-  return newest;
+  auto newest = NewestVsphereMark(store, url);
+  return newest.ok() ? *newest : std::nullopt;
 }
 
 SourceOutcome Outcome(const std::string& source, const char* kind) {

@@ -5,6 +5,7 @@
 #include "src/store/clock_event_migration.h"
 #include "src/store/identity_migration.h"
 #include "src/store/vm_name_migration.h"
+#include "src/store/vsphere_marks.h"
 #include "src/store/window_blocks.h"
 
 namespace vrecon {
@@ -332,6 +333,18 @@ CREATE INDEX vsphere_vm_by_name_key ON vsphere_vm(name_key);
 CREATE INDEX vsphere_vm_by_host_key ON vsphere_vm(host_key);
 CREATE INDEX vsphere_vm_by_entity ON vsphere_vm(entity);
 )sql",
+    // 15: the high-water marks one row per VM and interval (src/store/vsphere_marks.h);
+    // PackVsphereMarks moves the per-counter rows of `vsphere_mark` into it and drops that.
+    R"sql(
+CREATE TABLE vsphere_vm_mark(
+  vcenter TEXT NOT NULL,
+  moid TEXT NOT NULL,
+  interval_s INTEGER NOT NULL,
+  last_end_ns INTEGER NOT NULL,
+  counters TEXT NOT NULL,
+  PRIMARY KEY(vcenter, moid, interval_s)
+) WITHOUT ROWID;
+)sql",
 };
 
 constexpr int kMigrationCount = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));
@@ -378,6 +391,7 @@ Status MigrateSchema(Database* db) {
     if (v + 1 == 5) RETURN_IF_ERROR(MoveCorrWindowsIntoBlocks(db));
     if (v + 1 == 7) RETURN_IF_ERROR(ClockEventsFromIssues(db));
     if (v + 1 == 14) RETURN_IF_ERROR(FillVmNameKeys(db));
+    if (v + 1 == 15) RETURN_IF_ERROR(PackVsphereMarks(db));
     if (v + 1 == 6) {
       RETURN_IF_ERROR(AssignVsphereEntities(db));
       RETURN_IF_ERROR(CheckForeignKeys(db));

@@ -232,52 +232,6 @@ StatusOr<std::set<std::string>> NameKeysOf(Store* store, const std::vector<std::
   return out;
 }
 
-StatusOr<std::map<MarkKey, TimeNs>> VsphereMarks(Store* store, const std::string& vcenter) {
-  Database* db = store->db();
-  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT moid, counter, interval_s, last_end_ns FROM vsphere_mark "
-                                            "WHERE vcenter = ?"));
-  q.Bind(1, vcenter);
-  std::map<MarkKey, TimeNs> out;
-  while (true) {
-    ASSIGN_OR_RETURN(bool row, q.Step());
-    if (!row) break;
-    out[{q.ColumnText(0), q.ColumnText(1), static_cast<int>(q.ColumnInt(2))}] = q.ColumnInt(3);
-  }
-  return out;
-}
-
-Status SetVsphereMarks(Store* store, const std::string& vcenter, const std::map<MarkKey, TimeNs>& marks) {
-  // Rows go 32, 16, ... 1 to a statement: a batch's marks (6 counters per VM) in a few
-  // statements on either backend, with at most six statement texts. A key is in the map once,
-  // as PostgreSQL's ON CONFLICT DO UPDATE needs within one statement.
-  constexpr size_t kMostRows = 32;
-  auto it = marks.begin();
-  size_t left = marks.size();
-  while (left > 0) {
-    size_t rows = kMostRows;
-    while (rows > left) rows /= 2;
-    std::string sql = "INSERT INTO vsphere_mark(vcenter, moid, counter, interval_s, last_end_ns) VALUES(?,?,?,?,?)";
-    for (size_t r = 1; r < rows; ++r) sql += ",(?,?,?,?,?)";
-    sql +=
-        " ON CONFLICT(vcenter, moid, counter, interval_s) DO UPDATE SET last_end_ns = CASE WHEN "
-        "excluded.last_end_ns > vsphere_mark.last_end_ns THEN excluded.last_end_ns ELSE vsphere_mark.last_end_ns END";
-    ASSIGN_OR_RETURN(Statement * q, store->db()->Cached(sql));
-    for (size_t r = 0; r < rows; ++r, ++it) {
-      const int p = static_cast<int>(r * 5);
-      const auto& [moid, counter, interval] = it->first;
-      q->Bind(p + 1, vcenter).Bind(p + 2, moid).Bind(p + 3, counter).Bind(p + 4, static_cast<int64_t>(interval));
-      q->Bind(p + 5, it->second);
-    }
-    RETURN_IF_ERROR(q->Run());
-    left -= rows;
-  }
-  return Status::Ok();
-}
-
-}  // namespace vrecon
-
-namespace vrecon {
-
 StatusOr<std::map<std::string, RollupDue>> RollupsDue(Store* store, const std::string& vcenter) {
   Database* db = store->db();
   ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT moid, from_ns, to_ns FROM vsphere_rollup_due WHERE vcenter = ?"));

@@ -1,5 +1,6 @@
 // The store's vSphere tables: what each vCenter's inventory looked like at the last
-// collection, and how far each VM's counters have been collected (high-water marks).
+// collection, which vCenter each URL reaches, and the rollup ranges still owed (the high-water
+// marks: src/store/vsphere_marks.h).
 #ifndef VRECON_SRC_STORE_VSPHERE_TABLES_H_
 #define VRECON_SRC_STORE_VSPHERE_TABLES_H_
 
@@ -11,6 +12,7 @@
 
 #include "src/core/time_util.h"
 #include "src/store/store.h"
+#include "src/store/vsphere_marks.h"  // the high-water marks, with the other vSphere tables
 
 namespace vrecon {
 
@@ -46,12 +48,6 @@ StatusOr<std::string> RecordVcenter(Store* store, const std::string& url, const 
 
 // vCenter id -> a URL that reached it (the first by URL order).
 StatusOr<std::map<std::string, std::string>> VcenterUrls(Store* store);
-
-// (moid, counter, interval_s) -> last stored sample end.
-using MarkKey = std::tuple<std::string, std::string, int>;
-StatusOr<std::map<MarkKey, TimeNs>> VsphereMarks(Store* store, const std::string& vcenter);
-// Raises each key's mark to its time (a mark never moves back).
-Status SetVsphereMarks(Store* store, const std::string& vcenter, const std::map<MarkKey, TimeNs>& marks);
 
 // A 300 s rollup range a round planned for a VM and has not stored yet.
 struct RollupDue {

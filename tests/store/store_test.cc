@@ -155,8 +155,8 @@ TEST(StoreTest, SpannedSeriesStreamTheSameSamplesAsTheJoinedRead) {
             static_cast<size_t>(BlockWriter::kBlockRows * 4 + 11));
 }
 
-// Marks go several to a statement (32, 16, ... rows): every count stores each mark once, and a
-// mark only ever moves forward.
+// Marks go several VMs to a statement (32, 16, ... rows): every count stores each mark once, and
+// a VM's marks only ever move forward.
 TEST(StoreTest, VsphereMarksAreSetInGroupsAndNeverMoveBack) {
   TempDir dir;
   auto store = Store::Open(dir.File("s.db"));

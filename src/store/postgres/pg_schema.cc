@@ -5,6 +5,7 @@
 #include "src/store/postgres/pg_partitions.h"
 #include "src/store/schema.h"
 #include "src/store/vm_name_migration.h"
+#include "src/store/vsphere_marks.h"
 
 namespace vrecon {
 namespace {
@@ -254,6 +255,17 @@ CREATE INDEX vsphere_vm_by_name_key ON vsphere_vm(name_key);
 CREATE INDEX vsphere_vm_by_host_key ON vsphere_vm(host_key);
 CREATE INDEX vsphere_vm_by_entity ON vsphere_vm(entity);
 )sql",
+    // 15: as SQLite's 15.
+    R"sql(
+CREATE TABLE vsphere_vm_mark(
+  vcenter text COLLATE "C" NOT NULL,
+  moid text COLLATE "C" NOT NULL,
+  interval_s bigint NOT NULL,
+  last_end_ns bigint NOT NULL,
+  counters text COLLATE "C" NOT NULL,
+  PRIMARY KEY(vcenter, moid, interval_s)
+);
+)sql",
 };
 
 constexpr int kLatest = kFirstVersion - 1 + static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));
@@ -309,6 +321,7 @@ Status MigratePgSchema(PgDatabase* db, bool create, int up_to) {
     RETURN_IF_ERROR(db->Exec(kMigrations[v - (kFirstVersion - 1)]));
     if (v + 1 == 10) RETURN_IF_ERROR(PartitionValueBlocks(db));
     if (v + 1 == 14) RETURN_IF_ERROR(FillVmNameKeys(db));
+    if (v + 1 == 15) RETURN_IF_ERROR(PackVsphereMarks(db));
   }
   ASSIGN_OR_RETURN(Statement set, db->Prepare("INSERT INTO vrecon_schema(version) VALUES(?)"));
   RETURN_IF_ERROR(set.Bind(1, static_cast<int64_t>(up_to)).Run());
