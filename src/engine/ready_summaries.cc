@@ -202,7 +202,7 @@ Status UpdateVm(Store* store, ReadyRows* rows, const VmEntry& e, models::ReadyIn
 }  // namespace
 
 Status UpdateReadySummaries(Store* store, const ReadySummaryUpdate& u, std::map<std::string, int64_t>* ids) {
-  ASSIGN_OR_RETURN(auto with_total, ReadySummariesWithDigest(store));
+  ASSIGN_OR_RETURN(auto with_total, ReadySummariesWithDigest(store, u.vm_keys));
   const TimeNs kept_from = u.kept_from ? FloorTo(*u.kept_from, kNsPerDay) : std::numeric_limits<TimeNs>::min();
   const TimeNs asked_from = u.from ? std::max(FloorTo(*u.from, kNsPerDay), kept_from) : kept_from;
   auto from_of = [&](const std::string& key, const std::string& source) {

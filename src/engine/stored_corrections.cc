@@ -125,7 +125,7 @@ StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
   // The correction reads inside this write transaction, one VM at a time, so a fleet's windows
   // never sit in memory together.
   ASSIGN_OR_RETURN(Transaction tx, store->BeginTransaction());
-  ASSIGN_OR_RETURN(std::vector<CorrVm> known, ListCorrVms(store));
+  ASSIGN_OR_RETURN(std::vector<CorrVm> known, ListCorrVms(store, req.vm_keys));
   // The VMs' series and directory, read once for the correction and the Ready-Time update; a fleet
   // round's only what its VMs need (src/engine/vm_view.h).
   if (!widened.view) {

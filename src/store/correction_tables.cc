@@ -4,7 +4,9 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <tuple>
 
+#include "src/store/array_literal.h"
 #include "src/store/blob_codec.h"
 #include "src/store/event_aggregates.h"
 #include "src/store/optional_columns.h"
@@ -177,17 +179,35 @@ Status InsertProcessHour(Store* store, int64_t vm_id, TimeNs hour, const std::ve
   return upsert.Flush();
 }
 
-StatusOr<std::vector<CorrVm>> ListCorrVms(Store* store) {
+StatusOr<std::vector<CorrVm>> ListCorrVms(Store* store, const std::optional<std::set<std::string>>& vm_keys) {
   Database* db = store->db();
-  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT id, vm, guest_machine, host_source, vcpus, vm_key, vm_source, "
-                                            "host_counter FROM corr_vm ORDER BY vm, vm_key"));
+  constexpr const char* kColumns =
+      "SELECT id, vm, guest_machine, host_source, vcpus, vm_key, vm_source, host_counter FROM corr_vm";
   std::vector<CorrVm> out;
-  for (;;) {
-    ASSIGN_OR_RETURN(bool row, q.Step());
-    if (!row) break;
-    out.push_back({q.ColumnInt(0), q.ColumnText(1), q.ColumnText(2), q.ColumnText(3), OptInt(q, 4), q.ColumnText(5),
-                   q.ColumnText(6), q.ColumnText(7)});
+  auto take = [&out](Statement* q) -> Status {
+    for (;;) {
+      ASSIGN_OR_RETURN(bool row, q->Step());
+      if (!row) break;
+      out.push_back({q->ColumnInt(0), q->ColumnText(1), q->ColumnText(2), q->ColumnText(3), OptInt(*q, 4),
+                     q->ColumnText(5), q->ColumnText(6), q->ColumnText(7)});
+    }
+    q->Reset();
+    return Status::Ok();
+  };
+  if (!vm_keys) {
+    ASSIGN_OR_RETURN(Statement q, db->Prepare(std::string(kColumns) + " ORDER BY vm, vm_key"));
+    RETURN_IF_ERROR(take(&q));
+    return out;
   }
+  if (db->backend() == Backend::kPostgres) {
+    ASSIGN_OR_RETURN(Statement q, db->Prepare(std::string(kColumns) + " WHERE vm_key = ANY(?::text[])"));
+    RETURN_IF_ERROR(take(&q.Bind(1, TextArrayLiteral({vm_keys->begin(), vm_keys->end()}))));
+  } else {  // SQLite: a lookup per key costs no round trip
+    ASSIGN_OR_RETURN(Statement q, db->Prepare(std::string(kColumns) + " WHERE vm_key = ?"));
+    for (const std::string& key : *vm_keys) RETURN_IF_ERROR(take(&q.Bind(1, key)));
+  }
+  std::sort(out.begin(), out.end(),
+            [](const CorrVm& a, const CorrVm& b) { return std::tie(a.vm, a.vm_key) < std::tie(b.vm, b.vm_key); });
   return out;
 }
 

@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -110,7 +111,10 @@ RowBatch ProcessHourUpsert(Database* db);
 std::vector<RowBatch::Value> ProcessHourRow(int64_t vm_id, TimeNs hour, const std::vector<ProcessAggregate>& procs);
 
 // Reading.
-StatusOr<std::vector<CorrVm>> ListCorrVms(Store* store);
+// Every stored VM by name and vm_key; with `vm_keys`, only those (a fleet round's: in a store
+// shared by several collectors the others' rows are not read).
+StatusOr<std::vector<CorrVm>> ListCorrVms(Store* store,
+                                          const std::optional<std::set<std::string>>& vm_keys = std::nullopt);
 // Series stored from samples (0: nothing was ingested or collected).
 StatusOr<int64_t> CountSeries(Store* store);
 // Process aggregates of the hours overlapping [from, to), merged per process, largest mean

@@ -5,14 +5,30 @@
 
 namespace vrecon {
 
-StatusOr<std::set<std::pair<std::string, std::string>>> ReadySummariesWithDigest(Store* store) {
-  ASSIGN_OR_RETURN(Statement q, store->db()->Prepare("SELECT v.vm_key, r.source FROM corr_ready r JOIN corr_vm v ON "
-                                                     "v.id = r.vm_id WHERE r.digest IS NOT NULL"));
+StatusOr<std::set<std::pair<std::string, std::string>>> ReadySummariesWithDigest(
+    Store* store, const std::optional<std::set<std::string>>& vm_keys) {
+  Database* db = store->db();
+  constexpr const char* kSql =
+      "SELECT v.vm_key, r.source FROM corr_ready r JOIN corr_vm v ON v.id = r.vm_id WHERE r.digest IS NOT NULL";
   std::set<std::pair<std::string, std::string>> out;
-  while (true) {
-    ASSIGN_OR_RETURN(bool row, q.Step());
-    if (!row) break;
-    out.emplace(q.ColumnText(0), q.ColumnText(1));
+  auto take = [&out](Statement* q) -> Status {
+    while (true) {
+      ASSIGN_OR_RETURN(bool row, q->Step());
+      if (!row) break;
+      out.emplace(q->ColumnText(0), q->ColumnText(1));
+    }
+    q->Reset();
+    return Status::Ok();
+  };
+  if (!vm_keys) {
+    ASSIGN_OR_RETURN(Statement q, db->Prepare(kSql));
+    RETURN_IF_ERROR(take(&q));
+  } else if (db->backend() == Backend::kPostgres) {
+    ASSIGN_OR_RETURN(Statement q, db->Prepare(std::string(kSql) + " AND v.vm_key = ANY(?::text[])"));
+    RETURN_IF_ERROR(take(&q.Bind(1, TextArrayLiteral({vm_keys->begin(), vm_keys->end()}))));
+  } else {  // SQLite: a lookup per key costs no round trip
+    ASSIGN_OR_RETURN(Statement q, db->Prepare(std::string(kSql) + " AND v.vm_key = ?"));
+    for (const std::string& key : *vm_keys) RETURN_IF_ERROR(take(&q.Bind(1, key)));
   }
   return out;
 }

@@ -18,8 +18,9 @@
 namespace vrecon {
 
 // (vm_key, source) of every stored summary that has its total digest (rows from before schema
-// 11 have none: their summary is rebuilt from all the samples kept).
-StatusOr<std::set<std::pair<std::string, std::string>>> ReadySummariesWithDigest(Store* store);
+// 11 have none: their summary is rebuilt from all the samples kept); with `vm_keys`, of those VMs.
+StatusOr<std::set<std::pair<std::string, std::string>>> ReadySummariesWithDigest(
+    Store* store, const std::optional<std::set<std::string>>& vm_keys = std::nullopt);
 // The total digest of a VM's source; nullopt without one.
 StatusOr<std::optional<std::string>> LoadReadyTotal(Store* store, int64_t vm_id, const std::string& source);
 // The day digests from `from_day` on, by day.

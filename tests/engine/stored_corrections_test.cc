@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "src/ingest/ingest_file.h"
+#include "src/store/ready_tables.h"
 #include "src/store/window_blocks.h"
 #include "tests/support/cli_runner.h"
 #include "tests/support/test_store.h"
@@ -65,6 +66,23 @@ TEST(CorrectionTablesTest, FlagsAndProcessBlobsRoundTrip) {
   EXPECT_FALSE(DecodeProcesses(std::string_view(blob).substr(0, blob.size() - 1)).ok());
 }
 
+// The esxtop capture's Ready-Time summary, read back for its VM only as a fleet round reads it.
+TEST_P(StoredCorrectionsTest, ReadySummariesWithTheirDigestAreReadForTheGivenVms) {
+  auto store = Store::Open(testing::NewStore(GetParam(), dir_.path(), "ready_digest.db"));
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  ASSERT_TRUE(IngestFile(store->get(), Fixture("esxtop/app02-contention.csv"), {}).ok());
+  ASSERT_TRUE(StoreCorrections(store->get(), CorrectionRequest{}).ok());
+  auto all = ReadySummariesWithDigest(store->get());
+  ASSERT_TRUE(all.ok()) << all.status().message();
+  ASSERT_FALSE(all->empty());
+  const std::string key = all->begin()->first;
+  std::set<std::pair<std::string, std::string>> of_key;
+  for (const auto& ks : *all)
+    if (ks.first == key) of_key.insert(ks);
+  EXPECT_EQ(*ReadySummariesWithDigest(store->get(), std::set<std::string>{key, "vsphere:vc/vm-none"}), of_key);
+  EXPECT_TRUE(ReadySummariesWithDigest(store->get(), std::set<std::string>{"vsphere:vc/vm-none"})->empty());
+}
+
 TEST_P(StoredCorrectionsTest, StoresWhatRunCorrectionComputes) {
   auto store = SeedStore();
   CorrectionRequest req;
@@ -80,6 +98,13 @@ TEST_P(StoredCorrectionsTest, StoresWhatRunCorrectionComputes) {
   ASSERT_EQ(vms->size(), 1u);
   EXPECT_EQ((*vms)[0].vm, "WEB01");
   EXPECT_EQ((*vms)[0].host_source, "hyperv");
+  // A fleet round reads only its own VMs' rows.
+  const std::string key = (*vms)[0].vm_key;
+  auto own = ListCorrVms(store.get(), std::set<std::string>{key, "vsphere:vc/vm-none"});
+  ASSERT_TRUE(own.ok()) << own.status().message();
+  ASSERT_EQ(own->size(), 1u);
+  EXPECT_EQ((*own)[0].id, (*vms)[0].id);
+  EXPECT_TRUE(ListCorrVms(store.get(), std::set<std::string>{"vsphere:vc/vm-none"})->empty());
   std::vector<StoredWindow> windows;
   ASSERT_TRUE(ForEachCorrWindow(store.get(), (*vms)[0].id, INT64_MIN, INT64_MAX, [&](const StoredWindow& w) {
                 windows.push_back(w);
