@@ -85,6 +85,9 @@ StatusOr<VmViewPtr> ReadVmView(Store* store, const std::optional<std::set<std::s
   view->scoped = true;
   ASSIGN_OR_RETURN(view->series, SeriesNamed(store, keys, with_entities));
   ASSIGN_OR_RETURN(view->dir, VmDirectory::Build(store, view->series, mappings, &inventory));
+  // A key that names no VM found so (a PowerCLI export's "vsphere:<name>" whose name holds a '/'):
+  // the whole store, as before.
+  if (view->dir.Select(std::nullopt, *vm_keys).size() < vm_keys->size()) return WholeView(store, mappings);
   return VmViewPtr(std::move(view));
 }
 

@@ -38,7 +38,8 @@ StatusOr<std::map<std::string, std::string>> MergedMappings(Store* store,
                                                             const std::map<std::string, std::string>& extra);
 
 // The view for the VMs `vm_keys` names: scoped when every key is a vSphere VM's with an entity
-// ("vsphere:<vCenter id>/<moid>", what a fleet round's collector stores), else the whole store.
+// ("vsphere:<vCenter id>/<moid>", what a fleet round's collector stores) and names a VM found so,
+// else the whole store.
 StatusOr<VmViewPtr> ReadVmView(Store* store, const std::optional<std::set<std::string>>& vm_keys,
                                const std::map<std::string, std::string>& mappings);
 

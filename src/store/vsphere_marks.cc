@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <limits>
 #include <vector>
 
 namespace vrecon {
@@ -76,8 +77,11 @@ std::optional<std::map<std::string, TimeNs>> DecodeVmMarks(std::string_view text
     TimeNs behind = 0;
     if (space == std::string_view::npos || space + 1 == line.size()) return std::nullopt;
     auto r = std::from_chars(line.data(), line.data() + space, behind);
-    if (r.ec != std::errc() || r.ptr != line.data() + space || behind < 0) return std::nullopt;
-    out[std::string(line.substr(space + 1))] = last_end - behind;
+    TimeNs mark = 0;
+    if (r.ec != std::errc() || r.ptr != line.data() + space || behind < 0 ||
+        __builtin_sub_overflow(last_end, behind, &mark))
+      return std::nullopt;
+    out[std::string(line.substr(space + 1))] = mark;
   }
   return out;
 }

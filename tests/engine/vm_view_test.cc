@@ -151,8 +151,13 @@ TEST_P(VmViewTest, KeysThatAreNotVsphereEntitiesReadTheWholeStore) {
   auto view = View(std::set<std::string>{"vsphere:vca/vm-1", "esxtop:esx1/db03"});
   ASSERT_TRUE(view.ok()) << view.status().message();
   EXPECT_FALSE((*view)->scoped);
+  // Shaped like an entity but naming no VM (a PowerCLI export's VM called "a/b"): whole too.
+  auto unknown = View(std::set<std::string>{"vsphere:vca/vm-1", "vsphere:a/b"});
+  ASSERT_TRUE(unknown.ok()) << unknown.status().message();
+  EXPECT_FALSE((*unknown)->scoped);
   auto none = View(std::set<std::string>{});
   ASSERT_TRUE(none.ok()) << none.status().message();
+  EXPECT_TRUE((*none)->scoped);
   EXPECT_TRUE((*none)->dir.Select(std::nullopt, std::set<std::string>{}).empty());
 }
 

@@ -32,6 +32,7 @@ TEST(VsphereMarksTest, CountersBehindTheNewestRoundTrip) {
   EXPECT_EQ(DecodeVmMarks("", 5), (std::map<std::string, TimeNs>{}));
   for (const char* damaged : {"x cpu.usage.average", "-5 cpu.usage.average", "0", "0 ", "12cpu"})
     EXPECT_FALSE(DecodeVmMarks(damaged, 1000)) << damaged;
+  EXPECT_FALSE(DecodeVmMarks("9223372036854775807 cpu.usage.average", -10));  // before any time there is
 }
 
 class VsphereMarksStoreTest : public ::testing::TestWithParam<TestBackend> {
