@@ -5,11 +5,14 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <functional>
 #include <regex>
 #include <set>
 
 #include "adapters/vsphere/vsphere_client.h"
 #include "src/core/time_util.h"
+#include "src/store/store.h"
+#include "src/store/vsphere_marks.h"
 #include "tests/support/cli_runner.h"
 #include "tests/support/golden.h"
 #include "tests/support/vcsim.h"
@@ -95,15 +98,12 @@ TEST_F(VsphereCollectTest, CorrectionUsesVsphereUsageAsHostTruth) {
   EXPECT_NEAR(w, h / 60.0, 1e-9);
 }
 
-TEST_F(VsphereCollectTest, SecondRoundAddsNoDuplicates) {
-  VRECON_REQUIRE_VCSIM();
-  auto sim = Vcsim::Start({.vms = 5});
-  ASSERT_NE(sim, nullptr) << Vcsim::last_error();
-  const std::string db = dir_.File("fleet.db");
-  CliResult first = Collect(*sim, db);
-  ASSERT_EQ(first.exit_code, 0);
-  CliResult second = Collect(*sim, db);
-  ASSERT_EQ(second.exit_code, 0);
+// Two rounds into `db`; the second asks only for what is new and stores no sample twice.
+void ExpectSecondRoundAddsNoDuplicates(const std::string& db, const std::function<CliResult()>& collect) {
+  CliResult first = collect();
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  CliResult second = collect();
+  ASSERT_EQ(second.exit_code, 0) << second.err;
   // The second round asks only for what is new (its high-water marks minus a 60 s look-back),
   // even for counters the simulator never has values for (all-zero co-stop).
   std::smatch m1, m2;
@@ -125,6 +125,29 @@ TEST_F(VsphereCollectTest, SecondRoundAddsNoDuplicates) {
     pos = end + 1;
   }
   EXPECT_GT(lines, 0u);
+}
+
+TEST_F(VsphereCollectTest, SecondRoundAddsNoDuplicates) {
+  VRECON_REQUIRE_VCSIM();
+  auto sim = Vcsim::Start({.vms = 5});
+  ASSERT_NE(sim, nullptr) << Vcsim::last_error();
+  const std::string db = dir_.File("fleet.db");
+  ExpectSecondRoundAddsNoDuplicates(db, [&] { return Collect(*sim, db); });
+}
+
+// Four metrics to a QueryPerf: each VM's six counters go in two batches, each moving its own
+// counters' marks; the VM's stored marks (a row per VM) keep both batches' counters.
+TEST_F(VsphereCollectTest, AVmsCountersAskedInTwoBatchesKeepAllTheirMarks) {
+  VRECON_REQUIRE_VCSIM();
+  auto sim = Vcsim::Start({.vms = 5, .max_query_metrics = 4});
+  ASSERT_NE(sim, nullptr) << Vcsim::last_error();
+  const std::string db = dir_.File("fleet.db");
+  ExpectSecondRoundAddsNoDuplicates(db, [&] { return Collect(*sim, db); });
+  auto store = Store::Open(db);
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  auto marks = VsphereMarks(store->get(), sim->url());
+  ASSERT_TRUE(marks.ok()) << marks.status().message();
+  EXPECT_EQ(marks->size(), 5u * 6u) << "a mark per VM and counter";
 }
 
 TEST_F(VsphereCollectTest, ExpiredSessionLogsInAgainOnce) {
