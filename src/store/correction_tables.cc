@@ -6,9 +6,9 @@
 #include <map>
 #include <tuple>
 
-#include "src/store/array_literal.h"
 #include "src/store/blob_codec.h"
 #include "src/store/event_aggregates.h"
+#include "src/store/keyed_query.h"
 #include "src/store/optional_columns.h"
 
 namespace vrecon {
@@ -191,7 +191,6 @@ StatusOr<std::vector<CorrVm>> ListCorrVms(Store* store, const std::optional<std:
       out.push_back({q->ColumnInt(0), q->ColumnText(1), q->ColumnText(2), q->ColumnText(3), OptInt(*q, 4),
                      q->ColumnText(5), q->ColumnText(6), q->ColumnText(7)});
     }
-    q->Reset();
     return Status::Ok();
   };
   if (!vm_keys) {
@@ -199,13 +198,8 @@ StatusOr<std::vector<CorrVm>> ListCorrVms(Store* store, const std::optional<std:
     RETURN_IF_ERROR(take(&q));
     return out;
   }
-  if (db->backend() == Backend::kPostgres) {
-    ASSIGN_OR_RETURN(Statement q, db->Prepare(std::string(kColumns) + " WHERE vm_key = ANY(?::text[])"));
-    RETURN_IF_ERROR(take(&q.Bind(1, TextArrayLiteral({vm_keys->begin(), vm_keys->end()}))));
-  } else {  // SQLite: a lookup per key costs no round trip
-    ASSIGN_OR_RETURN(Statement q, db->Prepare(std::string(kColumns) + " WHERE vm_key = ?"));
-    for (const std::string& key : *vm_keys) RETURN_IF_ERROR(take(&q.Bind(1, key)));
-  }
+  const std::vector<std::string> keys(vm_keys->begin(), vm_keys->end());
+  RETURN_IF_ERROR(QueryByKeys(db, std::string(kColumns) + " WHERE ", {{"vm_key", &keys}}, take));
   std::sort(out.begin(), out.end(),
             [](const CorrVm& a, const CorrVm& b) { return std::tie(a.vm, a.vm_key) < std::tie(b.vm, b.vm_key); });
   return out;

@@ -1,6 +1,7 @@
 #include "src/store/ready_tables.h"
 
 #include "src/store/array_literal.h"
+#include "src/store/keyed_query.h"
 #include "src/store/optional_columns.h"
 
 namespace vrecon {
@@ -17,18 +18,14 @@ StatusOr<std::set<std::pair<std::string, std::string>>> ReadySummariesWithDigest
       if (!row) break;
       out.emplace(q->ColumnText(0), q->ColumnText(1));
     }
-    q->Reset();
     return Status::Ok();
   };
   if (!vm_keys) {
     ASSIGN_OR_RETURN(Statement q, db->Prepare(kSql));
     RETURN_IF_ERROR(take(&q));
-  } else if (db->backend() == Backend::kPostgres) {
-    ASSIGN_OR_RETURN(Statement q, db->Prepare(std::string(kSql) + " AND v.vm_key = ANY(?::text[])"));
-    RETURN_IF_ERROR(take(&q.Bind(1, TextArrayLiteral({vm_keys->begin(), vm_keys->end()}))));
-  } else {  // SQLite: a lookup per key costs no round trip
-    ASSIGN_OR_RETURN(Statement q, db->Prepare(std::string(kSql) + " AND v.vm_key = ?"));
-    for (const std::string& key : *vm_keys) RETURN_IF_ERROR(take(&q.Bind(1, key)));
+  } else {
+    const std::vector<std::string> keys(vm_keys->begin(), vm_keys->end());
+    RETURN_IF_ERROR(QueryByKeys(db, std::string(kSql) + " AND ", {{"v.vm_key", &keys}}, take));
   }
   return out;
 }

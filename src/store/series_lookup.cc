@@ -4,7 +4,7 @@
 #include <tuple>
 
 #include "src/core/text_util.h"
-#include "src/store/array_literal.h"
+#include "src/store/keyed_query.h"
 #include "src/store/sample_reader.h"
 
 namespace vrecon {
@@ -39,7 +39,6 @@ Status TakeRows(Statement* q, std::set<int64_t>* seen, std::vector<StoredSeries>
     StoredSeries s = ReadSeriesRow(*q, &source);
     if (seen->insert(s.id).second) out->push_back(std::move(s));
   }
-  q->Reset();
   return Status::Ok();
 }
 
@@ -64,20 +63,11 @@ StatusOr<std::vector<StoredSeries>> FindSeries(Store* store, const SeriesFilter&
 
 StatusOr<std::vector<StoredSeries>> SeriesNamed(Store* store, const std::vector<std::string>& vm_names,
                                                 const std::vector<std::string>& entities) {
-  Database* db = store->db();
   std::vector<StoredSeries> out;
   std::set<int64_t> seen;
-  if (db->backend() == Backend::kPostgres) {
-    ASSIGN_OR_RETURN(Statement * q, db->Cached(std::string(kSeriesColumns) +
-                                               " WHERE vm_name = ANY(?::text[]) OR entity = ANY(?::text[])"));
-    q->Bind(1, TextArrayLiteral(vm_names)).Bind(2, TextArrayLiteral(entities));
-    RETURN_IF_ERROR(TakeRows(q, &seen, &out));
-  } else {  // SQLite: a lookup per name costs no round trip
-    ASSIGN_OR_RETURN(Statement by_name, db->Prepare(std::string(kSeriesColumns) + " WHERE vm_name = ?"));
-    for (const std::string& n : vm_names) RETURN_IF_ERROR(TakeRows(&by_name.Bind(1, n), &seen, &out));
-    ASSIGN_OR_RETURN(Statement by_entity, db->Prepare(std::string(kSeriesColumns) + " WHERE entity = ?"));
-    for (const std::string& e : entities) RETURN_IF_ERROR(TakeRows(&by_entity.Bind(1, e), &seen, &out));
-  }
+  RETURN_IF_ERROR(QueryByKeys(store->db(), std::string(kSeriesColumns) + " WHERE ",
+                              {{"vm_name", &vm_names}, {"entity", &entities}},
+                              [&](Statement* q) { return TakeRows(q, &seen, &out); }));
   // FindSeries' order (the "C" collation's byte order is std::string's).
   auto order = [](const StoredSeries& s) {
     const SeriesKey& k = s.key;

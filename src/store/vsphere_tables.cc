@@ -8,7 +8,7 @@
 
 #include "models/vm_identity.h"
 #include "src/core/text_util.h"
-#include "src/store/array_literal.h"
+#include "src/store/keyed_query.h"
 
 namespace vrecon {
 namespace {
@@ -33,7 +33,6 @@ Status TakeVms(Statement* q, std::set<std::pair<std::string, std::string>>* seen
     v.entity = q->ColumnText(7);
     out->push_back(std::move(v));
   }
-  q->Reset();
   return Status::Ok();
 }
 
@@ -183,22 +182,11 @@ StatusOr<std::vector<StoredVm>> VsphereVms(Store* store) {
 
 StatusOr<std::vector<StoredVm>> VsphereVmsNamed(Store* store, const std::vector<std::string>& keys,
                                                 const std::vector<std::string>& entities) {
-  Database* db = store->db();
   std::vector<StoredVm> out;
   std::set<std::pair<std::string, std::string>> seen;
-  if (db->backend() == Backend::kPostgres) {
-    ASSIGN_OR_RETURN(Statement * q, db->Cached(std::string(kVmColumns) +
-                                               " WHERE name_key = ANY(?1::text[]) OR host_key = ANY(?1::text[]) "
-                                               "OR entity = ANY(?2::text[])"));
-    q->Bind(1, TextArrayLiteral(keys)).Bind(2, TextArrayLiteral(entities));
-    RETURN_IF_ERROR(TakeVms(q, &seen, &out));
-  } else {  // SQLite: a lookup per key costs no round trip
-    for (const char* column : {"name_key", "host_key", "entity"}) {
-      ASSIGN_OR_RETURN(Statement q, db->Prepare(std::string(kVmColumns) + " WHERE " + column + " = ?"));
-      for (const std::string& k : std::string_view(column) == "entity" ? entities : keys)
-        RETURN_IF_ERROR(TakeVms(&q.Bind(1, k), &seen, &out));
-    }
-  }
+  RETURN_IF_ERROR(QueryByKeys(store->db(), std::string(kVmColumns) + " WHERE ",
+                              {{"name_key", &keys}, {"host_key", &keys}, {"entity", &entities}},
+                              [&](Statement* q) { return TakeVms(q, &seen, &out); }));
   std::sort(out.begin(), out.end(), [](const StoredVm& a, const StoredVm& b) {
     return std::tie(a.name, a.entity) < std::tie(b.name, b.entity);
   });
@@ -206,7 +194,6 @@ StatusOr<std::vector<StoredVm>> VsphereVmsNamed(Store* store, const std::vector<
 }
 
 StatusOr<std::set<std::string>> NameKeysOf(Store* store, const std::vector<std::string>& entities) {
-  Database* db = store->db();
   std::set<std::string> out;
   auto take = [&out](Statement* q, int columns) -> Status {
     while (true) {
@@ -214,20 +201,12 @@ StatusOr<std::set<std::string>> NameKeysOf(Store* store, const std::vector<std::
       if (!row) break;
       for (int c = 0; c < columns; ++c) out.insert(q->ColumnText(c));
     }
-    q->Reset();
     return Status::Ok();
   };
-  const std::pair<const char*, int> kQueries[] = {{"SELECT DISTINCT vm_name FROM series WHERE entity = ", 1},
-                                                  {"SELECT name_key, host_key FROM vsphere_vm WHERE entity = ", 2}};
-  for (const auto& [sql, columns] : kQueries) {
-    if (db->backend() == Backend::kPostgres) {
-      ASSIGN_OR_RETURN(Statement * q, db->Cached(std::string(sql) + "ANY(?::text[])"));
-      RETURN_IF_ERROR(take(&q->Bind(1, TextArrayLiteral(entities)), columns));
-      continue;
-    }
-    ASSIGN_OR_RETURN(Statement q, db->Prepare(std::string(sql) + "?"));
-    for (const std::string& e : entities) RETURN_IF_ERROR(take(&q.Bind(1, e), columns));
-  }
+  RETURN_IF_ERROR(QueryByKeys(store->db(), "SELECT DISTINCT vm_name FROM series WHERE ", {{"entity", &entities}},
+                              [&](Statement* q) { return take(q, 1); }));
+  RETURN_IF_ERROR(QueryByKeys(store->db(), "SELECT name_key, host_key FROM vsphere_vm WHERE ", {{"entity", &entities}},
+                              [&](Statement* q) { return take(q, 2); }));
   out.erase("");
   return out;
 }
