@@ -7,41 +7,19 @@
 #include <vector>
 
 #include "src/engine/correction_job.h"
-#include "src/store/block_writer.h"
 #include "src/store/sample_reader.h"
 #include "tests/support/cli_runner.h"
+#include "tests/support/sample_file.h"
 #include "tests/support/test_store.h"
 
 namespace vrecon {
 namespace {
 
 using vrecon::testing::TestBackend;
+using vrecon::testing::WriteSampleFile;
 
 const TimeNs kDay0 = NsFromCivil(CivilTime{2026, 3, 2});
 constexpr TimeNs kMin = 60 * kNsPerSec;
-
-// One file of samples every `step` from `from` to `to`, as a collector's round stores it.
-void WriteFile(Store* store, const std::string& name, const std::vector<SeriesKey>& columns, TimeNs from, TimeNs to,
-               TimeNs step, double level) {
-  FileRecord rec;
-  rec.fingerprint = name;
-  rec.path = name;
-  rec.format = "test";
-  rec.consumed_line_hash.assign(1, '0');
-  ASSERT_TRUE(store->SaveFile(&rec).ok());
-  BlockWriter writer(store);
-  writer.set_file_id(rec.id);
-  ASSERT_TRUE(writer.DeclareColumns(columns).ok());
-  int rows = 0;
-  for (TimeNs t = from; t < to; t += step, ++rows) {
-    std::vector<double> row(columns.size());
-    for (size_t c = 0; c < row.size(); ++c) row[c] = level * (1 + 0.1 * static_cast<double>(c)) + (rows % 7);
-    ASSERT_TRUE(writer.AddRow(t, t + step, row).ok());
-  }
-  ASSERT_TRUE(writer.Finish().ok());
-  rec.rows = rows;
-  ASSERT_TRUE(store->SaveFile(&rec).ok());
-}
 
 SeriesKey Guest(const std::string& object, const std::string& instance) {
   return SeriesKey{SourceKind::kGuest, "APP01", object, instance, "% Processor Time", "percent", "", ""};
@@ -58,14 +36,15 @@ void WriteHistory(Store* store) {
   auto stretch = [&](TimeNs from, TimeNs to) {
     for (TimeNs t = from; t < to; t += 20 * kMin) {
       const std::string at = std::to_string(t / kNsPerSec);
-      WriteFile(store, "guest-" + at, guest, t, t + 20 * kMin, 15 * kNsPerSec, 30);
-      WriteFile(store, "host-" + at, host, t, t + 20 * kMin, 20 * kNsPerSec, 40);
+      WriteSampleFile(store, "guest-" + at, guest, t, t + 20 * kMin, 15 * kNsPerSec, 30);
+      WriteSampleFile(store, "host-" + at, host, t, t + 20 * kMin, 20 * kNsPerSec, 40);
     }
   };
   stretch(kDay0, kDay0 + 120 * kMin);
   stretch(kDay0 + 300 * kMin, kDay0 + 360 * kMin);
   stretch(kDay0 + 32 * 60 * kMin, kDay0 + 33 * 60 * kMin);
-  WriteFile(store, "guest-late", {Guest("Process", "backup")}, kDay0 + 30 * kMin, kDay0 + 60 * kMin, 15 * kNsPerSec, 5);
+  WriteSampleFile(store, "guest-late", {Guest("Process", "backup")}, kDay0 + 30 * kMin, kDay0 + 60 * kMin,
+                  15 * kNsPerSec, 5);
 }
 
 std::string Describe(const models::WindowResult& w) {

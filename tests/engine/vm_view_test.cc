@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "src/store/block_writer.h"
 #include "src/store/vsphere_tables.h"
 #include "tests/support/cli_runner.h"
+#include "tests/support/sample_file.h"
 #include "tests/support/test_store.h"
 
 namespace vrecon {
@@ -22,22 +22,9 @@ using vrecon::testing::TestBackend;
 const TimeNs kT0 = NsFromCivil(CivilTime{2026, 3, 2});
 constexpr TimeNs kMin = 60 * kNsPerSec;
 
-// One file holding an hour of samples of `columns`.
+// An hour of samples of `columns` in one file.
 void WriteFile(Store* store, const std::string& name, const std::vector<SeriesKey>& columns) {
-  FileRecord rec;
-  rec.fingerprint = name;
-  rec.path = name;
-  rec.format = "test";
-  rec.consumed_line_hash.assign(1, '0');
-  ASSERT_TRUE(store->SaveFile(&rec).ok());
-  BlockWriter writer(store);
-  writer.set_file_id(rec.id);
-  ASSERT_TRUE(writer.DeclareColumns(columns).ok());
-  for (TimeNs t = kT0; t < kT0 + 60 * kMin; t += 5 * kMin)
-    ASSERT_TRUE(writer.AddRow(t, t + 5 * kMin, std::vector<double>(columns.size(), 20.0)).ok());
-  ASSERT_TRUE(writer.Finish().ok());
-  rec.rows = 12;
-  ASSERT_TRUE(store->SaveFile(&rec).ok());
+  testing::WriteSampleFile(store, name, columns, kT0, kT0 + 60 * kMin, 5 * kMin, 20.0);
 }
 
 SeriesKey Vsphere(const std::string& name, const std::string& entity) {

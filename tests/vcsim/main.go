@@ -174,18 +174,27 @@ func main() {
 	}
 }
 
-// trimVMs powers off and destroys VMs (highest names first) until exactly want remain.
-func trimVMs(ctx context.Context, c *vim25.Client, want int) error {
+// allVMs lists every VM with its name, by name.
+func allVMs(ctx context.Context, c *vim25.Client) ([]mo.VirtualMachine, error) {
 	v, err := view.NewManager(c).CreateContainerView(ctx, c.ServiceContent.RootFolder, []string{"VirtualMachine"}, true)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer v.Destroy(ctx)
 	var all []mo.VirtualMachine
 	if err := v.Retrieve(ctx, []string{"VirtualMachine"}, []string{"name"}, &all); err != nil {
-		return err
+		return nil, err
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
+	return all, nil
+}
+
+// trimVMs powers off and destroys VMs (highest names first) until exactly want remain.
+func trimVMs(ctx context.Context, c *vim25.Client, want int) error {
+	all, err := allVMs(ctx, c)
+	if err != nil {
+		return err
+	}
 	for i := len(all) - 1; i >= want; i-- {
 		vm := object.NewVirtualMachine(c, all[i].Self)
 		if t, err := vm.PowerOff(ctx); err == nil {
@@ -204,13 +213,8 @@ func trimVMs(ctx context.Context, c *vim25.Client, want int) error {
 
 // prefixVMNames renames every VM to prefix + its name.
 func prefixVMNames(ctx context.Context, c *vim25.Client, prefix string) error {
-	v, err := view.NewManager(c).CreateContainerView(ctx, c.ServiceContent.RootFolder, []string{"VirtualMachine"}, true)
+	all, err := allVMs(ctx, c)
 	if err != nil {
-		return err
-	}
-	defer v.Destroy(ctx)
-	var all []mo.VirtualMachine
-	if err := v.Retrieve(ctx, []string{"VirtualMachine"}, []string{"name"}, &all); err != nil {
 		return err
 	}
 	for _, vm := range all {
