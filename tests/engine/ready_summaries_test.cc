@@ -10,25 +10,28 @@
 #include <random>
 #include <tuple>
 
+#include "src/engine/ready_digest_codec.h"
 #include "src/engine/stored_corrections.h"
 #include "src/store/ready_tables.h"
 #include "src/store/retention.h"
 #include "tests/support/cli_runner.h"
+#include "tests/support/sample_file.h"
 #include "tests/support/test_store.h"
 
 namespace vrecon::testing {
 namespace {
 
-// An esxtop batch capture of two VMs and the host's load: 20 s rows from `from_s` (01:00) to
-// `to_s` (04:00) seconds into 2026-11-0<day> UTC, values from a seed.
-std::string EsxtopDay(int day, unsigned seed, int from_s = 3600, int to_s = 4 * 3600) {
+// An esxtop batch capture of two VMs and the host's load (unless `host_load` is false): 20 s rows
+// from `from_s` (01:00) to `to_s` (04:00) seconds into 2026-11-0<day> UTC, values from a seed.
+std::string EsxtopDay(int day, unsigned seed, int from_s = 3600, int to_s = 4 * 3600, bool host_load = true) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> u(0, 1);
   std::string s = "\"(PDH-CSV 4.0) (UTC)(0)\"";
   for (const char* vm : {"101:WEB02", "102:DB02"})
     for (const char* c : {"% Used", "% Run", "% Ready", "% CoStop", "% Wait"})
       s += std::string(",\"\\\\esx01.example.com\\Group Cpu(") + vm + ")\\" + c + "\"";
-  s += ",\"\\\\esx01.example.com\\Physical Cpu(_Total)\\% Util Time\"\n";
+  if (host_load) s += ",\"\\\\esx01.example.com\\Physical Cpu(_Total)\\% Util Time\"";
+  s += "\n";
   char b[64];
   for (int t = from_s; t < to_s; t += 20) {
     std::snprintf(b, sizeof b, "\"11/%02d/2026 %02d:%02d:%02d.000\"", day, t / 3600, t / 60 % 60, t % 60);
@@ -40,8 +43,9 @@ std::string EsxtopDay(int day, unsigned seed, int from_s = 3600, int to_s = 4 * 
         s += b;
       }
     }
-    std::snprintf(b, sizeof b, ",\"%.2f\"\n", 50 + 40 * u(rng));
-    s += b;
+    std::snprintf(b, sizeof b, ",\"%.2f\"", 50 + 40 * u(rng));
+    if (host_load) s += b;
+    s += "\n";
   }
   return s;
 }
@@ -215,6 +219,73 @@ TEST_P(ReadySummariesTest, ALaterPartOfADayIsAddedWithoutReadingTheDayAgain) {
   got = LoadReady(a->get(), id);
   ASSERT_TRUE(got.ok() && got->size() == 1u);
   EXPECT_EQ(got->front().samples, 540 + 360) << "day 3 read again: its first part is gone";
+}
+
+// A round's new sample that began the day before the newest stored day (the host's load, at a
+// 60 s interval where the VMs' counters have 20 s): the digests take it by folding, and the day
+// it began in is the first one written again. The newest day took nothing new and stays as it
+// was, as the store that had every sample at once has it.
+TEST_P(ReadySummariesTest, AFoldedSampleBegunTheDayBeforeKeepsTheDaysAfter) {
+  // Day 3 from 23:00 with the host's load to 23:59:40; the VMs' counters to 00:00:20 on day 4.
+  WriteText(dir_.File("late3.csv"), EsxtopDay(3, 41, 23 * 3600, 24 * 3600));
+  WriteText(dir_.File("early4.csv"), EsxtopDay(4, 42, 0, 40, /*host_load=*/false));
+  const SeriesKey host_load{SourceKind::kEsxtop,
+                            "esx01.example.com",
+                            "Physical Cpu",
+                            "_Total",
+                            "% Util Time",
+                            "percent",
+                            "\\\\esx01.example.com\\Physical Cpu(_Total)\\% Util Time",
+                            ""};
+  const TimeNs day4 = *ParseIso("2026-11-04T00:00:00Z");
+  const TimeNs late_from = day4 - 20 * kNsPerSec, late_to = day4 + 40 * kNsPerSec;  // 23:59:40 to 00:00:40
+
+  const std::string full = NewStore(GetParam(), dir_.path(), "ready_fold_full.db");
+  Ingest(full, {dir_.File("guests.csv"), dir_.File("late3.csv"), dir_.File("early4.csv")});
+  auto b = Store::Open(full);
+  ASSERT_TRUE(b.ok());
+  WriteSampleFile(b->get(), "late-host-load", {host_load}, late_from, late_to, 60 * kNsPerSec, 70);
+  ASSERT_TRUE(StoreCorrections(b->get(), CorrectionRequest{}).ok());
+
+  const std::string db = NewStore(GetParam(), dir_.path(), "ready_fold.db");
+  Ingest(db, {dir_.File("guests.csv"), dir_.File("late3.csv"), dir_.File("early4.csv")});
+  auto a = Store::Open(db);
+  ASSERT_TRUE(a.ok());
+  ASSERT_TRUE(StoreCorrections(a->get(), CorrectionRequest{}).ok());
+  WriteSampleFile(a->get(), "late-host-load", {host_load}, late_from, late_to, 60 * kNsPerSec, 70);
+  CorrectionRequest round;  // as a fleet round that stored the sample asks
+  round.from = FloorTo(late_to, 300 * kNsPerSec) - 300 * kNsPerSec;
+  round.new_samples_from = late_to;
+  ASSERT_TRUE(StoreCorrections(a->get(), round).ok());
+
+  auto vms = ListCorrVms(a->get());
+  auto want_vms = ListCorrVms(b->get());
+  ASSERT_TRUE(vms.ok() && want_vms.ok());
+  ASSERT_EQ(vms->size(), 2u);
+  for (const CorrVm& vm : *vms) {
+    int64_t want_id = 0;
+    for (const CorrVm& v : *want_vms) want_id = v.vm_key == vm.vm_key ? v.id : want_id;
+    const std::map<TimeNs, std::string> got = Days(a->get(), vm.id), want = Days(b->get(), want_id);
+    ASSERT_EQ(got.size(), 2u) << vm.vm << ": days 3 and 4";
+    ASSERT_EQ(want.size(), 2u) << vm.vm;
+    for (const auto& [day, blob] : want) {
+      ASSERT_TRUE(got.contains(day)) << vm.vm << ": day " << day << " is gone";
+      std::optional<TimeNs> got_reach, want_reach;
+      auto g = DecodeReadyDigest(got.at(day), &got_reach);
+      auto w = DecodeReadyDigest(blob, &want_reach);
+      ASSERT_TRUE(g.ok() && w.ok());
+      EXPECT_EQ(got_reach, want_reach) << vm.vm << " day " << day;
+      EXPECT_EQ(g->ready.n, w->ready.n) << vm.vm << " day " << day;
+      EXPECT_EQ(g->host_load.n, w->host_load.n) << vm.vm << " day " << day;
+      EXPECT_NEAR(g->host_load.sum, w->host_load.sum, 1e-9 * std::fabs(w->host_load.sum)) << vm.vm << " day " << day;
+    }
+    auto g = LoadReady(a->get(), vm.id);
+    auto w = LoadReady(b->get(), want_id);
+    ASSERT_TRUE(g.ok() && w.ok() && g->size() == 1u && w->size() == 1u);
+    EXPECT_EQ(g->front().samples, w->front().samples) << vm.vm;
+    ASSERT_TRUE(g->front().host_load_p95 && w->front().host_load_p95);
+    EXPECT_NEAR(*g->front().host_load_p95, *w->front().host_load_p95, 1e-9) << vm.vm;
+  }
 }
 
 // A figure that is not a number is stored as missing, not as NaN (PostgreSQL would keep a NaN and
