@@ -13,6 +13,27 @@ using vsphere::CounterInfo;
 using vsphere::EntityMetrics;
 using vsphere::QuerySpec;
 
+namespace {
+
+// A column's high-water marks for one interval, looked up once per VM rather than per sample.
+struct ColumnMarks {
+  int interval = -1;
+  MarkKey key;
+  const TimeNs* stored = nullptr;  // the mark as the round began; null when there is none
+  TimeNs* moved = nullptr;         // the batch's moved mark, once it stored a sample
+};
+
+ColumnMarks MarksOf(const std::map<MarkKey, TimeNs>& marks, const std::string& entity, const std::string& counter,
+                    int interval) {
+  ColumnMarks m;
+  m.interval = interval;
+  m.key = MarkKey{entity, counter, interval};
+  if (auto it = marks.find(m.key); it != marks.end()) m.stored = &it->second;
+  return m;
+}
+
+}  // namespace
+
 Status VsphereBatchWriter::Write(const std::vector<EntityMetrics>& metrics, const std::vector<QuerySpec>& asked,
                                  VsphereCollectResult* result) {
   ASSIGN_OR_RETURN(Transaction tx, store_->BeginTransaction());
@@ -151,25 +172,27 @@ Status VsphereBatchWriter::WriteEntity(const EntityMetrics& em, const Columns& c
   writer.set_ahead(ahead);
   if (!columns.empty()) RETURN_IF_ERROR(writer.DeclareColumns(columns));
   std::vector<double> row(columns.size());
+  std::vector<ColumnMarks> marks(columns.size());
+  bool stored = false;
   for (size_t i = 0; i < em.ends.size() && !columns.empty(); ++i) {
     const int interval = em.intervals_s[i];
     bool any = false;
     for (size_t c = 0; c < columns.size(); ++c) {
       row[c] = kMissing;
-      const MarkKey key{em.entity.value, columns[c].counter, interval};
-      auto mark = marks_->find(key);
+      ColumnMarks& m = marks[c];
+      if (m.interval != interval) m = MarksOf(*marks_, em.entity.value, columns[c].counter, interval);
       // Already stored by an earlier round (servers repeat the sample at startTime).
-      if (mark != marks_->end() && em.ends[i] <= mark->second) continue;
+      if (m.stored && em.ends[i] <= *m.stored) continue;
       auto v = vsphere::Convert(columns[c].counter, series[c]->values[i], units[c], interval);
       if (!v) continue;
       row[c] = v->value;
       any = true;
       ++*samples;
-      TimeNs& m = (*moved)[key];
-      m = std::max(m, em.ends[i]);
+      if (!m.moved) m.moved = &(*moved)[m.key];
+      *m.moved = std::max(*m.moved, em.ends[i]);
     }
     if (!any) continue;
-    vm_keys_.insert("vsphere:" + columns.front().entity);  // the VM's vm_key (src/engine/vm_directory.h)
+    stored = true;
     RETURN_IF_ERROR(writer.AddRow(em.ends[i] - static_cast<TimeNs>(interval) * kNsPerSec, em.ends[i], row));
     ++file->rows;
     if (!file->first_end || em.ends[i] < *file->first_end) file->first_end = em.ends[i];
@@ -177,6 +200,7 @@ Status VsphereBatchWriter::WriteEntity(const EntityMetrics& em, const Columns& c
     if (!first_ || em.ends[i] < *first_) first_ = em.ends[i];
     if (!last_ || em.ends[i] > *last_) last_ = em.ends[i];
   }
+  if (stored) vm_keys_.insert("vsphere:" + columns.front().entity);  // the VM's vm_key (src/engine/vm_directory.h)
   for (ImportIssue& i : own) writer.AddIssue(i);
   RETURN_IF_ERROR(writer.Finish());
   file->issues += static_cast<int64_t>(own.size());
