@@ -6,15 +6,14 @@
 
 namespace vrecon::fleet {
 
-StatusOr<PruneResult> ApplyRetention(const FleetConfig& cfg, const std::string& db, TimeNs now, Logger* log) {
+StatusOr<PruneResult> ApplyRetention(const FleetConfig& cfg, Store* store, TimeNs now, Logger* log) {
   if (!cfg.retain_samples && !cfg.retain_corrections) return PruneResult{};
   PruneRequest req;
   req.now = now;
   if (cfg.retain_samples) req.samples_before = RetentionCutoff(now, *cfg.retain_samples);
   if (cfg.retain_corrections) req.corrections_before = RetentionCutoff(now, *cfg.retain_corrections);
-  ASSIGN_OR_RETURN(auto store, Store::Open(db));
   RETURN_IF_ERROR(store->WaitForWritersUpTo(std::chrono::minutes(2)));
-  ASSIGN_OR_RETURN(PruneResult r, Prune(store.get(), req));
+  ASSIGN_OR_RETURN(PruneResult r, Prune(store, req));
   if (r.time_blocks > 0) {
     log->Info("retention: removed " + std::to_string(r.sample_rows) + " sample rows (" + std::to_string(r.time_blocks) +
               " blocks) that ended before " + FormatIso(*req.samples_before, false));

@@ -12,7 +12,7 @@ namespace vrecon::fleet {
 
 // Nothing to do (an empty result) when the configuration keeps everything. What was removed is
 // logged at info level.
-StatusOr<PruneResult> ApplyRetention(const FleetConfig& cfg, const std::string& db, TimeNs now, Logger* log);
+StatusOr<PruneResult> ApplyRetention(const FleetConfig& cfg, Store* store, TimeNs now, Logger* log);
 
 }  // namespace vrecon::fleet
 

@@ -136,6 +136,18 @@ void CollectFolder(const RoundContext& ctx, const DropFolderConfig& df, Store* s
   out->ok = true;
 }
 
+// The runner's connection (RoundContext::store), or the round's own: a PostgreSQL connection
+// costs the client a password exchange (SCRAM, about 20 ms of CPU) and the server a new backend,
+// so it is kept from round to round, and replaced when it no longer answers (the server
+// restarted since).
+StatusOr<Store*> RunnerStore(const RoundContext& ctx, std::unique_ptr<Store>* own) {
+  std::unique_ptr<Store>& store = ctx.store ? *ctx.store : *own;
+  if (store && store->Ping().ok()) return store.get();
+  store.reset();
+  ASSIGN_OR_RETURN(store, Store::Open(ctx.db));
+  return store.get();
+}
+
 // The newest sample end the store holds from a vCenter: its newest high-water mark.
 std::optional<TimeNs> NewestVsphereData(Store* store, const std::string& url) {
   auto newest = NewestVsphereMark(store, url);
@@ -160,6 +172,7 @@ bool RoundResult::ok() const {
 
 RoundResult RunRound(const RoundContext& ctx) {
   const FleetConfig& cfg = *ctx.config;
+  std::unique_ptr<Store> own;  // the runner's store when it gave none
   RoundResult round;
   round.started = NowNs();
   const auto t0 = std::chrono::steady_clock::now();
@@ -239,8 +252,8 @@ RoundResult RunRound(const RoundContext& ctx) {
     req.new_samples_from = earliest;
     req.mappings = cfg.mappings;
     req.vsphere_run = cfg.vsphere_run;
-    auto store = Store::Open(ctx.db);
-    StatusOr<int64_t> stored = store.ok() ? StoreCorrections(store->get(), req) : StatusOr<int64_t>(store.status());
+    StatusOr<Store*> store = RunnerStore(ctx, &own);
+    StatusOr<int64_t> stored = store.ok() ? StoreCorrections(*store, req) : StatusOr<int64_t>(store.status());
     if (stored.ok()) {
       round.windows_stored = *stored;
     } else if (!stored.status().IsNotFound()) {  // NotFound: no VM with both sides yet
@@ -248,8 +261,10 @@ RoundResult RunRound(const RoundContext& ctx) {
       ctx.log->Error(round.correction_error);
     }
   }
-  if (!round.stopped) {
-    StatusOr<PruneResult> pruned = ApplyRetention(cfg, ctx.db, NowNs(), ctx.log);
+  if (!round.stopped && (cfg.retain_samples || cfg.retain_corrections)) {
+    StatusOr<Store*> store = RunnerStore(ctx, &own);
+    StatusOr<PruneResult> pruned =
+        store.ok() ? ApplyRetention(cfg, *store, NowNs(), ctx.log) : StatusOr<PruneResult>(store.status());
     if (pruned.ok()) {
       round.pruned_rows = pruned->sample_rows;
       round.pruned_windows = pruned->windows;
@@ -258,6 +273,7 @@ RoundResult RunRound(const RoundContext& ctx) {
       ctx.log->Error(round.retention_error);
     }
   }
+  if (ctx.store && *ctx.store) (*ctx.store)->EndReads();
   round.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return round;
 }

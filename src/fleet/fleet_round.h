@@ -6,6 +6,7 @@
 #define VRECON_SRC_FLEET_FLEET_ROUND_H_
 
 #include <atomic>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -13,6 +14,7 @@
 
 #include "src/fleet/fleet_config.h"
 #include "src/fleet/fleet_log.h"
+#include "src/store/store.h"
 
 namespace vrecon::fleet {
 
@@ -51,6 +53,10 @@ struct RoundContext {
   Logger* log = nullptr;
   const std::atomic<bool>* stop = nullptr;
   std::optional<int> round_interval_s;  // recorded with each status row (--every)
+  // The runner's own connection, kept between rounds for the corrections and retention (the
+  // sources open theirs: a PostgreSQL source claim lasts as long as its connection). Opened by
+  // the round when empty, opened again when it no longer answers. Null: the round's own.
+  std::unique_ptr<Store>* store = nullptr;
 };
 
 // Never fails as a whole: a store that cannot be opened is every source's error.

@@ -86,12 +86,14 @@ RunOutcome RunFleet(const RunnerOptions& o) {
     log.Error(lock.status().message());
     return RunOutcome::kRuntimeError;
   }
+  std::unique_ptr<Store> store;  // the runner's own connection (RoundContext::store)
   {
-    auto store = Store::Open(db);  // creates and migrates it before the sources open theirs
-    if (!store.ok()) {
-      log.Error(store.status().message());
+    auto opened = Store::Open(db);  // creates and migrates it before the sources open theirs
+    if (!opened.ok()) {
+      log.Error(opened.status().message());
       return RunOutcome::kRuntimeError;
     }
+    store = std::move(opened).value();
   }
   if (Status s = SaveMappings(db, cfg); !s.ok()) {
     log.Error("cannot store the mappings: " + s.message());
@@ -111,7 +113,7 @@ RunOutcome RunFleet(const RunnerOptions& o) {
   while (true) {
     if (g_reload.exchange(false)) Reload(o, &cfg, &log);
     const auto started = std::chrono::steady_clock::now();
-    RoundContext ctx{&cfg, db, &log, &g_stop, interval_s};
+    RoundContext ctx{&cfg, db, &log, &g_stop, interval_s, &store};
     RoundResult round = RunRound(ctx);
     last_ok = round.ok();
     log.Info("round finished in " + std::to_string(round.seconds).substr(0, 5) + " s, " +

@@ -64,6 +64,11 @@ class Store {
 
   // A write transaction: rolled back when dropped without Commit().
   StatusOr<Transaction> BeginTransaction() { return Transaction::Begin(db_.get()); }
+  // Whether the connection still answers (a PostgreSQL server may have restarted since).
+  Status Ping() { return db_->Exec("SELECT 1"); }
+  // Ends the reads cached statements keep open, before a kept connection waits (an open SQLite
+  // read would hold back the WAL's checkpoints meanwhile).
+  void EndReads() { db_->ResetCached(); }
   // How long a write waits for another connection's transaction before failing (the default is
   // the backend's, short). For several writers on one store.
   Status WaitForWritersUpTo(std::chrono::milliseconds wait);

@@ -51,15 +51,14 @@ class PgCrashTest : public ::testing::Test {
   void TearDown() override { unsetenv("VRECON_TEST_FAKE_PW"); }
 
   // A fleet file for a new store (a schema of its own in the test's database); its URI in
-  // last_db_.
-  std::string Config(const std::string& name) {
+  // last_db_. `extra`: more top-level keys.
+  std::string Config(const std::string& name, const std::string& extra = "") {
     last_db_ = NewStore(TestBackend::kPostgres, dir_.path(), DatabaseOfThisTest());
     if (name == "ref") ref_db_ = last_db_;
     const std::string path = dir_.File(name + ".toml");
-    WriteText(path, "db = \"" + last_db_ +
-                        "\"\nsince = \"30m\"\n[[vcenter]]\nallow_insecure_http = true\nname = \"fake\"\nurl = \"" +
-                        vc_->url() + "\"\nuser = \"" + vc_->options().user +
-                        "\"\npassword_env = \"VRECON_TEST_FAKE_PW\"\n");
+    WriteText(path, "db = \"" + last_db_ + "\"\nsince = \"30m\"\n" + extra +
+                        "[[vcenter]]\nallow_insecure_http = true\nname = \"fake\"\nurl = \"" + vc_->url() +
+                        "\"\nuser = \"" + vc_->options().user + "\"\npassword_env = \"VRECON_TEST_FAKE_PW\"\n");
     return path;
   }
   static std::string Samples(const std::string& db) {
@@ -129,6 +128,30 @@ TEST_F(PgCrashTest, ARoundWhoseConnectionsAreCutIsCompletedByTheNext) {
   }
   std::printf("PostgreSQL: %d rounds' connections cut, %d of those rounds failed, full round %.2f s\n", kKills,
               failed_rounds, full_s_);
+}
+
+// A collector that runs --every keeps its own connection between rounds (the corrections and
+// retention use it). Cut while it waits, as a server restart would, it is opened again by the
+// next round, whose corrections and retention succeed.
+TEST_F(PgCrashTest, AKeptConnectionCutBetweenRoundsIsOpenedAgain) {
+  auto admin = PgDatabase::Connect("postgresql:///" + DatabaseOfThisTest());
+  ASSERT_TRUE(admin.ok()) << admin.status().message();
+  const std::string cfg = Config("every", "retain_samples = \"400d\"\n");
+  // Long enough between rounds that the cut falls in the wait, not in the next round.
+  const int every_s = 3 + static_cast<int>(3 * full_s_);
+  Background bg({"collect", "--config", cfg, "--every", std::to_string(every_s) + "s", "--log-level", "info"});
+  ASSERT_TRUE(bg.WaitForLog("round finished", 60)) << bg.err();
+  ASSERT_TRUE((*admin)
+                  ->Exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = "
+                         "current_database() AND pid <> pg_backend_pid()")
+                  .ok());
+  ASSERT_TRUE(bg.WaitForLog("round finished", 60 + every_s, 2)) << bg.err();
+  bg.Signal(SIGTERM);
+  CliResult r = bg.Wait(30);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.find("retention failed"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("storing the corrections failed"), std::string::npos) << r.err;
+  EXPECT_EQ(Samples(last_db_), want_);
 }
 
 }  // namespace
