@@ -137,7 +137,7 @@ void CollectFolder(const RoundContext& ctx, const DropFolderConfig& df, Store* s
 }
 
 // The runner's connection (RoundContext::store), or the round's own: a PostgreSQL connection
-// costs the client a password exchange (SCRAM, about 20 ms of CPU) and the server a new backend,
+// costs the client a password exchange (SCRAM, about 60 M instructions) and the server a new backend,
 // so it is kept from round to round, and replaced when it no longer answers (the server
 // restarted since).
 StatusOr<Store*> RunnerStore(const RoundContext& ctx, std::unique_ptr<Store>* own) {

@@ -92,8 +92,8 @@ SampleMonth SampleMonthOf(TimeNs block_end) {
 
 Status EnsureSamplePartition(PgDatabase* db, const SampleMonth& m) {
   // Looked for on the writer's own connection: the month's partition is there but once a month,
-  // and the sidecar is a second connection (for a password, a second SCRAM exchange, about 20 ms
-  // of the client's CPU), made only when a partition has to be made.
+  // and the sidecar is a second connection (for a password, a second SCRAM exchange, about 60 M
+  // instructions of the client's), made only when a partition has to be made.
   ASSIGN_OR_RETURN(bool attached, Attached(db, m));
   if (attached) return Status::Ok();
   ASSIGN_OR_RETURN(PgDatabase * side, db->Sidecar());
