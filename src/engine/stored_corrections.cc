@@ -1,6 +1,7 @@
 #include "src/engine/stored_corrections.h"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -82,6 +83,84 @@ Status PutNewestComplete(Store* store, int64_t vm_id, const std::vector<models::
   return Status::Ok();
 }
 
+// The VM's row as its windows give it.
+CorrVm VmOf(const std::vector<models::WindowResult>& windows) {
+  CorrVm vm;
+  vm.vm = windows.front().vm;
+  vm.vm_key = windows.front().vm_key;
+  vm.vm_source = windows.front().vm_source;
+  vm.host_counter = windows.front().host_counter;
+  vm.guest_machine = windows.front().guest_machine;
+  vm.host_source = models::HostSourceName(windows.front().host);
+  for (const models::WindowResult& r : windows)
+    if (r.vcpus) vm.vcpus = r.vcpus;
+  return vm;
+}
+
+// A VM's windows in [from, to) and its process hours, given its id; how many windows.
+StatusOr<int64_t> WriteVmWindows(Store* store, CorrectionRows* rows, int64_t id,
+                                 const std::vector<models::WindowResult>& windows, TimeNs from, TimeNs to) {
+  HourAggregates hours;
+  std::vector<StoredWindow> stored;
+  stored.reserve(windows.size());
+  for (const models::WindowResult& r : windows) {
+    if (r.start < from || r.start >= to) continue;  // outside the widened range
+    stored.push_back(ToStoredWindow(r));
+    AddProcesses(r, &hours);
+  }
+  std::vector<std::pair<TimeNs, std::vector<ProcessAggregate>>> process_hours;
+  for (const auto& [hour, procs] : hours) {
+    std::vector<ProcessAggregate>& list = process_hours.emplace_back(hour, std::vector<ProcessAggregate>{}).second;
+    for (const auto& [name, a] : procs) list.push_back(a);
+  }
+  RETURN_IF_ERROR(rows->Replace(id, stored, process_hours));
+  RETURN_IF_ERROR(PutNewestComplete(store, id, windows, stored, from, to));
+  return static_cast<int64_t>(stored.size());
+}
+
+// VMs without a corr_vm row yet (a fleet's first round: all of them), held with their windows
+// until 64 of them, or 8,192 windows, get their rows and ids in one statement: one upsert
+// RETURNING each was a round trip per VM on PostgreSQL.
+class NewVms {
+ public:
+  using Write = std::function<Status(int64_t id, const std::vector<models::WindowResult>& windows)>;
+  NewVms(Store* store, std::map<std::string, int64_t>* ids) : store_(store), ids_(ids) {}
+
+  Status Add(CorrVm vm, std::vector<models::WindowResult>&& windows, const Write& write) {
+    for (const Held& h : held_)
+      if (h.vm.vm_key == vm.vm_key) RETURN_IF_ERROR(Flush(write));  // one statement, one row each
+    windows_ += windows.size();
+    held_.push_back(Held{std::move(vm), std::move(windows)});
+    return held_.size() < 64 && windows_ < 8192 ? Status::Ok() : Flush(write);
+  }
+
+  Status Flush(const Write& write) {
+    if (held_.empty()) return Status::Ok();
+    std::vector<CorrVm> vms;
+    vms.reserve(held_.size());
+    for (const Held& h : held_) vms.push_back(h.vm);
+    ASSIGN_OR_RETURN(const auto ids, UpsertCorrVms(store_, vms));
+    for (const Held& h : held_) {
+      const int64_t id = ids.at(h.vm.vm_key);
+      (*ids_)[h.vm.vm_key] = id;
+      RETURN_IF_ERROR(write(id, h.windows));
+    }
+    held_.clear();
+    windows_ = 0;
+    return Status::Ok();
+  }
+
+ private:
+  struct Held {
+    CorrVm vm;
+    std::vector<models::WindowResult> windows;
+  };
+  Store* store_;
+  std::map<std::string, int64_t>* ids_;
+  std::vector<Held> held_;
+  size_t windows_ = 0;
+};
+
 }  // namespace
 
 StoredWindow ToStoredWindow(const models::WindowResult& r) {
@@ -137,45 +216,23 @@ StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
 
   int64_t stored = 0;
   CorrectionRows rows(store, del_from, del_to);
+  auto write = [&](int64_t id, const std::vector<models::WindowResult>& windows) -> Status {
+    ASSIGN_OR_RETURN(const int64_t n, WriteVmWindows(store, &rows, id, windows, del_from, del_to));
+    stored += n;
+    return Status::Ok();
+  };
+  NewVms new_vms(store, &ids);
   auto store_vm = [&](std::vector<models::WindowResult>&& windows) -> Status {
     if (windows.empty()) return Status::Ok();
-    CorrVm vm;
-    vm.vm = windows.front().vm;
-    vm.vm_key = windows.front().vm_key;
-    vm.vm_source = windows.front().vm_source;
-    vm.host_counter = windows.front().host_counter;
-    vm.guest_machine = windows.front().guest_machine;
-    vm.host_source = models::HostSourceName(windows.front().host);
-    for (const models::WindowResult& r : windows)
-      if (r.vcpus) vm.vcpus = r.vcpus;
-    int64_t id = 0;
-    if (const auto known = ids.find(vm.vm_key); known != ids.end()) {
-      id = known->second;
-      RETURN_IF_ERROR(rows.SaveVm(vm, id));
-    } else {
-      ASSIGN_OR_RETURN(id, UpsertCorrVm(store, vm));
-      ids[vm.vm_key] = id;
-    }
-    HourAggregates hours;
-    std::vector<StoredWindow> stored_windows;
-    stored_windows.reserve(windows.size());
-    for (const models::WindowResult& r : windows) {
-      if (r.start < del_from || r.start >= del_to) continue;  // outside the widened range
-      stored_windows.push_back(ToStoredWindow(r));
-      AddProcesses(r, &hours);
-    }
-    std::vector<std::pair<TimeNs, std::vector<ProcessAggregate>>> process_hours;
-    for (const auto& [hour, procs] : hours) {
-      std::vector<ProcessAggregate>& list = process_hours.emplace_back(hour, std::vector<ProcessAggregate>{}).second;
-      for (const auto& [name, a] : procs) list.push_back(a);
-    }
-    RETURN_IF_ERROR(rows.Replace(id, stored_windows, process_hours));
-    RETURN_IF_ERROR(PutNewestComplete(store, id, windows, stored_windows, del_from, del_to));
-    stored += static_cast<int64_t>(stored_windows.size());
-    return Status::Ok();
+    CorrVm vm = VmOf(windows);
+    const auto known = ids.find(vm.vm_key);
+    if (known == ids.end()) return new_vms.Add(std::move(vm), std::move(windows), write);
+    RETURN_IF_ERROR(rows.SaveVm(vm, known->second));
+    return write(known->second, windows);
   };
   if (del_from < del_to) {
     RETURN_IF_ERROR(ForEachVmCorrection(store, widened, store_vm));
+    RETURN_IF_ERROR(new_vms.Flush(write));
     RETURN_IF_ERROR(rows.Flush());
   }
 

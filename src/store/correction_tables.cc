@@ -155,6 +155,17 @@ StatusOr<int64_t> UpsertCorrVm(Store* store, const CorrVm& vm) {
   return *id;
 }
 
+StatusOr<std::map<std::string, int64_t>> UpsertCorrVms(Store* store, const std::vector<CorrVm>& vms) {
+  RowBatch upsert = CorrVmUpsert(store->db());
+  for (const CorrVm& vm : vms) upsert.Add(CorrVmRow(vm));
+  std::map<std::string, int64_t> ids;
+  RETURN_IF_ERROR(upsert.FlushReturning(" RETURNING id, vm_key",
+                                        [&](const Statement& q) { ids[q.ColumnText(1)] = q.ColumnInt(0); }));
+  for (const CorrVm& vm : vms)
+    if (!ids.contains(vm.vm_key)) return Status::Internal("the corr_vm upsert of " + vm.vm_key + " gave no id");
+  return ids;
+}
+
 Status DeleteProcessHours(Store* store, int64_t vm_id, TimeNs from, TimeNs to) {
   Database* db = store->db();
   ASSIGN_OR_RETURN(Statement * s,

@@ -99,6 +99,8 @@ StatusOr<std::vector<ProcessAggregate>> DecodeProcesses(std::string_view blob);
 // The VM's row, added or written again, and its id (one statement). Writers of VMs whose ids
 // they know hold the rows instead (CorrectionRows::SaveVm).
 StatusOr<int64_t> UpsertCorrVm(Store* store, const CorrVm& vm);
+// Several VMs' rows (distinct vm_keys) in as few statements, and their ids by vm_key.
+StatusOr<std::map<std::string, int64_t>> UpsertCorrVms(Store* store, const std::vector<CorrVm>& vms);
 // Its statement and row, for writers of many (src/store/correction_rows.h).
 RowBatch CorrVmUpsert(Database* db);
 std::vector<RowBatch::Value> CorrVmRow(const CorrVm& vm);

@@ -8,6 +8,7 @@
 #include "src/store/ready_tables.h"
 #include "src/store/window_blocks.h"
 #include "tests/support/cli_runner.h"
+#include "tests/support/sample_file.h"
 #include "tests/support/test_store.h"
 
 namespace vrecon {
@@ -135,6 +136,59 @@ TEST_P(StoredCorrectionsTest, StoresWhatRunCorrectionComputes) {
       }
   ASSERT_GT(n_corr, 0);
   EXPECT_NEAR(*(*procs)[0].MeanCorrected(), sum / n_corr, 1e-9);
+}
+
+// More new VMs than get their rows in one statement (64): each VM's windows are stored under
+// its own id, as the correction computed them.
+TEST_P(StoredCorrectionsTest, ManyNewVmsEachKeepTheirOwnWindows) {
+  auto store = Store::Open(testing::NewStore(GetParam(), dir_.path(), "many_new_vms.db"));
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  const TimeNs from = NsFromCivil(CivilTime{2026, 3, 2}), to = from + 15 * 60 * kNsPerSec;
+  constexpr int kVms = 70;
+  for (int i = 0; i < kVms; ++i) {
+    const std::string name = "APP" + std::to_string(100 + i);
+    const std::vector<SeriesKey> guest = {
+        SeriesKey{SourceKind::kGuest, name, "Processor", "_Total", "% Processor Time", "percent", "", ""},
+        SeriesKey{SourceKind::kGuest, name, "Process", "sqlservr", "% Processor Time", "percent", "", ""}};
+    const std::vector<SeriesKey> host = {
+        SeriesKey{SourceKind::kVsphere, name, "cpu", "", "cpu.usage.average", "percent", "", ""}};
+    testing::WriteSampleFile(store->get(), "guest-" + name, guest, from, to, 15 * kNsPerSec, 10 + i);
+    testing::WriteSampleFile(store->get(), "host-" + name, host, from, to, 20 * kNsPerSec, 5 + 0.5 * i);
+  }
+  CorrectionRequest req;
+  req.window = 300 * kNsPerSec;
+  auto computed = RunCorrection(store->get(), req);
+  ASSERT_TRUE(computed.ok()) << computed.status().message();
+  std::map<std::string, std::vector<models::WindowResult>> want;
+  for (models::WindowResult& r : *computed) want[r.vm_key].push_back(std::move(r));
+  ASSERT_EQ(want.size(), static_cast<size_t>(kVms));
+  ASSERT_TRUE(StoreCorrections(store->get(), req).ok());
+
+  auto vms = ListCorrVms(store->get());
+  ASSERT_TRUE(vms.ok());
+  ASSERT_EQ(vms->size(), static_cast<size_t>(kVms));
+  std::set<int64_t> ids;
+  for (const CorrVm& vm : *vms) {
+    ids.insert(vm.id);
+    ASSERT_TRUE(want.contains(vm.vm_key)) << vm.vm_key;
+    const std::vector<models::WindowResult>& w = want[vm.vm_key];
+    std::vector<StoredWindow> got;
+    ASSERT_TRUE(ForEachCorrWindow(store->get(), vm.id, INT64_MIN, INT64_MAX, [&](const StoredWindow& s) {
+                  got.push_back(s);
+                  return true;
+                }).ok());
+    ASSERT_EQ(got.size(), w.size()) << vm.vm;
+    for (size_t i = 0; i < got.size(); ++i) {
+      EXPECT_EQ(got[i].start, w[i].start) << vm.vm;
+      ASSERT_TRUE(got[i].guest_util && w[i].guest_util_pct) << vm.vm;
+      EXPECT_DOUBLE_EQ(*got[i].guest_util, *w[i].guest_util_pct) << vm.vm;
+      EXPECT_EQ(got[i].w.has_value(), w[i].w.has_value()) << vm.vm;
+      if (got[i].w && w[i].w) {
+        EXPECT_DOUBLE_EQ(*got[i].w, *w[i].w) << vm.vm;
+      }
+    }
+  }
+  EXPECT_EQ(ids.size(), static_cast<size_t>(kVms));
 }
 
 TEST_P(StoredCorrectionsTest, StoringAgainReplacesInsteadOfDuplicating) {
