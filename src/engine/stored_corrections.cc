@@ -202,7 +202,7 @@ StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
   const TimeNs del_to = widened.to.value_or(std::numeric_limits<TimeNs>::max());
 
   // The correction reads inside this write transaction, one VM at a time, so a fleet's windows
-  // never sit in memory together.
+  // never sit in memory together (new VMs' wait for their rows in bounded groups: NewVms).
   ASSIGN_OR_RETURN(Transaction tx, store->BeginTransaction());
   ASSIGN_OR_RETURN(std::vector<CorrVm> known, ListCorrVms(store, req.vm_keys));
   // The VMs' series and directory, read once for the correction and the Ready-Time update; a fleet
