@@ -8,7 +8,6 @@
 #include <map>
 
 #include "models/vm_identity.h"
-#include "src/store/postgres/pg_schema.h"
 #include "src/store/store.h"
 #include "src/store/vsphere_tables.h"
 #include "tests/support/cli_runner.h"
@@ -21,6 +20,7 @@ using testing::Fixture;
 using testing::NewStore;
 using testing::TempDir;
 using testing::TestBackend;
+using testing::WriteOldPgStore;
 
 // machine|object|instance -> vm_name, of every series.
 std::map<std::string, std::string> VmNames(Database* db) {
@@ -77,25 +77,18 @@ TEST(VmNameMigrationTest, AVersion13PostgresStoreGetsItsKeysAndNewRowsComeWithTh
   VRECON_NEED_BACKEND(TestBackend::kPostgres);
   TempDir dir;
   const std::string uri = NewStore(TestBackend::kPostgres, dir.path(), "vm_name_migration");
-  {
-    auto db = PgDatabase::Connect(uri);
-    ASSERT_TRUE(db.ok()) << db.status().message();
-    ASSERT_TRUE(MigratePgSchema(db->get(), true, 13).ok());
-    ASSERT_TRUE((*db)
-                    ->Exec("INSERT INTO series(source, machine, object, instance, counter, unit, original, entity) "
-                           "VALUES ('vsphere', 'Web01.Corp.Example', 'cpu', '', 'cpu.usage.average', 'percent', '', "
-                           "'vc/vm-1'), ('hyperv', 'HV01', 'Hyper-V Hypervisor Virtual Processor', 'APP02:Hv VP 1', "
-                           "'% Total Run Time', 'percent', '', ''), ('hyperv', 'HV01', 'Hyper-V Hypervisor Logical "
-                           "Processor', '_Total', '% Total Run Time', 'percent', '', ''), ('esxtop', 'esx1', "
-                           "'Group Cpu', '1234:DB03', '% Used', 'percent', '', ''), ('guest', 'SRV-9.corp', "
-                           "'Processor', '_Total', '% Processor Time', 'percent', '', '')")
-                    .ok());
-    ASSERT_TRUE((*db)
-                    ->Exec("INSERT INTO vsphere_vm(vcenter, moid, name, num_cpu, host_moid, power_state, "
-                           "guest_hostname, seen_at, entity) VALUES ('https://vc/sdk', 'vm-1', 'Web01.Corp.Example', "
-                           "2, 'host-1', 'poweredOn', 'SRV-9.corp', 'now', 'vc/vm-1')")
-                    .ok());
-  }
+  WriteOldPgStore(uri, 13,
+                  "INSERT INTO series(source, machine, object, instance, counter, unit, original, entity) "
+                  "VALUES ('vsphere', 'Web01.Corp.Example', 'cpu', '', 'cpu.usage.average', 'percent', '', "
+                  "'vc/vm-1'), ('hyperv', 'HV01', 'Hyper-V Hypervisor Virtual Processor', 'APP02:Hv VP 1', "
+                  "'% Total Run Time', 'percent', '', ''), ('hyperv', 'HV01', 'Hyper-V Hypervisor Logical "
+                  "Processor', '_Total', '% Total Run Time', 'percent', '', ''), ('esxtop', 'esx1', "
+                  "'Group Cpu', '1234:DB03', '% Used', 'percent', '', ''), ('guest', 'SRV-9.corp', "
+                  "'Processor', '_Total', '% Processor Time', 'percent', '', ''); "
+                  "INSERT INTO vsphere_vm(vcenter, moid, name, num_cpu, host_moid, power_state, "
+                  "guest_hostname, seen_at, entity) VALUES ('https://vc/sdk', 'vm-1', 'Web01.Corp.Example', "
+                  "2, 'host-1', 'poweredOn', 'SRV-9.corp', 'now', 'vc/vm-1')");
+  if (HasFatalFailure()) return;
   auto store = Store::Open(uri);  // opening migrates
   ASSERT_TRUE(store.ok()) << store.status().message();
   const std::map<std::string, std::string> want = {

@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <string>
 
-#include "src/store/postgres/pg_schema.h"
 #include "src/store/sqlite/sqlite_database.h"
 #include "tests/support/cli_runner.h"
 #include "tests/support/test_store.h"
@@ -20,6 +19,7 @@ using testing::Fixture;
 using testing::NewStore;
 using testing::TempDir;
 using testing::TestBackend;
+using testing::WriteOldPgStore;
 
 TEST(VsphereMarksTest, CountersBehindTheNewestRoundTrip) {
   const std::map<std::string, TimeNs> counters = {
@@ -105,18 +105,13 @@ TEST(VsphereMarksMigrationTest, AVersion14PostgresStoresMarksArePackedPerVm) {
   VRECON_NEED_BACKEND(TestBackend::kPostgres);
   TempDir dir;
   const std::string uri = NewStore(TestBackend::kPostgres, dir.path(), "marks_migration");
-  {
-    auto db = PgDatabase::Connect(uri);
-    ASSERT_TRUE(db.ok()) << db.status().message();
-    ASSERT_TRUE(MigratePgSchema(db->get(), true, 14).ok());
-    ASSERT_TRUE((*db)
-                    ->Exec("INSERT INTO vsphere_mark(vcenter, moid, counter, interval_s, last_end_ns) VALUES "
-                           "('https://vc/sdk', 'vm-1', 'cpu.ready.summation', 20, 9000), "
-                           "('https://vc/sdk', 'vm-1', 'cpu.usage.average', 20, 8000), "
-                           "('https://vc/sdk', 'vm-1', 'cpu.ready.summation', 300, 6000), "
-                           "('https://vc/sdk', 'vm-2', 'cpu.ready.summation', 20, 7000)")
-                    .ok());
-  }
+  WriteOldPgStore(uri, 14,
+                  "INSERT INTO vsphere_mark(vcenter, moid, counter, interval_s, last_end_ns) VALUES "
+                  "('https://vc/sdk', 'vm-1', 'cpu.ready.summation', 20, 9000), "
+                  "('https://vc/sdk', 'vm-1', 'cpu.usage.average', 20, 8000), "
+                  "('https://vc/sdk', 'vm-1', 'cpu.ready.summation', 300, 6000), "
+                  "('https://vc/sdk', 'vm-2', 'cpu.ready.summation', 20, 7000)");
+  if (HasFatalFailure()) return;
   auto store = Store::Open(uri);  // opening migrates
   ASSERT_TRUE(store.ok()) << store.status().message();
   EXPECT_EQ(*VsphereMarks(store->get(), "https://vc/sdk"),

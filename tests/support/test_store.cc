@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "src/store/postgres/pg_database.h"
+#include "src/store/postgres/pg_schema.h"
 
 namespace vrecon::testing {
 namespace {
@@ -75,6 +76,14 @@ std::string NewStore(TestBackend backend, const std::string& dir, const std::str
     EXPECT_TRUE(s.ok()) << s.message();
   }
   return "postgresql:///" + Encode(name) + "?options=" + Encode("-csearch_path=" + schema);
+}
+
+void WriteOldPgStore(const std::string& uri, int version, const std::string& rows_sql) {
+  auto db = PgDatabase::Connect(uri);
+  ASSERT_TRUE(db.ok()) << db.status().message();
+  ASSERT_TRUE(MigratePgSchema(db->get(), true, version).ok());
+  Status inserted = (*db)->Exec(rows_sql);
+  ASSERT_TRUE(inserted.ok()) << inserted.message();
 }
 
 }  // namespace vrecon::testing

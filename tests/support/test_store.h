@@ -27,6 +27,10 @@ bool PostgresRequired();
 // way the store's label (what reports print) is `name`.
 std::string NewStore(TestBackend backend, const std::string& dir, const std::string& name = "store.db");
 
+// The PostgreSQL store at `uri` (NewStore) as a vrecon of schema `version` left it, holding the
+// rows `rows_sql` inserts: for the tests of a migration. Fails the test (ASSERT) on an error.
+void WriteOldPgStore(const std::string& uri, int version, const std::string& rows_sql);
+
 }  // namespace vrecon::testing
 
 // Skips (or fails, when PostgreSQL is required) a PostgreSQL case that has no server.
