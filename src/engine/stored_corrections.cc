@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <utility>
 
 #include "models/vm_identity.h"
 #include "src/engine/ready_summaries.h"
@@ -124,17 +125,19 @@ StatusOr<int64_t> WriteVmWindows(Store* store, CorrectionRows* rows, int64_t id,
 class NewVms {
  public:
   using Write = std::function<Status(int64_t id, const std::vector<models::WindowResult>& windows)>;
-  NewVms(Store* store, std::map<std::string, int64_t>* ids) : store_(store), ids_(ids) {}
+  // `write` stores a VM's windows once it has its id.
+  NewVms(Store* store, std::map<std::string, int64_t>* ids, Write write)
+      : store_(store), ids_(ids), write_(std::move(write)) {}
 
-  Status Add(CorrVm vm, std::vector<models::WindowResult>&& windows, const Write& write) {
+  Status Add(CorrVm vm, std::vector<models::WindowResult>&& windows) {
     for (const Held& h : held_)
-      if (h.vm.vm_key == vm.vm_key) RETURN_IF_ERROR(Flush(write));  // one statement, one row each
+      if (h.vm.vm_key == vm.vm_key) RETURN_IF_ERROR(Flush());  // one statement, one row each
     windows_ += windows.size();
     held_.push_back(Held{std::move(vm), std::move(windows)});
-    return held_.size() < 64 && windows_ < 8192 ? Status::Ok() : Flush(write);
+    return held_.size() < 64 && windows_ < 8192 ? Status::Ok() : Flush();
   }
 
-  Status Flush(const Write& write) {
+  Status Flush() {
     if (held_.empty()) return Status::Ok();
     std::vector<CorrVm> vms;
     vms.reserve(held_.size());
@@ -143,7 +146,7 @@ class NewVms {
     for (const Held& h : held_) {
       const int64_t id = ids.at(h.vm.vm_key);
       (*ids_)[h.vm.vm_key] = id;
-      RETURN_IF_ERROR(write(id, h.windows));
+      RETURN_IF_ERROR(write_(id, h.windows));
     }
     held_.clear();
     windows_ = 0;
@@ -157,6 +160,7 @@ class NewVms {
   };
   Store* store_;
   std::map<std::string, int64_t>* ids_;
+  Write write_;
   std::vector<Held> held_;
   size_t windows_ = 0;
 };
@@ -221,18 +225,18 @@ StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
     stored += n;
     return Status::Ok();
   };
-  NewVms new_vms(store, &ids);
+  NewVms new_vms(store, &ids, write);
   auto store_vm = [&](std::vector<models::WindowResult>&& windows) -> Status {
     if (windows.empty()) return Status::Ok();
     CorrVm vm = VmOf(windows);
     const auto known = ids.find(vm.vm_key);
-    if (known == ids.end()) return new_vms.Add(std::move(vm), std::move(windows), write);
+    if (known == ids.end()) return new_vms.Add(std::move(vm), std::move(windows));
     RETURN_IF_ERROR(rows.SaveVm(vm, known->second));
     return write(known->second, windows);
   };
   if (del_from < del_to) {
     RETURN_IF_ERROR(ForEachVmCorrection(store, widened, store_vm));
-    RETURN_IF_ERROR(new_vms.Flush(write));
+    RETURN_IF_ERROR(new_vms.Flush());
     RETURN_IF_ERROR(rows.Flush());
   }
 
