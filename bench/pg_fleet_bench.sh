@@ -6,9 +6,15 @@
 #   - baseline: one `vrecon collect --config --once` of simulator 1 into a SQLite file;
 #   - then SIMS collectors at once, one per simulator, into one PostgreSQL database (a
 #     throw-away cluster from Debian's pg_virtualenv, over its Unix socket).
-# Each store gets a first round (5 minutes back) and three steady 5-minute rounds (before each,
-# every high-water mark moves back 300 s, as bench/run_fleet_bench.sh does); each round is
-# stored and corrected, and PostgreSQL is vacuumed after it (untimed). Per round: wall time (the slowest collector's, for PostgreSQL), the
+# Each store gets a first round (5 minutes back) and three steady 5-minute rounds; each round is
+# stored and corrected, and PostgreSQL is vacuumed after it (untimed). Before a steady round
+# every simulator's clock moves 300 s forward (its /advance-clock), so the round asks from its
+# marks (less a minute for late data) to 5 minutes later and stores the 5 new minutes, as a
+# round of `collect --every 5m` does. STEADY=reask instead moves every high-water mark back
+# 300 s, as bench/run_fleet_bench.sh does and this bench did until stop 26: the simulator's
+# clock has not moved, so each round asks again for about the minutes the last one stored; the
+# samples' times fall between the stored ones, so they are stored again beside them and what a
+# round reads back grows round after round. Kept to compare with the earlier steps' numbers. Per round: wall time (the slowest collector's, for PostgreSQL), the
 # collectors' CPU (user+sys) and the PostgreSQL server's CPU in that round (its postmaster's
 # own and reaped children's ticks). Store growth per VM per day = the steady rounds' growth x
 # 288 rounds a day / VMs. Then two more steady rounds with the SIMS collectors one after another
@@ -24,7 +30,7 @@
 # in every other vCenter, which a round must read to keep them apart (src/engine/vm_view.h): the
 # worst case. NAMES=distinct puts "siteN-" before simulator N's names, as separate sites' VMs
 # mostly are.
-#   [NAMES=same|distinct] bash bench/pg_fleet_bench.sh [BUILD_DIR] [SIMS] [VMS_EACH]
+#   [NAMES=same|distinct] [STEADY=advance|reask] bash bench/pg_fleet_bench.sh [BUILD_DIR] [SIMS] [VMS_EACH]
 set -euo pipefail
 SRC_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build=$(realpath "${1:-$SRC_DIR/build}")
@@ -52,6 +58,8 @@ postmaster=$(head -1 "$(psql -Atc 'SHOW data_directory')/postmaster.pid")
 export VRECON_BENCH_PW=bench-pw
 names=${NAMES:-same}
 case "$names" in same | distinct) ;; *) echo "NAMES is same or distinct, not $names" >&2; exit 2 ;; esac
+steady=${STEADY:-advance}
+case "$steady" in advance | reask) ;; *) echo "STEADY is advance or reask, not $steady" >&2; exit 2 ;; esac
 for i in $(seq 1 "$sims"); do
   prefix=()
   [ "$names" = distinct ] && prefix=(-name-prefix "site$i-")
@@ -73,7 +81,7 @@ for i in $(seq 1 "$sims"); do
   fleet_file "$i" "$PG" >"$work/pg.$i.toml"
 done
 fleet_file 1 "$work/fleet.db" >"$work/sqlite.toml"
-echo "simulators: $sims x $vms_each VMs, VM names $names across simulators"
+echo "simulators: $sims x $vms_each VMs, VM names $names across simulators, steady rounds: $steady"
 
 # Clock ticks of the server: the postmaster's and every reaped backend's (stat fields 14-17).
 server_ticks() { awk '{print $14 + $15 + $16 + $17}' "/proc/$postmaster/stat"; }
@@ -93,15 +101,38 @@ sqlite_size() { sqlite3 "$work/fleet.db" 'PRAGMA wal_checkpoint(TRUNCATE);' >/de
 pg_size() { psql -Atc "CHECKPOINT" vrecon_fleet >/dev/null; psql -Atc "SELECT pg_database_size('vrecon_fleet')" vrecon_fleet; }
 # What autovacuum does over a day: the rows a round updates (marks, file rows, stored
 # corrections) leave old versions whose space the next round reuses once vacuumed. Without it
-# three quick rounds would count every dead version as growth.
-pg_vacuum() { psql -qc "VACUUM" vrecon_fleet; }
+# three quick rounds would count every dead version as growth. And it analyzes: a month's sample
+# partition is new in the first round, and until autovacuum first analyzes it (a minute's nap
+# at most, then again at each 10% of growth) the planner does not know how few rows a series
+# has, and reads a round's samples through the block-id index instead, about 30x slower. Rounds
+# minutes apart meet that in their first minute of a month only; rounds seconds apart met it at
+# random until stop 26, which analyzes after each round.
+pg_vacuum() { psql -qc "VACUUM ANALYZE" vrecon_fleet; }
 move_marks_back() { sqlite3 "$work/fleet.db" "UPDATE vsphere_vm_mark SET last_end_ns = last_end_ns - 300000000000;"; }
 move_pg_marks_back() { psql -qc "UPDATE vsphere_vm_mark SET last_end_ns = last_end_ns - 300000000000" vrecon_fleet; }
+# The simulators' admin endpoint (tests/vcsim), over bash's /dev/tcp: no HTTP client needed.
+advance_clock() {  # index
+  local admin reply
+  admin=$(sed -n 's/^admin=//p' "$work/info.$1")
+  exec 3<>"/dev/tcp/${admin%:*}/${admin##*:}"
+  printf 'POST /advance-clock?s=300 HTTP/1.0\r\nContent-Length: 0\r\n\r\n' >&3
+  reply=$(cat <&3)
+  exec 3<&-
+  [[ "$reply" == *" 200 "* ]] || { echo "simulator $1 did not move its clock: $reply" >&2; exit 1; }
+}
+next_steady_round() {
+  if [ "$steady" = reask ]; then
+    move_marks_back
+    move_pg_marks_back
+  else
+    for i in $(seq 1 "$sims"); do advance_clock "$i"; done
+  fi
+}
 
 printf '| round | SQLite, 1 collector: wall s | CPU s | PostgreSQL, %s at once: wall s (slowest) | CPU s per collector (mean) | server CPU s | per-collector cost s | samples per collector | windows per collector |\n' "$sims"
 printf '|---|---:|---:|---:|---:|---:|---:|---:|---:|\n'
 for round in 1 2 3 4; do
-  if [ "$round" -gt 1 ]; then move_marks_back; move_pg_marks_back; fi
+  if [ "$round" -gt 1 ]; then next_steady_round; fi
   [ "$round" = 2 ] && { s_before=$(sqlite_size); p_before=$(pg_size); }
   collector s "$work/sqlite.toml"
   read -r s_wall s_cpu _ _ <"$work/r.s"
@@ -130,8 +161,7 @@ echo
 printf '| round | SQLite, 1 collector: wall s | CPU s | PostgreSQL, %s one at a time: wall s (each) | CPU s (each) | server CPU s (each) | wall vs SQLite |\n' "$sims"
 printf '|---|---:|---:|---|---|---|---:|\n'
 for round in 5 6; do
-  move_marks_back
-  move_pg_marks_back
+  next_steady_round
   collector s "$work/sqlite.toml"
   read -r s_wall s_cpu _ _ <"$work/r.s"
   walls=() cpus=() servers=()

@@ -1,7 +1,7 @@
 // vrecon_vcsim: govmomi's vCenter simulator (Debian's golang-github-vmware-govmomi-dev, 0.24.2)
 // wrapped for the C++ integration tests. It serves HTTPS on 127.0.0.1 with a certificate the
 // tests can verify, requires one user/password, writes an info file once it is ready, lets a
-// test expire every session mid-run, and exits cleanly on SIGTERM.
+// test expire every session mid-run or move its clock forward, and exits cleanly on SIGTERM.
 //
 // Build offline (no modules, sources from the Debian package):
 //
@@ -9,6 +9,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
@@ -19,14 +20,19 @@ import (
 	"encoding/pem"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"math/big"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/signal"
+	"regexp"
 	"sort"
+	"strconv"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -39,6 +45,49 @@ import (
 	"github.com/vmware/govmomi/vim25/mo"
 	"github.com/vmware/govmomi/vim25/types"
 )
+
+// clockShift answers the SOAP CurrentTime call with the simulator's answer moved *offsetNs
+// forward; everything else passes through. A collector takes the server's time as the end of
+// what it asks, and the simulator's QueryPerf stamps samples back from that end, so moving the
+// clock 5 minutes gives the next round 5 new minutes of samples, as a real round 5 minutes
+// later would get, without waiting for them. (The simulator's ServiceInstance cannot be
+// replaced: its registry asserts the concrete type.) Faults, such as NotAuthenticated from an
+// expired session, pass unchanged.
+func clockShift(next http.Handler, offsetNs *int64) http.Handler {
+	answer := regexp.MustCompile(`<returnval>([^<]+)</returnval>`)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		off := atomic.LoadInt64(offsetNs)
+		if off == 0 || r.Method != http.MethodPost {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if !bytes.Contains(body, []byte("<CurrentTime")) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		next.ServeHTTP(rec, r)
+		out := answer.ReplaceAllFunc(rec.Body.Bytes(), func(m []byte) []byte {
+			t, err := time.Parse(time.RFC3339Nano, string(answer.FindSubmatch(m)[1]))
+			if err != nil {
+				return m
+			}
+			return []byte("<returnval>" + t.Add(time.Duration(off)).Format(time.RFC3339Nano) + "</returnval>")
+		})
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.Header().Set("Content-Length", strconv.Itoa(len(out)))
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write(out)
+	})
+}
 
 func main() {
 	vms := flag.Int("vms", 4, "total number of VMs")
@@ -109,6 +158,9 @@ func main() {
 	model.Service.Listen = listen
 	server := model.Service.NewServer()
 	defer server.Close()
+	// Set before the info file tells anyone the port, so no request sees the old handler.
+	var clockOffsetNs int64
+	server.Config.Handler = clockShift(server.Config.Handler, &clockOffsetNs)
 
 	// Sessions live in an unexported map of the SessionManager, but its TerminateSession method
 	// deletes from that map, and the in-process client may call it for every session listed
@@ -143,6 +195,16 @@ func main() {
 			return
 		}
 		fmt.Fprintf(w, "expired %d\n", n)
+	})
+	// /advance-clock?s=N moves the server's clock N seconds forward (see clockShift).
+	mux.HandleFunc("/advance-clock", func(w http.ResponseWriter, r *http.Request) {
+		secs, err := strconv.ParseInt(r.URL.Query().Get("s"), 10, 64)
+		if err != nil || secs < 0 {
+			http.Error(w, "s: a whole number of seconds >= 0", http.StatusBadRequest)
+			return
+		}
+		off := atomic.AddInt64(&clockOffsetNs, secs*int64(time.Second))
+		fmt.Fprintf(w, "clock +%d s\n", off/int64(time.Second))
 	})
 	go func() { _ = http.Serve(adminLn, mux) }()
 
