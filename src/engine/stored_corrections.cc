@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <set>
 #include <utility>
 
 #include "models/vm_identity.h"
@@ -40,7 +41,10 @@ void AddEventFigures(const models::ProcessResult& p, ProcessAggregate* a) {
   }
 }
 
+// An hour without a process gets no entry, so no row: LoadProcessAggregates reads a missing hour as
+// an empty one, and a host-only VM (a vSphere fleet's) would otherwise write an empty row an hour.
 void AddProcesses(const models::WindowResult& r, HourAggregates* hours) {
+  if (r.processes.empty()) return;
   auto& hour = (*hours)[FloorTo(r.start, kNsPerHour)];
   for (const models::ProcessResult& p : r.processes) {
     ProcessAggregate& a = hour[p.name];
@@ -165,6 +169,44 @@ class NewVms {
   size_t windows_ = 0;
 };
 
+// Recomputes `req`'s VMs over [from, to) and replaces their stored windows and process hours
+// there; `ids` (vm_key -> corr_vm id) gains the new VMs' rows. How many windows were stored.
+StatusOr<int64_t> StoreRange(Store* store, const CorrectionRequest& req, TimeNs from, TimeNs to,
+                             std::map<std::string, int64_t>* ids) {
+  if (from >= to) return 0;
+  int64_t stored = 0;
+  CorrectionRows rows(store, from, to);
+  auto write = [&](int64_t id, const std::vector<models::WindowResult>& windows) -> Status {
+    ASSIGN_OR_RETURN(const int64_t n, WriteVmWindows(store, &rows, id, windows, from, to));
+    stored += n;
+    return Status::Ok();
+  };
+  NewVms new_vms(store, ids, write);
+  auto store_vm = [&](std::vector<models::WindowResult>&& windows) -> Status {
+    if (windows.empty()) return Status::Ok();
+    CorrVm vm = VmOf(windows);
+    const auto known = ids->find(vm.vm_key);
+    if (known == ids->end()) return new_vms.Add(std::move(vm), std::move(windows));
+    RETURN_IF_ERROR(rows.SaveVm(vm, known->second));
+    return write(known->second, windows);
+  };
+  RETURN_IF_ERROR(ForEachVmCorrection(store, req, store_vm));
+  RETURN_IF_ERROR(new_vms.Flush());
+  RETURN_IF_ERROR(rows.Flush());
+  return stored;
+}
+
+// The request's VMs without a guest log, which have no process figures: a range that starts
+// inside an hour may be recomputed for them from its window (CorrectionRows keeps the hour's
+// earlier windows). Empty when the request names a VM by name.
+std::set<std::string> HostOnlyVms(const CorrectionRequest& req, const VmView& view) {
+  std::set<std::string> keys;
+  if (req.vm) return keys;
+  for (size_t i : view.dir.Select(std::nullopt, req.vm_keys))
+    if (view.dir.entry(i).guests.empty()) keys.insert(view.dir.entry(i).key);
+  return keys;
+}
+
 }  // namespace
 
 StoredWindow ToStoredWindow(const models::WindowResult& r) {
@@ -218,26 +260,29 @@ StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
   std::map<std::string, int64_t> ids;  // vm_key -> corr_vm id
   for (const CorrVm& v : known) ids[v.vm_key] = v.id;
 
+  // A fleet round's new samples touch the last window or two, late in an hour as often as early:
+  // the VMs without process figures are recomputed from the window before the new samples, not
+  // from the hour's start, so a round's cost does not grow through the hour.
+  const TimeNs window_from = req.from ? std::max(del_from, FloorTo(*req.from, req.window)) : del_from;
+  std::set<std::string> host_only;
+  if (window_from > del_from && req.window > 0 && kNsPerHour % req.window == 0)
+    host_only = HostOnlyVms(req, *widened.view);
   int64_t stored = 0;
-  CorrectionRows rows(store, del_from, del_to);
-  auto write = [&](int64_t id, const std::vector<models::WindowResult>& windows) -> Status {
-    ASSIGN_OR_RETURN(const int64_t n, WriteVmWindows(store, &rows, id, windows, del_from, del_to));
+  if (host_only.empty()) {
+    ASSIGN_OR_RETURN(stored, StoreRange(store, widened, del_from, del_to, &ids));
+  } else {
+    CorrectionRequest rest = widened;
+    rest.vm_keys.emplace();
+    for (size_t i : widened.view->dir.Select(std::nullopt, req.vm_keys))
+      if (!host_only.contains(widened.view->dir.entry(i).key)) rest.vm_keys->insert(widened.view->dir.entry(i).key);
+    if (!rest.vm_keys->empty()) {
+      ASSIGN_OR_RETURN(stored, StoreRange(store, rest, del_from, del_to, &ids));
+    }
+    CorrectionRequest late = widened;
+    late.from = window_from;
+    late.vm_keys = std::move(host_only);
+    ASSIGN_OR_RETURN(const int64_t n, StoreRange(store, late, window_from, del_to, &ids));
     stored += n;
-    return Status::Ok();
-  };
-  NewVms new_vms(store, &ids, write);
-  auto store_vm = [&](std::vector<models::WindowResult>&& windows) -> Status {
-    if (windows.empty()) return Status::Ok();
-    CorrVm vm = VmOf(windows);
-    const auto known = ids.find(vm.vm_key);
-    if (known == ids.end()) return new_vms.Add(std::move(vm), std::move(windows));
-    RETURN_IF_ERROR(rows.SaveVm(vm, known->second));
-    return write(known->second, windows);
-  };
-  if (del_from < del_to) {
-    RETURN_IF_ERROR(ForEachVmCorrection(store, widened, store_vm));
-    RETURN_IF_ERROR(new_vms.Flush());
-    RETURN_IF_ERROR(rows.Flush());
   }
 
   ReadySummaryUpdate ready;

@@ -8,6 +8,8 @@
 #define VRECON_SRC_STORE_CORRECTION_ROWS_H_
 
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -21,8 +23,10 @@ class CorrectionRows {
  public:
   static constexpr size_t kVmsPerFlush = 64;  // held at most: a few dozen KB of blocks a VM
 
-  // The range every VM's stored windows and process hours are replaced in: whole UTC hours (or
-  // unbounded ends).
+  // The range every VM's stored windows and process hours are replaced in. Its end is an hour's
+  // start (or unbounded) for the rows to be held. Its start may fall inside an hour (a fleet
+  // round recomputes from the window before its new samples): that hour's stored windows before
+  // it are kept, so the hour's process figures, sums over all its windows, cannot be given.
   CorrectionRows(Store* store, TimeNs from, TimeNs to);
 
   // The VM's corr_vm row written again; `id` is its row's, read in this transaction. Call before
@@ -30,6 +34,7 @@ class CorrectionRows {
   Status SaveVm(const CorrVm& vm, int64_t id);
   // The VM's windows starting in the range (those outside it are ignored) and its process hours
   // replace what it has stored there (on PostgreSQL at a Flush, which every kVmsPerFlush VMs do).
+  // Process figures for the hour the range starts inside are an Internal error.
   Status Replace(int64_t vm_id, std::span<const StoredWindow> windows,
                  const std::vector<std::pair<TimeNs, std::vector<ProcessAggregate>>>& process_hours);
   // Writes what is held. Call before anything reads these VMs' stored windows or process hours,
@@ -37,10 +42,14 @@ class CorrectionRows {
   Status Flush();
 
  private:
+  Status JoinCutHour();
+
   Store* store_;
   TimeNs from_, to_;
-  bool held_;  // PostgreSQL
+  bool held_;                       // PostgreSQL
+  std::optional<TimeNs> cut_hour_;  // the hour `from_` falls inside, when it does not start one
   std::vector<int64_t> replaced_;
+  std::map<int64_t, std::vector<StoredWindow>> cut_;  // held VMs' new windows of cut_hour_
   RowBatch vms_, windows_, hours_;
 };
 

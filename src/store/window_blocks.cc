@@ -35,12 +35,6 @@ Status WriteBlock(Database* db, int64_t vm_id, TimeNs hour, std::span<const Stor
   return write.Flush();
 }
 
-Status Corrupt(Database* db, int64_t vm_id, int64_t hour, const Status& why) {
-  return Status::ParseError("corrupt stored correction windows of VM id " + std::to_string(vm_id) + ", hour " +
-                            FormatIso(hour, false) + ", in " + db->path() + ": " + why.message() +
-                            " (run `vrecon report --recompute` to rebuild them)");
-}
-
 // The windows in [from, to) added to the hour blocks `hours` holds (the windows they keep), one
 // window per start (the last given), each hour written (an empty one deleted).
 Status WriteHours(Database* db, int64_t vm_id, TimeNs from, TimeNs to, std::span<const StoredWindow> windows,
@@ -51,6 +45,12 @@ Status WriteHours(Database* db, int64_t vm_id, TimeNs from, TimeNs to, std::span
 }
 
 }  // namespace
+
+Status CorruptWindowBlock(Database* db, int64_t vm_id, int64_t hour, const Status& why) {
+  return Status::ParseError("corrupt stored correction windows of VM id " + std::to_string(vm_id) + ", hour " +
+                            FormatIso(hour, false) + ", in " + db->path() + ": " + why.message() +
+                            " (run `vrecon report --recompute` to rebuild them)");
+}
 
 std::string EncodeWindowBlock(std::span<const StoredWindow> windows) {
   std::string out;
@@ -196,7 +196,7 @@ Status ReplaceCorrWindows(Store* store, int64_t vm_id, TimeNs from, TimeNs to, s
     });
     if (!st.ok()) {
       q->Reset();
-      return Corrupt(db, vm_id, hour, st);
+      return CorruptWindowBlock(db, vm_id, hour, st);
     }
   }
   q->Reset();
@@ -218,7 +218,7 @@ Status ForEachCorrWindow(Store* store, int64_t vm_id, TimeNs from, TimeNs to,
       if (w.end > from && w.start < to) more = fn(w);
       return more;
     });
-    if (!st.ok()) return Corrupt(db, vm_id, q->ColumnInt(0), st);
+    if (!st.ok()) return CorruptWindowBlock(db, vm_id, q->ColumnInt(0), st);
   }
   q->Reset();
   return Status::Ok();

@@ -32,6 +32,9 @@ std::string EncodeWindowBlock(std::span<const StoredWindow> windows);
 // stops early when fn returns false. A truncated or unknown block gives ParseError.
 Status DecodeWindowBlock(std::string_view block, const std::function<bool(const StoredWindow&)>& fn);
 
+// The error for a block that does not decode: which VM and hour, and how to rebuild it.
+Status CorruptWindowBlock(Database* db, int64_t vm_id, int64_t hour, const Status& why);
+
 // One hour block's statement (for the backend) and its row (`windows`: not empty, in start
 // order), for writers of one block or many (src/store/correction_rows.h).
 RowBatch WindowBlockWrite(Database* db);
