@@ -281,6 +281,9 @@ StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
     CorrectionRequest late = widened;
     late.from = window_from;
     late.vm_keys = std::move(host_only);
+    // Without a guest there is no guest clock to search: its look back (ReadBound) would only read
+    // blocks that end before the range.
+    late.align = false;
     ASSIGN_OR_RETURN(const int64_t n, StoreRange(store, late, window_from, del_to, &ids));
     stored += n;
   }
