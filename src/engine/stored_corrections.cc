@@ -196,14 +196,29 @@ StatusOr<int64_t> StoreRange(Store* store, const CorrectionRequest& req, TimeNs 
   return stored;
 }
 
-// The request's VMs without a guest log, which have no process figures: a range that starts
-// inside an hour may be recomputed for them from its window (CorrectionRows keeps the hour's
-// earlier windows). Empty when the request names a VM by name.
-std::set<std::string> HostOnlyVms(const CorrectionRequest& req, const VmView& view) {
+// The request's VMs that may be recomputed from `from`, a window's start inside an hour, rather
+// than from the hour's start (CorrectionRows keeps the hour's earlier windows): those without a
+// guest log, which have no process figures, whose stored windows reach two windows past `from`.
+// The last stored window then took every sample before `from` that a window before it needs: a
+// sample weighs on the window before its own at most (the round's range starts a window early
+// for that), so the stored windows up to `from` were computed with all their samples. A VM whose
+// windows stop short (a round that stored samples but was stopped before its correction, or a
+// new VM) is recomputed from the hour's start. None when the request names a VM by name.
+StatusOr<std::set<std::string>> LateStartVms(Store* store, const CorrectionRequest& req, const VmView& view,
+                                             const std::map<std::string, int64_t>& ids, TimeNs from) {
   std::set<std::string> keys;
   if (req.vm) return keys;
-  for (size_t i : view.dir.Select(std::nullopt, req.vm_keys))
-    if (view.dir.entry(i).guests.empty()) keys.insert(view.dir.entry(i).key);
+  std::map<int64_t, std::string> by_id;
+  for (size_t i : view.dir.Select(std::nullopt, req.vm_keys)) {
+    const VmEntry& e = view.dir.entry(i);
+    if (!e.guests.empty()) continue;
+    if (auto it = ids.find(e.key); it != ids.end()) by_id.emplace(it->second, e.key);
+  }
+  std::vector<int64_t> vm_ids;
+  for (const auto& [id, key] : by_id) vm_ids.push_back(id);
+  ASSIGN_OR_RETURN(const auto reach, CorrWindowReach(store, vm_ids));
+  for (const auto& [id, end] : reach)
+    if (end >= from + 2 * req.window) keys.insert(by_id.at(id));
   return keys;
 }
 
@@ -264,23 +279,24 @@ StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
   // the VMs without process figures are recomputed from the window before the new samples, not
   // from the hour's start, so a round's cost does not grow through the hour.
   const TimeNs window_from = req.from ? std::max(del_from, FloorTo(*req.from, req.window)) : del_from;
-  std::set<std::string> host_only;
-  if (window_from > del_from && req.window > 0 && kNsPerHour % req.window == 0)
-    host_only = HostOnlyVms(req, *widened.view);
+  std::set<std::string> late_vms;
+  if (window_from > del_from && req.window > 0 && kNsPerHour % req.window == 0) {
+    ASSIGN_OR_RETURN(late_vms, LateStartVms(store, req, *widened.view, ids, window_from));
+  }
   int64_t stored = 0;
-  if (host_only.empty()) {
+  if (late_vms.empty()) {
     ASSIGN_OR_RETURN(stored, StoreRange(store, widened, del_from, del_to, &ids));
   } else {
     CorrectionRequest rest = widened;
     rest.vm_keys.emplace();
     for (size_t i : widened.view->dir.Select(std::nullopt, req.vm_keys))
-      if (!host_only.contains(widened.view->dir.entry(i).key)) rest.vm_keys->insert(widened.view->dir.entry(i).key);
+      if (!late_vms.contains(widened.view->dir.entry(i).key)) rest.vm_keys->insert(widened.view->dir.entry(i).key);
     if (!rest.vm_keys->empty()) {
       ASSIGN_OR_RETURN(stored, StoreRange(store, rest, del_from, del_to, &ids));
     }
     CorrectionRequest late = widened;
     late.from = window_from;
-    late.vm_keys = std::move(host_only);
+    late.vm_keys = std::move(late_vms);
     // Without a guest there is no guest clock to search: its look back (ReadBound) would only read
     // blocks that end before the range.
     late.align = false;

@@ -19,8 +19,8 @@ namespace vrecon {
 // The range is widened to whole multiples of lcm(1 h, req.window) UTC so that the hourly process
 // aggregates are always rebuilt from complete hours; except that when req.from falls inside an
 // hour and req.window divides the hour (a fleet round's recompute), the VMs without a guest log,
-// which have no process aggregates, are recomputed from req.from's window on and keep the
-// hour's earlier stored windows. The Ready-Time summaries (they summarise the
+// which have no process aggregates and whose stored windows reach two windows past req.from,
+// are recomputed from req.from's window on and keep the hour's earlier stored windows. The Ready-Time summaries (they summarise the
 // whole period) are updated for the UTC days from req.from on (src/engine/ready_summaries.h). One
 // transaction: a failure leaves the previous results in place. A req.vm matching nothing is
 // NotFound, as for RunCorrection.

@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 
+#include "src/store/array_literal.h"
 #include "src/store/blob_codec.h"
 
 namespace vrecon {
@@ -222,6 +223,37 @@ Status ForEachCorrWindow(Store* store, int64_t vm_id, TimeNs from, TimeNs to,
   }
   q->Reset();
   return Status::Ok();
+}
+
+StatusOr<std::map<int64_t, TimeNs>> CorrWindowReach(Store* store, const std::vector<int64_t>& vm_ids) {
+  Database* db = store->db();
+  std::map<int64_t, TimeNs> out;
+  if (vm_ids.empty()) return out;
+  // One statement on PostgreSQL; on SQLite a lookup per VM costs no round trip.
+  const bool pg = db->backend() == Backend::kPostgres;
+  ASSIGN_OR_RETURN(Statement * q, db->Cached(pg ? "SELECT vm_id, max(last_end_ns) FROM corr_window_block WHERE "
+                                                  "vm_id = ANY(?::bigint[]) GROUP BY vm_id"
+                                                : "SELECT vm_id, max(last_end_ns) FROM corr_window_block WHERE "
+                                                  "vm_id = ? GROUP BY vm_id"));
+  auto take = [&]() -> Status {
+    for (;;) {
+      ASSIGN_OR_RETURN(bool row, q->Step());
+      if (!row) break;
+      out[q->ColumnInt(0)] = q->ColumnInt(1);
+    }
+    q->Reset();
+    return Status::Ok();
+  };
+  if (pg) {
+    q->Bind(1, ArrayLiteral(vm_ids));
+    RETURN_IF_ERROR(take());
+    return out;
+  }
+  for (int64_t id : vm_ids) {
+    q->Bind(1, id);
+    RETURN_IF_ERROR(take());
+  }
+  return out;
 }
 
 StatusOr<int64_t> CountCorrWindows(Store* store) {

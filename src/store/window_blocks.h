@@ -55,6 +55,8 @@ Status ReplaceCorrWindows(Store* store, int64_t vm_id, TimeNs from, TimeNs to, s
 Status ForEachCorrWindow(Store* store, int64_t vm_id, TimeNs from, TimeNs to,
                          const std::function<bool(const StoredWindow&)>& fn);
 StatusOr<int64_t> CountCorrWindows(Store* store);
+// The end of each given VM's last stored window, by corr_vm id (a VM with none is left out).
+StatusOr<std::map<int64_t, TimeNs>> CorrWindowReach(Store* store, const std::vector<int64_t>& vm_ids);
 // The length of a window in the block written last (what the stored corrections were last
 // computed with: a new row takes the largest rowid); nullopt when none is stored.
 StatusOr<std::optional<TimeNs>> NewestCorrWindowLength(Store* store);

@@ -93,22 +93,24 @@ TEST_P(RoundRecomputeTest, RoundsInsideAnHourStoreWhatTheWholeHistoryGives) {
   ASSERT_TRUE(store.ok()) << store.status().message();
   Store* s = store->get();
 
-  WriteRound(s, 1, kDay0, kDay0 + 20 * kMin);
+  WriteRound(s, 1, kDay0, kDay0 + 21 * kMin);
   ASSERT_TRUE(StoreRound(s, kDay0 + 20 * kNsPerSec).ok());
-  // 0:20 to 0:40: the host-only VMs from 0:15 (WEB01's 0:15 to 0:35 again, DB02's first four),
-  // APP01 from 0:00 (eight windows).
-  WriteRound(s, 2, kDay0 + 20 * kMin, kDay0 + 40 * kMin);
-  auto second = StoreRound(s, kDay0 + 20 * kMin + 20 * kNsPerSec);
+  // 0:21 to 0:41: WEB01 from 0:15 (its windows reach 0:25, so all before 0:15 had their samples),
+  // DB02 (new) and APP01 (a guest log) from 0:00.
+  WriteRound(s, 2, kDay0 + 21 * kMin, kDay0 + 41 * kMin);
+  auto second = StoreRound(s, kDay0 + 21 * kMin + 20 * kNsPerSec);
   ASSERT_TRUE(second.ok()) << second.status().message();
-  EXPECT_EQ(*second, 5 + 4 + 8);
-  // 0:40 to 1:10, into the next hour.
-  WriteRound(s, 3, kDay0 + 40 * kMin, kDay0 + 70 * kMin);
-  auto third = StoreRound(s, kDay0 + 40 * kMin + 20 * kNsPerSec);
-  ASSERT_TRUE(third.ok()) << third.status().message();
-  EXPECT_EQ(*third, 7 + 7 + 14);
+  EXPECT_EQ(*second, 6 + 5 + 9);
+  // 0:41 to 0:56 stored, and the round stopped before its correction; the next round's samples
+  // begin at 0:56, but the stored windows reach only 0:45: every VM from the hour's start.
+  WriteRound(s, 3, kDay0 + 41 * kMin, kDay0 + 56 * kMin);
+  WriteRound(s, 4, kDay0 + 56 * kMin, kDay0 + 71 * kMin);
+  auto fourth = StoreRound(s, kDay0 + 56 * kMin + 20 * kNsPerSec);
+  ASSERT_TRUE(fourth.ok()) << fourth.status().message();
+  EXPECT_EQ(*fourth, 15 + 15 + 11);
 
   const std::vector<std::string> rounds = Stored(s);
-  ASSERT_EQ(rounds.size(), 14u + 14u + 10u + 2u);  // windows of APP01, WEB01, DB02; APP01's two process hours
+  ASSERT_EQ(rounds.size(), 15u + 15u + 11u + 2u);  // windows of APP01, WEB01, DB02; APP01's process hours
   CorrectionRequest whole;
   whole.align = false;
   whole.window = kWindow;
