@@ -215,6 +215,7 @@ StatusOr<std::set<std::string>> LateStartVms(Store* store, const CorrectionReque
     if (auto it = ids.find(e.key); it != ids.end()) by_id.emplace(it->second, e.key);
   }
   std::vector<int64_t> vm_ids;
+  vm_ids.reserve(by_id.size());
   for (const auto& [id, key] : by_id) vm_ids.push_back(id);
   ASSIGN_OR_RETURN(const auto reach, CorrWindowReach(store, vm_ids));
   for (const auto& [id, end] : reach)

@@ -20,10 +20,11 @@ namespace vrecon {
 // aggregates are always rebuilt from complete hours; except that when req.from falls inside an
 // hour and req.window divides the hour (a fleet round's recompute), the VMs without a guest log,
 // which have no process aggregates and whose stored windows reach two windows past req.from,
-// are recomputed from req.from's window on and keep the hour's earlier stored windows. The Ready-Time summaries (they summarise the
-// whole period) are updated for the UTC days from req.from on (src/engine/ready_summaries.h). One
-// transaction: a failure leaves the previous results in place. A req.vm matching nothing is
-// NotFound, as for RunCorrection.
+// are recomputed from req.from's window on and keep the hour's earlier stored windows.
+//
+// The Ready-Time summaries (they summarise the whole period) are updated for the UTC days from
+// req.from on (src/engine/ready_summaries.h). One transaction: a failure leaves the previous
+// results in place. A req.vm matching nothing is NotFound, as for RunCorrection.
 StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req);
 
 // Converts one window result to its stored form (flags kept, processes left to the aggregates).
