@@ -14,10 +14,10 @@
 # 300 s, as bench/run_fleet_bench.sh does and this bench did until stop 26: the simulator's
 # clock has not moved, so each round asks again for about the minutes the last one stored; the
 # samples' times fall between the stored ones, so they are stored again beside them and what a
-# round reads back grows round after round. Kept to compare with the earlier steps' numbers. Per round: wall time (the slowest collector's, for PostgreSQL), the
-# collectors' CPU (user+sys) and the PostgreSQL server's CPU in that round (its postmaster's
-# own and reaped children's ticks). Store growth per VM per day = the steady rounds' growth x
-# 288 rounds a day / VMs. Then two more steady rounds with the SIMS collectors one after another
+# round reads back grows round after round. Kept to compare with the earlier steps' numbers.
+# Per round: wall time (the slowest collector's, for PostgreSQL), the collectors' CPU (user+sys)
+# and the PostgreSQL server's CPU in that round (its postmaster's own and reaped children's
+# ticks). Store growth per VM per day = the steady rounds' growth x 288 rounds a day / VMs. Then two more steady rounds with the SIMS collectors one after another
 # (each alone on the machine, the store shared): each collector's wall time against SQLite's.
 #
 # The machine has 2 cores, so the SIMS collectors, the server and the simulators share them:

@@ -1,7 +1,7 @@
 // `vrecon collect --config` against two govmomi simulators as two vCenters plus a drop folder,
 // through the real binary: several rounds, one vCenter stopped and restarted (no duplicates,
-// no gaps, status shows the outage and the recovery), SIGTERM mid-round then a restart, and
-// catch-up from 300 s rollups after a long absence.
+// no gaps, status shows the outage and the recovery), SIGTERM mid-round then a restart, a round
+// after the server's clock moved 5 minutes, and catch-up from 300 s rollups after a long absence.
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -186,6 +186,37 @@ TEST_P(FleetVcsimTest, SigtermMidRoundLeavesAWholeStoreAndTheNextRoundCompletesI
   auto marks = VsphereMarks(store->get(), sim->url());
   ASSERT_TRUE(marks.ok());
   EXPECT_EQ(marks->size(), 300u * 6u);
+  unsetenv("VRECON_TEST_VC_PW");
+}
+
+// The simulator's clock moved 5 minutes (what bench/pg_fleet_bench.sh does between rounds): the
+// next round stores the 5 new minutes, each sample once, after the ones stored.
+TEST_P(FleetVcsimTest, AServerClockFiveMinutesOnGivesTheNextRoundFiveNewMinutes) {
+  VRECON_REQUIRE_VCSIM();
+  auto sim = Vcsim::Start({.vms = 2});
+  ASSERT_NE(sim, nullptr) << Vcsim::last_error();
+  setenv("VRECON_TEST_VC_PW", sim->password().c_str(), 1);
+  WriteText(dir_.File("fleet.toml"), DbLine(db_) + "since = \"5m\"\n" + VcenterToml("vc", *sim));
+  ASSERT_EQ(Once().exit_code, 0);
+  const auto first = Spans(db_, "DC0_H0_VM0");
+  ASSERT_FALSE(first.empty());
+  ASSERT_TRUE(sim->AdvanceClock(300));
+  CliResult r = Once();
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const auto both = Spans(db_, "DC0_H0_VM0");
+  ASSERT_GT(both.size(), first.size());
+  const TimeNs last_before = *ParseIso(first.back().second);
+  // 300 s of 20 s samples, and the seconds the first round took.
+  EXPECT_GE(both.size() - first.size(), 15u);
+  EXPECT_LE(both.size() - first.size(), 17u);
+  for (size_t i = first.size(); i < both.size(); ++i) {
+    EXPECT_GT(*ParseIso(both[i].second), last_before) << both[i].second;
+    EXPECT_EQ(*ParseIso(both[i].second) - *ParseIso(both[i].first), 20 * kNsPerSec) << both[i].first;
+    if (i > first.size()) {
+      EXPECT_EQ(*ParseIso(both[i].second), *ParseIso(both[i - 1].second) + 20 * kNsPerSec);
+    }
+  }
+  EXPECT_GE(*ParseIso(both.back().second), last_before + 300 * kNsPerSec);
   unsetenv("VRECON_TEST_VC_PW");
 }
 

@@ -146,10 +146,14 @@ std::unique_ptr<Vcsim> Vcsim::Start(const VcsimOptions& options) {
   return sim;
 }
 
-bool Vcsim::ExpireSessions() {
+bool Vcsim::ExpireSessions() { return AdminPost("/expire-sessions"); }
+
+bool Vcsim::AdvanceClock(int seconds) { return AdminPost("/advance-clock?s=" + std::to_string(seconds)); }
+
+bool Vcsim::AdminPost(const std::string& path) {
   const int fd = Connect(admin_host_, admin_port_);
   if (fd < 0) return false;
-  const std::string req = "POST /expire-sessions HTTP/1.0\r\nHost: " + admin_host_ + "\r\nContent-Length: 0\r\n\r\n";
+  const std::string req = "POST " + path + " HTTP/1.0\r\nHost: " + admin_host_ + "\r\nContent-Length: 0\r\n\r\n";
   bool ok = write(fd, req.data(), req.size()) == static_cast<ssize_t>(req.size());
   std::string resp;
   char buf[512];

@@ -56,8 +56,12 @@ class Vcsim {
   // Terminates every session now (synchronously, over a loopback admin port). Calls with an old
   // vmware_soap_session cookie then fault with NotAuthenticated. Returns false on failure.
   bool ExpireSessions();
+  // Moves the server's clock (its CurrentTime answer) `seconds` forward from now on, so that the
+  // next round asks for, and gets, that many seconds of new samples. Returns false on failure.
+  bool AdvanceClock(int seconds);
 
  private:
+  bool AdminPost(const std::string& path);
   Vcsim() = default;
   VcsimOptions options_;
   TempDir dir_;
