@@ -279,9 +279,11 @@ StatusOr<int64_t> StoreCorrections(Store* store, const CorrectionRequest& req) {
   // A fleet round's new samples touch the last window or two, late in an hour as often as early:
   // the VMs without process figures are recomputed from the window before the new samples, not
   // from the hour's start, so a round's cost does not grow through the hour.
-  const TimeNs window_from = req.from ? std::max(del_from, FloorTo(*req.from, req.window)) : del_from;
+  const bool windows_tile_hours = req.window > 0 && kNsPerHour % req.window == 0;
+  const TimeNs window_from =
+      req.from && windows_tile_hours ? std::max(del_from, FloorTo(*req.from, req.window)) : del_from;
   std::set<std::string> late_vms;
-  if (window_from > del_from && req.window > 0 && kNsPerHour % req.window == 0) {
+  if (window_from > del_from) {
     ASSIGN_OR_RETURN(late_vms, LateStartVms(store, req, *widened.view, ids, window_from));
   }
   int64_t stored = 0;
