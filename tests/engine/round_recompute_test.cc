@@ -1,7 +1,8 @@
 // A fleet round recomputes what its new samples touch: the VMs without a guest log from the
 // window before those samples, keeping their hour's earlier windows; the others from the hour's
-// start, since their process figures are sums over the whole hour. Round after round, the store
-// then holds what a recompute of the whole history gives.
+// start, since their process figures are sums over the whole hour, and so are VMs whose stored
+// windows stop short (a round stopped before its correction). Round after round, the store then
+// holds what a recompute of the whole history gives.
 #include <gtest/gtest.h>
 
 #include <limits>
