@@ -103,8 +103,10 @@ StatusOr<std::map<std::string, FileRecord>> Store::FindFiles(const std::vector<s
     return out;
   }
   if (fingerprints.empty()) return out;
-  ASSIGN_OR_RETURN(Statement * q, db_->Cached(std::string("SELECT ") + kFileColumns +
-                                              " FROM source_file WHERE fingerprint = ANY(?::text[])"));
+  std::optional<Statement> own;
+  ASSIGN_OR_RETURN(
+      Statement * q,
+      Lookup(std::string("SELECT ") + kFileColumns + " FROM source_file WHERE fingerprint = ANY(?::text[])", &own));
   q->Bind(1, TextArrayLiteral(fingerprints));
   while (true) {
     ASSIGN_OR_RETURN(bool row, q->Step());
@@ -116,6 +118,12 @@ StatusOr<std::map<std::string, FileRecord>> Store::FindFiles(const std::vector<s
   }
   q->Reset();
   return out;
+}
+
+StatusOr<Statement*> Store::Lookup(const std::string& sql, std::optional<Statement>* own) {
+  if (!rows_added_) return db_->Cached(sql);
+  ASSIGN_OR_RETURN(*own, db_->Prepare(sql));
+  return &**own;
 }
 
 StatusOr<std::vector<FileRecord>> Store::Files() {
@@ -150,6 +158,7 @@ Status Store::AddFiles(const std::vector<FileRecord*>& files) {
   RETURN_IF_ERROR(insert.FlushReturning(" RETURNING id, fingerprint", [&](const Statement& q) {
     if (auto it = by_fingerprint.find(q.ColumnText(1)); it != by_fingerprint.end()) it->second->id = q.ColumnInt(0);
   }));
+  if (!files.empty()) NoteRowsAdded();
   for (const FileRecord* f : files) {
     if (f->id == 0) return Status::Internal("the new file row of " + f->path + " gave no id");
   }

@@ -89,6 +89,15 @@ class Store {
   Status AddIssues(int64_t file_id, const std::vector<ImportIssue>& issues);
   StatusOr<std::vector<ImportIssue>> Issues(int64_t file_id);
 
+  // A lookup of file or series rows: `sql` cached, or, once this connection has added such rows
+  // (NoteRowsAdded), a statement of its own in *own, planned at each call. PostgreSQL plans a
+  // cached statement for good at its sixth call: in a new store's first round that is while the
+  // tables hold a few rows, and the scan it picks then stays while they grow to thousands (four
+  // collectors' first round: 8.2 s of lookups, 0.2 s planned at each call; docs/performance.md
+  // step 12). A round that adds no rows keeps the cached plan.
+  StatusOr<Statement*> Lookup(const std::string& sql, std::optional<Statement>* own);
+  void NoteRowsAdded() { rows_added_ = true; }
+
   Status AddClockEvents(int64_t file_id, const std::vector<ClockRecord>& events);
   // Every stored clock event with the machines of its file (source_file.machines), by file.
   struct FileClockEvent {
@@ -107,6 +116,7 @@ class Store {
   static StatusOr<std::unique_ptr<Store>> OpenAt(const std::string& path);  // open or create in place
   static StatusOr<std::unique_ptr<Store>> OpenPostgres(const std::string& uri, bool* created, bool create);
   std::unique_ptr<Database> db_;
+  bool rows_added_ = false;
   std::optional<std::string> read_only_reason_;
 };
 

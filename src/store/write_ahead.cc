@@ -29,8 +29,10 @@ Status WriteAhead::LoadSeries(const std::vector<SeriesKey>& columns) {
     machines[k.source].insert(k.machine);
   }
   // The unique index (source, machine, ...) finds them; the entity is matched here.
-  ASSIGN_OR_RETURN(Statement * q, store_->db()->Cached("SELECT id, machine, object, instance, counter, entity FROM "
-                                                       "series WHERE source = ? AND machine = ANY(?::text[])"));
+  std::optional<Statement> own;
+  ASSIGN_OR_RETURN(Statement * q, store_->Lookup("SELECT id, machine, object, instance, counter, entity FROM "
+                                                 "series WHERE source = ? AND machine = ANY(?::text[])",
+                                                 &own));
   for (const auto& [source, names] : machines) {
     q->Bind(1, SourceKindName(source)).Bind(2, TextArrayLiteral(std::vector<std::string>(names.begin(), names.end())));
     SeriesKey k;
@@ -80,6 +82,7 @@ Status WriteAhead::AddMissing(const std::vector<SeriesKey>& columns) {
     }
     RETURN_IF_ERROR(insert->Run());
   }
+  store_->NoteRowsAdded();
   std::vector<SeriesKey> again;
   again.reserve(missing.size());
   for (const SeriesKey* k : missing) {
