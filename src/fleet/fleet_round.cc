@@ -1,6 +1,7 @@
 #include "src/fleet/fleet_round.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <mutex>
@@ -148,6 +149,20 @@ StatusOr<Store*> RunnerStore(const RoundContext& ctx, std::unique_ptr<Store>* ow
   return store.get();
 }
 
+// A source's connection. The first source a round takes borrows the runner's (its job ends before
+// the corrections need it), so a collector of one source connects once a round with --once and
+// not at all with --every; the others open their own (`opened`).
+StatusOr<Store*> SourceStore(const RoundContext& ctx, std::unique_ptr<Store>* runner_own, std::atomic<bool>* lent,
+                             std::unique_ptr<Store>* opened) {
+  if (!lent->exchange(true)) {
+    ASSIGN_OR_RETURN(Store * store, RunnerStore(ctx, runner_own));
+    RETURN_IF_ERROR(store->WaitForWritersUpTo(std::chrono::minutes(2)));
+    return store;
+  }
+  ASSIGN_OR_RETURN(*opened, OpenForSource(ctx.db));
+  return opened->get();
+}
+
 // The newest sample end the store holds from a vCenter: its newest high-water mark.
 std::optional<TimeNs> NewestVsphereData(Store* store, const std::string& url) {
   auto newest = NewestVsphereMark(store, url);
@@ -191,6 +206,7 @@ RoundResult RunRound(const RoundContext& ctx) {
 
   std::mutex mu;
   size_t next = 0;
+  std::atomic<bool> lent{false};
   auto worker = [&] {
     while (true) {
       size_t i;
@@ -205,9 +221,10 @@ RoundResult RunRound(const RoundContext& ctx) {
         out->error = "not collected: stopped by a signal";
         continue;
       }
-      auto store = OpenForSource(ctx.db);
+      std::unique_ptr<Store> opened;
+      StatusOr<Store*> store = SourceStore(ctx, &own, &lent, &opened);
       StatusOr<std::optional<std::string>> holder =
-          store.ok() ? ClaimSource(store->get(), out->claim) : StatusOr<std::optional<std::string>>(store.status());
+          store.ok() ? ClaimSource(*store, out->claim) : StatusOr<std::optional<std::string>>(store.status());
       if (!holder.ok()) {
         out->error = holder.status().message();
       } else if (holder->has_value()) {
@@ -216,14 +233,18 @@ RoundResult RunRound(const RoundContext& ctx) {
         out->held_by = **holder;
         ctx.log->Warn(out->source + ": skipped: " + out->held_by + " is collecting it (configured in two collectors)");
       } else {
-        jobs[i](store->get(), out);
+        jobs[i](*store, out);
         std::optional<TimeNs> newest = out->last_new_end;
-        if (out->kind == "vcenter") newest = NewestVsphereData(store->get(), cfg.vcenters[i].url);
+        if (out->kind == "vcenter") newest = NewestVsphereData(*store, cfg.vcenters[i].url);
         Attempt a{
             out->source,     out->kind, NowNs(), newest, out->rows, ctx.round_interval_s, out->ok ? "" : out->error,
             out->rollups_due};
-        Status recorded = RecordAttempt(store->get(), a);
+        Status recorded = RecordAttempt(*store, a);
         if (!recorded.ok()) ctx.log->Error(out->source + ": cannot record its status: " + recorded.message());
+        // The runner's connection outlives the job: the claim must end with it, as it does when a
+        // source's own connection closes. A connection that fails here is replaced at its next use.
+        Status released = ReleaseSource(*store, out->claim);
+        if (!released.ok()) ctx.log->Warn(out->source + ": cannot end its claim: " + released.message());
       }
       out->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - s0).count();
       if (!out->held_by.empty()) continue;
@@ -273,7 +294,10 @@ RoundResult RunRound(const RoundContext& ctx) {
       ctx.log->Error(round.retention_error);
     }
   }
-  if (ctx.store && *ctx.store) (*ctx.store)->EndReads();
+  if (ctx.store && *ctx.store) {
+    (*ctx.store)->EndReads();
+    (*ctx.store)->ForgetRowsAdded();
+  }
   round.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return round;
 }

@@ -37,6 +37,13 @@ StatusOr<std::optional<std::string>> ClaimSource(Store* store, const std::string
                                     ")");
 }
 
+Status ReleaseSource(Store* store, const std::string& source) {
+  Database* db = store->db();
+  if (db->backend() != Backend::kPostgres) return Status::Ok();
+  ASSIGN_OR_RETURN(Statement unlock, db->Prepare("SELECT pg_advisory_unlock(hashtextextended(?, 1987011213))"));
+  return unlock.Bind(1, source).Run();
+}
+
 Status RecordAttempt(Store* store, const Attempt& a) {
   Database* db = store->db();
   // In a transaction of its own: BEGIN IMMEDIATE waits for the other sources' writers, where a

@@ -45,11 +45,13 @@ struct Attempt {
 
 Status RecordAttempt(Store* store, const Attempt& a);
 
-// Claims `source` (a vCenter URL, a drop folder) for this collector until the store is closed, so
-// that collectors sharing a PostgreSQL store never collect one source at once. Returns who holds
-// it ("host:pid since TIME") when another collector does. On SQLite it always succeeds: the
-// collector holds the whole store's lock file (src/fleet/store_lock.h).
+// Claims `source` (a vCenter URL, a drop folder) for this collector until ReleaseSource or until
+// the store is closed, so that collectors sharing a PostgreSQL store never collect one source at
+// once. Returns who holds it ("host:pid since TIME") when another collector does. On SQLite it
+// always succeeds: the collector holds the whole store's lock file (src/fleet/store_lock.h).
 StatusOr<std::optional<std::string>> ClaimSource(Store* store, const std::string& source);
+// Ends this connection's claim of `source` (the connection stays open for other work).
+Status ReleaseSource(Store* store, const std::string& source);
 StatusOr<std::vector<SourceStatus>> SourceStatuses(Store* store);
 
 struct DropFileMark {

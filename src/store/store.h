@@ -97,6 +97,9 @@ class Store {
   // step 12). A round that adds no rows keeps the cached plan.
   StatusOr<Statement*> Lookup(const std::string& sql, std::optional<Statement>* own);
   void NoteRowsAdded() { rows_added_ = true; }
+  // Between the rounds of a kept connection: the next round's lookups use cached plans again. By
+  // then autovacuum has analyzed the grown tables, which makes the server plan them again.
+  void ForgetRowsAdded() { rows_added_ = false; }
 
   Status AddClockEvents(int64_t file_id, const std::vector<ClockRecord>& events);
   // Every stored clock event with the machines of its file (source_file.machines), by file.

@@ -154,5 +154,52 @@ TEST_F(PgCrashTest, AKeptConnectionCutBetweenRoundsIsOpenedAgain) {
   EXPECT_EQ(Samples(last_db_), want_);
 }
 
+// A collector keeps its runner's connection from round to round and lends it to the round's first
+// source (src/fleet/fleet_round.cc), so a collector of one vCenter opens no connection in its
+// later rounds, where each round's source opened one (a password exchange and a new backend on
+// the server). The server counts the sessions opened in the test's own database; this test reads
+// them from another.
+TEST_F(PgCrashTest, ACollectorOfOneSourceOpensNoConnectionInItsLaterRounds) {
+  auto admin = PgDatabase::Connect("postgresql:///postgres");
+  ASSERT_TRUE(admin.ok()) << admin.status().message();
+  const auto sessions = [&]() -> int64_t {
+    auto q = (*admin)->Prepare("SELECT sessions FROM pg_stat_database WHERE datname = ?");
+    EXPECT_TRUE(q.ok());
+    if (!q.ok() || !(*admin)->Exec("SELECT pg_stat_clear_snapshot()").ok()) return -1;
+    q->Bind(1, DatabaseOfThisTest());
+    auto row = q->Step();
+    return row.ok() && *row ? q->ColumnInt(0) : -1;
+  };
+  const std::string cfg = Config("every");
+  Background bg({"collect", "--config", cfg, "--every", "1s", "--log-level", "info"});
+  ASSERT_TRUE(bg.WaitForLog("round finished", 60, 2)) << bg.err();
+  const int64_t before = sessions();
+  ASSERT_TRUE(bg.WaitForLog("round finished", 60, 5)) << bg.err();
+  const int64_t after = sessions();
+  bg.Signal(SIGTERM);
+  CliResult r = bg.Wait(30);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_GE(before, 0);
+  // At most one: the server may count the collector's own connection late (it reports a session
+  // when the backend next flushes its statistics).
+  EXPECT_LE(after - before, 1) << "sessions opened in three rounds: " << after - before;
+  EXPECT_EQ(Samples(last_db_), want_);
+}
+
+// The lent connection stays open between rounds, but its claim of the source ends with the round,
+// as when the source's own connection closed: another collector may collect the source meanwhile.
+TEST_F(PgCrashTest, TheKeptConnectionsClaimEndsWithTheRound) {
+  const std::string cfg = Config("every");
+  Background bg({"collect", "--config", cfg, "--every", "1h", "--log-level", "info"});
+  ASSERT_TRUE(bg.WaitForLog("round finished", 60)) << bg.err();
+  CliResult other = RunVrecon({"collect", "--config", cfg, "--once"});
+  bg.Signal(SIGTERM);
+  CliResult r = bg.Wait(30);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(other.exit_code, 0) << other.err;
+  EXPECT_EQ(other.err.find("skipped"), std::string::npos) << other.err;
+  EXPECT_EQ(Samples(last_db_), want_);
+}
+
 }  // namespace
 }  // namespace vrecon::testing
