@@ -65,13 +65,14 @@ Status WriteAhead::AddMissing(const std::vector<SeriesKey>& columns) {
     missing.push_back(&k);
   }
   if (missing.empty()) return Status::Ok();
-  // A row another writer adds first is left as it is (DO NOTHING); the lookup below finds it.
+  // The rows added give their ids back; a row another writer added first is left as it is (DO
+  // NOTHING), gives none, and is looked up below.
   for (size_t first = 0; first < missing.size(); first += kSeriesPerInsert) {
     const size_t n = std::min(kSeriesPerInsert, missing.size() - first);
     std::string sql =
         "INSERT INTO series(source, machine, object, instance, counter, unit, original, entity, vm_name) VALUES";
     for (size_t i = 0; i < n; ++i) sql += i == 0 ? " (?,?,?,?,?,?,?,?,?)" : ", (?,?,?,?,?,?,?,?,?)";
-    sql += " ON CONFLICT DO NOTHING";
+    sql += " ON CONFLICT DO NOTHING RETURNING id, source, machine, entity, object, instance, counter";
     ASSIGN_OR_RETURN(Statement * insert, store_->db()->Cached(sql));
     for (size_t i = 0; i < n; ++i) {
       const SeriesKey& k = *missing[first + i];
@@ -80,16 +81,24 @@ Status WriteAhead::AddMissing(const std::vector<SeriesKey>& columns) {
       insert->Bind(b + 4, k.instance).Bind(b + 5, k.counter).Bind(b + 6, k.unit).Bind(b + 7, k.original);
       insert->Bind(b + 8, k.entity).Bind(b + 9, models::SeriesVmName(k));
     }
-    RETURN_IF_ERROR(insert->Run());
+    while (true) {
+      ASSIGN_OR_RETURN(bool row, insert->Step());
+      if (!row) break;
+      // BlockWriter::SeriesName's form, from the columns in its order.
+      std::string name(insert->ColumnText(1));
+      for (int c = 2; c <= 6; ++c) (name += '\x1f') += insert->ColumnText(c);
+      ids_.emplace(std::move(name), insert->ColumnInt(0));
+    }
+    insert->Reset();
   }
   store_->NoteRowsAdded();
   std::vector<SeriesKey> again;
-  again.reserve(missing.size());
   for (const SeriesKey* k : missing) {
+    if (ids_.contains(BlockWriter::SeriesName(*k))) continue;
     loaded_.erase({k->source, k->machine, k->entity});
     again.push_back(*k);
   }
-  return LoadSeries(again);
+  return again.empty() ? Status::Ok() : LoadSeries(again);
 }
 
 std::optional<std::map<std::string, int64_t>> WriteAhead::Known(const std::vector<SeriesKey>& columns) const {

@@ -32,8 +32,8 @@ class WriteAhead {
   // The stored series of the (source, machine, entity) groups of `columns`.
   Status LoadSeries(const std::vector<SeriesKey>& columns);
   // After LoadSeries: adds the series of `columns` the store does not have yet in multi-row
-  // INSERTs (a new VM's forty series were eighty round trips), then looks their groups up again,
-  // which also finds any another writer added meanwhile.
+  // INSERTs (a new VM's forty series were eighty round trips), which give the new rows' ids back;
+  // a series another writer added meanwhile is looked up.
   Status AddMissing(const std::vector<SeriesKey>& columns);
   // The stored ids of `columns` by BlockWriter::SeriesName when every group of them was loaded
   // (a column without one is new); nullopt otherwise.
