@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "src/store/array_literal.h"
+#include "src/store/block_writer.h"
 #include "src/store/postgres/pg_database.h"
 #include "src/store/store.h"
 #include "src/store/store_location.h"
@@ -208,6 +209,52 @@ TEST_F(PostgresServerTest, LookupsOfTablesTheConnectionFillsAreNotRunFromAKeptPl
   ASSERT_TRUE(plans.ok()) << plans.status().message();
   ASSERT_TRUE(*plans->Step());
   EXPECT_EQ(plans->ColumnInt(1), 0) << plans->ColumnInt(0) << " lookups kept a plan made for a nearly empty table";
+}
+
+// A batch adds the series it did not find; the INSERT gives the new rows' ids back. A series
+// another writer added between the lookup and the INSERT gives none (ON CONFLICT DO NOTHING): it
+// is looked up again and has the other writer's id, not a second row.
+TEST_F(PostgresServerTest, ASeriesAnotherWriterAddedMeanwhileIsFoundNotAddedTwice) {
+  TempDir dir;
+  const std::string uri = NewStore(TestBackend::kPostgres, dir.path(), "vrecon_series_race");
+  auto late = Store::Open(uri);
+  ASSERT_TRUE(late.ok()) << late.status().message();
+  auto early = Store::Open(uri);
+  ASSERT_TRUE(early.ok()) << early.status().message();
+  const auto key = [](const char* counter) {
+    return SeriesKey{SourceKind::kVsphere, "web01", "cpu", "", counter, "percent", "", "vc/vm-1"};
+  };
+  const std::vector<SeriesKey> both = {key("cpu.usage.average"), key("cpu.ready.summation")};
+
+  auto tx = (*late)->BeginTransaction();
+  ASSERT_TRUE(tx.ok()) << tx.status().message();
+  WriteAhead ahead(late->get());
+  ASSERT_TRUE(ahead.LoadSeries(both).ok());
+  ASSERT_TRUE(ahead.Known(both)->empty());
+  std::map<std::string, int64_t> first;
+  {  // Another writer adds one of the two and commits meanwhile.
+    auto other_tx = (*early)->BeginTransaction();
+    ASSERT_TRUE(other_tx.ok()) << other_tx.status().message();
+    WriteAhead other(early->get());
+    const std::vector<SeriesKey> one = {both[1]};
+    ASSERT_TRUE(other.LoadSeries(one).ok());
+    ASSERT_TRUE(other.AddMissing(one).ok());
+    first = *other.Known(one);
+    ASSERT_EQ(first.size(), 1U);
+    ASSERT_TRUE(other_tx->Commit().ok());
+  }
+  ASSERT_TRUE(ahead.AddMissing(both).ok());
+  auto ids = ahead.Known(both);
+  ASSERT_TRUE(ids.has_value());
+  ASSERT_EQ(ids->size(), 2U);
+  EXPECT_EQ(ids->at(first.begin()->first), first.begin()->second);
+  EXPECT_NE((*ids)[BlockWriter::SeriesName(both[0])], first.begin()->second);
+  ASSERT_TRUE(tx->Commit().ok());
+
+  auto count = (*late)->db()->Prepare("SELECT count(*) FROM series");
+  ASSERT_TRUE(count.ok());
+  ASSERT_TRUE(*count->Step());
+  EXPECT_EQ(count->ColumnInt(0), 2);
 }
 
 // Writes inside a transaction are pipelined (pg_database.h): many more than one pipeline holds
