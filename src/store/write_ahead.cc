@@ -72,7 +72,7 @@ Status WriteAhead::AddMissing(const std::vector<SeriesKey>& columns) {
     std::string sql =
         "INSERT INTO series(source, machine, object, instance, counter, unit, original, entity, vm_name) VALUES";
     for (size_t i = 0; i < n; ++i) sql += i == 0 ? " (?,?,?,?,?,?,?,?,?)" : ", (?,?,?,?,?,?,?,?,?)";
-    sql += " ON CONFLICT DO NOTHING RETURNING id, source, machine, entity, object, instance, counter";
+    sql += " ON CONFLICT DO NOTHING RETURNING id, source, machine, object, instance, counter, entity";
     ASSIGN_OR_RETURN(Statement * insert, store_->db()->Cached(sql));
     for (size_t i = 0; i < n; ++i) {
       const SeriesKey& k = *missing[first + i];
@@ -81,13 +81,18 @@ Status WriteAhead::AddMissing(const std::vector<SeriesKey>& columns) {
       insert->Bind(b + 4, k.instance).Bind(b + 5, k.counter).Bind(b + 6, k.unit).Bind(b + 7, k.original);
       insert->Bind(b + 8, k.entity).Bind(b + 9, models::SeriesVmName(k));
     }
+    SeriesKey added;
     while (true) {
       ASSIGN_OR_RETURN(bool row, insert->Step());
       if (!row) break;
-      // BlockWriter::SeriesName's form, from the columns in its order.
-      std::string name(insert->ColumnText(1));
-      for (int c = 2; c <= 6; ++c) (name += '\x1f') += insert->ColumnText(c);
-      ids_.emplace(std::move(name), insert->ColumnInt(0));
+      if (!ParseSourceKind(insert->ColumnText(1), &added.source))
+        return Status::Internal("a series row came back with the unknown source " + insert->ColumnText(1));
+      added.machine = insert->ColumnText(2);
+      added.object = insert->ColumnText(3);
+      added.instance = insert->ColumnText(4);
+      added.counter = insert->ColumnText(5);
+      added.entity = insert->ColumnText(6);
+      ids_.emplace(BlockWriter::SeriesName(added), insert->ColumnInt(0));
     }
     insert->Reset();
   }
