@@ -6,7 +6,8 @@
 #   - baseline: one `vrecon collect --config --once` of simulator 1 into a SQLite file;
 #   - then SIMS collectors at once, one per simulator, into one PostgreSQL database (a
 #     throw-away cluster from Debian's pg_virtualenv, over its Unix socket).
-# Each store gets a first round (5 minutes back) and three steady 5-minute rounds; each round is
+# Each store gets a first round (5 minutes back) and three steady 5-minute rounds (STEADY_ROUNDS=N
+# for N: this machine's noise, a third from round to round, wants more to compare builds); each round is
 # stored and corrected, and PostgreSQL is vacuumed after it (untimed). Before a steady round
 # every simulator's clock moves 300 s forward (its /advance-clock), so the round asks from its
 # marks (less a minute for late data) to 5 minutes later and stores the 5 new minutes, as a
@@ -17,7 +18,8 @@
 # round reads back grows round after round. Kept to compare with the earlier steps' numbers.
 # Per round: wall time (the slowest collector's, for PostgreSQL), the collectors' CPU (user+sys)
 # and the PostgreSQL server's CPU in that round (its postmaster's own and reaped children's
-# ticks). Store growth per VM per day = the steady rounds' growth x 288 rounds a day / VMs. Then two more steady rounds with the SIMS collectors one after another
+# ticks). Store growth per VM per day = the steady rounds' growth x 288 rounds a day / VMs. The
+# steady rounds' median ratio of per-collector cost to SQLite's CPU closes the table. Then two more steady rounds with the SIMS collectors one after another
 # (each alone on the machine, the store shared): each collector's wall time against SQLite's.
 #
 # The machine has 2 cores, so the SIMS collectors, the server and the simulators share them:
@@ -29,8 +31,10 @@
 # NAMES=same (the default) gives every simulator the same VM names, each VM then has a namesake
 # in every other vCenter, which a round must read to keep them apart (src/engine/vm_view.h): the
 # worst case. NAMES=distinct puts "siteN-" before simulator N's names, as separate sites' VMs
-# mostly are.
-#   [NAMES=same|distinct] [STEADY=advance|reask] bash bench/pg_fleet_bench.sh [BUILD_DIR] [SIMS] [VMS_EACH]
+# mostly are. PG_STATS=1 loads pg_stat_statements into the cluster and prints, after the last
+# concurrent round, the statements the server spent that round's time and WAL on (it adds a
+# little to the server's CPU, so compare its timings only with other PG_STATS=1 runs).
+#   [NAMES=same|distinct] [STEADY=advance|reask] [PG_STATS=1] bash bench/pg_fleet_bench.sh [BUILD_DIR] [SIMS] [VMS_EACH]
 set -euo pipefail
 SRC_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build=$(realpath "${1:-$SRC_DIR/build}")
@@ -42,7 +46,13 @@ vcsim=$build/tests/vcsim/vrecon_vcsim
   echo "build first: cmake --build $build (needs golang-go, golang-github-vmware-govmomi-dev)" >&2
   exit 1
 }
-if [ -z "${PGHOST:-}" ]; then exec pg_virtualenv bash "$0" "$build" "$sims" "$vms_each"; fi
+pg_stats=${PG_STATS:-0}
+if [ -z "${PGHOST:-}" ]; then
+  if [ "$pg_stats" = 1 ]; then
+    exec pg_virtualenv -o shared_preload_libraries=pg_stat_statements bash "$0" "$build" "$sims" "$vms_each"
+  fi
+  exec pg_virtualenv bash "$0" "$build" "$sims" "$vms_each"
+fi
 command -v sqlite3 >/dev/null || { echo "needs the sqlite3 command (apt-get install sqlite3)" >&2; exit 1; }
 
 work=$(mktemp -d)
@@ -52,6 +62,7 @@ cleanup() {
 }
 trap cleanup EXIT
 createdb vrecon_fleet
+[ "$pg_stats" = 1 ] && psql -qc "CREATE EXTENSION pg_stat_statements" vrecon_fleet
 PG="postgresql:///vrecon_fleet"
 postmaster=$(head -1 "$(psql -Atc 'SHOW data_directory')/postmaster.pid")
 
@@ -59,6 +70,9 @@ export VRECON_BENCH_PW=bench-pw
 names=${NAMES:-same}
 case "$names" in same | distinct) ;; *) echo "NAMES is same or distinct, not $names" >&2; exit 2 ;; esac
 steady=${STEADY:-advance}
+steady_rounds=${STEADY_ROUNDS:-3}
+[[ "$steady_rounds" =~ ^[1-9][0-9]*$ ]] || { echo "STEADY_ROUNDS is a count of rounds, not $steady_rounds" >&2; exit 2; }
+last_round=$((steady_rounds + 1))
 case "$steady" in advance | reask) ;; *) echo "STEADY is advance or reask, not $steady" >&2; exit 2 ;; esac
 for i in $(seq 1 "$sims"); do
   prefix=()
@@ -129,13 +143,29 @@ next_steady_round() {
   fi
 }
 
+# What the server spent the last concurrent round on, kept before the vacuum and later rounds add to it.
+statement_stats() {
+  echo
+  echo "Round $last_round's statements by the server's time (pg_stat_statements; ms, WAL in KiB):"
+  psql -P pager=off -c "SELECT calls, round(total_exec_time::numeric, 1) AS exec_ms,
+      round(total_plan_time::numeric, 1) AS plan_ms, rows, shared_blks_hit + shared_blks_read AS blocks,
+      shared_blks_dirtied AS dirtied, round(wal_bytes / 1024.0, 0) AS wal_kib,
+      left(regexp_replace(query, '\s+', ' ', 'g'), 90) AS query
+    FROM pg_stat_statements ORDER BY total_exec_time + total_plan_time DESC LIMIT 20" vrecon_fleet
+  psql -P pager=off -c "SELECT sum(calls) AS statements, round(sum(total_exec_time)::numeric, 0) AS exec_ms,
+      round(sum(total_plan_time)::numeric, 0) AS plan_ms, round(sum(wal_bytes) / 1024.0, 0) AS wal_kib
+    FROM pg_stat_statements" vrecon_fleet
+}
+
 printf '| round | SQLite, 1 collector: wall s | CPU s | PostgreSQL, %s at once: wall s (slowest) | CPU s per collector (mean) | server CPU s | per-collector cost s | samples per collector | windows per collector |\n' "$sims"
 printf '|---|---:|---:|---:|---:|---:|---:|---:|---:|\n'
-for round in 1 2 3 4; do
+ratios=()
+for round in $(seq 1 "$last_round"); do
   if [ "$round" -gt 1 ]; then next_steady_round; fi
   [ "$round" = 2 ] && { s_before=$(sqlite_size); p_before=$(pg_size); }
   collector s "$work/sqlite.toml"
   read -r s_wall s_cpu _ _ <"$work/r.s"
+  [ "$pg_stats" = 1 ] && [ "$round" = "$last_round" ] && psql -qAtc "SELECT pg_stat_statements_reset()" vrecon_fleet >/dev/null
   t0=$(server_ticks)
   pids=()
   for i in $(seq 1 "$sims"); do collector "$i" "$work/pg.$i.toml" & pids+=($!); done
@@ -146,12 +176,18 @@ for round in 1 2 3 4; do
     END { printf "%.2f %.2f %d %d", w, c / n, r / n, s / n }')
   read -r p_wall p_cpu p_rows p_windows <<<"$stats"
   cost=$(echo "scale=2; $p_cpu + $server / $sims" | bc)
+  [ "$round" -gt 1 ] && ratios+=("$(echo "scale=3; $cost / $s_cpu" | bc)")
+  if [ "$pg_stats" = 1 ] && [ "$round" = "$last_round" ]; then statement_stats >"$work/stats"; fi
   pg_vacuum
   printf '| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %s | %s |\n' "$round" "$s_wall" "$s_cpu" "$p_wall" "$p_cpu" \
     "$server" "$cost" "$p_rows" "$p_windows"
 done
+echo
+echo "steady rounds, per-collector cost / SQLite CPU: $(printf '%s\n' "${ratios[@]}" | sort -n | tr '\n' ' ')(median" \
+  "$(printf '%s\n' "${ratios[@]}" | sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}')x)"
 s_after=$(sqlite_size)
 p_after=$(pg_size)
+[ "$pg_stats" = 1 ] && cat "$work/stats"
 
 # The same steady round with each collector given the machine in turn: what a collector on its own
 # machine, writing a server with cores to spare, would wait for. The store holds every
@@ -179,7 +215,7 @@ for round in 5 6; do
 done
 vms=$((sims * vms_each))
 echo
-echo "store growth per VM per day: SQLite $(echo "scale=1; ($s_after - $s_before) / 3 * 288 / $vms_each / 1024" | bc) KiB" \
-  "($vms_each VMs), PostgreSQL $(echo "scale=1; ($p_after - $p_before) / 3 * 288 / $vms / 1024" | bc) KiB ($vms VMs)"
+echo "store growth per VM per day: SQLite $(echo "scale=1; ($s_after - $s_before) / $steady_rounds * 288 / $vms_each / 1024" | bc) KiB" \
+  "($vms_each VMs), PostgreSQL $(echo "scale=1; ($p_after - $p_before) / $steady_rounds * 288 / $vms / 1024" | bc) KiB ($vms VMs)"
 echo "VMs stored: SQLite $(sqlite3 "$work/fleet.db" 'SELECT count(*) FROM vsphere_vm')," \
   "PostgreSQL $(psql -Atc 'SELECT count(*) FROM vsphere_vm' vrecon_fleet)"

@@ -32,12 +32,12 @@ CorrectionRows::CorrectionRows(Store* store, TimeNs from, TimeNs to)
       // written VM by VM.
       held_(store->db()->backend() == Backend::kPostgres && WholeHoursUpTo(to)),
       cut_hour_(CutHour(from)),
-      vms_(CorrVmUpsert(store->db())),
+      vms_(CorrVmRewrite(store->db())),
       windows_(WindowBlockWrite(store->db())),
       hours_(ProcessHourUpsert(store->db())) {}
 
 Status CorrectionRows::SaveVm(const CorrVm& vm, int64_t id) {
-  if (!held_) return UpsertCorrVm(store_, vm).status();
+  if (!held_) return RewriteCorrVm(store_, vm);
   // Its row since the last Flush is still held (its Replace is): one statement may not change a
   // row twice.
   if (std::find(replaced_.begin(), replaced_.end(), id) != replaced_.end()) RETURN_IF_ERROR(Flush());

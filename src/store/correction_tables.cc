@@ -122,13 +122,28 @@ StatusOr<std::vector<ProcessAggregate>> DecodeProcesses(std::string_view in) {
   return out;
 }
 
-RowBatch CorrVmUpsert(Database* db) {
-  return RowBatch(db,
-                  "INSERT INTO corr_vm(vm_key, vm, vm_source, guest_machine, host_source, vcpus, stored_at, "
-                  "host_counter) VALUES",
-                  " ON CONFLICT(vm_key) DO UPDATE SET vm = excluded.vm, vm_source = excluded.vm_source, "
-                  "guest_machine = excluded.guest_machine, host_source = excluded.host_source, "
-                  "vcpus = excluded.vcpus, stored_at = excluded.stored_at, host_counter = excluded.host_counter",
+namespace {
+
+constexpr const char* kCorrVmInsert =
+    "INSERT INTO corr_vm(vm_key, vm, vm_source, guest_machine, host_source, vcpus, stored_at, host_counter) VALUES";
+constexpr const char* kCorrVmOnConflict =
+    " ON CONFLICT(vm_key) DO UPDATE SET vm = excluded.vm, vm_source = excluded.vm_source, "
+    "guest_machine = excluded.guest_machine, host_source = excluded.host_source, "
+    "vcpus = excluded.vcpus, stored_at = excluded.stored_at, host_counter = excluded.host_counter";
+
+}  // namespace
+
+RowBatch CorrVmUpsert(Database* db) { return RowBatch(db, kCorrVmInsert, kCorrVmOnConflict, 8); }
+
+// A VM whose values did not change keeps its row, stored_at included: a fleet round recomputes
+// every VM it collected, and rewriting each unchanged row was, on PostgreSQL, a new row version
+// and an entry in each of the table's indexes a VM and round (docs/performance.md, step 15).
+RowBatch CorrVmRewrite(Database* db) {
+  return RowBatch(db, kCorrVmInsert,
+                  std::string(kCorrVmOnConflict) +
+                      " WHERE (corr_vm.vm, corr_vm.vm_source, corr_vm.guest_machine, corr_vm.host_source, "
+                      "corr_vm.vcpus, corr_vm.host_counter) IS DISTINCT FROM (excluded.vm, excluded.vm_source, "
+                      "excluded.guest_machine, excluded.host_source, excluded.vcpus, excluded.host_counter)",
                   8);
 }
 
@@ -153,6 +168,12 @@ StatusOr<int64_t> UpsertCorrVm(Store* store, const CorrVm& vm) {
   RETURN_IF_ERROR(upsert.FlushReturning(" RETURNING id", [&](const Statement& q) { id = q.ColumnInt(0); }));
   if (!id) return Status::Internal("the corr_vm upsert of " + vm.vm_key + " gave no id");
   return *id;
+}
+
+Status RewriteCorrVm(Store* store, const CorrVm& vm) {
+  RowBatch rewrite = CorrVmRewrite(store->db());
+  rewrite.Add(CorrVmRow(vm));
+  return rewrite.Flush();
 }
 
 StatusOr<std::map<std::string, int64_t>> UpsertCorrVms(Store* store, const std::vector<CorrVm>& vms) {

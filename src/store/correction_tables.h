@@ -104,6 +104,11 @@ StatusOr<std::map<std::string, int64_t>> UpsertCorrVms(Store* store, const std::
 // Its statement and row, for writers of many (src/store/correction_rows.h).
 RowBatch CorrVmUpsert(Database* db);
 std::vector<RowBatch::Value> CorrVmRow(const CorrVm& vm);
+// The stored row of a VM written again only where its values differ: `stored_at` tells when the
+// row was added or last changed, not when the VM's windows were last stored. As the statement for
+// writers of many, and for one VM.
+RowBatch CorrVmRewrite(Database* db);
+Status RewriteCorrVm(Store* store, const CorrVm& vm);
 // Deletes the VM's process hours that start in [from, to) (windows: ReplaceCorrWindows in
 // window_blocks.h).
 Status DeleteProcessHours(Store* store, int64_t vm_id, TimeNs from, TimeNs to);
