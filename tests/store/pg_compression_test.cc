@@ -95,7 +95,9 @@ TEST(PgCompressionTest, BlocksStoredAfterMigration16AreLz4AndThoseBeforeStillRea
             "process_blob=l,window_block=l,events=l,procs=l,data=l");
   EXPECT_EQ(One(s, "SELECT pg_column_compression(data) FROM corr_window_block"), "pglz");
 
-  const int64_t vm2 = *UpsertCorrVm(s, CorrVm{0, "vm-2", "", "vsphere", 2, "vsphere:vc/vm-2", "vc", ""});
+  const auto added = UpsertCorrVm(s, CorrVm{0, "vm-2", "", "vsphere", 2, "vsphere:vc/vm-2", "vc", ""});
+  ASSERT_TRUE(added.ok()) << added.status().message();
+  const int64_t vm2 = *added;
   {
     auto tx = Transaction::Begin(s->db());
     ASSERT_TRUE(tx.ok());
