@@ -7,8 +7,8 @@
 #   - then SIMS collectors at once, one per simulator, into one PostgreSQL database (a
 #     throw-away cluster from Debian's pg_virtualenv, over its Unix socket).
 # Each store gets a first round (5 minutes back) and three steady 5-minute rounds (STEADY_ROUNDS=N
-# for N: this machine's noise, a third from round to round, wants more to compare builds); each round is
-# stored and corrected, and PostgreSQL is vacuumed after it (untimed). Before a steady round
+# for N: this machine's noise, a third from round to round, wants more to compare builds); each
+# round is stored and corrected, and PostgreSQL is vacuumed after it (untimed). Before a steady round
 # every simulator's clock moves 300 s forward (its /advance-clock), so the round asks from its
 # marks (less a minute for late data) to 5 minutes later and stores the 5 new minutes, as a
 # round of `collect --every 5m` does. STEADY=reask instead moves every high-water mark back
@@ -19,8 +19,9 @@
 # Per round: wall time (the slowest collector's, for PostgreSQL), the collectors' CPU (user+sys)
 # and the PostgreSQL server's CPU in that round (its postmaster's own and reaped children's
 # ticks). Store growth per VM per day = the steady rounds' growth x 288 rounds a day / VMs. The
-# steady rounds' median ratio of per-collector cost to SQLite's CPU closes the table. Then two more steady rounds with the SIMS collectors one after another
-# (each alone on the machine, the store shared): each collector's wall time against SQLite's.
+# steady rounds' median ratio of per-collector cost to SQLite's CPU closes the table. Then two
+# more steady rounds with the SIMS collectors one after another (each alone on the machine, the
+# store shared): each collector's wall time against SQLite's.
 #
 # The machine has 2 cores, so the SIMS collectors, the server and the simulators share them:
 # the wall time of the concurrent rounds includes waiting for a core, which collectors on their
@@ -34,7 +35,7 @@
 # mostly are. PG_STATS=1 loads pg_stat_statements into the cluster and prints, after the last
 # concurrent round, the statements the server spent that round's time and WAL on (it adds a
 # little to the server's CPU, so compare its timings only with other PG_STATS=1 runs).
-#   [NAMES=same|distinct] [STEADY=advance|reask] [PG_STATS=1] bash bench/pg_fleet_bench.sh [BUILD_DIR] [SIMS] [VMS_EACH]
+#   [NAMES=same|distinct] [STEADY=advance|reask] [STEADY_ROUNDS=N] [PG_STATS=1] bash bench/pg_fleet_bench.sh [BUILD_DIR] [SIMS] [VMS_EACH]
 set -euo pipefail
 SRC_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build=$(realpath "${1:-$SRC_DIR/build}")
@@ -70,10 +71,10 @@ export VRECON_BENCH_PW=bench-pw
 names=${NAMES:-same}
 case "$names" in same | distinct) ;; *) echo "NAMES is same or distinct, not $names" >&2; exit 2 ;; esac
 steady=${STEADY:-advance}
+case "$steady" in advance | reask) ;; *) echo "STEADY is advance or reask, not $steady" >&2; exit 2 ;; esac
 steady_rounds=${STEADY_ROUNDS:-3}
 [[ "$steady_rounds" =~ ^[1-9][0-9]*$ ]] || { echo "STEADY_ROUNDS is a count of rounds, not $steady_rounds" >&2; exit 2; }
 last_round=$((steady_rounds + 1))
-case "$steady" in advance | reask) ;; *) echo "STEADY is advance or reask, not $steady" >&2; exit 2 ;; esac
 for i in $(seq 1 "$sims"); do
   prefix=()
   [ "$names" = distinct ] && prefix=(-name-prefix "site$i-")
@@ -187,7 +188,7 @@ echo "steady rounds, per-collector cost / SQLite CPU: $(printf '%s\n' "${ratios[
   "$(printf '%s\n' "${ratios[@]}" | sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}')x)"
 s_after=$(sqlite_size)
 p_after=$(pg_size)
-[ "$pg_stats" = 1 ] && cat "$work/stats"
+if [ "$pg_stats" = 1 ]; then cat "$work/stats"; fi
 
 # The same steady round with each collector given the machine in turn: what a collector on its own
 # machine, writing a server with cores to spare, would wait for. The store holds every
