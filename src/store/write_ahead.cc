@@ -9,6 +9,21 @@
 #include "src/store/postgres/pg_database.h"
 
 namespace vrecon {
+namespace {
+
+// A series row's key columns as the lookup and the INSERT's RETURNING give them, after the id:
+// machine, object, instance, counter, entity.
+constexpr const char* kKeyColumns = "id, machine, object, instance, counter, entity";
+
+void TakeKeyColumns(const Statement& q, SeriesKey* k) {
+  k->machine = q.ColumnText(1);
+  k->object = q.ColumnText(2);
+  k->instance = q.ColumnText(3);
+  k->counter = q.ColumnText(4);
+  k->entity = q.ColumnText(5);
+}
+
+}  // namespace
 
 WriteAhead::WriteAhead(Store* store)
     : store_(store),
@@ -30,8 +45,8 @@ Status WriteAhead::LoadSeries(const std::vector<SeriesKey>& columns) {
   }
   // The unique index (source, machine, ...) finds them; the entity is matched here.
   std::optional<Statement> own;
-  ASSIGN_OR_RETURN(Statement * q, store_->Lookup("SELECT id, machine, object, instance, counter, entity FROM "
-                                                 "series WHERE source = ? AND machine = ANY(?::text[])",
+  ASSIGN_OR_RETURN(Statement * q, store_->Lookup(std::string("SELECT ") + kKeyColumns +
+                                                     " FROM series WHERE source = ? AND machine = ANY(?::text[])",
                                                  &own));
   for (const auto& [source, names] : machines) {
     q->Bind(1, SourceKindName(source)).Bind(2, TextArrayLiteral(std::vector<std::string>(names.begin(), names.end())));
@@ -40,12 +55,8 @@ Status WriteAhead::LoadSeries(const std::vector<SeriesKey>& columns) {
     while (true) {
       ASSIGN_OR_RETURN(bool row, q->Step());
       if (!row) break;
-      k.machine = q->ColumnText(1);
-      k.entity = q->ColumnText(5);
+      TakeKeyColumns(*q, &k);
       if (!groups.contains({source, k.machine, k.entity})) continue;
-      k.object = q->ColumnText(2);
-      k.instance = q->ColumnText(3);
-      k.counter = q->ColumnText(4);
       ids_.emplace(BlockWriter::SeriesName(k), q->ColumnInt(0));
     }
     q->Reset();
@@ -72,7 +83,7 @@ Status WriteAhead::AddMissing(const std::vector<SeriesKey>& columns) {
     std::string sql =
         "INSERT INTO series(source, machine, object, instance, counter, unit, original, entity, vm_name) VALUES";
     for (size_t i = 0; i < n; ++i) sql += i == 0 ? " (?,?,?,?,?,?,?,?,?)" : ", (?,?,?,?,?,?,?,?,?)";
-    sql += " ON CONFLICT DO NOTHING RETURNING id, source, machine, object, instance, counter, entity";
+    sql += std::string(" ON CONFLICT DO NOTHING RETURNING ") + kKeyColumns + ", source";
     ASSIGN_OR_RETURN(Statement * insert, store_->db()->Cached(sql));
     for (size_t i = 0; i < n; ++i) {
       const SeriesKey& k = *missing[first + i];
@@ -85,13 +96,9 @@ Status WriteAhead::AddMissing(const std::vector<SeriesKey>& columns) {
     while (true) {
       ASSIGN_OR_RETURN(bool row, insert->Step());
       if (!row) break;
-      if (!ParseSourceKind(insert->ColumnText(1), &added.source))
-        return Status::Internal("a series row came back with the unknown source " + insert->ColumnText(1));
-      added.machine = insert->ColumnText(2);
-      added.object = insert->ColumnText(3);
-      added.instance = insert->ColumnText(4);
-      added.counter = insert->ColumnText(5);
-      added.entity = insert->ColumnText(6);
+      if (!ParseSourceKind(insert->ColumnText(6), &added.source))
+        return Status::Internal("a series row came back with the unknown source " + insert->ColumnText(6));
+      TakeKeyColumns(*insert, &added);
       ids_.emplace(BlockWriter::SeriesName(added), insert->ColumnInt(0));
     }
     insert->Reset();

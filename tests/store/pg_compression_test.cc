@@ -16,6 +16,7 @@ namespace vrecon {
 namespace {
 
 using testing::NewStore;
+using testing::QueryText;
 using testing::TempDir;
 using testing::TestBackend;
 using testing::WriteOldPgStore;
@@ -60,14 +61,7 @@ std::vector<double> HostUtils(Store* store, int64_t vm) {
   return out;
 }
 
-std::string One(Store* store, const std::string& sql) {
-  auto q = store->db()->Prepare(sql);
-  EXPECT_TRUE(q.ok()) << sql;
-  if (!q.ok()) return "";
-  auto row = q->Step();
-  EXPECT_TRUE(row.ok() && *row) << sql;
-  return row.ok() && *row ? q->ColumnText(0) : "";
-}
+std::string One(Store* store, const std::string& sql) { return QueryText(store->db(), sql); }
 
 TEST(PgCompressionTest, BlocksStoredAfterMigration16AreLz4AndThoseBeforeStillRead) {
   VRECON_NEED_BACKEND(TestBackend::kPostgres);

@@ -19,6 +19,7 @@ namespace vrecon {
 namespace {
 
 using testing::NewStore;
+using testing::QueryText;
 using testing::TempDir;
 using testing::TestBackend;
 
@@ -37,14 +38,7 @@ class UnchangedRowsTest : public ::testing::TestWithParam<TestBackend> {
 
   void Exec(const std::string& sql) { ASSERT_TRUE(db()->Exec(sql).ok()) << sql; }
 
-  std::string Text(const std::string& sql) {
-    auto q = db()->Prepare(sql);
-    EXPECT_TRUE(q.ok()) << sql;
-    if (!q.ok()) return "";
-    auto row = q->Step();
-    EXPECT_TRUE(row.ok() && *row) << sql;
-    return row.ok() && *row ? q->ColumnText(0) : "";
-  }
+  std::string Text(const std::string& sql) { return QueryText(db(), sql); }
 
   TempDir dir_;
   std::unique_ptr<Store> store_;

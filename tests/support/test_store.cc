@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdlib>
 
+#include "src/store/database.h"
 #include "src/store/postgres/pg_database.h"
 #include "src/store/postgres/pg_schema.h"
 
@@ -84,6 +85,15 @@ void WriteOldPgStore(const std::string& uri, int version, const std::string& row
   ASSERT_TRUE(MigratePgSchema(db->get(), true, version).ok());
   Status inserted = (*db)->Exec(rows_sql);
   ASSERT_TRUE(inserted.ok()) << inserted.message();
+}
+
+std::string QueryText(Database* db, const std::string& sql) {
+  auto q = db->Prepare(sql);
+  EXPECT_TRUE(q.ok()) << sql << ": " << q.status().message();
+  if (!q.ok()) return "";
+  auto row = q->Step();
+  EXPECT_TRUE(row.ok() && *row) << sql;
+  return row.ok() && *row ? q->ColumnText(0) : "";
 }
 
 }  // namespace vrecon::testing

@@ -10,6 +10,10 @@
 #include <optional>
 #include <string>
 
+namespace vrecon {
+class Database;
+}  // namespace vrecon
+
 namespace vrecon::testing {
 
 enum class TestBackend { kSqlite, kPostgres };
@@ -30,6 +34,10 @@ std::string NewStore(TestBackend backend, const std::string& dir, const std::str
 // The PostgreSQL store at `uri` (NewStore) as a vrecon of schema `version` left it, holding the
 // rows `rows_sql` inserts: for the tests of a migration. Fails the test (ASSERT) on an error.
 void WriteOldPgStore(const std::string& uri, int version, const std::string& rows_sql);
+
+// The first column of the first row `sql` gives, as text, from either backend; "" and a test
+// failure when the query fails or gives no row.
+std::string QueryText(Database* db, const std::string& sql);
 
 }  // namespace vrecon::testing
 
