@@ -15,7 +15,15 @@ echo "built $exe ($(stat -c %s "$exe") bytes)"
 [ $smoke = 1 ] || exit 0
 
 wine=$(command -v wine64 || echo /usr/lib/wine/wine64)
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+wineserver=$(command -v wineserver64 || command -v wineserver || echo /usr/lib/wine/wineserver64)
+# wineserver outlives the last wine process by a few seconds and may still write into the
+# prefix: stop it and wait before removing the prefix, or rm meets a directory that is not empty.
+cleanup() {
+  "$wineserver" -k 2>/dev/null || true
+  "$wineserver" -w 2>/dev/null || true
+  rm -rf "$tmp"
+}
+tmp=$(mktemp -d); trap cleanup EXIT
 export WINEPREFIX="$tmp/prefix" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
 run() { timeout 120 "$wine" "$exe" "$@"; }
 fail() { echo "wine smoke: $*" >&2; exit 1; }
