@@ -1,52 +1,20 @@
+// vrecon's command line: the app, its commands (src/cli/command_line_*.cc), and the options
+// several commands share.
 #include "src/cli/cli.h"
 
-#include <filesystem>
 #include <iostream>
 
+#include "src/cli/command_line.h"
 #include "src/cli/commands.h"
-#include "src/core/time_util.h"
 #include "src/store/store_location.h"
 #include "vrecon_build_info.h"
 
 namespace vrecon::cli {
 
-void PrintError(const std::string& message) { std::cerr << "vrecon: error: " << message << std::endl; }
-
 void AddFormatOption(CLI::App* cmd, std::string* format) {
   cmd->add_option("--format", *format, "Output format")
       ->check(CLI::IsMember({"table", "csv", "json"}))
       ->capture_default_str();
-}
-
-OutputFormat ToFormat(const std::string& s) {
-  OutputFormat f = OutputFormat::kTable;
-  ParseOutputFormat(s, &f);
-  return f;
-}
-
-Status ParseTimeOption(const std::string& option, const std::string& text, std::optional<TimeNs>* out) {
-  if (text.empty()) return Status::Ok();
-  auto t = ParseIso(text);
-  if (!t)
-    return Status::InvalidArgument(option + " \"" + text + "\" is not an ISO 8601 time (e.g. 2026-11-01T10:00:00Z)");
-  *out = t;
-  return Status::Ok();
-}
-
-Status ParseTimeRange(const std::string& from_text, const std::string& to_text, std::optional<TimeNs>* from,
-                      std::optional<TimeNs>* to) {
-  RETURN_IF_ERROR(ParseTimeOption("--from", from_text, from));
-  RETURN_IF_ERROR(ParseTimeOption("--to", to_text, to));
-  if (*from && *to && **to <= **from)
-    return Status::InvalidArgument("--to " + to_text + " is not after --from " + from_text);
-  return Status::Ok();
-}
-
-StatusOr<std::unique_ptr<Store>> OpenExistingStore(const std::string& path) {
-  std::error_code ec;
-  if (path != ":memory:" && !IsPostgresUri(path) && !std::filesystem::exists(path, ec))
-    return Status::NotFound("store " + path + " does not exist: run `vrecon ingest --db " + path + " FILE...` first");
-  return Store::OpenForReading(path);
 }
 
 CLI::Option* AddDbOption(CLI::App* cmd, std::string* db, const std::string& what) {
@@ -59,13 +27,51 @@ CLI::Option* AddDbOption(CLI::App* cmd, std::string* db, const std::string& what
       ->check(CLI::Validator(check, "PATH|URI"));
 }
 
-Status ParseMapping(const std::string& text, std::string* guest, std::string* vm) {
-  const size_t eq = text.find('=');
-  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
-    return Status::InvalidArgument("--map \"" + text + "\" should be GUEST=VM");
-  *guest = text.substr(0, eq);
-  *vm = text.substr(eq + 1);
-  return Status::Ok();
+void AddCorrectionOptions(CLI::App* cmd, CorrectionOptions* o) {
+  cmd->add_option("--vm", o->vm,
+                  "Only this VM: its vm_key, or a VM or guest name or glob (every VM of that name; domain suffix "
+                  "ignored)");
+  cmd->add_option("--window", o->window, "Window length in seconds")
+      ->check(CLI::Range(15, 86400))
+      ->capture_default_str();
+  cmd->add_option("--from", o->from, "Start of the range, ISO 8601 (UTC unless an offset is given)");
+  cmd->add_option("--to", o->to, "End of the range, ISO 8601");
+  // One value per --map (repeat it for more), as for `vrecon ingest`, where a list option would
+  // take the log files after it.
+  cmd->add_option("--map", o->maps, "Guest computer name to VM name (GUEST=VM; repeatable); wins over name matching")
+      ->allow_extra_args(false);
+  cmd->add_option("--hyperv-counter", o->hyperv_counter,
+                  "Hyper-V VP counter for host utilization: total = % Total Run Time, guest = % Guest Run Time")
+      ->check(CLI::IsMember({"total", "guest"}))
+      ->capture_default_str();
+  cmd->add_option("--vsphere-counter", o->vsphere_counter,
+                  "vSphere host utilization: usage = cpu.usage.average (frequency-scaled: turbo and hyper-threading "
+                  "move it), run = cpu.run.summation (time, as the guest's ticks count it)")
+      ->check(CLI::IsMember({"usage", "run"}))
+      ->capture_default_str();
+  cmd->add_flag("--no-align", o->no_align,
+                "Use guest timestamps as they are instead of estimating the guest clock's offset and drift "
+                "against the host (to compare; no clock offset is reported, rates keep the guest's interval)");
+}
+
+CLI::Option* AddListenOptions(CLI::App* cmd, ListenOptions* o) {
+  CLI::Option* listen =
+      cmd->add_option("--listen", o->listen,
+                      "Serve Prometheus /metrics on HOST:PORT ([ADDR]:PORT for IPv6; port 0 picks a "
+                      "free one). Beyond loopback it needs --tls-cert/--tls-key or --insecure-listen");
+  if (!o->listen.empty()) listen->capture_default_str();
+  cmd->add_option("--top", o->top, "Processes exported per VM on /metrics, largest corrected CPU first")
+      ->check(CLI::Range(0, 1000))
+      ->capture_default_str();
+  cmd->add_option("--tls-cert", o->tls_cert, "PEM certificate: serve /metrics over HTTPS")->check(CLI::ExistingFile);
+  cmd->add_option("--tls-key", o->tls_key, "PEM private key of --tls-cert")->check(CLI::ExistingFile);
+  cmd->add_option("--auth-file", o->auth_file,
+                  "Require HTTP basic auth: htpasswd-style lines user:hash, bcrypt (htpasswd -B) or SHA-512 crypt "
+                  "(openssl passwd -6)")
+      ->check(CLI::ExistingFile);
+  cmd->add_flag("--insecure-listen", o->insecure_listen,
+                "Allow plain HTTP on a non-loopback address (anyone who can reach it sees the estate's VMs)");
+  return listen;
 }
 
 int Main(int argc, char** argv) {

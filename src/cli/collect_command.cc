@@ -1,3 +1,5 @@
+// `vrecon collect vsphere`: one collection round from a vCenter or ESXi host into the store
+// (src/collect/vsphere_collect.h).
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -5,6 +7,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "src/cli/command_options.h"
 #include "src/cli/commands.h"
 #include "src/collect/vsphere_collect.h"
 #include "src/core/text_util.h"
@@ -60,131 +63,89 @@ Status CheckUrlScheme(const std::string& url, bool allow_http) {
 
 }  // namespace
 
-RunFn AddCollectCommand(CLI::App& app) {
-  struct Opts {
-    std::string url, user, password_file, ca, vm = "*", since = "1h", db = "vrecon.db", format = "table";
-    bool insecure = false, allow_http = false, historical = false;
-    int concurrency = 4;
-    int timeout = 120;
-  };
-  auto o = std::make_shared<Opts>();
-  CLI::App* collect =
-      app.add_subcommand("collect",
-                         "Collect data from live sources into the store: the fleet of a TOML file (--config FILE "
-                         "--every 5m | --once), one vCenter/ESXi (vsphere), this Linux machine's /proc (procfs)");
-  collect->require_subcommand(0, 1);
-  RunFn fleet = AddCollectFleetOptions(collect);
-  CLI::App* cmd = collect->add_subcommand("vsphere",
-                                          "One collection round from vCenter/ESXi over the vSphere API (password from "
-                                          "VRECON_VSPHERE_PASSWORD or --password-file)");
-  RunFn procfs = AddCollectProcfsCommand(collect);
-  cmd->add_option("--url", o->url, "SDK endpoint, e.g. https://vc01.example/sdk")->required();
-  cmd->add_option("--user", o->user, "User name")->required();
-  cmd->add_option("--password-file", o->password_file, "File holding the password (must be owner-only, mode 600)");
-  auto* ca = cmd->add_option("--ca", o->ca, "PEM file with the CA that signed the server's certificate");
-  auto* insecure = cmd->add_flag("--insecure", o->insecure, "Do not verify the server's TLS certificate (not advised)");
-  ca->excludes(insecure);
-  cmd->add_flag("--allow-insecure-http", o->allow_http,
-                "Accept a plain http:// --url: the password then crosses the network unencrypted (not advised)");
-  cmd->add_option("--vm", o->vm, "Only VMs whose name matches this glob")->capture_default_str();
-  cmd->add_flag("--historical", o->historical, "Use the 300 s historical rollup instead of 20 s realtime");
-  cmd->add_option("--since", o->since, "How far back to start for VMs never collected (90s, 15m, 1h, 2d)")
-      ->capture_default_str();
-  cmd->add_option("--concurrency", o->concurrency, "Parallel QueryPerf requests")
-      ->check(CLI::Range(1, 64))
-      ->capture_default_str();
-  cmd->add_option("--timeout", o->timeout,
-                  "Seconds one request may take, its whole answer included, before it is abandoned")
-      ->check(CLI::Range(1, 3600))
-      ->capture_default_str();
-  AddDbOption(cmd, &o->db, "Store to write")->capture_default_str();
-  AddFormatOption(cmd, &o->format);
-  return [o, cmd, procfs, fleet, collect]() {
-    if (collect->got_subcommand("procfs")) return procfs();
-    if (!cmd->parsed()) return fleet();
-    auto since = ParseDuration(o->since);
-    if (!since) {
-      PrintError("--since \"" + o->since + "\" is not a duration (90s, 15m, 1h, 2d)");
-      return kExitUsage;
-    }
-    if (Status s = CheckUrlScheme(o->url, o->allow_http); !s.ok()) {
-      PrintError(s.message());
-      return kExitUsage;
-    }
-    auto password = ReadPassword(o->password_file);
-    if (!password.ok()) {
-      PrintError(password.status().message());
-      return password.status().IsInvalidArgument() ? kExitUsage : kExitFailure;
-    }
-    if (o->insecure) std::cerr << "vrecon: warning: --insecure: the server's certificate is not verified\n";
-    if (IsPlainHttpUrl(o->url))
-      std::cerr << "vrecon: warning: --allow-insecure-http: the password is sent unencrypted to " << UrlHost(o->url)
-                << "\n";
-    auto store = Store::Open(o->db);
-    if (!store.ok()) {
-      PrintError(store.status().message());
-      return kExitFailure;
-    }
-    VsphereCollectOptions opt;
-    opt.client.transport.url = o->url;
-    opt.client.transport.ca_file = o->ca;
-    opt.client.transport.insecure = o->insecure;
-    opt.client.transport.allow_http = o->allow_http;
-    opt.client.transport.timeout_s = o->timeout;
-    opt.client.user = o->user;
-    opt.client.password = std::move(password).value();
-    opt.vm_glob = o->vm;
-    opt.historical = o->historical;
-    opt.since = *since;
-    opt.concurrency = o->concurrency;
-    if (isatty(STDERR_FILENO)) {
-      opt.progress = [](int done, int total) {
-        std::cerr << "\rQueryPerf batches " << done << "/" << total << (done == total ? "\r\033[K" : "") << std::flush;
-      };
-    }
-    auto r = CollectVsphere(store->get(), opt);
-    if (!r.ok()) {
-      PrintError(r.status().message());
-      return kExitFailure;
-    }
-    for (const std::string& e : r->errors) PrintError(e);
-    const OutputFormat fmt = ToFormat(o->format);
-    const std::string range = FormatIso(r->from, false) + " .. " + FormatIso(r->to, false);
-    if (fmt == OutputFormat::kJson) {
-      std::cout << "{\"url\": " << JsonString(o->url) << ", \"server\": " << JsonString(r->server)
-                << ", \"vms_selected\": " << r->vms_selected << ", \"vms_collected\": " << r->vms_collected
-                << ", \"vms_skipped_powered_off\": " << r->vms_skipped << ", \"interval_s\": " << r->interval_s
-                << ", \"from\": " << JsonString(FormatIso(r->from, false))
-                << ", \"to\": " << JsonString(FormatIso(r->to, false)) << ", \"samples\": " << r->samples
-                << ", \"batches\": " << r->batches << ", \"batches_failed\": " << r->batches_failed
-                << ", \"batch_limit\": " << r->batch_limit << ", \"requests\": " << r->transport.requests
-                << ", \"bytes_sent\": " << r->transport.bytes_sent
-                << ", \"bytes_received\": " << r->transport.bytes_received << ", \"relogins\": " << r->relogins
-                << ", \"issues\": " << r->issues.size() << "}\n";
-    } else if (fmt == OutputFormat::kCsv) {
-      std::cout << "url,server,vms_selected,vms_collected,vms_skipped_powered_off,interval_s,from,to,samples,"
-                   "batches,batches_failed,requests,bytes_received,relogins,issues\n"
-                << CsvCell(o->url) << "," << CsvCell(r->server) << "," << r->vms_selected << "," << r->vms_collected
-                << "," << r->vms_skipped << "," << r->interval_s << "," << FormatIso(r->from, false) << ","
-                << FormatIso(r->to, false) << "," << r->samples << "," << r->batches << "," << r->batches_failed << ","
-                << r->transport.requests << "," << r->transport.bytes_received << "," << r->relogins << ","
-                << r->issues.size() << "\n";
-    } else {
-      std::cout << o->url << " (" << r->server << ")\n"
-                << "  VMs: " << r->vms_collected << " of " << r->vms_selected << " collected"
-                << (r->vms_skipped ? ", " + std::to_string(r->vms_skipped) + " powered off skipped" : "") << "\n"
-                << "  range (server time): " << range << ", " << r->interval_s << " s samples\n"
-                << "  samples stored: " << r->samples << "\n"
-                << "  requests: " << r->transport.requests << " (" << r->batches << " QueryPerf batches of up to "
-                << r->batch_limit << " metrics), " << r->transport.bytes_received << " bytes received\n";
-      if (r->relogins) std::cout << "  session expired and renewed " << r->relogins << " time(s)\n";
-      for (size_t i = 0; i < r->issues.size() && i < 10; ++i)
-        std::cout << "  " << SeverityName(r->issues[i].severity) << " " << r->issues[i].code << ": "
-                  << r->issues[i].message << "\n";
-      if (r->issues.size() > 10) std::cout << "  ... " << r->issues.size() - 10 << " more issues\n";
-    }
-    return r->batches_failed == 0 && r->vms_collected == r->vms_selected ? kExitOk : kExitFailure;
-  };
+int RunCollectVsphereCommand(const CollectVsphereArgs& o) {
+  auto since = ParseDuration(o.since);
+  if (!since) {
+    PrintError("--since \"" + o.since + "\" is not a duration (90s, 15m, 1h, 2d)");
+    return kExitUsage;
+  }
+  if (Status s = CheckUrlScheme(o.url, o.allow_http); !s.ok()) {
+    PrintError(s.message());
+    return kExitUsage;
+  }
+  auto password = ReadPassword(o.password_file);
+  if (!password.ok()) {
+    PrintError(password.status().message());
+    return password.status().IsInvalidArgument() ? kExitUsage : kExitFailure;
+  }
+  if (o.insecure) std::cerr << "vrecon: warning: --insecure: the server's certificate is not verified\n";
+  if (IsPlainHttpUrl(o.url))
+    std::cerr << "vrecon: warning: --allow-insecure-http: the password is sent unencrypted to " << UrlHost(o.url)
+              << "\n";
+  auto store = Store::Open(o.db);
+  if (!store.ok()) {
+    PrintError(store.status().message());
+    return kExitFailure;
+  }
+  VsphereCollectOptions opt;
+  opt.client.transport.url = o.url;
+  opt.client.transport.ca_file = o.ca;
+  opt.client.transport.insecure = o.insecure;
+  opt.client.transport.allow_http = o.allow_http;
+  opt.client.transport.timeout_s = o.timeout;
+  opt.client.user = o.user;
+  opt.client.password = std::move(password).value();
+  opt.vm_glob = o.vm;
+  opt.historical = o.historical;
+  opt.since = *since;
+  opt.concurrency = o.concurrency;
+  if (isatty(STDERR_FILENO)) {
+    opt.progress = [](int done, int total) {
+      std::cerr << "\rQueryPerf batches " << done << "/" << total << (done == total ? "\r\033[K" : "") << std::flush;
+    };
+  }
+  auto r = CollectVsphere(store->get(), opt);
+  if (!r.ok()) {
+    PrintError(r.status().message());
+    return kExitFailure;
+  }
+  for (const std::string& e : r->errors) PrintError(e);
+  const OutputFormat fmt = ToFormat(o.format);
+  const std::string range = FormatIso(r->from, false) + " .. " + FormatIso(r->to, false);
+  if (fmt == OutputFormat::kJson) {
+    std::cout << "{\"url\": " << JsonString(o.url) << ", \"server\": " << JsonString(r->server)
+              << ", \"vms_selected\": " << r->vms_selected << ", \"vms_collected\": " << r->vms_collected
+              << ", \"vms_skipped_powered_off\": " << r->vms_skipped << ", \"interval_s\": " << r->interval_s
+              << ", \"from\": " << JsonString(FormatIso(r->from, false))
+              << ", \"to\": " << JsonString(FormatIso(r->to, false)) << ", \"samples\": " << r->samples
+              << ", \"batches\": " << r->batches << ", \"batches_failed\": " << r->batches_failed
+              << ", \"batch_limit\": " << r->batch_limit << ", \"requests\": " << r->transport.requests
+              << ", \"bytes_sent\": " << r->transport.bytes_sent
+              << ", \"bytes_received\": " << r->transport.bytes_received << ", \"relogins\": " << r->relogins
+              << ", \"issues\": " << r->issues.size() << "}\n";
+  } else if (fmt == OutputFormat::kCsv) {
+    std::cout << "url,server,vms_selected,vms_collected,vms_skipped_powered_off,interval_s,from,to,samples,"
+                 "batches,batches_failed,requests,bytes_received,relogins,issues\n"
+              << CsvCell(o.url) << "," << CsvCell(r->server) << "," << r->vms_selected << "," << r->vms_collected << ","
+              << r->vms_skipped << "," << r->interval_s << "," << FormatIso(r->from, false) << ","
+              << FormatIso(r->to, false) << "," << r->samples << "," << r->batches << "," << r->batches_failed << ","
+              << r->transport.requests << "," << r->transport.bytes_received << "," << r->relogins << ","
+              << r->issues.size() << "\n";
+  } else {
+    std::cout << o.url << " (" << r->server << ")\n"
+              << "  VMs: " << r->vms_collected << " of " << r->vms_selected << " collected"
+              << (r->vms_skipped ? ", " + std::to_string(r->vms_skipped) + " powered off skipped" : "") << "\n"
+              << "  range (server time): " << range << ", " << r->interval_s << " s samples\n"
+              << "  samples stored: " << r->samples << "\n"
+              << "  requests: " << r->transport.requests << " (" << r->batches << " QueryPerf batches of up to "
+              << r->batch_limit << " metrics), " << r->transport.bytes_received << " bytes received\n";
+    if (r->relogins) std::cout << "  session expired and renewed " << r->relogins << " time(s)\n";
+    for (size_t i = 0; i < r->issues.size() && i < 10; ++i)
+      std::cout << "  " << SeverityName(r->issues[i].severity) << " " << r->issues[i].code << ": "
+                << r->issues[i].message << "\n";
+    if (r->issues.size() > 10) std::cout << "  ... " << r->issues.size() - 10 << " more issues\n";
+  }
+  return r->batches_failed == 0 && r->vms_collected == r->vms_selected ? kExitOk : kExitFailure;
 }
 
 }  // namespace vrecon::cli

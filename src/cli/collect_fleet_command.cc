@@ -1,10 +1,11 @@
 // `vrecon collect --config FILE --every 5m | --once`: scheduled collection against the fleet the
-// TOML file describes (src/fleet). Options of the `collect` command itself, beside its
-// `vsphere` and `procfs` subcommands. See docs/fleet.md and docs/config.md.
+// TOML file describes (src/fleet). Its options are the `collect` command's own, beside its
+// `vsphere` and `procfs` subcommands (src/cli/command_line_write.cc). See docs/fleet.md and
+// docs/config.md.
 #include <iostream>
 
+#include "src/cli/command_options.h"
 #include "src/cli/commands.h"
-#include "src/cli/listen_options.h"
 #include "src/core/text_util.h"
 #include "src/fleet/fleet_runner.h"
 
@@ -56,79 +57,55 @@ void PrintRound(const fleet::RoundResult& r, OutputFormat fmt) {
 
 }  // namespace
 
-RunFn AddCollectFleetOptions(CLI::App* collect) {
-  struct Opts {
-    std::string config, every, db, log_level = "info", format = "table";
-    bool once = false;
-    ListenOptions listen;
-  };
-  auto o = std::make_shared<Opts>();
-  auto* config =
-      collect->add_option("--config", o->config, "Fleet file (TOML, docs/config.md): collect every source it names");
-  auto* every =
-      collect->add_option("--every", o->every, "Run a round every DURATION (30s, 5m, 1h) until SIGINT/SIGTERM");
-  auto* once = collect->add_flag("--once", o->once, "Run one round and exit (for cron or a systemd timer)");
-  every->excludes(once);
-  every->needs(config);
-  once->needs(config);
-  AddDbOption(collect, &o->db, "Store to write, instead of the file's `db`")->needs(config);
-  collect->add_option("--log-level", o->log_level, "Log detail on stderr")
-      ->check(CLI::IsMember({"error", "warn", "info", "debug"}))
-      ->capture_default_str();
-  AddListenOptions(collect, &o->listen)->needs(config);
-  collect->add_option("--format", o->format, "Format of the per-round summary on stdout")
-      ->check(CLI::IsMember({"table", "csv", "json"}))
-      ->capture_default_str();
-  return [o]() {
-    if (o->config.empty()) {
-      PrintError("collect needs --config FILE with --every DURATION or --once, or a subcommand (vsphere, procfs)");
+int RunCollectFleetCommand(const CollectFleetArgs& o) {
+  if (o.config.empty()) {
+    PrintError("collect needs --config FILE with --every DURATION or --once, or a subcommand (vsphere, procfs)");
+    return kExitUsage;
+  }
+  fleet::RunnerOptions r;
+  r.config_path = o.config;
+  if (!o.db.empty()) r.db = o.db;
+  if (o.every.empty() == !o.once) {
+    PrintError("collect --config needs either --every DURATION or --once");
+    return kExitUsage;
+  }
+  if (!o.every.empty()) {
+    auto d = fleet::ParseDuration(o.every);
+    if (!d || *d < kNsPerSec) {
+      PrintError("--every \"" + o.every + "\" is not a duration of at least one second (30s, 5m, 1h)");
       return kExitUsage;
     }
-    fleet::RunnerOptions r;
-    r.config_path = o->config;
-    if (!o->db.empty()) r.db = o->db;
-    if (o->every.empty() == !o->once) {
-      PrintError("collect --config needs either --every DURATION or --once");
+    r.every = *d;
+  }
+  r.log_level = *fleet::ParseLogLevel(o.log_level);
+  // The server lives as long as the collector: it is made once the store exists, and goes when
+  // RunFleet returns (its requests in flight finish first).
+  std::shared_ptr<std::unique_ptr<serve::MetricsServer>> server;
+  if (!o.listen.listen.empty()) {
+    StatusOr<serve::ServerOptions> checked = ToServerOptions(o.listen, "");
+    if (!checked.ok()) {
+      PrintError(checked.status().message());
       return kExitUsage;
     }
-    if (!o->every.empty()) {
-      auto d = fleet::ParseDuration(o->every);
-      if (!d || *d < kNsPerSec) {
-        PrintError("--every \"" + o->every + "\" is not a duration of at least one second (30s, 5m, 1h)");
-        return kExitUsage;
-      }
-      r.every = *d;
+    if (Status a = LoadAuthFile(o.listen, &*checked); !a.ok()) {
+      PrintError(a.message());
+      return kExitFailure;
     }
-    r.log_level = *fleet::ParseLogLevel(o->log_level);
-    // The server lives as long as the collector: it is made once the store exists, and goes when
-    // RunFleet returns (its requests in flight finish first).
-    std::shared_ptr<std::unique_ptr<serve::MetricsServer>> server;
-    if (!o->listen.listen.empty()) {
-      StatusOr<serve::ServerOptions> checked = ToServerOptions(o->listen, "");
-      if (!checked.ok()) {
-        PrintError(checked.status().message());
-        return kExitUsage;
-      }
-      if (Status a = LoadAuthFile(o->listen, &*checked); !a.ok()) {
-        PrintError(a.message());
-        return kExitFailure;
-      }
-      server = std::make_shared<std::unique_ptr<serve::MetricsServer>>();
-      r.on_store_ready = [server, s = *checked](const std::string& db) mutable -> Status {
-        s.db = db;
-        ASSIGN_OR_RETURN(*server, serve::MetricsServer::Start(s));
-        std::cerr << "vrecon collect: metrics on " << (*server)->url() << std::endl;
-        return Status::Ok();
-      };
-    }
-    const OutputFormat fmt = ToFormat(o->format);
-    r.on_round = [fmt](const fleet::RoundResult& round) { PrintRound(round, fmt); };
-    switch (fleet::RunFleet(r)) {
-      case fleet::RunOutcome::kOk: return kExitOk;
-      case fleet::RunOutcome::kConfigError: return kExitUsage;
-      default: return kExitFailure;
-    }
-  };
+    server = std::make_shared<std::unique_ptr<serve::MetricsServer>>();
+    r.on_store_ready = [server, s = *checked](const std::string& db) mutable -> Status {
+      s.db = db;
+      ASSIGN_OR_RETURN(*server, serve::MetricsServer::Start(s));
+      std::cerr << "vrecon collect: metrics on " << (*server)->url() << std::endl;
+      return Status::Ok();
+    };
+  }
+  const OutputFormat fmt = ToFormat(o.format);
+  r.on_round = [fmt](const fleet::RoundResult& round) { PrintRound(round, fmt); };
+  switch (fleet::RunFleet(r)) {
+    case fleet::RunOutcome::kOk: return kExitOk;
+    case fleet::RunOutcome::kConfigError: return kExitUsage;
+    default: return kExitFailure;
+  }
 }
 
 }  // namespace vrecon::cli

@@ -1,9 +1,8 @@
 // The options `vrecon correct` and `vrecon counters` share (which VMs, which range, which
-// windows, how guest and host are paired), registered once and turned into a CorrectionRequest.
+// windows, how guest and host are paired), registered once (AddCorrectionOptions in
+// src/cli/command_line.h) and turned into a CorrectionRequest here.
 #ifndef VRECON_SRC_CLI_CORRECTION_OPTIONS_H_
 #define VRECON_SRC_CLI_CORRECTION_OPTIONS_H_
-
-#include <CLI/CLI.hpp>
 
 #include <string>
 #include <vector>
@@ -19,9 +18,6 @@ struct CorrectionOptions {
   int window = 300;
   bool no_align = false;
 };
-
-// --vm, --window, --from, --to, --map, --hyperv-counter, --no-align.
-void AddCorrectionOptions(CLI::App* cmd, CorrectionOptions* o);
 
 // A usage error (exit 2) names the option at fault.
 Status ToCorrectionRequest(const CorrectionOptions& o, CorrectionRequest* req);

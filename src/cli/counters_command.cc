@@ -3,65 +3,47 @@
 #include <algorithm>
 #include <iostream>
 
+#include "src/cli/command_options.h"
 #include "src/cli/commands.h"
-#include "src/cli/correction_options.h"
 #include "src/engine/correction_job.h"
 #include "src/engine/counter_job.h"
 #include "src/report/counter_report.h"
 
 namespace vrecon::cli {
 
-RunFn AddCountersCommand(CLI::App& app) {
-  struct Opts {
-    std::string db = "vrecon.db";
-    CorrectionOptions sel;
-    std::string host_disk, format = "table";
-  };
-  auto o = std::make_shared<Opts>();
-  CLI::App* cmd = app.add_subcommand(
-      "counters",
-      "The guest's other counters per VM and UTC window, typed (percent-time, rate, instantaneous, qpc-latency, "
-      "unknown) and corrected as their type needs");
-  AddDbOption(cmd, &o->db, "Store to read")->capture_default_str();
-  AddCorrectionOptions(cmd, &o->sel);
-  cmd->add_option("--host-disk", o->host_disk,
-                  "Host LogicalDisk/PhysicalDisk instance holding the VM's virtual disk (e.g. D:), for the "
-                  "virtualization delay of Avg. Disk sec/* counters");
-  AddFormatOption(cmd, &o->format);
-  return [o]() {
-    CorrectionRequest req;
-    if (Status s = ToCorrectionRequest(o->sel, &req); !s.ok()) {
-      PrintError(s.message());
-      return kExitUsage;
-    }
-    auto store = OpenExistingStore(o->db);
-    if (!store.ok()) {
-      PrintError(store.status().message());
-      return kExitFailure;
-    }
-    std::map<std::string, models::ClockModel> clocks;
-    auto windows = RunCorrection(store->get(), req, &clocks);
-    if (!windows.ok()) {
-      PrintError(windows.status().message());
-      return kExitFailure;
-    }
-    CounterRequest creq;
-    creq.window = req.window;
-    if (!o->host_disk.empty()) creq.host_disk = o->host_disk;
-    UseClocks(clocks, &creq);
-    auto counters = RunCounters(store->get(), *windows, creq);
-    if (!counters.ok()) {
-      PrintError(counters.status().message());
-      return kExitFailure;
-    }
-    if (windows->empty()) {
-      std::cerr << "vrecon: no windows with guest or host CPU data in the selected range\n";
-    } else if (std::all_of(counters->begin(), counters->end(), [](const auto& c) { return c.empty(); })) {
-      std::cerr << "vrecon: the selected guests log no counters besides the correction's own\n";
-    }
-    WriteCounters(std::cout, *windows, *counters, ToFormat(o->format));
-    return kExitOk;
-  };
+int RunCountersCommand(const CountersArgs& o) {
+  CorrectionRequest req;
+  if (Status s = ToCorrectionRequest(o.sel, &req); !s.ok()) {
+    PrintError(s.message());
+    return kExitUsage;
+  }
+  auto store = OpenExistingStore(o.db);
+  if (!store.ok()) {
+    PrintError(store.status().message());
+    return kExitFailure;
+  }
+  std::map<std::string, models::ClockModel> clocks;
+  auto windows = RunCorrection(store->get(), req, &clocks);
+  if (!windows.ok()) {
+    PrintError(windows.status().message());
+    return kExitFailure;
+  }
+  CounterRequest creq;
+  creq.window = req.window;
+  if (!o.host_disk.empty()) creq.host_disk = o.host_disk;
+  UseClocks(clocks, &creq);
+  auto counters = RunCounters(store->get(), *windows, creq);
+  if (!counters.ok()) {
+    PrintError(counters.status().message());
+    return kExitFailure;
+  }
+  if (windows->empty()) {
+    std::cerr << "vrecon: no windows with guest or host CPU data in the selected range\n";
+  } else if (std::all_of(counters->begin(), counters->end(), [](const auto& c) { return c.empty(); })) {
+    std::cerr << "vrecon: the selected guests log no counters besides the correction's own\n";
+  }
+  WriteCounters(std::cout, *windows, *counters, ToFormat(o.format));
+  return kExitOk;
 }
 
 }  // namespace vrecon::cli

@@ -1,9 +1,12 @@
+// `vrecon ingest FILE...`: logs and exports into the store; a store with stored corrections gets
+// them recomputed over the new rows.
 #include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
 
+#include "src/cli/command_options.h"
 #include "src/cli/commands.h"
 #include "src/cli/ingest_runner.h"
 #include "src/engine/stored_corrections.h"
@@ -39,97 +42,62 @@ Status RefreshStoredCorrections(Store* store, const IngestRunResult& r) {
 
 }  // namespace
 
-RunFn AddIngestCommand(CLI::App& app) {
-  struct Opts {
-    std::string db = "vrecon.db";
-    std::vector<std::string> files;
-    std::vector<std::string> maps;
-    std::optional<int> tz_bias;
-    std::string encoding;
-    std::string date;
-    std::string machine;
-    std::string trace_start;
-    std::string format = "table";
-  };
-  auto o = std::make_shared<Opts>();
-  CLI::App* cmd = app.add_subcommand(
-      "ingest",
-      "Read Perfmon CSV/TSV logs (guest, VMware Tools, Hyper-V host, esxtop batch), PowerCLI Get-Stat "
-      "exports, sar text, and ETW context switches (xperf dumper text, WPA CPU Usage (Precise) CSV) into the store");
-  AddDbOption(cmd, &o->db, "Store to write, :memory: allowed")->capture_default_str();
-  cmd->add_option("--tz-bias", o->tz_bias,
-                  "UTC minus local time in minutes, for logs whose header has no readable bias (EST = 300)");
-  cmd->add_option("--encoding", o->encoding, "Force the text encoding instead of detecting it")
-      ->check(CLI::IsMember({"utf-8", "utf-16le", "utf-16be", "windows-1251", "windows-1252"}));
-  cmd->add_option("--date", o->date, "YYYY-MM-DD of the first row, for sar text without its header line");
-  cmd->add_option("--machine", o->machine,
-                  "Computer the files are from where they do not say (ETW traces; sar text without its header)");
-  cmd->add_option("--trace-start", o->trace_start,
-                  "Absolute start of an ETW trace whose text does not carry it (a WPA export never does): ISO 8601 "
-                  "with its offset (2026-11-02T10:00:00+01:00)");
-  // One value per --map (repeat it for more): a list option would take the log files after it.
-  cmd->add_option("--map", o->maps, "Store a mapping from a guest computer name to its VM name (GUEST=VM; repeatable)")
-      ->allow_extra_args(false);
-  AddFormatOption(cmd, &o->format);
-  // A missing file is reported and skipped by the run (exit 1), not a usage error that drops the rest.
-  cmd->add_option("files", o->files, "Log files to read")->required();
-  return [o]() {
-    std::vector<std::pair<std::string, std::string>> maps;
-    for (const std::string& m : o->maps) {
-      std::string g, v;
-      Status s = ParseMapping(m, &g, &v);
-      if (!s.ok()) {
-        PrintError(s.message());
-        return kExitUsage;
-      }
-      maps.emplace_back(g, v);
+int RunIngestCommand(const IngestArgs& o) {
+  std::vector<std::pair<std::string, std::string>> maps;
+  for (const std::string& m : o.maps) {
+    std::string g, v;
+    Status s = ParseMapping(m, &g, &v);
+    if (!s.ok()) {
+      PrintError(s.message());
+      return kExitUsage;
     }
-    std::optional<TimeNs> date;
-    if (!o->date.empty()) {
-      date = ParseIso(o->date);
-      if (!date || o->date.size() != 10) {
-        PrintError("--date \"" + o->date + "\" is not a date (YYYY-MM-DD)");
-        return kExitUsage;
-      }
+    maps.emplace_back(g, v);
+  }
+  std::optional<TimeNs> date;
+  if (!o.date.empty()) {
+    date = ParseIso(o.date);
+    if (!date || o.date.size() != 10) {
+      PrintError("--date \"" + o.date + "\" is not a date (YYYY-MM-DD)");
+      return kExitUsage;
     }
-    std::optional<TimeNs> trace_start;
-    if (!ParseTraceStartOption(o->trace_start, &trace_start)) return kExitUsage;
-    std::error_code ec;
-    bool created = false;
-    auto store = Store::Open(o->db, &created);
-    if (!store.ok()) {
-      PrintError(store.status().message());
+  }
+  std::optional<TimeNs> trace_start;
+  if (!ParseTraceStartOption(o.trace_start, &trace_start)) return kExitUsage;
+  std::error_code ec;
+  bool created = false;
+  auto store = Store::Open(o.db, &created);
+  if (!store.ok()) {
+    PrintError(store.status().message());
+    return kExitFailure;
+  }
+  for (const auto& [g, v] : maps) {
+    Status s = (*store)->SetMapping(g, v);
+    if (!s.ok()) {
+      PrintError(s.message());
       return kExitFailure;
     }
-    for (const auto& [g, v] : maps) {
-      Status s = (*store)->SetMapping(g, v);
-      if (!s.ok()) {
-        PrintError(s.message());
-        return kExitFailure;
-      }
-    }
-    IngestRunOptions ro;
-    ro.ingest.tz_bias_minutes = o->tz_bias;
-    ro.ingest.date = date;
-    ro.ingest.machine = o->machine;
-    ro.ingest.trace_start = trace_start;
-    if (!o->encoding.empty()) ro.ingest.encoding = ParseEncodingName(o->encoding);
-    ro.format = ToFormat(o->format);
-    ro.progress = isatty(STDERR_FILENO) != 0;
-    const IngestRunResult r = IngestAll(store->get(), o->files, ro, std::cout);
-    if (r.succeeded == 0 && created && maps.empty()) {
-      // Nothing was read into a store this command created: leave nothing behind.
-      store->reset();
-      for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(o->db + suffix, ec);
-    }
-    Status refreshed = RefreshStoredCorrections(store->get(), r);
-    if (!refreshed.ok()) {
-      PrintError("the files were read, but updating the store's stored corrections failed: " + refreshed.message() +
-                 " (`vrecon report --recompute --db " + o->db + "` rebuilds them)");
-      return kExitFailure;
-    }
-    return r.failed == 0 ? kExitOk : kExitFailure;
-  };
+  }
+  IngestRunOptions ro;
+  ro.ingest.tz_bias_minutes = o.tz_bias;
+  ro.ingest.date = date;
+  ro.ingest.machine = o.machine;
+  ro.ingest.trace_start = trace_start;
+  if (!o.encoding.empty()) ro.ingest.encoding = ParseEncodingName(o.encoding);
+  ro.format = ToFormat(o.format);
+  ro.progress = isatty(STDERR_FILENO) != 0;
+  const IngestRunResult r = IngestAll(store->get(), o.files, ro, std::cout);
+  if (r.succeeded == 0 && created && maps.empty()) {
+    // Nothing was read into a store this command created: leave nothing behind.
+    store->reset();
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(o.db + suffix, ec);
+  }
+  Status refreshed = RefreshStoredCorrections(store->get(), r);
+  if (!refreshed.ok()) {
+    PrintError("the files were read, but updating the store's stored corrections failed: " + refreshed.message() +
+               " (`vrecon report --recompute --db " + o.db + "` rebuilds them)");
+    return kExitFailure;
+  }
+  return r.failed == 0 ? kExitOk : kExitFailure;
 }
 
 }  // namespace vrecon::cli

@@ -1,9 +1,8 @@
 // The options of the HTTP server, shared by `vrecon serve` and `vrecon collect --listen`:
-// --listen, --top, --tls-cert, --tls-key, --auth-file, --insecure-listen (docs/serve.md).
+// --listen, --top, --tls-cert, --tls-key, --auth-file, --insecure-listen (docs/serve.md),
+// registered by AddListenOptions (src/cli/command_line.h).
 #ifndef VRECON_SRC_CLI_LISTEN_OPTIONS_H_
 #define VRECON_SRC_CLI_LISTEN_OPTIONS_H_
-
-#include <CLI/CLI.hpp>
 
 #include <string>
 
@@ -18,8 +17,6 @@ struct ListenOptions {
   bool insecure_listen = false;
 };
 
-// Adds the options; returns --listen. Its default is what `o->listen` holds.
-CLI::Option* AddListenOptions(CLI::App* cmd, ListenOptions* o);
 // Checks them (a usage error when they do not fit together) and fills the server's options but
 // the users of --auth-file.
 StatusOr<serve::ServerOptions> ToServerOptions(const ListenOptions& o, const std::string& db);

@@ -3,17 +3,13 @@
 // range go on from the stored corrections and say so. See docs/storage.md "Retention".
 #include <iostream>
 
+#include "src/cli/command_options.h"
 #include "src/cli/commands.h"
 #include "src/fleet/fleet_config.h"
 #include "src/store/retention.h"
 
 namespace vrecon::cli {
 namespace {
-
-struct Opts {
-  std::string db = "vrecon.db", samples, corrections, format = "table";
-  bool dry_run = false;
-};
 
 // A --samples or --corrections value; usage error text when it is not a duration.
 Status ParseKeep(const std::string& option, const std::string& text, std::optional<TimeNs>* out) {
@@ -25,7 +21,7 @@ Status ParseKeep(const std::string& option, const std::string& text, std::option
 
 std::string Iso(const std::optional<TimeNs>& t) { return t ? FormatIso(*t, false) : ""; }
 
-void WriteJson(const Opts& o, const PruneRequest& req, const PruneResult& r) {
+void WriteJson(const PruneArgs& o, const PruneRequest& req, const PruneResult& r) {
   std::cout << "{\"db\": " << JsonString(o.db) << ", \"dry_run\": " << (o.dry_run ? "true" : "false")
             << ", \"samples\": ";
   if (req.samples_before) {
@@ -53,7 +49,7 @@ void WriteCsv(const PruneRequest& req, const PruneResult& r) {
     std::cout << "corrections," << Iso(req.corrections_before) << ",,,," << r.windows << "," << r.process_hours << "\n";
 }
 
-void WriteTable(const Opts& o, const PruneRequest& req, const PruneResult& r) {
+void WriteTable(const PruneArgs& o, const PruneRequest& req, const PruneResult& r) {
   const std::string verb = o.dry_run ? "would remove" : "removed";
   TextTable t({"what", "before", verb});
   if (req.samples_before) {
@@ -67,8 +63,9 @@ void WriteTable(const Opts& o, const PruneRequest& req, const PruneResult& r) {
   }
   t.Print(std::cout);
 }
+}  // namespace
 
-int Run(const Opts& o) {
+int RunPruneCommand(const PruneArgs& o) {
   PruneRequest req;
   std::optional<TimeNs> keep_samples, keep_corrections;
   Status usage = ParseKeep("--samples", o.samples, &keep_samples);
@@ -110,26 +107,6 @@ int Run(const Opts& o) {
   else if (o.format == "csv") WriteCsv(req, *r);
   else WriteTable(o, req, *r);
   return kExitOk;
-}
-
-}  // namespace
-
-RunFn AddPruneCommand(CLI::App& app) {
-  auto o = std::make_shared<Opts>();
-  CLI::App* cmd = app.add_subcommand(
-      "prune", "Retention: remove samples and stored corrections older than what is kept (both backends)");
-  cmd->footer(
-      "A duration to keep counts back from now to the start of that UTC day: --samples 35d on 2026-11-25 removes "
-      "the sample blocks that ended before 2026-10-21T00:00:00Z. Ingested files stay recorded (they are not "
-      "ingested again), collectors do not fetch pruned data again, Ready-Time summaries stay, and reports over "
-      "the pruned range use the stored corrections and say so.");
-  AddDbOption(cmd, &o->db, "Store to prune")->capture_default_str();
-  cmd->add_option("--samples", o->samples, "Keep the samples of this long (35d, 12h); older sample blocks go");
-  cmd->add_option("--corrections", o->corrections,
-                  "Keep the stored corrections of this long (400d); at least as long as --samples");
-  cmd->add_flag("--dry-run", o->dry_run, "Count what would be removed; change nothing");
-  AddFormatOption(cmd, &o->format);
-  return [o]() { return Run(*o); };
 }
 
 }  // namespace vrecon::cli

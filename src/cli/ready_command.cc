@@ -2,6 +2,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "src/cli/command_options.h"
 #include "src/cli/commands.h"
 #include "src/core/text_util.h"
 #include "src/engine/ready_job.h"
@@ -56,45 +57,30 @@ void WriteTable(std::ostream& os, const std::vector<VmReadySummary>& vms) {
 
 }  // namespace
 
-RunFn AddReadyCommand(CLI::App& app) {
-  struct Opts {
-    std::string db = "vrecon.db";
-    std::string vm, from, to, format = "table";
-  };
-  auto o = std::make_shared<Opts>();
-  CLI::App* cmd = app.add_subcommand(
-      "ready", "Ready-Time analysis per VM (ready, co-stop, wait per dispatch, host load) and right-sizing hints");
-  AddDbOption(cmd, &o->db, "Store to read")->capture_default_str();
-  cmd->add_option("--vm", o->vm,
-                  "Only this VM: its vm_key, or a name or glob (every VM of that name; domain suffix ignored)");
-  cmd->add_option("--from", o->from, "Start of the range, ISO 8601 (UTC unless an offset is given)");
-  cmd->add_option("--to", o->to, "End of the range, ISO 8601");
-  AddFormatOption(cmd, &o->format);
-  return [o]() {
-    ReadyRequest req;
-    if (!o->vm.empty()) req.vm = o->vm;
-    if (Status s = ParseTimeRange(o->from, o->to, &req.from, &req.to); !s.ok()) {
-      PrintError(s.message());
-      return kExitUsage;
-    }
-    auto store = OpenExistingStore(o->db);
-    if (!store.ok()) {
-      PrintError(store.status().message());
-      return kExitFailure;
-    }
-    auto vms = RunReadyAnalysis(store->get(), req);
-    if (!vms.ok()) {
-      PrintError(vms.status().message());
-      return kExitFailure;
-    }
-    if (vms->empty()) std::cerr << "vrecon: no VM with ready-time data (vSphere, esxtop or Hyper-V) in the store\n";
-    switch (ToFormat(o->format)) {
-      case OutputFormat::kJson: report::WriteReadyJson(std::cout, *vms); break;
-      case OutputFormat::kCsv: WriteCsv(std::cout, *vms); break;
-      case OutputFormat::kTable: WriteTable(std::cout, *vms); break;
-    }
-    return kExitOk;
-  };
+int RunReadyCommand(const ReadyArgs& o) {
+  ReadyRequest req;
+  if (!o.vm.empty()) req.vm = o.vm;
+  if (Status s = ParseTimeRange(o.from, o.to, &req.from, &req.to); !s.ok()) {
+    PrintError(s.message());
+    return kExitUsage;
+  }
+  auto store = OpenExistingStore(o.db);
+  if (!store.ok()) {
+    PrintError(store.status().message());
+    return kExitFailure;
+  }
+  auto vms = RunReadyAnalysis(store->get(), req);
+  if (!vms.ok()) {
+    PrintError(vms.status().message());
+    return kExitFailure;
+  }
+  if (vms->empty()) std::cerr << "vrecon: no VM with ready-time data (vSphere, esxtop or Hyper-V) in the store\n";
+  switch (ToFormat(o.format)) {
+    case OutputFormat::kJson: report::WriteReadyJson(std::cout, *vms); break;
+    case OutputFormat::kCsv: WriteCsv(std::cout, *vms); break;
+    case OutputFormat::kTable: WriteTable(std::cout, *vms); break;
+  }
+  return kExitOk;
 }
 
 }  // namespace vrecon::cli

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "src/cli/command_options.h"
 #include "src/cli/commands.h"
 #include "src/core/text_util.h"
 #include "src/engine/stored_corrections.h"
@@ -15,12 +16,6 @@
 
 namespace vrecon::cli {
 namespace {
-
-struct Opts {
-  std::string db = "vrecon.db";
-  std::string vm, from, to, format = "html", out, vsphere_counter = "usage";
-  bool recompute = false;
-};
 
 // "Eastern Standard Time (UTC-05:00)" per guest machine, from the ingested files' headers.
 std::map<std::string, std::string> GuestZones(Store* store) {
@@ -56,7 +51,7 @@ Status WriteTo(const std::string& path, const std::string& out, const std::funct
   return s;
 }
 
-Status Write(const Opts& o, const std::function<Status(std::ostream&)>& body) {
+Status Write(const ReportArgs& o, const std::function<Status(std::ostream&)>& body) {
   if (o.out == "-") return body(std::cout);
   std::error_code ec;
   if (std::filesystem::is_directory(o.out, ec))
@@ -79,8 +74,9 @@ Status Write(const Opts& o, const std::function<Status(std::ostream&)>& body) {
   }
   return Status::Ok();
 }
+}  // namespace
 
-int Run(const Opts& o) {
+int RunReportCommand(const ReportArgs& o) {
   if (std::error_code ec; o.out != "-" && std::filesystem::is_directory(o.out, ec)) {
     PrintError("--out " + o.out + " is a directory: name the file to write");
     return kExitUsage;
@@ -194,30 +190,6 @@ int Run(const Opts& o) {
   }
   for (const std::string& n : notes) std::cerr << "vrecon: note: " << n << "\n";
   return kExitOk;
-}
-
-}  // namespace
-
-RunFn AddReportCommand(CLI::App& app) {
-  auto o = std::make_shared<Opts>();
-  CLI::App* cmd = app.add_subcommand(
-      "report",
-      "Capacity report from the stored corrections: guest vs real CPU, processes, ready/co-stop, flags, hints");
-  AddDbOption(cmd, &o->db, "Store to read")->capture_default_str();
-  cmd->add_option("--vm", o->vm, "Only this VM (name or glob; domain suffix ignored)");
-  cmd->add_option("--from", o->from, "Start of the range, ISO 8601 (UTC unless an offset is given)");
-  cmd->add_option("--to", o->to, "End of the range, ISO 8601");
-  cmd->add_option("--format", o->format, "Output format")
-      ->check(CLI::IsMember({"html", "csv", "json", "pdh-csv", "markdown"}))
-      ->capture_default_str();
-  cmd->add_option("--out", o->out, "File to write; - for standard output")->required();
-  cmd->add_flag("--recompute", o->recompute, "Recompute and store the corrections from the samples first");
-  cmd->add_option("--vsphere-counter", o->vsphere_counter,
-                  "For --recompute and --format pdh-csv: vSphere host utilization, usage = cpu.usage.average, run = "
-                  "cpu.run.summation (as for vrecon correct)")
-      ->check(CLI::IsMember({"usage", "run"}))
-      ->capture_default_str();
-  return [o]() { return Run(*o); };
 }
 
 }  // namespace vrecon::cli

@@ -1,6 +1,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "src/cli/command_options.h"
 #include "src/cli/commands.h"
 #include "src/core/text_util.h"
 #include "src/engine/vm_directory.h"
@@ -23,116 +24,96 @@ StatusOr<std::map<int64_t, std::string>> HostVmKeys(Store* store) {
 
 }  // namespace
 
-RunFn AddSamplesCommand(CLI::App& app) {
-  struct Opts {
-    std::string db = "vrecon.db";
-    std::string machine, object, counter, instance, source, from, to, format = "table";
+int RunSamplesCommand(const SamplesArgs& o) {
+  TimeRange range;
+  std::optional<TimeNs> from, to;
+  if (Status s = ParseTimeRange(o.from, o.to, &from, &to); !s.ok()) {
+    PrintError(s.message());
+    return kExitUsage;
+  }
+  if (from) range.from = *from;
+  if (to) range.to = *to;
+  auto store = OpenExistingStore(o.db);
+  if (!store.ok()) {
+    PrintError(store.status().message());
+    return kExitFailure;
+  }
+  SeriesFilter f;
+  auto set = [](std::optional<std::string>* dst, const std::string& v) {
+    if (!v.empty()) *dst = v;
   };
-  auto o = std::make_shared<Opts>();
-  CLI::App* cmd = app.add_subcommand("samples", "List stored intervals exactly as they are in the store");
-  AddDbOption(cmd, &o->db, "Store to read")->capture_default_str();
-  cmd->add_option("--machine", o->machine, "Machine (computer or ESXi/Hyper-V host) name; glob allowed");
-  cmd->add_option("--object", o->object, "Object, English name (Processor, Process, ...); glob allowed");
-  cmd->add_option("--counter", o->counter, "Counter, English name (% Processor Time, ...); glob allowed");
-  cmd->add_option("--instance", o->instance, "Instance (_Total, 0, chrome#2, WEB01:Hv VP 0, ...); glob allowed");
-  cmd->add_option("--source", o->source, "guest, vmtools, hyperv, esxtop or vsphere")
-      ->check(CLI::IsMember({"guest", "vmtools", "hyperv", "esxtop", "vsphere"}));
-  cmd->add_option("--from", o->from, "Start of the range, ISO 8601");
-  cmd->add_option("--to", o->to, "End of the range, ISO 8601");
-  AddFormatOption(cmd, &o->format);
-  return [o]() {
-    TimeRange range;
-    std::optional<TimeNs> from, to;
-    if (Status s = ParseTimeRange(o->from, o->to, &from, &to); !s.ok()) {
-      PrintError(s.message());
-      return kExitUsage;
-    }
-    if (from) range.from = *from;
-    if (to) range.to = *to;
-    auto store = OpenExistingStore(o->db);
-    if (!store.ok()) {
-      PrintError(store.status().message());
-      return kExitFailure;
-    }
-    SeriesFilter f;
-    auto set = [](std::optional<std::string>* dst, const std::string& v) {
-      if (!v.empty()) *dst = v;
-    };
-    set(&f.machine, o->machine);
-    set(&f.object, o->object);
-    set(&f.counter, o->counter);
-    set(&f.instance, o->instance);
-    set(&f.source, o->source);
-    auto series = FindSeries(store->get(), f);
-    if (!series.ok()) {
-      PrintError(series.status().message());
-      return kExitFailure;
-    }
-    auto vm_keys = HostVmKeys(store->get());
-    if (!vm_keys.ok()) {
-      PrintError(vm_keys.status().message());
-      return kExitFailure;
-    }
-    const OutputFormat fmt = ToFormat(o->format);
-    std::ostream& out = std::cout;
-    std::optional<StreamingTable> table;
-    if (fmt == OutputFormat::kTable) {
-      std::vector<size_t> w(9, 0);
-      for (const StoredSeries& s : *series) {
-        const SeriesKey& k = s.key;
-        size_t i = 0;
-        for (const std::string& v : {std::string(SourceKindName(k.source)), k.machine, k.object, k.instance, k.counter})
-          w[i] = std::max(w[i], DisplayWidth(v)), ++i;
-      }
-      w[5] = w[6] = 24;
-      w[7] = 12;
-      table.emplace(out,
-                    std::vector<std::string>{"source", "machine", "object", "instance", "counter", "start", "end",
-                                             "value", "unit"},
-                    w);
-    }
-    if (fmt == OutputFormat::kJson) out << "{\"samples\": [";
-    if (fmt == OutputFormat::kCsv)
-      out << "source,machine,object,instance,counter,start,end,value,unit,original,vm_key\n";
-    bool first = true;
+  set(&f.machine, o.machine);
+  set(&f.object, o.object);
+  set(&f.counter, o.counter);
+  set(&f.instance, o.instance);
+  set(&f.source, o.source);
+  auto series = FindSeries(store->get(), f);
+  if (!series.ok()) {
+    PrintError(series.status().message());
+    return kExitFailure;
+  }
+  auto vm_keys = HostVmKeys(store->get());
+  if (!vm_keys.ok()) {
+    PrintError(vm_keys.status().message());
+    return kExitFailure;
+  }
+  const OutputFormat fmt = ToFormat(o.format);
+  std::ostream& out = std::cout;
+  std::optional<StreamingTable> table;
+  if (fmt == OutputFormat::kTable) {
+    std::vector<size_t> w(9, 0);
     for (const StoredSeries& s : *series) {
       const SeriesKey& k = s.key;
-      const std::string src(SourceKindName(k.source));
-      const auto key_it = vm_keys->find(s.id);
-      const std::string vm_key = key_it == vm_keys->end() ? "" : key_it->second;
-      Status st = ForEachSample(store->get(), s.id, range, [&](TimeNs a, TimeNs b, double v) {
-        const std::optional<double> value = IsMissing(v) ? std::nullopt : std::optional<double>(v);
-        switch (fmt) {
-          case OutputFormat::kJson:
-            out << (first ? "\n  " : ",\n  ") << "{\"source\": " << JsonString(src)
-                << ", \"machine\": " << JsonString(k.machine) << ", \"object\": " << JsonString(k.object)
-                << ", \"instance\": " << JsonString(k.instance) << ", \"counter\": " << JsonString(k.counter)
-                << ", \"start\": " << JsonString(FormatIso(a, true)) << ", \"end\": " << JsonString(FormatIso(b, true))
-                << ", \"value\": " << JsonNumber(value) << ", \"unit\": " << JsonString(k.unit)
-                << ", \"original\": " << JsonString(k.original)
-                << (vm_key.empty() ? "" : ", \"vm_key\": " + JsonString(vm_key)) << "}";
-            break;
-          case OutputFormat::kCsv:
-            out << src << "," << CsvCell(k.machine) << "," << CsvCell(k.object) << "," << CsvCell(k.instance) << ","
-                << CsvCell(k.counter) << "," << FormatIso(a, true) << "," << FormatIso(b, true) << ","
-                << CsvNumber(value) << "," << CsvCell(k.unit) << "," << CsvCell(k.original) << "," << CsvCell(vm_key)
-                << "\n";
-            break;
-          case OutputFormat::kTable:
-            table->Row({src, k.machine, k.object, k.instance, k.counter, FormatIso(a, true), FormatIso(b, true),
-                        value ? FormatDouble(*value) : "(missing)", k.unit});
-            break;
-        }
-        first = false;
-      });
-      if (!st.ok()) {
-        PrintError(st.message());
-        return kExitFailure;
-      }
+      size_t i = 0;
+      for (const std::string& v : {std::string(SourceKindName(k.source)), k.machine, k.object, k.instance, k.counter})
+        w[i] = std::max(w[i], DisplayWidth(v)), ++i;
     }
-    if (fmt == OutputFormat::kJson) out << (first ? "]}\n" : "\n]}\n");
-    return kExitOk;
-  };
+    w[5] = w[6] = 24;
+    w[7] = 12;
+    table.emplace(
+        out,
+        std::vector<std::string>{"source", "machine", "object", "instance", "counter", "start", "end", "value", "unit"},
+        w);
+  }
+  if (fmt == OutputFormat::kJson) out << "{\"samples\": [";
+  if (fmt == OutputFormat::kCsv) out << "source,machine,object,instance,counter,start,end,value,unit,original,vm_key\n";
+  bool first = true;
+  for (const StoredSeries& s : *series) {
+    const SeriesKey& k = s.key;
+    const std::string src(SourceKindName(k.source));
+    const auto key_it = vm_keys->find(s.id);
+    const std::string vm_key = key_it == vm_keys->end() ? "" : key_it->second;
+    Status st = ForEachSample(store->get(), s.id, range, [&](TimeNs a, TimeNs b, double v) {
+      const std::optional<double> value = IsMissing(v) ? std::nullopt : std::optional<double>(v);
+      switch (fmt) {
+        case OutputFormat::kJson:
+          out << (first ? "\n  " : ",\n  ") << "{\"source\": " << JsonString(src)
+              << ", \"machine\": " << JsonString(k.machine) << ", \"object\": " << JsonString(k.object)
+              << ", \"instance\": " << JsonString(k.instance) << ", \"counter\": " << JsonString(k.counter)
+              << ", \"start\": " << JsonString(FormatIso(a, true)) << ", \"end\": " << JsonString(FormatIso(b, true))
+              << ", \"value\": " << JsonNumber(value) << ", \"unit\": " << JsonString(k.unit)
+              << ", \"original\": " << JsonString(k.original)
+              << (vm_key.empty() ? "" : ", \"vm_key\": " + JsonString(vm_key)) << "}";
+          break;
+        case OutputFormat::kCsv:
+          out << src << "," << CsvCell(k.machine) << "," << CsvCell(k.object) << "," << CsvCell(k.instance) << ","
+              << CsvCell(k.counter) << "," << FormatIso(a, true) << "," << FormatIso(b, true) << "," << CsvNumber(value)
+              << "," << CsvCell(k.unit) << "," << CsvCell(k.original) << "," << CsvCell(vm_key) << "\n";
+          break;
+        case OutputFormat::kTable:
+          table->Row({src, k.machine, k.object, k.instance, k.counter, FormatIso(a, true), FormatIso(b, true),
+                      value ? FormatDouble(*value) : "(missing)", k.unit});
+          break;
+      }
+      first = false;
+    });
+    if (!st.ok()) {
+      PrintError(st.message());
+      return kExitFailure;
+    }
+  }
+  if (fmt == OutputFormat::kJson) out << (first ? "]}\n" : "\n]}\n");
+  return kExitOk;
 }
 
 }  // namespace vrecon::cli

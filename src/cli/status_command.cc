@@ -6,6 +6,7 @@
 #include <chrono>
 #include <iostream>
 
+#include "src/cli/command_options.h"
 #include "src/cli/commands.h"
 #include "src/core/text_util.h"
 #include "src/fleet/fleet_config.h"
@@ -115,67 +116,47 @@ void WriteTable(const std::string& db, const std::vector<Line>& lines, TimeNs no
 
 }  // namespace
 
-RunFn AddStatusCommand(CLI::App& app) {
-  struct Opts {
-    std::string db = "vrecon.db", stale_after, format = "table";
-  };
-  auto o = std::make_shared<Opts>();
-  CLI::App* cmd = app.add_subcommand(
-      "status",
-      "Per collection source: last success, lag, rows added, last error; exits 1 when a source's last attempt "
-      "failed or it is stale, with one line per such source on stderr");
-  cmd->footer(
-      "Exit status: 0 when every source's last attempt succeeded and none is stale; 1 when a source is failing "
-      "or stale (stderr: \"vrecon: error: source NAME failing: ERROR\" or \"... stale: no success for 47m "
-      "(threshold 15m)\"), or the store cannot be read; 2 for a usage error.");
-  AddDbOption(cmd, &o->db, "Store to read")->capture_default_str();
-  cmd->add_option("--stale-after", o->stale_after,
-                  "A source without a success for this long is stale (30s, 15m, 1h; default 3 x the collector's "
-                  "--every, or 15m after --once rounds)");
-  AddFormatOption(cmd, &o->format);
-  return [o]() {
-    std::optional<TimeNs> stale_after;
-    if (!o->stale_after.empty()) {
-      stale_after = fleet::ParseDuration(o->stale_after);
-      if (!stale_after) {
-        PrintError("--stale-after \"" + o->stale_after + "\" is not a duration (30s, 15m, 1h)");
-        return kExitUsage;
-      }
+int RunStatusCommand(const StatusArgs& o) {
+  std::optional<TimeNs> stale_after;
+  if (!o.stale_after.empty()) {
+    stale_after = fleet::ParseDuration(o.stale_after);
+    if (!stale_after) {
+      PrintError("--stale-after \"" + o.stale_after + "\" is not a duration (30s, 15m, 1h)");
+      return kExitUsage;
     }
-    auto store = OpenExistingStore(o->db);
-    if (!store.ok()) {
-      PrintError(store.status().message());
-      return kExitFailure;
-    }
-    auto rows = SourceStatuses(store->get());
-    if (!rows.ok()) {
-      PrintError(rows.status().message());
-      return kExitFailure;
-    }
-    const TimeNs now =
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
-            .count();
-    std::vector<Line> lines;
-    int stale = 0, failing = 0;
-    for (const auto& s : *rows) {
-      lines.push_back(Classify(s, stale_after, now));
-      stale += lines.back().state == State::kStale;
-      failing += lines.back().state == State::kFailing;
-    }
-    const OutputFormat fmt = ToFormat(o->format);
-    if (fmt == OutputFormat::kJson) WriteJson(o->db, lines, now, stale, failing);
-    else if (fmt == OutputFormat::kCsv) WriteCsv(lines, now);
-    else WriteTable(o->db, lines, now);
-    std::cout.flush();
-    for (const Line& l : lines) {
-      if (l.state != State::kOk) PrintError(Problem(l, now));
-      if (l.s->rollups_due > 0)
-        std::cerr << "vrecon: note: source " << l.s->source << ": " << l.s->rollups_due
-                  << " VMs' 300 s rollup ranges are still to be stored; each round asks for them again until vCenter "
-                     "no longer keeps them\n";
-    }
-    return stale + failing ? kExitFailure : kExitOk;
-  };
+  }
+  auto store = OpenExistingStore(o.db);
+  if (!store.ok()) {
+    PrintError(store.status().message());
+    return kExitFailure;
+  }
+  auto rows = SourceStatuses(store->get());
+  if (!rows.ok()) {
+    PrintError(rows.status().message());
+    return kExitFailure;
+  }
+  const TimeNs now =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  std::vector<Line> lines;
+  int stale = 0, failing = 0;
+  for (const auto& s : *rows) {
+    lines.push_back(Classify(s, stale_after, now));
+    stale += lines.back().state == State::kStale;
+    failing += lines.back().state == State::kFailing;
+  }
+  const OutputFormat fmt = ToFormat(o.format);
+  if (fmt == OutputFormat::kJson) WriteJson(o.db, lines, now, stale, failing);
+  else if (fmt == OutputFormat::kCsv) WriteCsv(lines, now);
+  else WriteTable(o.db, lines, now);
+  std::cout.flush();
+  for (const Line& l : lines) {
+    if (l.state != State::kOk) PrintError(Problem(l, now));
+    if (l.s->rollups_due > 0)
+      std::cerr << "vrecon: note: source " << l.s->source << ": " << l.s->rollups_due
+                << " VMs' 300 s rollup ranges are still to be stored; each round asks for them again until vCenter "
+                   "no longer keeps them\n";
+  }
+  return stale + failing ? kExitFailure : kExitOk;
 }
 
 }  // namespace vrecon::cli

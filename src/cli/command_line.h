@@ -1,0 +1,46 @@
+// The command line: each command's options registered on the CLI11 app. Each Add*Command returns
+// the function that runs the command once the command line has been parsed. Only cli.cc and the
+// command_line_*.cc files include this header, and so CLI11 (src/cli/command_options.h says why).
+#ifndef VRECON_SRC_CLI_COMMAND_LINE_H_
+#define VRECON_SRC_CLI_COMMAND_LINE_H_
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+
+#include "src/cli/command_options.h"
+
+namespace vrecon::cli {
+
+using RunFn = std::function<int()>;
+
+// command_line_read.cc: the commands that read a store.
+RunFn AddCorrectCommand(CLI::App& app);
+RunFn AddCountersCommand(CLI::App& app);
+RunFn AddSamplesCommand(CLI::App& app);
+RunFn AddReadyCommand(CLI::App& app);
+RunFn AddReportCommand(CLI::App& app);
+RunFn AddStatusCommand(CLI::App& app);
+RunFn AddServeCommand(CLI::App& app);
+// command_line_write.cc: the commands that write one.
+RunFn AddIngestCommand(CLI::App& app);
+RunFn AddPruneCommand(CLI::App& app);
+// `collect`: the fleet (options of the command itself), `collect vsphere` and `collect procfs`.
+RunFn AddCollectCommand(CLI::App& app);
+
+// cli.cc: options several commands share.
+// Adds --format table|csv|json.
+void AddFormatOption(CLI::App* cmd, std::string* format);
+// --db: a SQLite file or a postgresql:// URI (src/store/store_location.h). A URI that carries a
+// password is a usage error that says where the password belongs. `what` begins the help text.
+CLI::Option* AddDbOption(CLI::App* cmd, std::string* db, const std::string& what);
+// --vm, --window, --from, --to, --map, --hyperv-counter, --vsphere-counter, --no-align.
+void AddCorrectionOptions(CLI::App* cmd, CorrectionOptions* o);
+// --listen, --top, --tls-cert, --tls-key, --auth-file, --insecure-listen; returns --listen. Its
+// default is what `o->listen` holds.
+CLI::Option* AddListenOptions(CLI::App* cmd, ListenOptions* o);
+
+}  // namespace vrecon::cli
+
+#endif  // VRECON_SRC_CLI_COMMAND_LINE_H_
