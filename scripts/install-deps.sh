@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages vrecon needs to build and test, only those missing.
-# Usage: scripts/install-deps.sh [--fuzz | --build-only] [extra-package ...]
-#   --fuzz        also clang and its libFuzzer/sanitizer runtimes, for scripts/fuzz.sh
+# Usage: scripts/install-deps.sh [--clang | --fuzz | --build-only] [extra-package ...]
+#   --clang       also clang and its libFuzzer/sanitizer runtimes, for the sanitizer build
+#                 (scripts/test.sh --sanitize) and scripts/fuzz.sh; --fuzz is the same
 #   --build-only  only what building vrecon itself needs (scripts/demo.sh): no test servers,
 #                 browser or Go toolchain
 set -euo pipefail
@@ -13,7 +14,7 @@ tests=(postgresql postgresql-common prometheus openssl libgtest-dev libgmock-dev
        golang-github-vmware-govmomi-dev curl chromium)
 extra=()
 case "${1:-}" in
-  --fuzz) shift; extra=(clang libclang-rt-14-dev) ;;
+  --clang|--fuzz) shift; extra=(clang libclang-rt-14-dev) ;;
   --build-only) shift; tests=() ;;
 esac
 pkgs=("${build[@]}" "${tests[@]}" "${extra[@]}" "$@")
