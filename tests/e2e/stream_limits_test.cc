@@ -313,9 +313,11 @@ TEST_F(StreamLimitsTest, ShrinkingWhileReadStoresWhatWasRead) {
   const std::string log = dir_.File("live.csv");
   std::string text = Header({"A"});
 #ifdef VRECON_SANITIZED_BUILD
-  constexpr int kRows = 75000;  // ~4 MB: the same race on a quarter of the file (see above)
+  // ~4 MB: the same race on a quarter of the file (see above).
+  constexpr int kRows = 75000;
 #else
-  constexpr int kRows = 300000;  // ~15 MB
+  // ~15 MB.
+  constexpr int kRows = 300000;
 #endif
   {
     std::ofstream out(log, std::ios::binary);
