@@ -10,7 +10,7 @@
 #   scripts/fuzz.sh --list                   the targets
 # Prints the executions of each target and appends them to build-fuzz/executions.log. Exits 1
 # when a target crashes or breaks a property; the input is kept in build-fuzz/artifacts/TARGET/.
-# Runs one target at a time, under `nice`: fuzzing shares the machine. Environment:
+# Runs one target at a time (--smoke: one per core), under `nice`: fuzzing shares the machine. Environment:
 # VRECON_FUZZ_BUILD_DIR (build-fuzz), VRECON_FUZZ_BUILD_JOBS (nproc), VRECON_FUZZ_SMOKE_SECONDS (15).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -66,19 +66,17 @@ max_len() {
   esac
 }
 
-status=0
-summary=()
-for t in "${run[@]}"; do
-  bin=$build/fuzz/${t}_fuzzer
-  corpus=$tmp/corpus-$t
-  art=$build/artifacts/$t
+# One target: its run, its report on a failure, its line in executions.log and in
+# $tmp/TARGET.summary (read back below, since --smoke runs targets in background jobs).
+fuzz_one() {
+  local t=$1
+  local bin=$build/fuzz/${t}_fuzzer corpus=$tmp/corpus-$t art=$build/artifacts/$t log=$tmp/$t.log
   mkdir -p "$corpus" "$art" "fuzz/corpus/$t"
   cp -r "fuzz/corpus/$t/." "$corpus/"
-  log=$tmp/$t.log
   echo "== $t: ${seconds}s on $(ls "$corpus" | wc -l) corpus inputs"
-  extra=()
+  local extra=()
   [ "$mode" = merge ] && [ -d "$tmp/seeds/$t" ] && extra=("$tmp/seeds/$t")  # read, never written
-  rc=0
+  local rc=0
   if [ "$seconds" -gt 0 ]; then
     nice -n 19 "$bin" "$corpus" "${extra[@]}" -dict="fuzz/dict/$t.dict" -max_total_time="$seconds" \
       -max_len="$(max_len "$t")" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$art/" \
@@ -86,23 +84,23 @@ for t in "${run[@]}"; do
   else
     : >"$log"
   fi
+  local execs
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   execs=${execs:-0}
-  result=ok
+  local result=ok
   if [ "$rc" -ne 0 ]; then
     result=FAILED
-    status=1
     # The report: sanitizer or property message, stack, and the input libFuzzer saved.
     grep -E "ERROR|runtime error|property violated|SUMMARY|Test unit written|^ +#[0-9]+ " "$log" | head -40 >&2 ||
       tail -n 20 "$log" >&2
   fi
   [ "$seconds" -gt 0 ] &&
     printf '%s %s %s %ss %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$t" "$execs" "$seconds" "$result" >>"$build/executions.log"
-  summary+=("$(printf '%-14s %12s executions  %s' "$t" "$execs" "$result")")
+  printf '%-14s %12s executions  %s\n' "$t" "$execs" "$result" >"$tmp/$t.summary"
   if [ "$mode" = merge ] && [ "$rc" -eq 0 ]; then
     # One input per covered edge (-use_counters=0: not one per hit count) keeps the committed
     # corpus small; a run regrows the rest in seconds.
-    fresh=$tmp/merged-$t
+    local fresh=$tmp/merged-$t
     mkdir -p "$fresh"
     nice -n 19 "$bin" -merge=1 -use_counters=0 -max_len="$(max_len "$t")" -timeout=10 -rss_limit_mb=2048 "$fresh" \
       "fuzz/corpus/$t" "$corpus" "$tmp/seeds/$t" >"$tmp/$t.merge.log" 2>&1
@@ -110,6 +108,23 @@ for t in "${run[@]}"; do
     mv "$fresh" "fuzz/corpus/$t"
     echo "   corpus: $(ls "fuzz/corpus/$t" | wc -l) inputs, $(du -sk --apparent-size "fuzz/corpus/$t" | cut -f1) KB"
   fi
+}
+
+# --smoke is CI's, on a machine of its own: one target per core at a time. Otherwise one at a
+# time, since fuzzing shares the machine.
+parallel=1
+[ "$mode" = smoke ] && parallel=$(nproc)
+for t in "${run[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do wait -n || true; done
+  fuzz_one "$t" &
+done
+wait
+status=0
+summary=()
+for t in "${run[@]}"; do
+  line=$(cat "$tmp/$t.summary" 2>/dev/null || printf '%-14s %12s executions  FAILED' "$t" "?")
+  summary+=("$line")
+  case $line in *FAILED) status=1 ;; esac
 done
 echo "== executions (this run; every run is in $build/executions.log)"
 printf '%s\n' "${summary[@]}"
