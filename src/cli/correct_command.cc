@@ -56,27 +56,20 @@ int RunCorrectCommand(const CorrectArgs& o) {
     if (out.windows() == 0) std::cerr << "vrecon: no windows with guest or host CPU data in the selected range\n";
     return kExitOk;
   }
-  std::map<std::string, models::ClockModel> clocks;
-  auto windows = RunCorrection(store->get(), req, &clocks);
-  if (!windows.ok()) {
-    PrintError(windows.status().message());
-    return kExitFailure;
-  }
   // --counters: the typed counters are matched against every window at once.
-  CounterRequest creq;
-  creq.window = req.window;
-  if (!o.host_disk.empty()) creq.host_disk = o.host_disk;
-  UseClocks(clocks, &creq);
-  StatusOr<std::vector<std::vector<models::CounterValue>>> counters = RunCounters(store->get(), *windows, creq);
-  if (!counters.ok()) {
-    PrintError(counters.status().message());
+  std::optional<std::string> host_disk;
+  if (!o.host_disk.empty()) host_disk = o.host_disk;
+  auto result = RunCorrectionWithCounters(store->get(), req, host_disk);
+  if (!result.ok()) {
+    PrintError(result.status().message());
     return kExitFailure;
   }
-  if (windows->empty()) std::cerr << "vrecon: no windows with guest or host CPU data in the selected range\n";
-  WriteCorrection(std::cout, *windows, fmt, top, &*counters);
+  const auto& [windows, counters] = *result;
+  if (windows.empty()) std::cerr << "vrecon: no windows with guest or host CPU data in the selected range\n";
+  WriteCorrection(std::cout, windows, fmt, top, &counters);
   if (fmt == OutputFormat::kTable) {
     std::cout << "\nTyped counters\n";
-    WriteCounters(std::cout, *windows, *counters, fmt);
+    WriteCounters(std::cout, windows, counters, fmt);
   }
   return kExitOk;
 }

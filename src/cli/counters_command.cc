@@ -2,10 +2,11 @@
 // window as seed 003 says (docs/counter-types.md).
 #include <algorithm>
 #include <iostream>
+#include <optional>
+#include <string>
 
 #include "src/cli/command_options.h"
 #include "src/cli/commands.h"
-#include "src/engine/correction_job.h"
 #include "src/engine/counter_job.h"
 #include "src/report/counter_report.h"
 
@@ -22,27 +23,20 @@ int RunCountersCommand(const CountersArgs& o) {
     PrintError(store.status().message());
     return kExitFailure;
   }
-  std::map<std::string, models::ClockModel> clocks;
-  auto windows = RunCorrection(store->get(), req, &clocks);
-  if (!windows.ok()) {
-    PrintError(windows.status().message());
+  std::optional<std::string> host_disk;
+  if (!o.host_disk.empty()) host_disk = o.host_disk;
+  auto result = RunCorrectionWithCounters(store->get(), req, host_disk);
+  if (!result.ok()) {
+    PrintError(result.status().message());
     return kExitFailure;
   }
-  CounterRequest creq;
-  creq.window = req.window;
-  if (!o.host_disk.empty()) creq.host_disk = o.host_disk;
-  UseClocks(clocks, &creq);
-  auto counters = RunCounters(store->get(), *windows, creq);
-  if (!counters.ok()) {
-    PrintError(counters.status().message());
-    return kExitFailure;
-  }
-  if (windows->empty()) {
+  const auto& [windows, counters] = *result;
+  if (windows.empty()) {
     std::cerr << "vrecon: no windows with guest or host CPU data in the selected range\n";
-  } else if (std::all_of(counters->begin(), counters->end(), [](const auto& c) { return c.empty(); })) {
+  } else if (std::all_of(counters.begin(), counters.end(), [](const auto& c) { return c.empty(); })) {
     std::cerr << "vrecon: the selected guests log no counters besides the correction's own\n";
   }
-  WriteCounters(std::cout, *windows, *counters, ToFormat(o.format));
+  WriteCounters(std::cout, windows, counters, ToFormat(o.format));
   return kExitOk;
 }
 

@@ -191,4 +191,18 @@ StatusOr<std::vector<std::vector<models::CounterValue>>> RunCounters(Store* stor
   return out;
 }
 
+StatusOr<CorrectedCounters> RunCorrectionWithCounters(Store* store, const CorrectionRequest& request,
+                                                      std::optional<std::string> host_disk) {
+  std::map<std::string, models::ClockModel> clocks;
+  auto windows = RunCorrection(store, request, &clocks);
+  if (!windows.ok()) return windows.status();
+  CounterRequest creq;
+  creq.window = request.window;
+  creq.host_disk = std::move(host_disk);
+  UseClocks(clocks, &creq);
+  auto counters = RunCounters(store, *windows, creq);
+  if (!counters.ok()) return counters.status();
+  return CorrectedCounters{std::move(windows).value(), std::move(counters).value()};
+}
+
 }  // namespace vrecon

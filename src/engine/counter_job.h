@@ -12,6 +12,7 @@
 #include "models/clock_alignment.h"
 #include "models/correction.h"
 #include "models/counter_windows.h"
+#include "src/engine/correction_job.h"
 #include "src/store/store.h"
 
 namespace vrecon {
@@ -36,6 +37,17 @@ void UseClocks(const std::map<std::string, models::ClockModel>& clocks, CounterR
 StatusOr<std::vector<std::vector<models::CounterValue>>> RunCounters(Store* store,
                                                                      const std::vector<models::WindowResult>& windows,
                                                                      const CounterRequest& request);
+
+// The correction's windows and, one list per window, their typed counters.
+struct CorrectedCounters {
+  std::vector<models::WindowResult> windows;
+  std::vector<std::vector<models::CounterValue>> counters;
+};
+
+// RunCorrection, then RunCounters on its windows with its window width and clock models (what
+// `vrecon counters` and `correct --counters` print). host_disk as in CounterRequest.
+StatusOr<CorrectedCounters> RunCorrectionWithCounters(Store* store, const CorrectionRequest& request,
+                                                      std::optional<std::string> host_disk);
 
 }  // namespace vrecon
 

@@ -89,6 +89,35 @@ TEST(CounterJobTest, RatesUseTheTrueIntervalOfTheClockMap) {
   EXPECT_NEAR(*Find((*plain)[0], "Memory\\Pages/sec")->count, 30000, 1e-6);
 }
 
+// What `vrecon counters` and `correct --counters` run: the correction's windows, one list of
+// typed counters per window, on the request's window width, and --host-disk passed through.
+TEST(CounterJobTest, CorrectionWithCountersTypesEachWindowOfTheCorrection) {
+  TempDir dir;
+  auto store = CounterStore(dir);
+  CorrectionRequest req;
+  req.align = false;
+  req.window = 600 * kNsPerSec;
+  auto both = RunCorrectionWithCounters(store.get(), req, std::nullopt);
+  ASSERT_TRUE(both.ok()) << both.status().message();
+  ASSERT_EQ(both->windows.size(), 1u);
+  ASSERT_EQ(both->counters.size(), 1u);
+  const models::CounterValue* pages = Find(both->counters[0], "Memory\\Pages/sec");
+  ASSERT_NE(pages, nullptr);
+  EXPECT_NEAR(*pages->count, 100 * 600, 1e-6);
+  const models::CounterValue* disk = Find(both->counters[0], "Avg. Disk sec/Write");
+  ASSERT_NE(disk, nullptr);
+  EXPECT_NEAR(*disk->value, 0.005, 1e-12);
+
+  auto named = RunCorrectionWithCounters(store.get(), req, "D:");
+  ASSERT_TRUE(named.ok()) << named.status().message();
+  disk = Find(named->counters[0], "Avg. Disk sec/Write");
+  ASSERT_NE(disk, nullptr);
+  EXPECT_NE(disk->note.find("(D:) named by --host-disk"), std::string::npos) << disk->note;
+
+  req.vm = "NO-SUCH-VM";
+  EXPECT_FALSE(RunCorrectionWithCounters(store.get(), req, std::nullopt).ok());
+}
+
 TEST(CounterJobTest, UseClocksTakesOnlyEstimatedModels) {
   models::ClockModel estimated, flat;
   estimated.segments.push_back({0, 4'000'000'000LL * kNsPerSec, 2.0, 0.0, true, 0, {}, 0});
