@@ -100,12 +100,18 @@ std::optional<TimeNs> ParseIso(std::string_view s) {
     if (!TakeDigits(s, 2, 2, &hh)) return std::nullopt;
     TakeChar(s, ':');
     if (!s.empty() && !TakeDigits(s, 2, 2, &mm)) return std::nullopt;
+    if (hh > 23 || mm > 59) return std::nullopt;
     offset_min = sign * (hh * 60 + mm);
   }
   if (!s.empty()) return std::nullopt;
-  const std::optional<TimeNs> t = CheckedNsFromCivil(c);
-  if (!t) return std::nullopt;
-  return *t - static_cast<TimeNs>(offset_min) * 60 * kNsPerSec;
+  const std::optional<TimeNs> local = CheckedNsFromCivil(c);
+  if (!local) return std::nullopt;
+  // The years bound the UTC instant, which is what FormatIso writes: "1900-01-01+05:00" is
+  // 1899-12-31T19:00:00Z, outside them.
+  const TimeNs t = *local - static_cast<TimeNs>(offset_min) * 60 * kNsPerSec;
+  if (t < NsFromCivil(CivilTime{kMinYear, 1, 1}) || t >= NsFromCivil(CivilTime{kMaxYear + 1, 1, 1}))
+    return std::nullopt;
+  return t;
 }
 
 std::string FormatSpan(TimeNs d) {

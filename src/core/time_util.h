@@ -49,7 +49,8 @@ std::string NowIso();
 std::string FormatSpan(TimeNs d);
 
 // Accepts "YYYY-MM-DD", "YYYY-MM-DDTHH:MM[:SS[.fff]]" with optional "Z" or "+HH:MM"/"-HH:MM";
-// a value without an offset is UTC. Years outside kMinYear..kMaxYear are refused.
+// a value without an offset is UTC. An instant outside the years kMinYear..kMaxYear (in UTC) and
+// an offset past 23:59 are refused.
 std::optional<TimeNs> ParseIso(std::string_view s);
 
 }  // namespace vrecon

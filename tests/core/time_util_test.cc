@@ -35,4 +35,22 @@ TEST(TimeUtilTest, DaysThatAreNotInTheirMonthAreNoDate) {
   EXPECT_TRUE(ParseIso("2026-12-31T23:59:59Z"));
 }
 
+// Found by the timestamps fuzzer: "1900-01-01+05" read as 1899-12-31T19:00:00Z, which FormatIso
+// wrote and ParseIso then refused. The years bound the UTC instant.
+TEST(TimeUtilTest, TheYearsBoundTheInstantNotTheLocalDate) {
+  EXPECT_FALSE(ParseIso("1900-01-01+05"));
+  EXPECT_EQ(ParseIso("1900-01-01-05"), NsFromCivil(CivilTime{1900, 1, 1, 5}));
+  EXPECT_EQ(ParseIso("1900-01-01T00:00:00Z"), NsFromCivil(CivilTime{1900, 1, 1}));
+  EXPECT_FALSE(ParseIso("2189-12-31T23:00-05:00"));
+  EXPECT_EQ(ParseIso("2189-12-31T23:00+05:00"), NsFromCivil(CivilTime{2189, 12, 31, 18}));
+  for (const char* s : {"1900-01-01-05", "2189-12-31T23:00+05:00", "2189-12-31T23:59:59.999Z"}) {
+    const auto t = ParseIso(s);
+    ASSERT_TRUE(t) << s;
+    EXPECT_EQ(ParseIso(FormatIso(*t, true)), t) << s;
+  }
+  EXPECT_FALSE(ParseIso("2026-11-01T10:00+24:00"));
+  EXPECT_FALSE(ParseIso("2026-11-01T10:00+05:60"));
+  EXPECT_EQ(ParseIso("2026-11-01T10:00+14:00"), NsFromCivil(CivilTime{2026, 10, 31, 20}));
+}
+
 }  // namespace vrecon
