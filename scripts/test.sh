@@ -3,11 +3,12 @@
 #   scripts/test.sh             Release build in build/
 #   scripts/test.sh --sanitize  AddressSanitizer + UndefinedBehaviorSanitizer build in build-asan/,
 #                               compiled with clang (GCC builds the Release)
-# The Release run then checks format and lint (scripts/lint.sh; docs/development.md).
+# The Release run also checks format and lint (scripts/lint.sh; docs/development.md), at the
+# lowest priority while the tests run: they leave about a third of the CPU idle.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sanitize=0; [ "${1:-}" = "--sanitize" ] && sanitize=1
-if [ $sanitize = 1 ]; then scripts/install-deps.sh --clang; else scripts/install-deps.sh; fi
+if [ $sanitize = 1 ]; then scripts/install-deps.sh --clang; else scripts/install-deps.sh clang-format-14 clang-tidy-14; fi
 # CI must run the browser test of the HTML report (tests/report/report_browser_test.cc), not skip it.
 export VRECON_REQUIRE_CHROMIUM=1
 export VRECON_REQUIRE_PROMETHEUS=1
@@ -31,9 +32,18 @@ cmake --build "$build" -j"$(nproc)"
 # (and removes) around ctest; there a missing PostgreSQL fails them rather than skipping them.
 # The sanitizer run leaves out the statistical accuracy tests (label `accuracy`, tests/CMakeLists.txt).
 skip=(); [ $sanitize = 1 ] && skip=(-LE accuracy)
-VRECON_TEST_PG=require pg_virtualenv ctest --test-dir "$build" --output-on-failure -j"$(nproc)" "${skip[@]}"
-# After the tests, so their results show even when a line is misformatted. The sanitizer build
-# compiles the same code: linting it again would find nothing new.
+# The lint runs beside the tests under `nice -n 19` (the tests keep the CPU they ask for), and
+# prints after them, so their results show first. The sanitizer build compiles the same code:
+# linting it again would find nothing new.
+lint_pid=""
 if [ "$build" = build ]; then
-  scripts/lint.sh
+  nice -n 19 scripts/lint.sh >build/lint.out 2>&1 &
+  lint_pid=$!
 fi
+status=0
+VRECON_TEST_PG=require pg_virtualenv ctest --test-dir "$build" --output-on-failure -j"$(nproc)" "${skip[@]}" || status=$?
+if [ -n "$lint_pid" ]; then
+  wait "$lint_pid" || status=1
+  cat build/lint.out >&2
+fi
+exit $status
