@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "src/core/text_util.h"
+#include "src/fleet/toml_guard.h"
 #include "src/store/store_location.h"
 
 namespace vrecon::fleet {
@@ -207,108 +208,6 @@ Status ReadArray(const Checker& c, const toml::table& root, const char* key, std
     out->push_back(std::move(item));
   }
   return Status::Ok();
-}
-
-// toml++ 3.3.0 (Debian 12's) reaches __builtin_unreachable(), undefined behaviour, when it asks
-// whether some non-ASCII characters (U+00A1..U+0499, U+FB26..U+FEFE) are whitespace
-// (marzer/tomlplusplus#190, #295; found by fuzz/fleet_toml_fuzzer). It asks of every character
-// outside strings and comments, where TOML allows no non-ASCII character anyway, and in a
-// multi-line basic string right after a backslash and where the blanks a line-ending backslash
-// skips end. Returns the 1-based line of the first non-ASCII character in such a place, or 0.
-// A quote opens a string only where a key or a value starts; elsewhere (`x = 0"é"`, `5r=["é"]`)
-// toml++ reads it as part of a bare token. (So a dotted key's quoted part, `mappings."wéb"`,
-// counts as outside quotes: write it as an entry of a [mappings] table.)
-int64_t LineTomlppMisreads(std::string_view t) {
-  enum class In { kCode, kComment, kBasic, kLiteral, kMultiBasic, kMultiLiteral } in = In::kCode;
-  auto high = [](char c) { return static_cast<unsigned char>(c) >= 0x80; };
-  auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
-  auto at = [&](size_t i, std::string_view s) { return t.substr(i, s.size()) == s; };
-  std::vector<char> nest;  // '[' arrays and '{' inline tables around the text, innermost last
-  bool value = false;      // a value comes next at this level, not a key
-  bool start = true;       // a key or a value may start here
-  bool skipping = false;   // in a multi-line basic string, over the blanks after a backslash
-  int64_t line = 1;
-  if (at(0, "\xEF\xBB\xBF")) t.remove_prefix(3);  // a UTF-8 BOM, which toml++ skips itself
-  for (size_t i = 0; i < t.size(); ++i) {
-    const char c = t[i];
-    if (c == '\n') {
-      ++line;
-      if (in == In::kCode || in == In::kComment || in == In::kBasic || in == In::kLiteral) {
-        in = In::kCode;  // a line end ends a comment (and, as an error toml++ reports, a string)
-        start = true;
-        if (nest.empty()) value = false;
-        continue;
-      }
-    }
-    switch (in) {
-      case In::kCode:
-        if (high(c)) return line;
-        if (c == ' ' || c == '\t' || c == '\r') break;
-        if (c == '#') {
-          in = In::kComment;
-        } else if (c == '=') {
-          start = !value;  // after a key; a second '=' is part of a bare token
-          value = true;
-        } else if (c == ',') {
-          start = true;
-          if (!nest.empty() && nest.back() == '{') value = false;
-        } else if (c == '[' && start) {
-          if (value) nest.push_back('[');  // an array; else a [table] header, a key follows
-        } else if (c == '{' && start && value) {
-          nest.push_back('{');
-          value = false;
-        } else if ((c == ']' || c == '}') && !nest.empty() && nest.back() == (c == ']' ? '[' : '{')) {
-          nest.pop_back();
-          value = true;
-          start = false;
-        } else if ((c == '"' || c == '\'') && start) {
-          const bool multi = at(i, c == '"' ? "\"\"\"" : "'''");
-          in = c == '"' ? (multi ? In::kMultiBasic : In::kBasic) : (multi ? In::kMultiLiteral : In::kLiteral);
-          if (multi) i += 2;
-          start = false;
-        } else {
-          start = false;
-        }
-        break;
-      case In::kComment: break;
-      case In::kBasic:
-        if (c == '\\' && i + 1 < t.size() && t[i + 1] != '\n') {
-          ++i;  // \" does not end the string
-        } else if (c == '"') {
-          in = In::kCode;
-        }
-        break;
-      case In::kLiteral:
-        if (c == '\'') in = In::kCode;
-        break;
-      case In::kMultiBasic:
-      case In::kMultiLiteral: {
-        const char q = in == In::kMultiBasic ? '"' : '\'';
-        if (in == In::kMultiBasic) {
-          if (skipping && blank(c)) break;
-          if (skipping && high(c)) return line;
-          skipping = false;
-          if (c == '\\' && i + 1 < t.size()) {
-            if (high(t[i + 1])) return line;
-            if (blank(t[i + 1])) {
-              skipping = true;
-            } else {
-              ++i;  // \" and \\ do not end the string
-            }
-            break;
-          }
-        }
-        if (at(i, std::string(3, q))) {
-          in = In::kCode;
-          i += 2;
-          // """"" ends in two quotes that belong to the string.
-          for (int extra = 0; extra < 2 && i + 1 < t.size() && t[i + 1] == q; ++extra) ++i;
-        }
-        break;
-      }
-    }
-  }
-  return 0;
 }
 
 }  // namespace
