@@ -10,8 +10,9 @@
 #   scripts/fuzz.sh --list                   the targets
 # Prints the executions of each target and appends them to build-fuzz/executions.log. Exits 1
 # when a target crashes or breaks a property; the input is kept in build-fuzz/artifacts/TARGET/.
-# Runs one target at a time (--smoke: one per core), under `nice`: fuzzing shares the machine. Environment:
-# VRECON_FUZZ_BUILD_DIR (build-fuzz), VRECON_FUZZ_BUILD_JOBS (nproc), VRECON_FUZZ_SMOKE_SECONDS (15).
+# Runs one target at a time (--smoke: one per core), under `nice`: fuzzing shares the machine.
+# Environment: VRECON_FUZZ_BUILD_DIR (build-fuzz), VRECON_FUZZ_BUILD_JOBS (nproc),
+# VRECON_FUZZ_SMOKE_SECONDS (15).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,7 +25,7 @@ case "${1:-}" in
   --merge) mode=merge; shift ;;
   --smoke) mode=smoke; shift ;;
   --list) printf '%s\n' "${targets[@]}"; exit 0 ;;
-  -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
 esac
 which=${1:-all}
 seconds=${2:-60}
