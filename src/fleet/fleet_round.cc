@@ -176,6 +176,127 @@ SourceOutcome Outcome(const std::string& source, const char* kind) {
   return o;
 }
 
+using SourceJob = std::function<void(Store*, SourceOutcome*)>;
+
+// The round's sources in config order, vCenters then drop folders: each one's outcome in
+// round->sources and, at the same index, the job that collects it.
+std::vector<SourceJob> PlanSources(const RoundContext& ctx, RoundResult* round) {
+  const FleetConfig& cfg = *ctx.config;
+  std::vector<SourceJob> jobs;
+  for (const VcenterConfig& vc : cfg.vcenters) {
+    round->sources.push_back(Outcome(vc.id, "vcenter"));
+    round->sources.back().claim = vc.url;
+    jobs.push_back([&ctx, &vc](Store* s, SourceOutcome* o) { CollectVcenter(ctx, vc, s, o); });
+  }
+  for (const DropFolderConfig& df : cfg.drop_folders) {
+    round->sources.push_back(Outcome(df.path, "drop_folder"));
+    round->sources.back().claim = df.path;
+    jobs.push_back([&ctx, &df](Store* s, SourceOutcome* o) { CollectFolder(ctx, df, s, o); });
+  }
+  return jobs;
+}
+
+// Calls fn(i) for each i in [0, count) on up to `threads` threads, each taking the next index.
+void ForEachInParallel(size_t count, int threads, const std::function<void(size_t)>& fn) {
+  std::mutex mu;
+  size_t next = 0;
+  auto worker = [&] {
+    while (true) {
+      size_t i;
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        if (next >= count) return;
+        i = next++;
+      }
+      fn(i);
+    }
+  };
+  std::vector<std::thread> pool;
+  pool.reserve(threads);
+  for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
+  for (std::thread& t : pool) t.join();
+}
+
+// One source: claimed (skipped when another collector holds it), collected, its attempt recorded
+// and its claim ended, then logged. runner_own and lent as for SourceStore.
+void RunSource(const RoundContext& ctx, const SourceJob& job, std::unique_ptr<Store>* runner_own,
+               std::atomic<bool>* lent, SourceOutcome* out) {
+  const auto s0 = std::chrono::steady_clock::now();
+  if (ctx.stop && ctx.stop->load()) {
+    out->error = "not collected: stopped by a signal";
+    return;
+  }
+  std::unique_ptr<Store> opened;
+  StatusOr<Store*> store = SourceStore(ctx, runner_own, lent, &opened);
+  StatusOr<std::optional<std::string>> holder =
+      store.ok() ? ClaimSource(*store, out->claim) : StatusOr<std::optional<std::string>>(store.status());
+  if (!holder.ok()) {
+    out->error = holder.status().message();
+  } else if (holder->has_value()) {
+    // Its status row stays the holder's to write.
+    out->ok = true;
+    out->held_by = **holder;
+    ctx.log->Warn(out->source + ": skipped: " + out->held_by + " is collecting it (configured in two collectors)");
+  } else {
+    job(*store, out);
+    std::optional<TimeNs> newest = out->last_new_end;
+    if (out->kind == "vcenter") newest = NewestVsphereData(*store, out->claim);  // a vCenter's claim is its URL
+    Attempt a{out->source,     out->kind, NowNs(), newest, out->rows, ctx.round_interval_s, out->ok ? "" : out->error,
+              out->rollups_due};
+    Status recorded = RecordAttempt(*store, a);
+    if (!recorded.ok()) ctx.log->Error(out->source + ": cannot record its status: " + recorded.message());
+    // The runner's connection outlives the job: the claim must end with it, as it does when a
+    // source's own connection closes. A connection that fails here is replaced at its next use.
+    Status released = ReleaseSource(*store, out->claim);
+    if (!released.ok()) ctx.log->Warn(out->source + ": cannot end its claim: " + released.message());
+  }
+  out->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - s0).count();
+  if (!out->held_by.empty()) return;
+  if (out->ok) ctx.log->Info(out->source + ": " + std::to_string(out->rows) + " rows, " + out->detail);
+  else ctx.log->Error(out->source + ": " + out->error);
+}
+
+// The stored corrections of the VMs the round stored samples of, over the windows the new
+// samples touch: from one window before the earliest (a sample near a window's start also weighs
+// on the window before through its own span).
+void StoreRoundCorrections(const RoundContext& ctx, std::unique_ptr<Store>* runner_own, RoundResult* round) {
+  const FleetConfig& cfg = *ctx.config;
+  std::optional<TimeNs> earliest;
+  for (const SourceOutcome& s : round->sources)
+    if (s.first_new_end && (!earliest || *s.first_new_end < *earliest)) earliest = s.first_new_end;
+  if (!earliest) return;
+  const TimeNs window = static_cast<TimeNs>(cfg.window_s) * kNsPerSec;
+  CorrectionRequest req;
+  req.vm_keys = TouchedVms(round->sources);
+  req.window = window;
+  req.from = (*earliest / window) * window - window;
+  req.new_samples_from = earliest;
+  req.mappings = cfg.mappings;
+  req.vsphere_run = cfg.vsphere_run;
+  StatusOr<Store*> store = RunnerStore(ctx, runner_own);
+  StatusOr<int64_t> stored = store.ok() ? StoreCorrections(*store, req) : StatusOr<int64_t>(store.status());
+  if (stored.ok()) {
+    round->windows_stored = *stored;
+  } else if (!stored.status().IsNotFound()) {  // NotFound: no VM with both sides yet
+    round->correction_error = "storing the corrections failed: " + stored.status().message();
+    ctx.log->Error(round->correction_error);
+  }
+}
+
+// The fleet file's retain_samples / retain_corrections, after the round's corrections.
+void ApplyRoundRetention(const RoundContext& ctx, std::unique_ptr<Store>* runner_own, RoundResult* round) {
+  StatusOr<Store*> store = RunnerStore(ctx, runner_own);
+  StatusOr<PruneResult> pruned =
+      store.ok() ? ApplyRetention(*ctx.config, *store, NowNs(), ctx.log) : StatusOr<PruneResult>(store.status());
+  if (pruned.ok()) {
+    round->pruned_rows = pruned->sample_rows;
+    round->pruned_windows = pruned->windows;
+  } else {
+    round->retention_error = "retention failed: " + pruned.status().message();
+    ctx.log->Error(round->retention_error);
+  }
+}
+
 }  // namespace
 
 bool RoundResult::ok() const {
@@ -191,109 +312,13 @@ RoundResult RunRound(const RoundContext& ctx) {
   RoundResult round;
   round.started = NowNs();
   const auto t0 = std::chrono::steady_clock::now();
-  // Sources in config order: vCenters, then drop folders.
-  std::vector<std::function<void(Store*, SourceOutcome*)>> jobs;
-  for (const VcenterConfig& vc : cfg.vcenters) {
-    round.sources.push_back(Outcome(vc.id, "vcenter"));
-    round.sources.back().claim = vc.url;
-    jobs.push_back([&ctx, &vc](Store* s, SourceOutcome* o) { CollectVcenter(ctx, vc, s, o); });
-  }
-  for (const DropFolderConfig& df : cfg.drop_folders) {
-    round.sources.push_back(Outcome(df.path, "drop_folder"));
-    round.sources.back().claim = df.path;
-    jobs.push_back([&ctx, &df](Store* s, SourceOutcome* o) { CollectFolder(ctx, df, s, o); });
-  }
-
-  std::mutex mu;
-  size_t next = 0;
+  const std::vector<SourceJob> jobs = PlanSources(ctx, &round);
   std::atomic<bool> lent{false};
-  auto worker = [&] {
-    while (true) {
-      size_t i;
-      {
-        std::lock_guard<std::mutex> lock(mu);
-        if (next >= jobs.size()) return;
-        i = next++;
-      }
-      SourceOutcome* out = &round.sources[i];
-      const auto s0 = std::chrono::steady_clock::now();
-      if (ctx.stop && ctx.stop->load()) {
-        out->error = "not collected: stopped by a signal";
-        continue;
-      }
-      std::unique_ptr<Store> opened;
-      StatusOr<Store*> store = SourceStore(ctx, &own, &lent, &opened);
-      StatusOr<std::optional<std::string>> holder =
-          store.ok() ? ClaimSource(*store, out->claim) : StatusOr<std::optional<std::string>>(store.status());
-      if (!holder.ok()) {
-        out->error = holder.status().message();
-      } else if (holder->has_value()) {
-        // Its status row stays the holder's to write.
-        out->ok = true;
-        out->held_by = **holder;
-        ctx.log->Warn(out->source + ": skipped: " + out->held_by + " is collecting it (configured in two collectors)");
-      } else {
-        jobs[i](*store, out);
-        std::optional<TimeNs> newest = out->last_new_end;
-        if (out->kind == "vcenter") newest = NewestVsphereData(*store, cfg.vcenters[i].url);
-        Attempt a{
-            out->source,     out->kind, NowNs(), newest, out->rows, ctx.round_interval_s, out->ok ? "" : out->error,
-            out->rollups_due};
-        Status recorded = RecordAttempt(*store, a);
-        if (!recorded.ok()) ctx.log->Error(out->source + ": cannot record its status: " + recorded.message());
-        // The runner's connection outlives the job: the claim must end with it, as it does when a
-        // source's own connection closes. A connection that fails here is replaced at its next use.
-        Status released = ReleaseSource(*store, out->claim);
-        if (!released.ok()) ctx.log->Warn(out->source + ": cannot end its claim: " + released.message());
-      }
-      out->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - s0).count();
-      if (!out->held_by.empty()) continue;
-      if (out->ok) ctx.log->Info(out->source + ": " + std::to_string(out->rows) + " rows, " + out->detail);
-      else ctx.log->Error(out->source + ": " + out->error);
-    }
-  };
-  const int n = std::max(1, std::min<int>(cfg.parallel_sources, static_cast<int>(jobs.size())));
-  std::vector<std::thread> threads;
-  threads.reserve(n);
-  for (int i = 0; i < n; ++i) threads.emplace_back(worker);
-  for (std::thread& t : threads) t.join();
+  const int threads = std::max(1, std::min<int>(cfg.parallel_sources, static_cast<int>(jobs.size())));
+  ForEachInParallel(jobs.size(), threads, [&](size_t i) { RunSource(ctx, jobs[i], &own, &lent, &round.sources[i]); });
   round.stopped = ctx.stop && ctx.stop->load();
-
-  // The windows the new samples touch, from one window before the earliest (a sample near a
-  // window's start also weighs on the window before through its own span).
-  std::optional<TimeNs> earliest;
-  for (const SourceOutcome& s : round.sources)
-    if (s.first_new_end && (!earliest || *s.first_new_end < *earliest)) earliest = s.first_new_end;
-  if (earliest) {
-    const TimeNs window = static_cast<TimeNs>(cfg.window_s) * kNsPerSec;
-    CorrectionRequest req;
-    req.vm_keys = TouchedVms(round.sources);
-    req.window = window;
-    req.from = (*earliest / window) * window - window;
-    req.new_samples_from = earliest;
-    req.mappings = cfg.mappings;
-    req.vsphere_run = cfg.vsphere_run;
-    StatusOr<Store*> store = RunnerStore(ctx, &own);
-    StatusOr<int64_t> stored = store.ok() ? StoreCorrections(*store, req) : StatusOr<int64_t>(store.status());
-    if (stored.ok()) {
-      round.windows_stored = *stored;
-    } else if (!stored.status().IsNotFound()) {  // NotFound: no VM with both sides yet
-      round.correction_error = "storing the corrections failed: " + stored.status().message();
-      ctx.log->Error(round.correction_error);
-    }
-  }
-  if (!round.stopped && (cfg.retain_samples || cfg.retain_corrections)) {
-    StatusOr<Store*> store = RunnerStore(ctx, &own);
-    StatusOr<PruneResult> pruned =
-        store.ok() ? ApplyRetention(cfg, *store, NowNs(), ctx.log) : StatusOr<PruneResult>(store.status());
-    if (pruned.ok()) {
-      round.pruned_rows = pruned->sample_rows;
-      round.pruned_windows = pruned->windows;
-    } else {
-      round.retention_error = "retention failed: " + pruned.status().message();
-      ctx.log->Error(round.retention_error);
-    }
-  }
+  StoreRoundCorrections(ctx, &own, &round);
+  if (!round.stopped && (cfg.retain_samples || cfg.retain_corrections)) ApplyRoundRetention(ctx, &own, &round);
   if (ctx.store && *ctx.store) {
     (*ctx.store)->EndReads();
     (*ctx.store)->ForgetRowsAdded();
