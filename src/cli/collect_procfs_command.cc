@@ -4,12 +4,14 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "src/cli/command_options.h"
 #include "src/cli/commands.h"
 #include "src/collect/procfs_collect.h"
+#include "src/store/staged_store.h"
+#include "src/store/store_location.h"
 
 namespace vrecon::cli {
 namespace {
@@ -20,17 +22,36 @@ extern "C" void OnStopSignal(int) { g_stop.store(true); }
 }  // namespace
 
 int RunCollectProcfsCommand(const CollectProcfsArgs& o) {
+  // A store that does not exist yet is staged now (an unwritable place fails at once) and
+  // published at the first flush, when there are rows for it: a run that fails before that
+  // leaves nothing behind and has nothing to remove (src/store/staged_store.h).
   std::unique_ptr<Store> store;
-  std::error_code ec;
-  const bool existed = o.db == ":memory:" || std::filesystem::exists(o.db, ec);
+  std::optional<StagedStore> staged;
   if (o.out.empty()) {
-    auto s = Store::Open(o.db);
-    if (!s.ok()) {
-      PrintError(s.status().message());
-      return kExitFailure;
+    if (IsNewStoreFile(o.db)) {
+      auto s = StagedStore::Begin(o.db);
+      if (!s.ok()) {
+        PrintError(s.status().message());
+        return kExitFailure;
+      }
+      staged.emplace(std::move(s).value());
+    } else {
+      auto s = Store::Open(o.db);
+      if (!s.ok()) {
+        PrintError(s.status().message());
+        return kExitFailure;
+      }
+      store = std::move(s).value();
     }
-    store = std::move(s).value();
   }
+  const StoreOpener open_store = [&]() -> StatusOr<Store*> {
+    if (!store) {
+      bool ours = false;  // either way the published store is the one to write into
+      ASSIGN_OR_RETURN(store, staged->Publish(&ours));
+      staged.reset();
+    }
+    return store.get();
+  };
   struct sigaction sa {};
   sa.sa_handler = OnStopSignal;
   sigemptyset(&sa.sa_mask);
@@ -50,14 +71,10 @@ int RunCollectProcfsCommand(const CollectProcfsArgs& o) {
       std::cerr << (total && done == *total ? "\r\033[K" : "") << std::flush;
     };
   }
-  auto r = CollectProcfs(store.get(), opt);
+  auto r = CollectProcfs(open_store, opt);
   if (opt.progress) std::cerr << "\r\033[K" << std::flush;
   if (!r.ok()) {
     PrintError(r.status().message());
-    if (!existed && store) {
-      store.reset();
-      for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(o.db + suffix, ec);
-    }
     return kExitFailure;
   }
   std::cout << "procfs " << r->machine << ": " << r->rows << " samples";

@@ -33,11 +33,10 @@ int RunCorrectCommand(const CorrectArgs& o) {
   if (ad_hoc) {
     IngestRunOptions ro;
     ro.ingest.tz_bias_minutes = o.tz_bias;
-    ro.print = false;
-    if (IngestAll(store->get(), o.host, ro, std::cerr).failed > 0) return kExitFailure;
+    if (IngestAll(store->get(), o.host, ro).failed > 0) return kExitFailure;
     ro.ingest.machine = o.machine;
     if (!ParseTraceStartOption(o.trace_start, &ro.ingest.trace_start)) return kExitUsage;
-    if (IngestAll(store->get(), o.guest, ro, std::cerr).failed > 0) return kExitFailure;
+    if (IngestAll(store->get(), o.guest, ro).failed > 0) return kExitFailure;
   }
   const OutputFormat fmt = ToFormat(o.format);
   const int top = o.top < 0 ? 10 : o.top;

@@ -3,14 +3,15 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <iostream>
 
 #include "src/cli/command_options.h"
 #include "src/cli/commands.h"
 #include "src/cli/ingest_runner.h"
 #include "src/engine/stored_corrections.h"
+#include "src/store/staged_store.h"
 #include "src/store/store.h"
+#include "src/store/store_location.h"
 #include "src/store/window_blocks.h"
 
 namespace vrecon::cli {
@@ -40,10 +41,60 @@ Status RefreshStoredCorrections(Store* store, const IngestRunResult& r) {
   return Status::Ok();
 }
 
+using Mappings = std::vector<std::pair<std::string, std::string>>;
+
+Status ApplyMappings(Store* store, const Mappings& maps) {
+  for (const auto& [g, v] : maps) RETURN_IF_ERROR(store->SetMapping(g, v));
+  return Status::Ok();
+}
+
+struct Ingested {
+  std::unique_ptr<Store> store;  // null when nothing was stored into a store that did not exist
+  IngestRunResult run;
+};
+
+Ingested IntoExisting(std::unique_ptr<Store> store, const std::vector<std::string>& files, const IngestRunOptions& ro) {
+  Ingested out;
+  out.run = IngestAll(store.get(), files, ro);
+  out.store = std::move(store);
+  return out;
+}
+
+// A store that does not exist yet is built privately and published only when something was read
+// into it, so that a run that reads nothing leaves nothing behind without removing a file another
+// run may have opened meanwhile (docs/reliability.md, "Creating a store").
+StatusOr<Ingested> IntoNewStore(const std::string& db, const Mappings& maps, const std::vector<std::string>& files,
+                                const IngestRunOptions& ro) {
+  ASSIGN_OR_RETURN(StagedStore staged, StagedStore::Begin(db));
+  RETURN_IF_ERROR(ApplyMappings(staged.store(), maps));
+  Ingested out;
+  out.run = IngestAll(staged.store(), files, ro);
+  if (out.run.succeeded == 0 && maps.empty()) return out;
+  bool ours = false;
+  ASSIGN_OR_RETURN(out.store, staged.Publish(&ours));
+  if (ours) return out;
+  // Another run published the store first: what this run read is only in its private copy, so
+  // the files read are read again into the published store (those that failed stay failed).
+  RETURN_IF_ERROR(ApplyMappings(out.store.get(), maps));
+  std::vector<std::string> again;
+  for (const IngestResult& f : out.run.files) again.push_back(f.path);
+  const int failed_before = out.run.failed;
+  out.run = IngestAll(out.store.get(), again, ro);
+  out.run.failed += failed_before;
+  return out;
+}
+
+StatusOr<Ingested> Ingest(const IngestArgs& o, const Mappings& maps, const IngestRunOptions& ro) {
+  if (IsNewStoreFile(o.db)) return IntoNewStore(o.db, maps, o.files, ro);
+  ASSIGN_OR_RETURN(std::unique_ptr<Store> store, Store::Open(o.db));
+  RETURN_IF_ERROR(ApplyMappings(store.get(), maps));
+  return IntoExisting(std::move(store), o.files, ro);
+}
+
 }  // namespace
 
 int RunIngestCommand(const IngestArgs& o) {
-  std::vector<std::pair<std::string, std::string>> maps;
+  Mappings maps;
   for (const std::string& m : o.maps) {
     std::string g, v;
     Status s = ParseMapping(m, &g, &v);
@@ -63,41 +114,26 @@ int RunIngestCommand(const IngestArgs& o) {
   }
   std::optional<TimeNs> trace_start;
   if (!ParseTraceStartOption(o.trace_start, &trace_start)) return kExitUsage;
-  std::error_code ec;
-  bool created = false;
-  auto store = Store::Open(o.db, &created);
-  if (!store.ok()) {
-    PrintError(store.status().message());
-    return kExitFailure;
-  }
-  for (const auto& [g, v] : maps) {
-    Status s = (*store)->SetMapping(g, v);
-    if (!s.ok()) {
-      PrintError(s.message());
-      return kExitFailure;
-    }
-  }
   IngestRunOptions ro;
   ro.ingest.tz_bias_minutes = o.tz_bias;
   ro.ingest.date = date;
   ro.ingest.machine = o.machine;
   ro.ingest.trace_start = trace_start;
   if (!o.encoding.empty()) ro.ingest.encoding = ParseEncodingName(o.encoding);
-  ro.format = ToFormat(o.format);
   ro.progress = isatty(STDERR_FILENO) != 0;
-  const IngestRunResult r = IngestAll(store->get(), o.files, ro, std::cout);
-  if (r.succeeded == 0 && created && maps.empty()) {
-    // Nothing was read into a store this command created: leave nothing behind.
-    store->reset();
-    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(o.db + suffix, ec);
+  auto done = Ingest(o, maps, ro);
+  if (!done.ok()) {
+    PrintError(done.status().message());
+    return kExitFailure;
   }
-  Status refreshed = RefreshStoredCorrections(store->get(), r);
+  PrintIngestResults(std::cout, ToFormat(o.format), done->run.files);
+  Status refreshed = RefreshStoredCorrections(done->store.get(), done->run);
   if (!refreshed.ok()) {
     PrintError("the files were read, but updating the store's stored corrections failed: " + refreshed.message() +
                " (`vrecon report --recompute --db " + o.db + "` rebuilds them)");
     return kExitFailure;
   }
-  return r.failed == 0 ? kExitOk : kExitFailure;
+  return done->run.failed == 0 ? kExitOk : kExitFailure;
 }
 
 }  // namespace vrecon::cli

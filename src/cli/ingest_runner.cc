@@ -89,10 +89,8 @@ bool ParseTraceStartOption(const std::string& text, std::optional<TimeNs>* out) 
   return false;
 }
 
-IngestRunResult IngestAll(Store* store, const std::vector<std::string>& files, const IngestRunOptions& options,
-                          std::ostream& out) {
+IngestRunResult IngestAll(Store* store, const std::vector<std::string>& files, const IngestRunOptions& options) {
   IngestRunResult result;
-  std::vector<IngestResult> done;
   for (const std::string& path : files) {
     IngestOptions io = options.ingest;
     int last_pct = -1;
@@ -118,15 +116,19 @@ IngestRunResult IngestAll(Store* store, const std::vector<std::string>& files, c
       if (!result.first_new_end || *sum.first_end < *result.first_new_end) result.first_new_end = sum.first_end;
       if (!result.last_new_end || *sum.last_end > *result.last_new_end) result.last_new_end = sum.last_end;
     }
-    done.push_back(std::move(r).value());
-  }
-  if (!options.print) return result;
-  switch (options.format) {
-    case OutputFormat::kJson: PrintJson(out, done); break;
-    case OutputFormat::kCsv: PrintCsv(out, done); break;
-    case OutputFormat::kTable: PrintTable(out, done); break;
+    result.files.push_back(std::move(r).value());
   }
   return result;
+}
+
+void PrintIngestResults(std::ostream& out, OutputFormat format, const std::vector<IngestResult>& files) {
+  switch (format) {
+    case OutputFormat::kJson: PrintJson(out, files); break;
+    case OutputFormat::kCsv: PrintCsv(out, files); break;
+    case OutputFormat::kTable:
+      if (!files.empty()) PrintTable(out, files);
+      break;
+  }
 }
 
 }  // namespace vrecon::cli

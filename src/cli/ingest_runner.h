@@ -14,9 +14,7 @@ namespace vrecon::cli {
 
 struct IngestRunOptions {
   IngestOptions ingest;
-  OutputFormat format = OutputFormat::kTable;
   bool progress = false;  // a progress line on stderr (only on a terminal)
-  bool print = true;
 };
 
 struct IngestRunResult {
@@ -24,12 +22,15 @@ struct IngestRunResult {
   int failed = 0;
   int64_t new_rows = 0;
   std::optional<TimeNs> first_new_end, last_new_end;  // UTC span of the rows stored by this run
+  std::vector<IngestResult> files;                    // those read, in order
 };
 
 // Each file in its own transaction; a file that fails prints one error line on stderr and
 // the others go on.
-IngestRunResult IngestAll(Store* store, const std::vector<std::string>& files, const IngestRunOptions& options,
-                          std::ostream& out);
+IngestRunResult IngestAll(Store* store, const std::vector<std::string>& files, const IngestRunOptions& options);
+
+// What was read, one line or object per file. A table of no files prints nothing.
+void PrintIngestResults(std::ostream& out, OutputFormat format, const std::vector<IngestResult>& files);
 
 std::optional<Encoding> ParseEncodingName(const std::string& name);
 

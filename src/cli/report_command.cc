@@ -2,11 +2,11 @@
 // CSV, JSON, PDH-CSV or a markdown summary. See docs/report.md.
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 
 #include "src/cli/command_options.h"
 #include "src/cli/commands.h"
+#include "src/core/file_replace.h"
 #include "src/core/text_util.h"
 #include "src/engine/stored_corrections.h"
 #include "src/report/html_report.h"
@@ -40,39 +40,12 @@ std::map<std::string, std::string> GuestZones(Store* store) {
   return zones;
 }
 
-// Writes the report into `path`: the --out file itself, or its stand-in beside it. Errors name
-// `out`.
-Status WriteTo(const std::string& path, const std::string& out, const std::function<Status(std::ostream&)>& body) {
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  if (!f) return Status::IOError("cannot write " + out + (path == out ? "" : ": cannot create " + path));
-  Status s = body(f);
-  f.close();
-  if (s.ok() && !f) s = Status::IOError("cannot write " + out + " (disk full?)");
-  return s;
-}
-
 Status Write(const ReportArgs& o, const std::function<Status(std::ostream&)>& body) {
   if (o.out == "-") return body(std::cout);
   std::error_code ec;
   if (std::filesystem::is_directory(o.out, ec))
     return Status::InvalidArgument("--out " + o.out + " is a directory: name the file to write");
-  // A device or pipe (/dev/null, a FIFO) is written in place: renaming over it would replace it
-  // by a regular file.
-  if (std::filesystem::exists(o.out, ec) && !std::filesystem::is_regular_file(o.out, ec))
-    return WriteTo(o.out, o.out, body);
-  // Written next to the target and renamed: a failed run leaves no half report behind.
-  const std::string tmp = o.out + ".partial";
-  if (Status s = WriteTo(tmp, o.out, body); !s.ok()) {
-    std::filesystem::remove(tmp, ec);  // best effort: the error to report is s
-    return s;
-  }
-  std::filesystem::rename(tmp, o.out, ec);
-  if (ec) {
-    const std::string why = ec.message();
-    std::filesystem::remove(tmp, ec);
-    return Status::IOError("cannot write " + o.out + ": " + why);
-  }
-  return Status::Ok();
+  return ReplaceFile(o.out, body);
 }
 }  // namespace
 

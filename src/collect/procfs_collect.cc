@@ -5,12 +5,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <thread>
 
 #include "adapters/perfmon/pdh_csv_writer.h"
+#include "src/core/file_replace.h"
 #include "src/core/text_util.h"
 #include "src/store/block_writer.h"
 
@@ -29,7 +29,7 @@ TimeNs MonoNow() {
 // Holds rows between flushes; replays them into a BlockWriter inside one transaction.
 class StoreFlushSink : public SampleSink {
  public:
-  StoreFlushSink(Store* store, FileRecord rec) : store_(store), rec_(std::move(rec)) {}
+  StoreFlushSink(StoreOpener open, FileRecord rec) : open_(std::move(open)), rec_(std::move(rec)) {}
   Status DeclareColumns(const std::vector<SeriesKey>& columns) override {
     columns_ = columns;
     events_.push_back(Event{true, 0, 0, {}, columns});
@@ -45,6 +45,9 @@ class StoreFlushSink : public SampleSink {
 
   Status Flush() {
     if (pending_rows_ == 0 && issues_.empty()) return Status::Ok();
+    if (!store_) {
+      ASSIGN_OR_RETURN(store_, open_());
+    }
     ASSIGN_OR_RETURN(Transaction tx, store_->BeginTransaction());
     if (rec_.id == 0) RETURN_IF_ERROR(store_->SaveFile(&rec_));
     BlockWriter w(store_);
@@ -80,7 +83,8 @@ class StoreFlushSink : public SampleSink {
     std::vector<double> values;
     std::vector<SeriesKey> columns;
   };
-  Store* store_;
+  StoreOpener open_;
+  Store* store_ = nullptr;
   FileRecord rec_;
   std::vector<SeriesKey> columns_, flushed_columns_;
   std::vector<Event> events_;
@@ -119,10 +123,15 @@ class PdhCsvFileSink : public SampleSink {
   }
   void AddIssue(ImportIssue) override {}
 
+  // Written beside the file and renamed over it (src/core/file_replace.h): a drop folder's
+  // collector never reads half of it.
   Status Finish(TimeNs first_utc) {
     if (!spool_) return Status::IOError("cannot create a temporary file for " + path_);
-    std::ofstream out(path_, std::ios::binary | std::ios::trunc);
-    if (!out) return Status::IOError("cannot write " + path_);
+    return ReplaceFile(path_, [&](std::ostream& out) { return WriteFile(out, first_utc); });
+  }
+
+ private:
+  Status WriteFile(std::ostream& out, TimeNs first_utc) {
     const LocalZone zone = LocalZoneAt(first_utc);
     out << perfmon::FormatHeader(perfmon::TimeZone{zone.name, zone.bias_minutes}, paths_);
     std::rewind(spool_);
@@ -143,12 +152,8 @@ class PdhCsvFileSink : public SampleSink {
       const CivilTime c = CivilFromNs(t - static_cast<TimeNs>(LocalZoneAt(t).bias_minutes) * 60 * kNsPerSec);
       out << perfmon::FormatRow(perfmon::LocalTime{c.year, c.month, c.day, c.hour, c.minute, c.second, c.millis}, row);
     }
-    out.flush();
-    if (!out) return Status::IOError("cannot write " + path_);
     return Status::Ok();
   }
-
- private:
   Status Put(TimeNs t, const std::vector<std::pair<int32_t, double>>& cells) {
     const uint32_t n = static_cast<uint32_t>(cells.size());
     bool ok = std::fwrite(&t, sizeof t, 1, spool_) == 1 && std::fwrite(&n, sizeof n, 1, spool_) == 1;
@@ -185,7 +190,7 @@ LocalZone LocalZoneAt(TimeNs utc) {
   return z;
 }
 
-StatusOr<ProcfsCollectResult> CollectProcfs(Store* store, const ProcfsCollectOptions& o) {
+StatusOr<ProcfsCollectResult> CollectProcfs(const StoreOpener& open_store, const ProcfsCollectOptions& o) {
   linux_proc::RealFileSystem real;
   linux_proc::ProcSamplerOptions so;
   so.machine = o.machine.empty() ? linux_proc::HostName() : o.machine;
@@ -212,7 +217,7 @@ StatusOr<ProcfsCollectResult> CollectProcfs(Store* store, const ProcfsCollectOpt
     rec.machines = so.machine;
     rec.time_zone = "UTC";
     rec.consumed_line_hash = HexU64(0);
-    store_sink = std::make_unique<StoreFlushSink>(store, rec);
+    store_sink = std::make_unique<StoreFlushSink>(open_store, rec);
     sink = store_sink.get();
   } else {
     csv_sink = std::make_unique<PdhCsvFileSink>(o.out);

@@ -37,8 +37,12 @@ struct ProcfsCollectResult {
   bool stopped = false;  // ended by the stop flag
 };
 
-// store is used when options.out is empty.
-StatusOr<ProcfsCollectResult> CollectProcfs(Store* store, const ProcfsCollectOptions& options);
+// The store the rows go into, asked for at the first flush: a store that does not exist yet is
+// published only then, when there are rows for it (src/store/staged_store.h).
+using StoreOpener = std::function<StatusOr<Store*>()>;
+
+// open_store is called when options.out is empty.
+StatusOr<ProcfsCollectResult> CollectProcfs(const StoreOpener& open_store, const ProcfsCollectOptions& options);
 
 // UTC - local in minutes at `t`, and the local zone's name (tm_zone), from the C library.
 struct LocalZone {

@@ -8,7 +8,7 @@
 namespace vrecon {
 
 PoolRun RunQueryPool(size_t count, int workers, const std::function<QueryAnswer(int worker, size_t i)>& ask,
-                     const std::function<void(size_t i, QueryAnswer answer)>& store, const std::atomic<bool>* stop) {
+                     const std::function<bool(size_t i, QueryAnswer answer)>& store, const std::atomic<bool>* stop) {
   struct Answer {
     size_t index;
     QueryAnswer result;
@@ -17,6 +17,7 @@ PoolRun RunQueryPool(size_t count, int workers, const std::function<QueryAnswer(
   std::condition_variable cv;
   std::deque<Answer> ready;
   PoolRun run;
+  bool halted = false;  // `store` failed: ask no more
   int running = workers;
   std::vector<std::thread> threads;
   threads.reserve(workers);
@@ -27,7 +28,7 @@ PoolRun RunQueryPool(size_t count, int workers, const std::function<QueryAnswer(
         {
           std::unique_lock<std::mutex> lock(mu);
           cv.wait(lock, [&] { return ready.size() < 2 * static_cast<size_t>(workers); });
-          if (run.asked >= count) break;
+          if (run.asked >= count || halted) break;
           if (stop && stop->load()) {
             run.stopped = true;
             break;
@@ -54,7 +55,10 @@ PoolRun RunQueryPool(size_t count, int workers, const std::function<QueryAnswer(
       ready.pop_front();
       cv.notify_all();
     }
-    store(a->index, std::move(a->result));
+    if (!store(a->index, std::move(a->result))) {
+      std::lock_guard<std::mutex> lock(mu);
+      halted = true;
+    }
   }
   for (std::thread& t : threads) t.join();
   return run;

@@ -22,9 +22,10 @@ struct PoolRun {
 };
 
 // Asks batches 0..count-1 in order with `ask(worker, i)` on `workers` threads and calls
-// `store(i, answer)` on this thread for each, in the order answers arrive.
+// `store(i, answer)` on this thread for each, in the order answers arrive. When `store` returns
+// false (the store failed), no further batch is asked; answers already asked still arrive.
 PoolRun RunQueryPool(size_t count, int workers, const std::function<QueryAnswer(int worker, size_t i)>& ask,
-                     const std::function<void(size_t i, QueryAnswer answer)>& store, const std::atomic<bool>* stop);
+                     const std::function<bool(size_t i, QueryAnswer answer)>& store, const std::atomic<bool>* stop);
 
 }  // namespace vrecon
 

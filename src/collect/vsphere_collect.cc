@@ -19,6 +19,16 @@ using vsphere::CounterInfo;
 using vsphere::QuerySpec;
 using vsphere::VsphereClient;
 
+// A store error ends the collection at once with the store's message: retrying it with the
+// network's backoff would not help (a PostgreSQL connection lost is kUnavailable, and still the
+// store's: the next round opens a new one).
+Status FromStore(const Status& s) { return s.ok() ? s : Status::IOError(s.message()); }
+template <typename T>
+StatusOr<T> FromStore(StatusOr<T>&& s) {
+  if (s.ok()) return std::move(s);
+  return Status::IOError(s.status().message());
+}
+
 bool Selected(const VsphereCollectOptions& opt, const std::string& name) {
   for (const std::string& g : opt.exclude_globs)
     if (GlobMatch(g, name)) return false;
@@ -138,7 +148,7 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
   ASSIGN_OR_RETURN(std::vector<vsphere::VmInfo> vm_list, client->VirtualMachines());
   ASSIGN_OR_RETURN(std::vector<vsphere::HostInfo> hosts, client->Hosts());
   result.batch_limit = client->MaxQueryMetrics(/*unlimited=*/256);
-  RETURN_IF_ERROR(SaveInventory(store, vcenter, vcenter_id, vm_list, hosts));
+  RETURN_IF_ERROR(FromStore(SaveInventory(store, vcenter, vcenter_id, vm_list, hosts)));
   const std::map<std::string, vsphere::VmInfo> vms = SelectVms(opt, vm_list, &result);
 
   PlanInput in;
@@ -148,10 +158,10 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
   in.batch_limit = result.batch_limit;
   for (const auto& [id, c] : wanted) in.counters[id] = c.name;
   for (const auto& [moid, vm] : vms) in.vms.push_back(moid);
-  ASSIGN_OR_RETURN(in.marks, VsphereMarks(store, vcenter));
-  ASSIGN_OR_RETURN(in.owed, RollupsDue(store, vcenter));
+  ASSIGN_OR_RETURN(in.marks, FromStore(VsphereMarks(store, vcenter)));
+  ASSIGN_OR_RETURN(in.owed, FromStore(RollupsDue(store, vcenter)));
   const BatchPlan plan = PlanBatches(in);
-  RETURN_IF_ERROR(RecordOwed(store, vcenter, plan));
+  RETURN_IF_ERROR(FromStore(RecordOwed(store, vcenter, plan)));
   result.interval_s = plan.interval_s;
   result.from = plan.from;
   result.to = now;
@@ -165,9 +175,17 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
   std::set<std::string> failed_vms;
   int done = 0;
   auto ask = [&](int w, size_t i) { return clients[w]->QueryPerf(plan.batches[i].specs); };
+  Status store_failure;  // the first: no batch is stored after it
   auto keep = [&](size_t i, QueryAnswer answer) {
     const Batch& batch = plan.batches[i];
-    Status s = answer.ok() ? writer.Write(*answer, batch.specs, &result) : answer.status();
+    if (!store_failure.ok()) return false;
+    if (answer.ok()) {
+      if (Status s = writer.Write(*answer, batch.specs, &result); !s.ok()) {
+        store_failure = s;
+        return false;
+      }
+    }
+    Status s = answer.status();
     if (!s.ok()) {
       ++result.batches_failed;
       result.errors.push_back(s.message());
@@ -175,20 +193,24 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
     } else if (plan.interval_s != kRollupS) {
       for (const QuerySpec& q : batch.specs) {
         if (q.interval_id != kRollupS) continue;
-        Status cleared = ClearRollupDue(store, vcenter, q.entity);
-        if (!cleared.ok()) result.errors.push_back(cleared.message());
+        if (Status cleared = ClearRollupDue(store, vcenter, q.entity); !cleared.ok()) {
+          store_failure = cleared;
+          return false;
+        }
       }
     }
     if (opt.progress) opt.progress(++done, result.batches);
+    return true;
   };
   const PoolRun run = RunQueryPool(plan.batches.size(), workers, ask, keep, opt.stop);
   result.stopped = run.stopped;
   for (size_t i = run.asked; i < plan.batches.size(); ++i)  // never asked: stopped
     failed_vms.insert(plan.batches[i].vms.begin(), plan.batches[i].vms.end());
   result.vms_collected = result.vms_selected - static_cast<int>(failed_vms.size());
-  ASSIGN_OR_RETURN(auto still_due, RollupsDue(store, vcenter));
+  Tally(clients, &result);  // logs out: before any return, or the vCenter keeps the sessions
+  RETURN_IF_ERROR(FromStore(store_failure));
+  ASSIGN_OR_RETURN(auto still_due, FromStore(RollupsDue(store, vcenter)));
   result.rollups_due = static_cast<int>(still_due.size());
-  Tally(clients, &result);
   return result;
 }
 

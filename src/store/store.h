@@ -40,9 +40,11 @@ struct StoredIssue {
 class Store {
  public:
   // Opens or creates the store at `path` (":memory:" allowed), in WAL mode, migrated. A new store
-  // is built beside `path` and linked into place in one step (src/store/store_create.cc): a run
+  // is built beside `path` and linked into place in one step (src/store/staged_store.h): a run
   // that fails while creating it leaves nothing at `path`, and of two runs creating it at once
-  // one creates it and the other opens it. `created`: this call made the file at `path`.
+  // one creates it and the other opens it. `created`: this call made the file at `path`. A
+  // command that may read nothing stages its store instead, so that it never publishes an empty
+  // one (and so never has one to remove).
   static StatusOr<std::unique_ptr<Store>> Open(const std::string& path, bool* created = nullptr);
 
   // For commands that only read: Open() when the store can be written, else the store opened
@@ -116,6 +118,7 @@ class Store {
 
  private:
   explicit Store(std::unique_ptr<Database> db) : db_(std::move(db)) {}
+  friend class StagedStore;
   static StatusOr<std::unique_ptr<Store>> OpenAt(const std::string& path);  // open or create in place
   static StatusOr<std::unique_ptr<Store>> OpenPostgres(const std::string& uri, bool* created, bool create);
   std::unique_ptr<Database> db_;

@@ -1,10 +1,17 @@
 #include "src/store/store_location.h"
 
+#include <filesystem>
+
 #include <libpq-fe.h>
 
 namespace vrecon {
 
 bool IsPostgresUri(std::string_view db) { return db.rfind("postgresql://", 0) == 0 || db.rfind("postgres://", 0) == 0; }
+
+bool IsNewStoreFile(const std::string& db) {
+  std::error_code ec;
+  return !IsPostgresUri(db) && db != ":memory:" && !std::filesystem::exists(db, ec);
+}
 
 Status CheckPostgresUri(const std::string& uri) {
   char* err = nullptr;

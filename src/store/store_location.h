@@ -12,6 +12,10 @@ namespace vrecon {
 
 bool IsPostgresUri(std::string_view db);
 
+// A SQLite store path at which no file exists yet: a command that may read nothing stages it
+// (src/store/staged_store.h) rather than creating it.
+bool IsNewStoreFile(const std::string& db);
+
 // A URI libpq can read and that carries no password: a password in argv is visible to every user
 // of the machine (ps), and one in a fleet file is copied with it. The error says where the
 // password belongs, and never repeats it.

@@ -136,9 +136,9 @@ TEST_F(CrashTest, KilledReportLeavesTheOldFileOrTheCompleteNewOne) {
   int killed_running = 0, killed_writing = 0;
   for (int i = 0; i < kKills; ++i) {
     WriteText(out, old_report);
-    std::filesystem::remove(out + ".partial");
+    for (const std::string& f : FilesStartingWith(out + ".partial-")) std::filesystem::remove(f);
     if (RunAndKill({"report", "--db", db, "--format", "csv", "--out", out}, at(rng))) ++killed_running;
-    if (std::filesystem::exists(out + ".partial")) ++killed_writing;  // killed while writing the new one
+    if (!FilesStartingWith(out + ".partial-").empty()) ++killed_writing;  // killed while writing the new one
     const std::string now = ReadText(out);
     EXPECT_TRUE(now == old_report || now == new_report)
         << "kill " << i << ": a report file of " << now.size() << " bytes";

@@ -8,9 +8,11 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "src/store/store.h"
+#include "tests/support/background.h"
 #include "tests/support/cli_runner.h"
 #include "tests/support/golden.h"
 #include "tests/support/test_store.h"
@@ -18,8 +20,10 @@
 namespace vrecon {
 namespace {
 
+using testing::Background;
 using testing::CliResult;
 using testing::Exists;
+using testing::FilesStartingWith;
 using testing::Fixture;
 using testing::Ingest;
 using testing::LineDiff;
@@ -163,6 +167,43 @@ TEST_P(ReportPdhCsvTest, ReadsBackThroughIngestUnchanged) {
   EXPECT_EQ(Report(db, {"--format", "pdh-csv", "--vm", "WEB02"}), ReadText(out));
 }
 
+// Each run writes its own stand-in (PATH.partial-<pid>): two reports to one --out at once both
+// succeed and leave the complete report, never one's half renamed by the other.
+TEST(ReportEdgeTest, TwoReportsToOneFileAtOnceBothWriteItWhole) {
+  TempDir dir;
+  const std::string db = IngestAll(dir, Paths(kSeed));
+  const std::string out = dir.File("r.csv"), ref = dir.File("ref.csv");
+  ASSERT_EQ(RunVrecon({"report", "--db", db, "--format", "csv", "--out", ref}).exit_code, 0);
+  for (int i = 0; i < 20; ++i) {
+    Background a({"report", "--db", db, "--format", "csv", "--out", out});
+    Background b({"report", "--db", db, "--format", "csv", "--out", out});
+    const CliResult ra = a.Wait(60), rb = b.Wait(60);
+    ASSERT_EQ(ra.exit_code, 0) << "trial " << i << ": " << ra.err;
+    ASSERT_EQ(rb.exit_code, 0) << "trial " << i << ": " << rb.err;
+    ASSERT_EQ(ReadText(out), ReadText(ref)) << "trial " << i;
+    ASSERT_EQ(FilesStartingWith(out + ".partial"), std::vector<std::string>{}) << "trial " << i;
+  }
+}
+
+// A stand-in whose process is gone (a killed run's) is removed by the next report; one of a
+// process that runs is not.
+TEST(ReportEdgeTest, AKilledRunsStandInIsRemovedByTheNextReport) {
+  TempDir dir;
+  const std::string db = IngestAll(dir, Paths(kSeed));
+  const std::string out = dir.File("r.csv");
+  const pid_t gone = fork();
+  if (gone == 0) _exit(0);
+  ASSERT_GT(gone, 0);
+  waitpid(gone, nullptr, 0);
+  const std::string stale = out + ".partial-" + std::to_string(gone);
+  const std::string live = out + ".partial-" + std::to_string(getpid());
+  WriteText(stale, "half a report");
+  WriteText(live, "another run's report in progress");
+  ASSERT_EQ(RunVrecon({"report", "--db", db, "--format", "csv", "--out", out}).exit_code, 0);
+  EXPECT_FALSE(Exists(stale));
+  EXPECT_TRUE(Exists(live));
+}
+
 TEST(ReportEdgeTest, EmptyStoreIsAClearError) {
   TempDir dir;
   CliResult missing = RunVrecon({"report", "--db", dir.File("nope.db"), "--out", dir.File("r.html")});
@@ -175,7 +216,7 @@ TEST(ReportEdgeTest, EmptyStoreIsAClearError) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("empty.db holds no samples and no stored corrections"), std::string::npos) << r.err;
   EXPECT_FALSE(Exists(dir.File("r.html")));
-  EXPECT_FALSE(Exists(dir.File("r.html.partial")));
+  EXPECT_EQ(FilesStartingWith(dir.File("r.html.partial")), std::vector<std::string>{});
 }
 
 // `--out /dev/null` or a FIFO is written in place; renaming a finished report over it would have
@@ -196,7 +237,7 @@ TEST(ReportEdgeTest, ADeviceOrPipeIsWrittenNotReplaced) {
   struct stat st {};
   ASSERT_EQ(stat(fifo.c_str(), &st), 0);
   EXPECT_TRUE(S_ISFIFO(st.st_mode));
-  EXPECT_FALSE(Exists(fifo + ".partial"));
+  EXPECT_EQ(FilesStartingWith(fifo + ".partial"), std::vector<std::string>{});
 }
 
 TEST(ReportEdgeTest, UsageErrorsExitTwo) {

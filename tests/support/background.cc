@@ -10,7 +10,7 @@
 
 namespace vrecon::testing {
 
-Background::Background(const std::vector<std::string>& args) : Background(Program{VRECON_BIN}, args) {}
+Background::Background(const std::vector<std::string>& args) : Background(Program{VreconBin()}, args) {}
 
 Background::Background(const Program& program, const std::vector<std::string>& args) {
   const std::string out = io_.File("out"), err = io_.File("err");

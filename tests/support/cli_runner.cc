@@ -45,6 +45,20 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(path_, ec);
 }
 
+std::vector<std::string> FilesStartingWith(const std::string& prefix) {
+  std::vector<std::string> out;
+  const std::filesystem::path dir = std::filesystem::path(prefix).parent_path();
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (it->path().string().rfind(prefix, 0) == 0) out.push_back(it->path().string());
+  return out;
+}
+
+std::string VreconBin() {
+  const char* other = std::getenv("VRECON_TEST_BIN");
+  return other && *other ? other : VRECON_BIN;
+}
+
 CliResult RunVrecon(const std::vector<std::string>& args) { return RunVreconWithEnv({}, args); }
 
 CliResult RunVreconWithEnv(const std::vector<std::string>& env, const std::vector<std::string>& args) {
@@ -55,7 +69,7 @@ CliResult RunVreconWithEnv(const std::vector<std::string>& env, const std::vecto
     for (const std::string& e : env) cmd += " " + Quote(e);
     cmd += " ";
   }
-  cmd += Quote(VRECON_BIN);
+  cmd += Quote(VreconBin());
   for (const std::string& a : args) cmd += " " + Quote(a);
   cmd += " >" + Quote(io.File("out")) + " 2>" + Quote(io.File("err")) + " </dev/null";
   const int status = std::system(cmd.c_str());

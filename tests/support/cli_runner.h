@@ -12,6 +12,10 @@ struct CliResult {
   std::string out, err;
 };
 
+// The binary under test: this build's, or $VRECON_TEST_BIN (to run a test against another build,
+// e.g. to see it fail on the code before a fix).
+std::string VreconBin();
+
 CliResult RunVrecon(const std::vector<std::string>& args);
 // The same with extra environment entries ("NAME=value", e.g. an LD_PRELOAD).
 CliResult RunVreconWithEnv(const std::vector<std::string>& env, const std::vector<std::string>& args);
@@ -31,6 +35,9 @@ class TempDir {
 };
 
 std::string Fixture(const std::string& relative);  // path under fixtures/
+// The files whose path starts with `prefix` (in prefix's directory), e.g. a report's stand-ins
+// "out.csv.partial-<pid>".
+std::vector<std::string> FilesStartingWith(const std::string& prefix);
 std::string ReadText(const std::string& path);
 void WriteText(const std::string& path, const std::string& text);
 
