@@ -152,4 +152,18 @@ bool LooksLikeWpaPrecise(std::string_view head) {
   return process && switch_in;
 }
 
+bool LooksLikeWpaSampled(std::string_view head) {
+  const std::string line = FirstHeadLine(head);
+  CsvCells cells;
+  if (line.empty() || !cells.Split(line, 1024)) return false;
+  bool weight = false, share = false;
+  for (size_t i = 0; i < cells.size(); ++i) {
+    const std::string key = ParseHeaderCell(cells[i]).key;
+    if (key == "switchintime") return false;
+    weight = weight || key.starts_with("weight");
+    share = share || key == "%weight";
+  }
+  return weight && share;
+}
+
 }  // namespace vrecon::etw::wpa

@@ -62,6 +62,10 @@ int64_t ToMicros(const Decimal& d, Unit unit);
 // naming the "New Process" and "Switch-In Time" columns: a CPU Usage (Precise) table.
 bool LooksLikeWpaPrecise(std::string_view head);
 
+// True when the header line names "Weight" and "% Weight" and no "Switch-In Time": a CPU Usage
+// (Sampled) table (profile samples), which vrecon recognises but does not read.
+bool LooksLikeWpaSampled(std::string_view head);
+
 }  // namespace vrecon::etw::wpa
 
 #endif  // VRECON_ADAPTERS_ETW_WPA_CSV_H_

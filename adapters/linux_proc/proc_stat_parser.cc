@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "src/core/text_decode.h"
 #include "src/core/text_util.h"
 
 namespace vrecon::linux_proc {
@@ -57,6 +58,29 @@ std::optional<ProcStat> ParseProcStat(std::string_view text) {
   }
   if (!any_cpu) return std::nullopt;
   return st;
+}
+
+bool LooksLikeProcStat(std::string_view head) {
+  const std::string text = DecodeHead(head);
+  std::string_view rest(text);
+  bool first = true;
+  while (!rest.empty()) {
+    const size_t nl = rest.find('\n');
+    const std::string_view line = rest.substr(0, nl);
+    rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
+    const std::vector<std::string_view> w = SplitWords(line);
+    if (w.empty()) continue;
+    if (first) {
+      uint64_t n = 0;
+      if (w[0] != "cpu" || w.size() < 5) return false;
+      for (size_t i = 1; i < 5; ++i)
+        if (!ParseNumber(w[i], &n)) return false;
+      first = false;
+      continue;
+    }
+    if (w[0].starts_with("cpu") || w[0] == "intr" || w[0] == "ctxt" || w[0] == "btime") return true;
+  }
+  return false;
 }
 
 }  // namespace vrecon::linux_proc

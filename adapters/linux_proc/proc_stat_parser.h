@@ -34,6 +34,10 @@ struct ProcStat {
 // Returns nullopt when the text holds no cpu line at all.
 std::optional<ProcStat> ParseProcStat(std::string_view text);
 
+// True when a file's first bytes are a /proc/stat snapshot: a first line "cpu" and at least four
+// numbers, and a "cpuN", "intr", "ctxt" or "btime" line after it.
+bool LooksLikeProcStat(std::string_view head);
+
 }  // namespace vrecon::linux_proc
 
 #endif  // VRECON_ADAPTERS_LINUX_PROC_PROC_STAT_PARSER_H_

@@ -334,4 +334,22 @@ bool LooksLikeSar(std::string_view raw_head) {
   return w[used] == "CPU" || w[used] == "all" || (Int(w[used], &cpu) && w.size() > used + 2);
 }
 
+bool LooksLikeAixSar(std::string_view head) {
+  const std::string text = DecodeHead(head);
+  std::string_view rest(text);
+  bool first = true;
+  while (!rest.empty()) {
+    const size_t nl = rest.find('\n');
+    const std::string_view line = rest.substr(0, nl);
+    rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
+    const std::vector<std::string_view> w = SplitWords(line);
+    if (w.empty()) continue;
+    if (first && w[0] == "AIX" && w.size() >= 4) return true;
+    first = false;
+    for (std::string_view word : w)
+      if (word == "physc" || word == "%entc") return true;
+  }
+  return false;
+}
+
 }  // namespace vrecon::sar

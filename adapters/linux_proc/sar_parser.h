@@ -67,6 +67,11 @@ class SarParser : public LineReader {
 // header or a first line "HH:MM:SS [AM|PM] CPU|all|n ...".
 bool LooksLikeSar(std::string_view head);
 
+// True when a file's first bytes are AIX's sar: a first line "AIX host ..." or a column line
+// naming physc or %entc (PowerVM's physical processors consumed, share of the entitlement), which
+// vrecon recognises but does not read.
+bool LooksLikeAixSar(std::string_view head);
+
 }  // namespace vrecon::sar
 
 #endif  // VRECON_ADAPTERS_LINUX_PROC_SAR_PARSER_H_

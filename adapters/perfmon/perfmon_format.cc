@@ -6,6 +6,18 @@
 
 namespace vrecon::perfmon {
 
+Likeness PerfmonLikeness(std::string_view head) {
+  if (IsBinaryHead(head)) return Likeness::kPossibly;
+  const std::string line = FirstHeadLine(head);
+  if (line.empty()) return Likeness::kPossibly;
+  std::string_view first(line);
+  if (first.starts_with('"')) first.remove_prefix(1);
+  if (first.starts_with("(PDH-CSV") || first.starts_with("(PDH-TSV")) return Likeness::kSurely;
+  const size_t path = line.find("\\\\");
+  return path != std::string::npos && line.find('\\', path + 2) != std::string::npos ? Likeness::kPossibly
+                                                                                     : Likeness::kNo;
+}
+
 std::optional<FormatCell> ParseFormatCell(std::string_view cell) {
   cell = Trim(cell);
   FormatCell f;

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "src/core/reader.h"
 #include "src/core/time_util.h"
 
 namespace vrecon::perfmon {
@@ -20,6 +21,12 @@ struct FormatCell {
   bool cut_off = false;             // a time-zone part is present but unreadable
 };
 std::optional<FormatCell> ParseFormatCell(std::string_view cell);
+
+// How much a file's first bytes look like a Perfmon log: surely when the first cell starts with
+// "(PDH-CSV" or "(PDH-TSV"; possibly when they are empty, binary (a .blg: the reader says how to
+// convert it) or a first line naming counter paths ("\\HOST\Object\Counter") without that cell,
+// so that the reader's message says what is wrong.
+Likeness PerfmonLikeness(std::string_view head);
 
 // True when the zone name says daylight/summer time is in force at the start of the log.
 bool ZoneNameIsDaylight(std::string_view zone);

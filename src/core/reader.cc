@@ -76,17 +76,9 @@ StatusOr<std::string_view> Reader::StartText(std::string_view head, std::string_
   if (options_.encoding) s.encoding = *options_.encoding;
   summary_.encoding = s.encoding;
   utf16_ = Utf16Decoder(s.encoding == Encoding::kUtf16Be);
+  if (IsBinaryHead(head, options_.encoding))
+    return Status::NotSupported(options_.file + " is a binary file, not " + std::string(what));
   head.remove_prefix(std::min(head.size(), s.bom_length));
-  // Little-endian binary headers can look like BOM-less UTF-16 to the sniffer: a NUL code unit
-  // gives them away.
-  const size_t probe = std::min(head.size(), kSniffBytes);
-  bool binary = false;
-  if (IsUtf16(s.encoding)) {
-    for (size_t i = 0; i + 1 < probe && !binary; i += 2) binary = head[i] == '\0' && head[i + 1] == '\0';
-  } else {
-    binary = std::memchr(head.data(), '\0', probe) != nullptr;
-  }
-  if (binary) return Status::NotSupported(options_.file + " is a binary file, not " + std::string(what));
   return head;
 }
 

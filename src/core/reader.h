@@ -20,6 +20,11 @@
 
 namespace vrecon {
 
+// How strongly a file's first bytes say it is one format (src/ingest/readers.cc picks the
+// strongest): surely (it announces itself), possibly (its reader can say best what is wrong with
+// it), or not.
+enum class Likeness { kNo, kPossibly, kSurely };
+
 // Where an earlier ingest of the same file stopped: lines 1..after_line were stored then.
 struct ResumePoint {
   int64_t after_line = 0;

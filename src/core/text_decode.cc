@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 
 #include "src/core/text_util.h"
 
@@ -173,6 +174,19 @@ void Utf16Decoder::Feed(std::string_view bytes, std::string* out) {
       AppendUtf8(u, out);
     }
   }
+}
+
+bool IsBinaryHead(std::string_view head, std::optional<Encoding> forced) {
+  // Little-endian binary headers can look like BOM-less UTF-16 to the sniffer: a NUL code unit
+  // gives them away. 4096 bytes: what Reader (src/core/reader.h) holds back before deciding.
+  Sniffed s = SniffEncoding(head);
+  if (forced) s.encoding = *forced;
+  head.remove_prefix(std::min(head.size(), s.bom_length));
+  const size_t probe = std::min<size_t>(head.size(), 4096);
+  if (!IsUtf16(s.encoding)) return std::memchr(head.data(), '\0', probe) != nullptr;
+  for (size_t i = 0; i + 1 < probe; i += 2)
+    if (head[i] == '\0' && head[i + 1] == '\0') return true;
+  return false;
 }
 
 std::string FirstHeadLine(std::string_view head) {

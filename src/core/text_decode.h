@@ -6,6 +6,7 @@
 #define VRECON_SRC_CORE_TEXT_DECODE_H_
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -49,6 +50,10 @@ std::string DecodeHead(std::string_view head);
 // The first line of DecodeHead(head) that is not blank, trimmed ("" when there is none): what
 // the sniffers of formats that announce themselves on their first line look at.
 std::string FirstHeadLine(std::string_view head);
+
+// True when the start of a file holds a NUL byte (a NUL code unit in UTF-16): not text. The
+// encoding is sniffed unless `forced`.
+bool IsBinaryHead(std::string_view head, std::optional<Encoding> forced = std::nullopt);
 
 void AppendUtf8(unsigned code_point, std::string* out);
 

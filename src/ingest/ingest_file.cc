@@ -10,13 +10,15 @@
 namespace vrecon {
 
 StatusOr<IngestResult> IngestFile(Store* store, const std::string& path, const IngestOptions& options) {
+  const FormatGuess guess = GuessFormat(ReadHead(path, kSniffHeadBytes));
+  if (!guess.reader) return Status::NotSupported(path + guess.refusal);
+  const ReaderFormat& format = *guess.reader;
   ASSIGN_OR_RETURN(Transaction tx, store->BeginTransaction());
   BlockWriter writer(store);
   IngestResult result;
   result.path = path;
   Status lookup_status;
   ResumePoint resume;
-  const ReaderFormat& format = SniffFormat(ReadHead(path, kSniffHeadBytes));
   auto resume_lookup = [&](uint64_t fingerprint) {
     FileRecord& rec = result.record;
     if (Status locked = store->SerializeWriters("file " + HexU64(fingerprint)); !locked.ok()) {

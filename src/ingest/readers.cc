@@ -5,7 +5,9 @@
 #include "adapters/etw/wpa_csv.h"
 #include "adapters/etw/wpa_precise.h"
 #include "adapters/etw/xperf_dumper.h"
+#include "adapters/linux_proc/proc_stat_parser.h"
 #include "adapters/linux_proc/sar_parser.h"
+#include "adapters/perfmon/perfmon_format.h"
 #include "adapters/perfmon/perfmon_parser.h"
 #include "adapters/powercli/powercli_csv.h"
 #include "adapters/powercli/powercli_format.h"
@@ -18,28 +20,83 @@ std::unique_ptr<Reader> Make(ReaderOptions options, SampleSink* sink) {
   return std::make_unique<R>(std::move(options), sink);
 }
 
-bool AnyHead(std::string_view /*head*/) { return true; }
+// A format that announces itself: surely it, or not.
+template <bool (*kLooksLike)(std::string_view)>
+Likeness Surely(std::string_view head) {
+  return kLooksLike(head) ? Likeness::kSurely : Likeness::kNo;
+}
 
 // A Get-Stat export's header names Value, Timestamp and MetricId; sysstat `sar -u` text starts
 // with a "Linux ... (host) date" line or "HH:MM:SS [AM|PM] all ..." rows; xperf's dumper text with
 // "BeginHeader"; WPA's CPU Usage (Precise) export with a header naming "New Process" and
-// "Switch-In Time" (no Perfmon header cell is a bare name). Perfmon comes last.
+// "Switch-In Time"; a Perfmon log (esxtop's batch output and Hyper-V's logs are Perfmon logs) with
+// "(PDH-CSV 4.0)" or "(PDH-TSV 4.0)". On a tie the earlier wins.
 constexpr std::array kFormats = {
-    ReaderFormat{"xperf-dumper", etw::LooksLikeXperfDumper, Make<etw::XperfDumperReader>},
-    ReaderFormat{"powercli-csv", powercli::LooksLikePowerCliExport, Make<powercli::PowerCliParser>},
-    ReaderFormat{"sar-text", sar::LooksLikeSar, Make<sar::SarParser>},
-    ReaderFormat{"wpa-precise-csv", etw::wpa::LooksLikeWpaPrecise, Make<etw::WpaPreciseReader>},
-    ReaderFormat{"perfmon-csv", AnyHead, Make<perfmon::PerfmonParser>},
+    ReaderFormat{"xperf-dumper", "xperf's dumper text (xperf -i trace.etl -a dumper)",
+                 Surely<etw::LooksLikeXperfDumper>, Make<etw::XperfDumperReader>},
+    ReaderFormat{"powercli-csv", "PowerCLI Get-Stat CSV exports", Surely<powercli::LooksLikePowerCliExport>,
+                 Make<powercli::PowerCliParser>},
+    ReaderFormat{"sar-text", "Linux sysstat \"sar -u\" text", Surely<sar::LooksLikeSar>, Make<sar::SarParser>},
+    ReaderFormat{"wpa-precise-csv", "WPA \"CPU Usage (Precise)\" CSV exports", Surely<etw::wpa::LooksLikeWpaPrecise>,
+                 Make<etw::WpaPreciseReader>},
+    ReaderFormat{"perfmon-csv",
+                 "Perfmon CSV/TSV logs (PDH-CSV 4.0: Performance Monitor, relog, typeperf, esxtop -b, Hyper-V "
+                 "hosts' counters)",
+                 perfmon::PerfmonLikeness, Make<perfmon::PerfmonParser>},
 };
+
+// Inputs people feed to vrecon that it does not read, and what they should feed it instead.
+struct UnreadFormat {
+  Likeness (*sniff)(std::string_view head);
+  std::string_view refusal;  // follows the path
+};
+
+constexpr std::array kUnread = {
+    UnreadFormat{Surely<etw::wpa::LooksLikeWpaSampled>,
+                 " is a WPA \"CPU Usage (Sampled)\" table export: its weights are profile samples, not measured "
+                 "time. vrecon reads WPA's \"CPU Usage (Precise)\" table (context switches): in WPA open "
+                 "Computation > CPU Usage (Precise), right-click the table, Export..., or run wpaexporter with a "
+                 "profile of that table (docs/formats/etw.md)"},
+    UnreadFormat{Surely<linux_proc::LooksLikeProcStat>,
+                 " is a /proc/stat snapshot: its counters count since boot, and one snapshot has no rate. Sample "
+                 "the machine over time with `vrecon collect procfs` (docs/formats/linux-procfs.md), or ingest "
+                 "its \"sar -u\" text"},
+    UnreadFormat{Surely<sar::LooksLikeAixSar>,
+                 " is AIX (PowerVM) sar output (physc, %entc): not supported. vrecon reads Linux sysstat "
+                 "\"sar -u\" text, whose %steal is the time a Linux guest lost to its hypervisor "
+                 "(docs/formats/sar.md)"},
+};
+
+std::string Unrecognised(std::string_view head) {
+  std::string first = FirstHeadLine(head);
+  if (first.size() > 60) first = first.substr(0, 57) + "...";
+  std::string m = ": unrecognised format (its first line: \"" + first + "\"); vrecon reads ";
+  for (size_t i = 0; i < kFormats.size(); ++i)
+    m += std::string(i == 0 ? "" : i + 1 == kFormats.size() ? " and " : ", ") + std::string(kFormats[i].description);
+  return m + " (docs/formats/)";
+}
 
 }  // namespace
 
 std::span<const ReaderFormat> ReaderFormats() { return kFormats; }
 
-const ReaderFormat& SniffFormat(std::string_view head) {
-  for (const ReaderFormat& f : kFormats)
-    if (f.sniff(head)) return f;
-  return kFormats.back();
+FormatGuess GuessFormat(std::string_view head) {
+  FormatGuess guess;
+  Likeness best = Likeness::kNo;
+  for (const ReaderFormat& f : kFormats) {
+    const Likeness l = f.sniff(head);
+    if (l > best) {
+      best = l;
+      guess.reader = &f;
+    }
+  }
+  if (best == Likeness::kSurely) return guess;
+  // A format vrecon recognises but does not read outranks a reader's "possibly".
+  for (const UnreadFormat& u : kUnread) {
+    if (u.sniff(head) == Likeness::kSurely) return FormatGuess{nullptr, std::string(u.refusal)};
+  }
+  if (guess.reader) return guess;
+  return FormatGuess{nullptr, Unrecognised(head)};
 }
 
 Status ReadFileWith(const std::string& path, Reader* reader, const ProgressFn& progress) {

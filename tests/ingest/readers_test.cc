@@ -11,6 +11,7 @@
 
 #include "src/core/file_stream.h"
 #include "tests/support/capture_sink.h"
+#include "tests/support/cli_runner.h"
 #include "tests/support/reader_options.h"
 
 namespace vrecon {
@@ -20,12 +21,23 @@ using testing::CaptureSink;
 
 std::string Fixture(const std::string& name) { return std::string(VRECON_FIXTURES_DIR) + "/" + name; }
 
-TEST(ReadersTest, NamesAreUniqueAndPerfmonTakesWhatNoOtherClaims) {
+// The name of the reader the list picks for `head`, "" when none.
+std::string Guessed(std::string_view head) {
+  const FormatGuess g = GuessFormat(head);
+  return g.reader ? std::string(g.reader->name) : "";
+}
+
+const ReaderFormat& Perfmon() { return ReaderFormats().back(); }
+
+TEST(ReadersTest, NamesAreUniqueAndPerfmonSaysWhatIsWrongWithEmptyBinaryOrHeaderlessLogs) {
   std::set<std::string_view> names;
   for (const ReaderFormat& f : ReaderFormats()) EXPECT_TRUE(names.insert(f.name).second) << f.name;
-  EXPECT_EQ(ReaderFormats().back().name, "perfmon-csv");
-  EXPECT_EQ(SniffFormat("").name, "perfmon-csv");
-  EXPECT_EQ(SniffFormat("not any format at all\n").name, "perfmon-csv");
+  EXPECT_EQ(Perfmon().name, "perfmon-csv");
+  EXPECT_EQ(Guessed(""), "perfmon-csv");
+  EXPECT_EQ(Guessed(std::string("BLG\0\x01\x02", 6)), "perfmon-csv") << "a .blg: the reader says how to convert it";
+  EXPECT_EQ(Guessed("Time,\"\\\\WEB01\\Processor(_Total)\\% Processor Time\"\n"), "perfmon-csv")
+      << "counter paths without the format cell: the reader says what the first cell should be";
+  EXPECT_EQ(Guessed("not any format at all\n"), "");
 }
 
 struct Case {
@@ -46,7 +58,9 @@ TEST(ReadersTest, EachFixtureIsSniffedAndReadByItsOwnReader) {
   for (const Case& c : cases) {
     SCOPED_TRACE(c.fixture);
     const std::string path = Fixture(c.fixture);
-    const ReaderFormat& f = SniffFormat(ReadHead(path, kSniffHeadBytes));
+    const FormatGuess g = GuessFormat(ReadHead(path, kSniffHeadBytes));
+    ASSERT_NE(g.reader, nullptr) << g.refusal;
+    const ReaderFormat& f = *g.reader;
     EXPECT_EQ(f.name, c.sniffed);
     CaptureSink sink;
     std::unique_ptr<Reader> reader = f.make(testing::Options(path, 0), &sink);
@@ -61,7 +75,9 @@ TEST(ReadersTest, EachFixtureIsSniffedAndReadByItsOwnReader) {
 // Read through the list as `vrecon ingest --machine WEB01 --trace-start ...` reads it.
 TEST(ReadersTest, AWpaPreciseExportIsSniffedAndReadThroughTheList) {
   const std::string path = Fixture("etw/web01-precise.csv");
-  const ReaderFormat& f = SniffFormat(ReadHead(path, kSniffHeadBytes));
+  const FormatGuess g = GuessFormat(ReadHead(path, kSniffHeadBytes));
+  ASSERT_NE(g.reader, nullptr) << g.refusal;
+  const ReaderFormat& f = *g.reader;
   EXPECT_EQ(f.name, "wpa-precise-csv");
   CaptureSink sink;
   ReaderOptions o = testing::Options(path, std::nullopt, nullptr, "WEB01");
@@ -85,14 +101,83 @@ TEST(ReadersTest, NoOtherFixtureIsTakenForAWpaExport) {
     ++files;
     const std::string path = e.path().string();
     const bool wpa = path.ends_with("etw/web01-precise.csv");
-    EXPECT_EQ(SniffFormat(ReadHead(path, kSniffHeadBytes)).name == "wpa-precise-csv", wpa) << path;
+    EXPECT_EQ(Guessed(ReadHead(path, kSniffHeadBytes)) == "wpa-precise-csv", wpa) << path;
   }
   EXPECT_GT(files, 50);
 }
 
+// fixtures/unread/: inputs people feed vrecon that no reader takes; each is named for what it is.
+TEST(ReadersTest, AFileNoReaderTakesIsNamedForWhatItIs) {
+  int files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(Fixture("unread"))) {
+    const std::string path = e.path().string();
+    if (path.ends_with(".expected_error") || path.ends_with("README.md")) continue;
+    ++files;
+    SCOPED_TRACE(path);
+    std::string want = testing::ReadText(path + ".expected_error");
+    while (!want.empty() && want.back() == '\n') want.pop_back();
+    const FormatGuess g = GuessFormat(ReadHead(path, kSniffHeadBytes));
+    EXPECT_EQ(g.reader, nullptr) << g.reader->name;
+    EXPECT_NE(g.refusal.find(want), std::string::npos) << g.refusal;
+    EXPECT_EQ(g.refusal.find("PDH-CSV 4.0)\" or"), std::string::npos) << "no Perfmon complaint: " << g.refusal;
+  }
+  EXPECT_EQ(files, 6);
+}
+
+TEST(ReadersTest, AnUnrecognisedFileIsToldEveryFormatVreconReads) {
+  const FormatGuess g = GuessFormat("{\"vms\": []}\n");
+  ASSERT_EQ(g.reader, nullptr);
+  EXPECT_NE(g.refusal.find("its first line: \"{\"vms\": []}\""), std::string::npos) << g.refusal;
+  for (const ReaderFormat& f : ReaderFormats())
+    EXPECT_NE(g.refusal.find(f.description), std::string::npos) << f.name << ": " << g.refusal;
+}
+
+// The shapes of the tables and snapshots that are recognised, beyond the fixtures: a WPA 10
+// Sampled export with units, a /proc/stat of an old kernel (four numbers), AIX sar of several CPUs.
+TEST(ReadersTest, RecognisedUnreadShapes) {
+  const struct {
+    const char* head;
+    const char* says;
+  } cases[] = {
+      {"Process,Thread ID,CPU,Weight (in view) (ms),% Weight,TimeStamp (s)\n\"a.exe (1)\",2,0,1.0,0.5,1.0\n",
+       "CPU Usage (Sampled)"},
+      {"cpu  10 0 20 300\ncpu0 10 0 20 300\nbtime 1709800000\n", "/proc/stat snapshot"},
+      {"\n10:00:00 cpu  %usr %sys %wio %idle physc\n10:00:05  0   12   4   0   84  0.20\n", "AIX (PowerVM)"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.head);
+    const FormatGuess g = GuessFormat(c.head);
+    EXPECT_EQ(g.reader, nullptr);
+    EXPECT_NE(g.refusal.find(c.says), std::string::npos) << g.refusal;
+  }
+  // A Precise export names Weight columns too: it stays the Precise reader's.
+  EXPECT_EQ(Guessed("New Process,New Thread Id,Cpu,Switch-In Time (s),Weight,% Weight\n"), "wpa-precise-csv");
+  // Linux sar text is read, AIX's is not; a cpu line of Linux sar is not /proc/stat.
+  EXPECT_EQ(Guessed("Linux 5.4.17 (web01) \t03/07/2024 \t_x86_64_\t(2 CPU)\n"), "sar-text");
+}
+
+// Every fixture that is an input (not an expected output, a store or a doc) still gets a reader,
+// but those made not to.
+TEST(ReadersTest, EveryInputFixtureStillGetsAReader) {
+  int files = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(VRECON_FIXTURES_DIR)) {
+    const std::string path = e.path().string();
+    const std::string ext = e.path().extension().string();
+    if (!e.is_regular_file() || path.find("/unread/") != std::string::npos ||
+        path.find("/report/") != std::string::npos || path.ends_with("not-perfmon.csv") ||
+        path.find(".expected") != std::string::npos)
+      continue;
+    if (ext != ".csv" && ext != ".tsv" && ext != ".log" && ext != ".blg") continue;
+    ++files;
+    EXPECT_NE(Guessed(ReadHead(path, kSniffHeadBytes)), "")
+        << path << ": " << GuessFormat(ReadHead(path, kSniffHeadBytes)).refusal;
+  }
+  EXPECT_GT(files, 30);
+}
+
 TEST(ReadersTest, AMissingFileIsOneErrorNamingIt) {
   CaptureSink sink;
-  std::unique_ptr<Reader> reader = SniffFormat("").make(testing::Options("nowhere.csv"), &sink);
+  std::unique_ptr<Reader> reader = GuessFormat("").reader->make(testing::Options("nowhere.csv"), &sink);
   const Status s = ReadFileWith("/nonexistent/nowhere.csv", reader.get());
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("/nonexistent/nowhere.csv"), std::string::npos) << s.message();
@@ -150,7 +235,7 @@ TEST(ReadersTest, EveryReaderCapsIssueDetailsTheSameWay) {
   for (const ReaderFormat& f : ReaderFormats()) {
     SCOPED_TRACE(std::string(f.name));
     const std::string text = WithBadLines(f.name, 1005);
-    EXPECT_EQ(SniffFormat(text).name, f.name);
+    EXPECT_EQ(Guessed(text), f.name);
     CaptureSink sink;
     ReaderOptions o = testing::Options("x", 0, nullptr, "M");
     o.trace_start = ParseIso("2026-11-02T10:00:00Z");  // for the WPA export; the others ignore it
