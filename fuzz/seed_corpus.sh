@@ -33,6 +33,9 @@ seed sar_text $fx/linux_proc/*.log
 seed xperf_dumper $fx/etw/*.txt
 seed wpa_precise $fx/etw/*.csv
 seed proc_stat $fx/linux_proc/proc_stat_*
+# format_guess: a file of every format vrecon reads, and of those it refuses by name.
+seed format_guess $fx/seed003/guest-web01.csv $fx/perfmon/utf16le.csv $fx/perfmon/binary.blg $fx/powercli/enus-type.csv \
+  $fx/linux_proc/sar_header_12h.log $fx/etw/web01-precise.csv $(inputs $fx/unread/*.csv $fx/unread/*.txt $fx/unread/*.go $fx/unread/*.json)
 # vsphere_soap: the real vCenter answers, the long ones cut to three counters / three samples so
 # that they fit the target's input size.
 seed vsphere_soap $fx/vsphere/vc901-service-content.xml

@@ -1,14 +1,13 @@
 #!/usr/bin/env bash
-# Builds vrecon and runs the whole test suite with ctest.
+# Builds vrecon and runs the whole test suite with ctest (the format and lint checks are
+# scripts/lint.sh, a step of their own in CI).
 #   scripts/test.sh             Release build in build/
 #   scripts/test.sh --sanitize  AddressSanitizer + UndefinedBehaviorSanitizer build in build-asan/,
 #                               compiled with clang (GCC builds the Release)
-# The Release run also checks format and lint (scripts/lint.sh; docs/development.md), at the
-# lowest priority while the tests run: they leave about a third of the CPU idle.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sanitize=0; [ "${1:-}" = "--sanitize" ] && sanitize=1
-if [ $sanitize = 1 ]; then scripts/install-deps.sh --clang; else scripts/install-deps.sh clang-format-14 clang-tidy-14; fi
+if [ $sanitize = 1 ]; then scripts/install-deps.sh --clang; else scripts/install-deps.sh; fi
 # CI must run the browser test of the HTML report (tests/report/report_browser_test.cc), not skip it.
 export VRECON_REQUIRE_CHROMIUM=1
 export VRECON_REQUIRE_PROMETHEUS=1
@@ -16,14 +15,15 @@ export VRECON_REQUIRE_PROMETHEUS=1
 build=build; flags=(-DCMAKE_BUILD_TYPE=Release -DVRECON_WERROR=ON)
 if [ $sanitize = 1 ]; then
   # clang compiles this Debug build in about 40% of GCC's time (the suite is the same), and is a
-  # second compiler's warnings on all of the code (docs/development.md "Build time").
-  build=build-asan; flags=(-DCMAKE_BUILD_TYPE=Debug -DVRECON_SANITIZE=ON -DVRECON_WERROR=ON
+  # second compiler's warnings on all of the code (docs/development.md "Build time"). The
+  # benchmarks are not run under the sanitizers: not built there.
+  build=build-asan; flags=(-DCMAKE_BUILD_TYPE=Debug -DVRECON_SANITIZE=ON -DVRECON_WERROR=ON -DVRECON_BUILD_BENCH=OFF
                            -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++)
 fi
 # ccache, with its cache in the tree: the package build (scripts/package.sh) compiles the same
 # objects with the same flags and takes them from here.
 export CCACHE_DIR=$PWD/build-ccache
-# The test target's precompiled header (tests/CMakeLists.txt) is cached only with these.
+# The test targets' precompiled headers (tests/CMakeLists.txt) are cached only with these.
 export CCACHE_SLOPPINESS=pch_defines,time_macros
 flags+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DVRECON_GOCACHE="$PWD/build-gocache")
 cmake -S . -B "$build" "${flags[@]}"
@@ -32,18 +32,6 @@ cmake --build "$build" -j"$(nproc)"
 # (and removes) around ctest; there a missing PostgreSQL fails them rather than skipping them.
 # The sanitizer run leaves out the statistical accuracy tests (label `accuracy`, tests/CMakeLists.txt).
 skip=(); [ $sanitize = 1 ] && skip=(-LE accuracy)
-# The lint runs beside the tests under `nice -n 19` (the tests keep the CPU they ask for), and
-# prints after them, so their results show first. The sanitizer build compiles the same code:
-# linting it again would find nothing new.
-lint_pid=""
-if [ "$build" = build ]; then
-  nice -n 19 scripts/lint.sh >build/lint.out 2>&1 &
-  lint_pid=$!
-fi
-status=0
-VRECON_TEST_PG=require pg_virtualenv ctest --test-dir "$build" --output-on-failure -j"$(nproc)" "${skip[@]}" || status=$?
-if [ -n "$lint_pid" ]; then
-  wait "$lint_pid" || status=1
-  cat build/lint.out >&2
-fi
-exit $status
+# Most tests wait on the binary they run, a server or a sleep: twice as many tests as cores keep
+# the cores busy (docs/development.md, "CI time").
+VRECON_TEST_PG=require pg_virtualenv ctest --test-dir "$build" --output-on-failure -j"$(($(nproc) * 2))" "${skip[@]}"

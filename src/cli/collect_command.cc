@@ -11,21 +11,12 @@
 #include "src/cli/commands.h"
 #include "src/collect/vsphere_collect.h"
 #include "src/core/text_util.h"
+#include "src/fleet/fleet_config.h"
 
 namespace vrecon::cli {
 namespace {
 
 // "90s", "15m", "1h", "2d"; a bare number is seconds.
-std::optional<TimeNs> ParseDuration(const std::string& s) {
-  if (s.empty()) return std::nullopt;
-  const char unit = s.back();
-  const bool has_unit = unit == 's' || unit == 'm' || unit == 'h' || unit == 'd';
-  auto n = ParseDouble(has_unit ? s.substr(0, s.size() - 1) : s);
-  if (!n || *n <= 0) return std::nullopt;
-  const double mult = unit == 'm' ? 60 : unit == 'h' ? 3600 : unit == 'd' ? 86400 : 1;
-  return static_cast<TimeNs>(*n * mult * kNsPerSec);
-}
-
 // The password comes from a file only its owner can read, or from the environment; never
 // from the command line, where other users could see it.
 StatusOr<std::string> ReadPassword(const std::string& file) {
@@ -64,7 +55,8 @@ Status CheckUrlScheme(const std::string& url, bool allow_http) {
 }  // namespace
 
 int RunCollectVsphereCommand(const CollectVsphereArgs& o) {
-  auto since = ParseDuration(o.since);
+  // The fleet file's durations: bounded, so "1e7d" is refused rather than overflowing.
+  auto since = fleet::ParseDuration(o.since);
   if (!since) {
     PrintError("--since \"" + o.since + "\" is not a duration (90s, 15m, 1h, 2d)");
     return kExitUsage;

@@ -51,6 +51,14 @@ TEST_F(HostileCliTest, NonsenseNumbersAreRefused) {
     EXPECT_EQ(r.err.rfind("vrecon: error: " + option, 0), 0u) << r.err;
   }
   EXPECT_EQ(RunVrecon({"correct", "--db", db_, "--idle-threshold", "2.5", "--top", "0"}).exit_code, 0);
+  // A duration past what nanoseconds in 64 bits hold is refused, not overflowed (collect vsphere
+  // had its own parser without the fleet file's bounds).
+  for (const char* since : {"1e7d", "1e300", "0", "nan"}) {
+    CliResult r =
+        RunVrecon({"collect", "vsphere", "--url", "https://127.0.0.1:1/sdk", "--user", "u", "--since", since});
+    EXPECT_EQ(r.exit_code, 2) << since << ": " << r.err;
+    EXPECT_NE(r.err.find("--since \"" + std::string(since) + "\" is not a duration"), std::string::npos) << r.err;
+  }
 }
 
 TEST_F(HostileCliTest, UsageErrorsSayVreconError) {
