@@ -17,6 +17,7 @@ OutputFormat ToFormat(const std::string& s) {
 }
 
 Status ParseTimeOption(const std::string& option, const std::string& text, std::optional<TimeNs>* out) {
+  out->reset();
   if (text.empty()) return Status::Ok();
   auto t = ParseIso(text);
   if (!t)

@@ -22,7 +22,8 @@ inline constexpr int kExitUsage = 2;
 void PrintError(const std::string& message);
 // --format's value (table, csv, json).
 OutputFormat ToFormat(const std::string& s);
-// Parses --from/--to; a usage error names the option.
+// Parses --from/--to into *out (unset when `text` is empty: not given); a usage error names the
+// option.
 Status ParseTimeOption(const std::string& option, const std::string& text, std::optional<TimeNs>* out);
 // --from and --to: both optional, and --to after --from when both are given.
 Status ParseTimeRange(const std::string& from_text, const std::string& to_text, std::optional<TimeNs>* from,

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "src/core/stale_files.h"
 #include "src/store/staged_store.h"
 #include "src/store/store.h"
 #include "src/store/store_location.h"
@@ -53,6 +54,8 @@ StagedStore::~StagedStore() {
 }
 
 StatusOr<StagedStore> StagedStore::Begin(const std::string& path) {
+  // What killed runs left: a store being created can be a whole ingest's worth.
+  RemoveFilesOfGoneRuns(path, ".creating-");
   const std::string tmp = PrivatePath(path);
   RemoveDatabaseFiles(tmp);  // a leftover of a killed run that had this pid
   StatusOr<std::unique_ptr<Store>> fresh = Store::OpenAt(tmp);

@@ -1,6 +1,8 @@
 #include "src/store/staged_store.h"
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <filesystem>
 
@@ -71,6 +73,25 @@ TEST(StagedStoreTest, TheSecondToPublishOpensTheFirstsStore) {
   EXPECT_FALSE(b_ours);
   EXPECT_EQ(MappingOf(sb->get(), "g1"), "from-a");
   EXPECT_EQ(Others(dir, db), std::vector<std::string>{});
+}
+
+// A killed ingest into a new store leaves its private store (a whole ingest's worth): the next
+// run creating that store removes it. One of a process that runs (here pid 1) stays.
+TEST(StagedStoreTest, APrivateStoreAKilledRunLeftIsRemovedByTheNext) {
+  TempDir dir;
+  const std::string db = dir.File("s.db");
+  const pid_t gone = fork();
+  if (gone == 0) _exit(0);
+  ASSERT_GT(gone, 0);
+  waitpid(gone, nullptr, 0);
+  const std::string stale = db + ".creating-" + std::to_string(gone) + "-0";
+  const std::string live = db + ".creating-1-0";
+  for (const std::string& f : {stale, stale + "-wal", live}) testing::WriteText(f, "left behind");
+  auto staged = StagedStore::Begin(db);
+  ASSERT_TRUE(staged.ok()) << staged.status().message();
+  EXPECT_FALSE(std::filesystem::exists(stale));
+  EXPECT_FALSE(std::filesystem::exists(stale + "-wal"));
+  EXPECT_TRUE(std::filesystem::exists(live));
 }
 
 TEST(StagedStoreTest, AnErrorNamesTheTargetNotThePrivatePath) {
