@@ -147,7 +147,7 @@ TEST_F(PostgresServerTest, NewerSchemaAndForeignTablesAreRefused) {
 
 // A new store's first round fills `series` and `source_file` from empty, batch after batch on one
 // connection. PostgreSQL plans a cached statement for good at its sixth call, while those tables
-// hold a few rows, and the scan it picks there stayed while they grew (docs/performance.md step
+// hold a few rows, and the scan it picks there stayed while they grew (docs/history/performance.md, step
 // 12): once the connection has added rows, their lookups are planned at each call, never from
 // a kept plan. The lookups still find every row, the other writers' too.
 TEST_F(PostgresServerTest, LookupsOfTablesTheConnectionFillsAreNotRunFromAKeptPlan) {
