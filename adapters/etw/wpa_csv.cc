@@ -1,5 +1,6 @@
 #include "adapters/etw/wpa_csv.h"
 
+#include <algorithm>
 #include <array>
 
 #include "src/core/text_decode.h"
@@ -139,31 +140,34 @@ int64_t ToMicros(const Decimal& d, Unit unit) {
   return d.whole + (d.nanos + 500'000'000) / 1'000'000'000;
 }
 
-bool LooksLikeWpaPrecise(std::string_view head) {
+namespace {
+
+// The folded names of the first line's cells ("switchintime", ...); none when it is not CSV.
+std::vector<std::string> HeaderKeys(std::string_view head) {
   const std::string line = FirstHeadLine(head);
   CsvCells cells;
-  if (line.empty() || !cells.Split(line, 1024)) return false;
-  bool process = false, switch_in = false;
-  for (size_t i = 0; i < cells.size(); ++i) {
-    const std::string key = ParseHeaderCell(cells[i]).key;
-    process = process || key == "newprocess";
-    switch_in = switch_in || key == "switchintime";
-  }
-  return process && switch_in;
+  std::vector<std::string> keys;
+  if (line.empty() || !cells.Split(line, 1024)) return keys;
+  for (size_t i = 0; i < cells.size(); ++i) keys.push_back(ParseHeaderCell(cells[i]).key);
+  return keys;
+}
+
+bool Has(const std::vector<std::string>& keys, std::string_view key) {
+  return std::find(keys.begin(), keys.end(), key) != keys.end();
+}
+
+}  // namespace
+
+bool LooksLikeWpaPrecise(std::string_view head) {
+  const std::vector<std::string> keys = HeaderKeys(head);
+  return Has(keys, "newprocess") && Has(keys, "switchintime");
 }
 
 bool LooksLikeWpaSampled(std::string_view head) {
-  const std::string line = FirstHeadLine(head);
-  CsvCells cells;
-  if (line.empty() || !cells.Split(line, 1024)) return false;
-  bool weight = false, share = false;
-  for (size_t i = 0; i < cells.size(); ++i) {
-    const std::string key = ParseHeaderCell(cells[i]).key;
-    if (key == "switchintime") return false;
-    weight = weight || key.starts_with("weight");
-    share = share || key == "%weight";
-  }
-  return weight && share;
+  const std::vector<std::string> keys = HeaderKeys(head);
+  const bool weight =
+      std::any_of(keys.begin(), keys.end(), [](const std::string& k) { return k.starts_with("weight"); });
+  return weight && Has(keys, "%weight") && !Has(keys, "switchintime");
 }
 
 }  // namespace vrecon::etw::wpa

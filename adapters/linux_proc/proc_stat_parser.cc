@@ -61,26 +61,22 @@ std::optional<ProcStat> ParseProcStat(std::string_view text) {
 }
 
 bool LooksLikeProcStat(std::string_view head) {
-  const std::string text = DecodeHead(head);
-  std::string_view rest(text);
-  bool first = true;
-  while (!rest.empty()) {
-    const size_t nl = rest.find('\n');
-    const std::string_view line = rest.substr(0, nl);
-    rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
+  bool first = true, found = false;
+  ForEachHeadLine(head, [&](std::string_view line) {
     const std::vector<std::string_view> w = SplitWords(line);
-    if (w.empty()) continue;
+    if (w.empty()) return true;
     if (first) {
+      first = false;
       uint64_t n = 0;
       if (w[0] != "cpu" || w.size() < 5) return false;
       for (size_t i = 1; i < 5; ++i)
         if (!ParseNumber(w[i], &n)) return false;
-      first = false;
-      continue;
+      return true;
     }
-    if (w[0].starts_with("cpu") || w[0] == "intr" || w[0] == "ctxt" || w[0] == "btime") return true;
-  }
-  return false;
+    found = w[0].starts_with("cpu") || w[0] == "intr" || w[0] == "ctxt" || w[0] == "btime";
+    return !found;
+  });
+  return found;
 }
 
 }  // namespace vrecon::linux_proc

@@ -335,21 +335,16 @@ bool LooksLikeSar(std::string_view raw_head) {
 }
 
 bool LooksLikeAixSar(std::string_view head) {
-  const std::string text = DecodeHead(head);
-  std::string_view rest(text);
-  bool first = true;
-  while (!rest.empty()) {
-    const size_t nl = rest.find('\n');
-    const std::string_view line = rest.substr(0, nl);
-    rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
+  bool first = true, found = false;
+  ForEachHeadLine(head, [&](std::string_view line) {
     const std::vector<std::string_view> w = SplitWords(line);
-    if (w.empty()) continue;
-    if (first && w[0] == "AIX" && w.size() >= 4) return true;
+    if (w.empty()) return true;
+    found = first && w[0] == "AIX" && w.size() >= 4;
     first = false;
-    for (std::string_view word : w)
-      if (word == "physc" || word == "%entc") return true;
-  }
-  return false;
+    for (std::string_view word : w) found = found || word == "physc" || word == "%entc";
+    return !found;
+  });
+  return found;
 }
 
 }  // namespace vrecon::sar

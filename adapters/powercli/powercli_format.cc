@@ -156,19 +156,15 @@ std::optional<ParsedTime> ParseTimestamp(std::string_view s) {
 }
 
 bool LooksLikePowerCliExport(std::string_view head) {
-  const std::string text = DecodeHead(head);
-  std::string_view rest(text);
-  while (!rest.empty()) {
-    const size_t nl = rest.find('\n');
-    std::string_view line = rest.substr(0, nl);
-    rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (IsBlank(line) || line.starts_with("#TYPE")) continue;
+  bool found = false;
+  ForEachHeadLine(head, [&](std::string_view line) {
+    if (IsBlank(line) || line.starts_with("#TYPE")) return true;
     std::vector<std::string> cells;
-    if (!SplitCsvLine(line, DetectDelimiter(line), &cells)) return false;
-    return FindColumn(cells, "Value") >= 0 && FindColumn(cells, "Timestamp") >= 0 && FindColumn(cells, "MetricId") >= 0;
-  }
-  return false;
+    found = SplitCsvLine(line, DetectDelimiter(line), &cells) && FindColumn(cells, "Value") >= 0 &&
+            FindColumn(cells, "Timestamp") >= 0 && FindColumn(cells, "MetricId") >= 0;
+    return false;
+  });
+  return found;
 }
 
 }  // namespace vrecon::powercli

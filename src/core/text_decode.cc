@@ -190,15 +190,24 @@ bool IsBinaryHead(std::string_view head, std::optional<Encoding> forced) {
 }
 
 std::string FirstHeadLine(std::string_view head) {
+  std::string first;
+  ForEachHeadLine(head, [&](std::string_view line) {
+    first = std::string(Trim(line));
+    return first.empty();
+  });
+  return first;
+}
+
+void ForEachHeadLine(std::string_view head, const std::function<bool(std::string_view line)>& fn) {
   const std::string text = DecodeHead(head);
   std::string_view rest(text);
   while (!rest.empty()) {
     const size_t nl = rest.find('\n');
-    const std::string_view line = Trim(rest.substr(0, nl));
-    if (!line.empty()) return std::string(line);
+    std::string_view line = rest.substr(0, nl);
     rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
+    if (line.ends_with('\r')) line.remove_suffix(1);
+    if (!fn(line)) return;
   }
-  return "";
 }
 
 std::string DecodeHead(std::string_view head) {

@@ -6,6 +6,7 @@
 #define VRECON_SRC_CORE_TEXT_DECODE_H_
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -50,6 +51,9 @@ std::string DecodeHead(std::string_view head);
 // The first line of DecodeHead(head) that is not blank, trimmed ("" when there is none): what
 // the sniffers of formats that announce themselves on their first line look at.
 std::string FirstHeadLine(std::string_view head);
+// Calls `fn` with each line of DecodeHead(head), without its line end (LF or CRLF), until it
+// returns false: what the sniffers that look past the first line walk.
+void ForEachHeadLine(std::string_view head, const std::function<bool(std::string_view line)>& fn);
 
 // True when the start of a file holds a NUL byte (a NUL code unit in UTF-16): not text. The
 // encoding is sniffed unless `forced`.

@@ -6,29 +6,25 @@
 #include <filesystem>
 
 #include "tests/support/cli_runner.h"
+#include "tests/support/unread_fixtures.h"
 
 namespace vrecon::testing {
 namespace {
 
 TEST(UnreadInputsTest, EachIsRefusedWithOneLineSayingWhatItIs) {
-  int files = 0;
-  for (const auto& e : std::filesystem::directory_iterator(Fixture("unread"))) {
-    const std::string path = e.path().string();
-    if (path.ends_with(".expected_error") || path.ends_with("README.md")) continue;
-    ++files;
-    SCOPED_TRACE(path);
-    std::string want = ReadText(path + ".expected_error");
-    while (!want.empty() && want.back() == '\n') want.pop_back();
+  const std::vector<UnreadFixture> unread = UnreadFixtures();
+  for (const UnreadFixture& u : unread) {
+    SCOPED_TRACE(u.path);
     TempDir dir;
-    const CliResult r = RunVrecon({"ingest", "--db", dir.File("s.db"), path});
+    const CliResult r = RunVrecon({"ingest", "--db", dir.File("s.db"), u.path});
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_EQ(r.out, "") << "nothing was read: no table";
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-    EXPECT_EQ(r.err.rfind("vrecon: error: " + path, 0), 0u) << r.err;
-    EXPECT_NE(r.err.find(want), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.rfind("vrecon: error: " + u.path, 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(u.expected), std::string::npos) << r.err;
     EXPECT_FALSE(std::filesystem::exists(dir.File("s.db")));
   }
-  EXPECT_EQ(files, 6);
+  EXPECT_EQ(unread.size(), 6u);
 }
 
 // Beside a file it reads, the refused one is named and the other stored: the table lists only it.

@@ -13,6 +13,7 @@
 #include "tests/support/capture_sink.h"
 #include "tests/support/cli_runner.h"
 #include "tests/support/reader_options.h"
+#include "tests/support/unread_fixtures.h"
 
 namespace vrecon {
 namespace {
@@ -108,20 +109,15 @@ TEST(ReadersTest, NoOtherFixtureIsTakenForAWpaExport) {
 
 // fixtures/unread/: inputs people feed vrecon that no reader takes; each is named for what it is.
 TEST(ReadersTest, AFileNoReaderTakesIsNamedForWhatItIs) {
-  int files = 0;
-  for (const auto& e : std::filesystem::directory_iterator(Fixture("unread"))) {
-    const std::string path = e.path().string();
-    if (path.ends_with(".expected_error") || path.ends_with("README.md")) continue;
-    ++files;
-    SCOPED_TRACE(path);
-    std::string want = testing::ReadText(path + ".expected_error");
-    while (!want.empty() && want.back() == '\n') want.pop_back();
-    const FormatGuess g = GuessFormat(ReadHead(path, kSniffHeadBytes));
+  const std::vector<testing::UnreadFixture> unread = testing::UnreadFixtures();
+  for (const testing::UnreadFixture& u : unread) {
+    SCOPED_TRACE(u.path);
+    const FormatGuess g = GuessFormat(ReadHead(u.path, kSniffHeadBytes));
     EXPECT_EQ(g.reader, nullptr) << g.reader->name;
-    EXPECT_NE(g.refusal.find(want), std::string::npos) << g.refusal;
+    EXPECT_NE(g.refusal.find(u.expected), std::string::npos) << g.refusal;
     EXPECT_EQ(g.refusal.find("PDH-CSV 4.0)\" or"), std::string::npos) << "no Perfmon complaint: " << g.refusal;
   }
-  EXPECT_EQ(files, 6);
+  EXPECT_EQ(unread.size(), 6u);
 }
 
 TEST(ReadersTest, AnUnrecognisedFileIsToldEveryFormatVreconReads) {
@@ -142,6 +138,7 @@ TEST(ReadersTest, RecognisedUnreadShapes) {
       {"Process,Thread ID,CPU,Weight (in view) (ms),% Weight,TimeStamp (s)\n\"a.exe (1)\",2,0,1.0,0.5,1.0\n",
        "CPU Usage (Sampled)"},
       {"cpu  10 0 20 300\ncpu0 10 0 20 300\nbtime 1709800000\n", "/proc/stat snapshot"},
+      {"cpu  10 0 20 300\r\ncpu0 10 0 20 300\r\n", "/proc/stat snapshot"},  // copied through Windows
       {"\n10:00:00 cpu  %usr %sys %wio %idle physc\n10:00:05  0   12   4   0   84  0.20\n", "AIX (PowerVM)"},
   };
   for (const auto& c : cases) {
