@@ -34,8 +34,9 @@ while [ $# -gt 0 ]; do
   esac
 done
 scripts/install-deps.sh python3  # the checks at the end
-vrecon=$PWD/$build/src/cli/vrecon
-vcsim=$PWD/$build/tests/vcsim/vrecon_vcsim
+case $build in /*) ;; *) build=$PWD/$build ;; esac
+vrecon=$build/src/cli/vrecon
+vcsim=$build/tests/vcsim/vrecon_vcsim
 for f in "$vrecon" "$vcsim"; do
   [ -x "$f" ] || { echo "soak.sh: $f missing: build first (bash scripts/test.sh)" >&2; exit 2; }
 done

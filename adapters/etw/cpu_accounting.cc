@@ -43,19 +43,21 @@ void MergeSameProcess(std::vector<ProcessFigures>* processes) {
   std::sort(processes->begin(), processes->end(), [](const ProcessFigures& x, const ProcessFigures& y) {
     return std::tie(x.pid, x.name) < std::tie(y.pid, y.name);
   });
-  std::vector<ProcessFigures> out;
-  out.reserve(processes->size());
-  for (ProcessFigures& p : *processes) {
-    if (!out.empty() && out.back().pid == p.pid && out.back().name == p.name) {
-      out.back().cpu_us += p.cpu_us;
-      out.back().union_us += p.union_us;
-      out.back().queue_us += p.queue_us;
-      out.back().switch_ins += p.switch_ins;
+  size_t kept = 0;
+  for (size_t i = 0; i < processes->size(); ++i) {
+    ProcessFigures& p = (*processes)[i];
+    ProcessFigures* last = kept > 0 ? &(*processes)[kept - 1] : nullptr;
+    if (last != nullptr && last->pid == p.pid && last->name == p.name) {
+      last->cpu_us += p.cpu_us;
+      last->union_us += p.union_us;
+      last->queue_us += p.queue_us;
+      last->switch_ins += p.switch_ins;
     } else {
-      out.push_back(std::move(p));
+      if (kept != i) (*processes)[kept] = std::move(p);
+      ++kept;
     }
   }
-  *processes = std::move(out);
+  processes->resize(kept);
 }
 
 }  // namespace
@@ -117,22 +119,24 @@ void CpuAccounting::AdvanceTo(int64_t t_us) {
   }
 }
 
+// The bucket and its vectors are members, cleared and refilled: a trace of hours has tens of
+// thousands of buckets, and allocating each anew was most of the readers' time.
 void CpuAccounting::FlushBucket() {
-  Bucket b;
+  Bucket& b = out_;
   b.start_us = bucket_start_;
   b.end_us = bucket_end_;
-  b.processes.reserve(processes_.size());
-  std::vector<uint32_t> ended;
+  b.processes.clear();
+  ended_.clear();
   for (auto& [pid, p] : processes_) {
     if (pid == 0) continue;
     if (!p.alive && p.ended_at < bucket_start_) {
-      ended.push_back(pid);
+      ended_.push_back(pid);
       continue;
     }
     p.bucket.name = p.name;
     b.processes.push_back(p.bucket);
     p.bucket = ProcessFigures{pid, "", 0, 0, 0, 0};
-    if (!p.alive) ended.push_back(pid);
+    if (!p.alive) ended_.push_back(pid);
   }
   for (Process& r : retired_) {
     if (r.ended_at < bucket_start_) continue;  // its last bucket is out
@@ -141,7 +145,7 @@ void CpuAccounting::FlushBucket() {
     r.bucket = ProcessFigures{r.bucket.pid, "", 0, 0, 0, 0};
   }
   MergeSameProcess(&b.processes);
-  b.cpus.reserve(cpus_.size());
+  b.cpus.clear();
   for (Cpu& c : cpus_) {
     b.cpus.push_back(c.bucket);
     c.bucket = CpuFigures{c.bucket.cpu, 0, 0, 0, 0};
@@ -149,7 +153,7 @@ void CpuAccounting::FlushBucket() {
   std::sort(b.cpus.begin(), b.cpus.end(), [](const CpuFigures& x, const CpuFigures& y) { return x.cpu < y.cpu; });
   on_bucket_(b);
   // An ended process goes once its last bucket is out (and its window, which keeps its own copy).
-  for (uint32_t pid : ended) {
+  for (uint32_t pid : ended_) {
     const Process& p = processes_[pid];
     if (p.window_switch_ins == 0 && p.running == 0) processes_.erase(pid);
   }

@@ -143,8 +143,10 @@ class CpuAccounting {
   std::unordered_map<uint32_t, Process> processes_;
   // Ended processes whose pid a new one took before their last bucket or queue window was out.
   std::vector<Process> retired_;
-  std::vector<Cpu> cpus_;  // in the order they were first seen
-  std::vector<int> slot_;  // CPU number -> index in cpus_, or -1
+  std::vector<Cpu> cpus_;        // in the order they were first seen
+  std::vector<int> slot_;        // CPU number -> index in cpus_, or -1
+  Bucket out_;                   // the bucket FlushBucket fills and hands out
+  std::vector<uint32_t> ended_;  // FlushBucket's ended pids
 };
 
 // "svchost.exe" -> "svchost": Perfmon's process instance names have no extension.

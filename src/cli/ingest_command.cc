@@ -2,13 +2,12 @@
 // them recomputed over the new rows.
 #include <unistd.h>
 
-#include <algorithm>
 #include <iostream>
 
 #include "src/cli/command_options.h"
 #include "src/cli/commands.h"
 #include "src/cli/ingest_runner.h"
-#include "src/engine/stored_corrections.h"
+#include "src/engine/refresh_corrections.h"
 #include "src/store/staged_store.h"
 #include "src/store/store.h"
 #include "src/store/store_location.h"
@@ -17,27 +16,15 @@
 namespace vrecon::cli {
 namespace {
 
-// A store that holds stored corrections (a fleet store, or one a report was made from) gets
-// them recomputed over the span of the new rows, so the next `vrecon report` includes them. The
-// window length is the one they were stored with.
+// A store holding stored corrections gets them recomputed over the new rows (the next `vrecon
+// report` includes them); the user is told which span.
 Status RefreshStoredCorrections(Store* store, const IngestRunResult& r) {
   if (!store || !r.first_new_end || !r.last_new_end) return Status::Ok();
-  ASSIGN_OR_RETURN(std::optional<TimeNs> length, NewestCorrWindowLength(store));
-  if (!length || *length <= 0) return Status::Ok();
-  CorrectionRequest req;
-  req.window = *length;
-  // A margin on each side: a sample's interval starts before its end, a sample near a window's
-  // edge weighs on the neighbour through its span, and the clock alignment may move guest
-  // samples by up to its largest lag.
-  const TimeNs margin =
-      std::max<TimeNs>(2 * *length, static_cast<TimeNs>(req.alignment.max_lag_s * kNsPerSec) + *length);
-  req.from = FloorTo(*r.first_new_end - margin, *length);
-  req.new_samples_from = r.first_new_end;
-  req.to = FloorTo(*r.last_new_end + margin, *length) + *length;
-  auto n = StoreCorrections(store, req);
-  if (!n.ok()) return n.status().IsNotFound() ? Status::Ok() : n.status();
-  std::cerr << "vrecon: note: updated the stored corrections from " << FormatIso(*req.from, false) << " to "
-            << FormatIso(*req.to, false) << " (" << *n << " windows) for the next `vrecon report`\n";
+  ASSIGN_OR_RETURN(std::optional<RefreshedSpan> span,
+                   vrecon::RefreshStoredCorrections(store, *r.first_new_end, *r.last_new_end));
+  if (!span) return Status::Ok();
+  std::cerr << "vrecon: note: updated the stored corrections from " << FormatIso(span->from, false) << " to "
+            << FormatIso(span->to, false) << " (" << span->windows << " windows) for the next `vrecon report`\n";
   return Status::Ok();
 }
 

@@ -321,6 +321,7 @@ RoundResult RunRound(const RoundContext& ctx) {
   if (!round.stopped && (cfg.retain_samples || cfg.retain_corrections)) ApplyRoundRetention(ctx, &own, &round);
   if (ctx.store && *ctx.store) {
     (*ctx.store)->EndReads();
+    (*ctx.store)->ReleaseMemory();
     (*ctx.store)->ForgetRowsAdded();
   }
   round.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

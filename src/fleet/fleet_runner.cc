@@ -6,6 +6,7 @@
 #include <chrono>
 #include <thread>
 
+#include "src/core/free_memory.h"
 #include "src/fleet/store_lock.h"
 #include "src/store/store.h"
 #include "src/store/store_location.h"
@@ -120,6 +121,7 @@ RunOutcome RunFleet(const RunnerOptions& o) {
              std::to_string(round.windows_stored) + " correction windows stored");
     if (o.on_round) o.on_round(round);
     if (o.every == 0 || g_stop.load()) break;
+    ReturnFreedMemory();
     const auto next = started + std::chrono::nanoseconds(o.every);
     if (std::chrono::steady_clock::now() >= next) log.Warn("the round took longer than --every; the next starts now");
     while (std::chrono::steady_clock::now() < next && !g_stop.load()) {

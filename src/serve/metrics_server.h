@@ -1,5 +1,6 @@
 // `vrecon serve`'s HTTP side (cpp-httplib, docs/serve.md says why): GET /metrics renders the
-// store's latest complete windows in Prometheus' format; anything else is 404. Each scrape opens
+// store's latest complete windows in Prometheus' format; the web view (web_routes.h) adds `/` and
+// the JSON under `/api/vms`; any other path is a 404. Each scrape opens
 // the store for reading on its own, so a collector writing the store meanwhile is never held up
 // for longer than one snapshot read. `vrecon collect --listen` runs the same server beside its
 // rounds.

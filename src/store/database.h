@@ -116,6 +116,9 @@ class Database {
   virtual bool InTransaction() const = 0;
   // Begins a transaction that will write (SQLite takes the write lock at once).
   virtual Status BeginWrite() = 0;
+  // Gives back the memory of what the connection caches for reading (SQLite's page cache); the
+  // next reads fetch the pages again.
+  virtual void ReleaseMemory() {}
 
  protected:
   // Finalizes the cached statements; a backend calls it before it closes its connection.

@@ -1,5 +1,6 @@
-// The vrecon store: one SQLite file holding ingested files, series and their samples in
-// blocks, import issues and guest-to-VM mappings. See docs/storage.md.
+// The vrecon store: a SQLite file or a PostgreSQL database (src/store/sqlite/, src/store/postgres/)
+// holding ingested files, series and their samples in blocks, import issues, guest-to-VM mappings,
+// vSphere marks, stored corrections and Ready-Time summaries. See docs/storage.md.
 #ifndef VRECON_SRC_STORE_STORE_H_
 #define VRECON_SRC_STORE_STORE_H_
 
@@ -19,7 +20,7 @@ struct FileRecord {
   int64_t id = 0;
   std::string fingerprint;
   std::string path;
-  std::string format;  // perfmon-csv | perfmon-tsv
+  std::string format;  // perfmon-csv, perfmon-tsv, powercli-csv, sar-text, xperf-dumper, wpa-precise-csv
   std::string encoding;
   std::string kinds;     // comma-separated source kinds
   std::string machines;  // comma-separated
@@ -71,6 +72,10 @@ class Store {
   // Ends the reads cached statements keep open, before a kept connection waits (an open SQLite
   // read would hold back the WAL's checkpoints meanwhile).
   void EndReads() { db_->ResetCached(); }
+  // Gives back the pages the connection cached for reading. A collector keeps its connection for
+  // months while the store grows all day: kept, that cache grew with the store, up to its cap
+  // (docs/reliability.md, "Soak").
+  void ReleaseMemory() { db_->ReleaseMemory(); }
   // How long a write waits for another connection's transaction before failing (the default is
   // the backend's, short). For several writers on one store.
   Status WaitForWritersUpTo(std::chrono::milliseconds wait);

@@ -1,13 +1,11 @@
 // --auth-file: htpasswd-style users checked with crypt(3); only bcrypt and SHA-512 crypt; every
-// bad line named; then over real HTTP, 401 with a challenge until the right password is given.
+// bad line named. Over real HTTP: tests/serve/serve_test.cc (BasicAuthServeTest).
 #include "src/serve/basic_auth.h"
 
 #include <sys/stat.h>
 
 #include <gtest/gtest.h>
-#include <httplib.h>
 
-#include "tests/serve/serve_runner.h"
 #include "tests/support/cli_runner.h"
 
 namespace vrecon::serve {
@@ -71,35 +69,6 @@ TEST(BasicAuthTest, DecodesBase64Strictly) {
   EXPECT_FALSE(DecodeBase64("Y=Q="));
   EXPECT_FALSE(DecodeBase64("YQ==YQ=="));
   EXPECT_FALSE(DecodeBase64("YW-i"));
-}
-
-TEST(BasicAuthServeTest, RequestsNeedAUserOfTheFile) {
-  testing::TempDir dir;
-  const std::string db = dir.File("s.db"), users = dir.File("users");
-  ASSERT_EQ(testing::RunVrecon({"ingest", "--db", db, testing::Fixture("seed003/guest-web01.csv")}).exit_code, 0);
-  testing::WriteText(users, std::string("bob:") + kSha512 + "\n");
-  chmod(users.c_str(), 0664);
-  const testing::CliResult writable =
-      testing::RunVrecon({"serve", "--db", db, "--listen", "127.0.0.1:0", "--auth-file", users});
-  EXPECT_EQ(writable.exit_code, 1);
-  EXPECT_NE(writable.err.find("may be written by other users"), std::string::npos) << writable.err;
-  chmod(users.c_str(), 0644);
-
-  testing::ServeRunner serve(db, {"--auth-file", users});
-  ASSERT_TRUE(serve.listening()) << serve.process().err();
-  httplib::Client c("127.0.0.1", serve.port());
-  for (const char* path : {"/metrics", "/", "/api/vms", "/nope"}) {
-    auto res = c.Get(path);
-    ASSERT_TRUE(res) << path;
-    EXPECT_EQ(res->status, 401) << path;
-    EXPECT_EQ(res->get_header_value("WWW-Authenticate"), "Basic realm=\"vrecon\", charset=\"UTF-8\"");
-    EXPECT_EQ(res->body, "authentication required\n");
-  }
-  c.set_basic_auth("bob", "wrong");
-  EXPECT_EQ(c.Get("/metrics")->status, 401);
-  c.set_basic_auth("bob", "s3cret");
-  EXPECT_EQ(c.Get("/metrics")->status, 200);
-  EXPECT_EQ(c.Get("/nope")->status, 404);
 }
 
 }  // namespace

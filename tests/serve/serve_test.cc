@@ -2,6 +2,7 @@
 // values are those of `vrecon correct` for each VM's latest complete window; the latest window
 // follows new data and goes with a prune; the CLI's refusals are one clear line each.
 #include <signal.h>
+#include <sys/stat.h>
 
 #include <gtest/gtest.h>
 #include <httplib.h>
@@ -271,6 +272,38 @@ TEST(ServeCliTest, ServesHttpsWithTheGivenCertificate) {
       RunVrecon({"serve", "--db", db, "--listen", "127.0.0.1:0", "--tls-cert", key, "--tls-key", key});
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_NE(bad.err.find("cannot load the TLS certificate " + key), std::string::npos) << bad.err;
+}
+
+// --auth-file over real HTTP: 401 with a challenge until the right password is given; a file
+// others may write is refused. The file's format: tests/serve/basic_auth_test.cc.
+TEST(BasicAuthServeTest, RequestsNeedAUserOfTheFile) {
+  TempDir dir;
+  const std::string db = dir.File("s.db"), users = dir.File("users");
+  ASSERT_EQ(RunVrecon({"ingest", "--db", db, Fixture("seed003/guest-web01.csv")}).exit_code, 0);
+  // `openssl passwd -6 -salt vrecon s3cret`
+  WriteText(users,
+            "bob:$6$vrecon$LePtEmPF5tjLdx2ZCAZA06S.jM.Xhk.3CF87T6Vk97HuPsa5849AXJrvftnjL5e5phbKHNacsqvd6Fhtcncs21\n");
+  chmod(users.c_str(), 0664);
+  const CliResult writable = RunVrecon({"serve", "--db", db, "--listen", "127.0.0.1:0", "--auth-file", users});
+  EXPECT_EQ(writable.exit_code, 1);
+  EXPECT_NE(writable.err.find("may be written by other users"), std::string::npos) << writable.err;
+  chmod(users.c_str(), 0644);
+
+  ServeRunner serve(db, {"--auth-file", users});
+  ASSERT_TRUE(serve.listening()) << serve.process().err();
+  httplib::Client c("127.0.0.1", serve.port());
+  for (const char* path : {"/metrics", "/", "/api/vms", "/nope"}) {
+    auto res = c.Get(path);
+    ASSERT_TRUE(res) << path;
+    EXPECT_EQ(res->status, 401) << path;
+    EXPECT_EQ(res->get_header_value("WWW-Authenticate"), "Basic realm=\"vrecon\", charset=\"UTF-8\"");
+    EXPECT_EQ(res->body, "authentication required\n");
+  }
+  c.set_basic_auth("bob", "wrong");
+  EXPECT_EQ(c.Get("/metrics")->status, 401);
+  c.set_basic_auth("bob", "s3cret");
+  EXPECT_EQ(c.Get("/metrics")->status, 200);
+  EXPECT_EQ(c.Get("/nope")->status, 404);
 }
 
 }  // namespace

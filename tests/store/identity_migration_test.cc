@@ -15,14 +15,12 @@
 #include "src/store/schema.h"
 #include "src/store/store.h"
 #include "src/store/vsphere_tables.h"
-#include "tests/support/cli_runner.h"
+#include "tests/support/cli_runner.h"  // TempDir, Fixture
 
 namespace vrecon {
 namespace {
 
-using testing::CliResult;
 using testing::Fixture;
-using testing::RunVrecon;
 using testing::TempDir;
 
 constexpr const char* kA = "127.0.0.1:44351";
@@ -96,21 +94,6 @@ TEST(IdentityMigrationTest, MergedSeriesOfTwoVcentersAreSplitByTheirFiles) {
   ASSERT_TRUE(vms.ok());
   ASSERT_EQ(vms->size(), 6u);
   for (const StoredVm& v : *vms) EXPECT_EQ(v.entity, UrlHost(v.vcenter) + "/" + v.moid);
-}
-
-TEST(IdentityMigrationTest, MigratedStoreReportsEachVcentersVmApart) {
-  TempDir dir;
-  const std::string path = CopyOfV5(dir);
-  CliResult ready = RunVrecon({"ready", "--db", path, "--format", "csv"});
-  ASSERT_EQ(ready.exit_code, 0) << ready.err;
-  for (const char* vc : {kA, kB})
-    for (const char* moid : {"vm-57", "vm-63", "vm-66"})
-      EXPECT_NE(ready.out.find(std::string(",vsphere:") + vc + "/" + moid + "\n"), std::string::npos) << ready.out;
-  CliResult report = RunVrecon({"report", "--db", path, "--format", "csv", "--out", dir.File("r.csv")});
-  ASSERT_EQ(report.exit_code, 0) << report.err;
-  CliResult corrected = RunVrecon({"correct", "--db", path, "--vm", "web01", "--format", "json"});
-  ASSERT_EQ(corrected.exit_code, 0) << corrected.err;
-  EXPECT_NE(corrected.out.find("\"vm_key\": \"hyperv:hv01/web01\""), std::string::npos);
 }
 
 TEST(IdentityMigrationTest, AVcentersFirstInstanceUuidTakesOverItsUrlKeyedData) {

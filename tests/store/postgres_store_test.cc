@@ -1,6 +1,7 @@
-// The PostgreSQL backend's own parts: parameter numbering, the URI check, and what a user meets
-// when the server, the password, the database or the schema is wrong: one clear line, exit 1
-// (2 for a usage error). The tables' behaviour is tested on both backends by the parameterised
+// The PostgreSQL backend as a user meets it: when the server, the password, the database or the
+// schema is wrong, one clear line and exit 1 (2 for a usage error); and its connection's
+// pipelined writes. Its pure parts are unit-tested in tests/store/postgres/ and
+// tests/store/store_location_test.cc. The tables' behaviour is tested on both backends by the parameterised
 // store, engine, fleet and report tests.
 #include <gtest/gtest.h>
 
@@ -25,49 +26,6 @@ using testing::RunVrecon;
 using testing::RunVreconWithEnv;
 using testing::TempDir;
 using testing::TestBackend;
-
-TEST(PostgresParametersTest, NumbersQuestionMarksOutsideQuotes) {
-  int n = 0;
-  EXPECT_EQ(DollarParameters("SELECT a FROM t WHERE b = ? AND c = ?", &n), "SELECT a FROM t WHERE b = $1 AND c = $2");
-  EXPECT_EQ(n, 2);
-  EXPECT_EQ(DollarParameters("VALUES(?1, ?2, ?1)", &n), "VALUES($1, $2, $1)");
-  EXPECT_EQ(n, 2);
-  // SQLite's rule: a bare ? takes one past the highest number so far.
-  EXPECT_EQ(DollarParameters("?3, ?", &n), "$3, $4");
-  EXPECT_EQ(n, 4);
-  EXPECT_EQ(DollarParameters("SELECT '?', \"a?\" -- what?\n, ?", &n), "SELECT '?', \"a?\" -- what?\n, $1");
-  EXPECT_EQ(n, 1);
-  EXPECT_EQ(DollarParameters("SELECT 'it''s ?', ?", &n), "SELECT 'it''s ?', $1");
-  EXPECT_EQ(n, 1);
-}
-
-// A server older than vrecon supports cannot be started here; the check behind it can be run.
-TEST(PostgresVersionTest, AnOlderServerIsNamedWithTheVersionNeeded) {
-  EXPECT_TRUE(CheckServerVersion("postgresql:///v", 150004).ok());
-  EXPECT_TRUE(CheckServerVersion("postgresql:///v", 130000).ok());
-  Status old = CheckServerVersion("postgresql://db01/v", 120017);
-  ASSERT_FALSE(old.ok());
-  EXPECT_EQ(old.message(), "postgresql://db01/v is PostgreSQL 12.17: vrecon needs PostgreSQL 13 or newer");
-}
-
-TEST(PostgresUriTest, RecognisesBothSchemes) {
-  EXPECT_TRUE(IsPostgresUri("postgresql://vrecon@db01/vrecon"));
-  EXPECT_TRUE(IsPostgresUri("postgres://db01/vrecon"));
-  EXPECT_FALSE(IsPostgresUri("vrecon.db"));
-  EXPECT_FALSE(IsPostgresUri("./postgresql://x"));
-}
-
-TEST(PostgresUriTest, RefusesAPasswordWithoutRepeatingIt) {
-  for (const std::string uri :
-       {"postgresql://vrecon:s3cret-pw@db01/vrecon", "postgres://db01/vrecon?password=s3cret-pw"}) {
-    Status s = CheckPostgresUri(uri);
-    ASSERT_FALSE(s.ok()) << uri;
-    EXPECT_NE(s.message().find("PGPASSWORD"), std::string::npos) << s.message();
-    EXPECT_NE(s.message().find("~/.pgpass"), std::string::npos) << s.message();
-    EXPECT_EQ(s.message().find("s3cret-pw"), std::string::npos) << s.message();
-  }
-  EXPECT_TRUE(CheckPostgresUri("postgresql://vrecon@db01:5432/vrecon?sslmode=verify-full").ok());
-}
 
 TEST(PostgresUriTest, CliRefusesAPasswordInDbAsAUsageError) {
   TempDir dir;

@@ -147,4 +147,6 @@ StatusOr<Statement> SqliteDatabase::Prepare(std::string_view sql) {
   return Statement(std::make_unique<SqliteStatement>(db_, &path_, s));
 }
 
+void SqliteDatabase::ReleaseMemory() { sqlite3_db_release_memory(db_); }
+
 }  // namespace vrecon

@@ -32,6 +32,7 @@ class SqliteDatabase final : public Database {
   Status BeginWrite() override { return Exec(read_only() ? "BEGIN" : "BEGIN IMMEDIATE"); }
 
   bool InTransaction() const override;
+  void ReleaseMemory() override;
   int ErrorCode() const;  // SQLite's primary result code of the last call on this connection
   void SetBusyTimeout(int ms);
 

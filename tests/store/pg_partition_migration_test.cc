@@ -1,9 +1,7 @@
-// PostgreSQL's monthly partitions of value_block (src/store/postgres/pg_partitions.h): the month
-// arithmetic at the ends of what a TimeNs holds, and migration 10, which moves the value blocks
-// of a version-9 store into partitions without losing or changing a sample.
+// PostgreSQL's monthly partitions of value_block (src/store/postgres/pg_partitions.h): migration
+// 10, which moves the value blocks of a version-9 store into partitions without losing or
+// changing a sample. The month arithmetic is unit-tested in tests/store/postgres/.
 #include <gtest/gtest.h>
-
-#include <limits>
 
 #include "src/store/postgres/pg_partitions.h"
 #include "src/store/postgres/pg_schema.h"
@@ -21,25 +19,6 @@ using testing::TempDir;
 using testing::TestBackend;
 
 TimeNs At(const char* iso) { return ParseIso(iso).value(); }
-
-TEST(PgSampleMonthTest, MonthsAndTheirBounds) {
-  const SampleMonth m = SampleMonthOf(At("2026-11-25T06:00:00Z"));
-  EXPECT_EQ(m.name, "value_block_202611");
-  EXPECT_EQ(m.from_sql, std::to_string(At("2026-11-01T00:00:00Z")));
-  EXPECT_EQ(m.to, At("2026-12-01T00:00:00Z"));
-  // The last instant of a month is in it; the next is not.
-  EXPECT_EQ(SampleMonthOf(At("2026-12-01T00:00:00Z") - 1).name, "value_block_202611");
-  EXPECT_EQ(SampleMonthOf(At("2026-12-01T00:00:00Z")).name, "value_block_202612");
-  EXPECT_EQ(SampleMonthOf(-1).name, "value_block_196912");
-  // The first and last months a TimeNs reaches have open ends.
-  const SampleMonth first = SampleMonthOf(std::numeric_limits<TimeNs>::min());
-  EXPECT_EQ(first.name, "value_block_167709");
-  EXPECT_EQ(first.from_sql, "MINVALUE");
-  const SampleMonth last = SampleMonthOf(std::numeric_limits<TimeNs>::max());
-  EXPECT_EQ(last.name, "value_block_226204");
-  EXPECT_EQ(last.to_sql, "MAXVALUE");
-  EXPECT_EQ(last.to, std::numeric_limits<TimeNs>::max());
-}
 
 int64_t One(Database* db, const std::string& sql) {
   auto q = db->Prepare(sql);
