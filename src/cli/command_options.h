@@ -1,8 +1,7 @@
 // Each command's options as parsed: plain values with their defaults. The command line
 // (src/cli/command_line.h) fills them; the command's Run function (its *_command.cc) reads them.
 // Kept apart so that only the few files that register options compile CLI11, a header-only
-// library that costs each file that includes it about 20 s to compile and 25 s to lint
-// (docs/development.md).
+// library that makes each file including it slow to compile and to lint (docs/development.md).
 #ifndef VRECON_SRC_CLI_COMMAND_OPTIONS_H_
 #define VRECON_SRC_CLI_COMMAND_OPTIONS_H_
 

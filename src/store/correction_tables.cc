@@ -137,7 +137,7 @@ RowBatch CorrVmUpsert(Database* db) { return RowBatch(db, kCorrVmInsert, kCorrVm
 
 // A VM whose values did not change keeps its row, stored_at included: a fleet round recomputes
 // every VM it collected, and rewriting each unchanged row was, on PostgreSQL, a new row version
-// and an entry in each of the table's indexes a VM and round (docs/history/performance.md, step 15).
+// and an entry in each of the table's indexes a VM and round.
 RowBatch CorrVmRewrite(Database* db) {
   return RowBatch(db, kCorrVmInsert,
                   std::string(kCorrVmOnConflict) +

@@ -268,9 +268,9 @@ CREATE TABLE vsphere_vm_mark(
 )sql",
     // 16: the blobs a recompute rewrites, compressed with lz4 rather than pglz where the server
     // has it (PostgreSQL 14 or newer, built with lz4 as Debian's is). Late in an hour a window
-    // block is 3 to 5 KB, over the 2 KB at which a row's values are compressed, and pglz took
-    // about 35 us a block of the server's CPU, lz4 about 3 (docs/history/performance.md, step 16). Values
-    // stored before stay as they are; both read alike.
+    // block is 3 to 5 KB, over the 2 KB at which a row's values are compressed, and pglz costs
+    // the server about ten times lz4's CPU a block (docs/history/performance.md has the figures).
+    // Values stored before stay as they are; both read alike.
     R"sql(
 DO $$
 BEGIN
