@@ -1,0 +1,73 @@
+#include "models/capacity_demand.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace vrecon::models {
+namespace {
+
+struct Covered {
+  double seconds = 0, value_seconds = 0;
+  double Mean() const { return value_seconds / seconds; }
+};
+
+TimeNs BinOf(TimeNs t) { return FloorTo(t, kDemandBinNs); }
+
+// Spreads each sample over the bins it overlaps, weighted by the overlap.
+std::map<TimeNs, Covered> ByBin(const std::vector<Interval>& samples) {
+  std::map<TimeNs, Covered> bins;
+  for (const Interval& s : samples) {
+    if (s.end <= s.start || !std::isfinite(s.value)) continue;
+    for (TimeNs b = BinOf(s.start); b < s.end; b += kDemandBinNs) {
+      const TimeNs from = std::max(s.start, b), to = std::min(s.end, b + kDemandBinNs);
+      if (to <= from) continue;
+      const double sec = static_cast<double>(to - from) / kNsPerSec;
+      Covered& c = bins[b];
+      c.seconds += sec;
+      c.value_seconds += s.value * sec;
+    }
+  }
+  return bins;
+}
+
+double P95(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const auto rank = static_cast<size_t>(std::ceil(0.95 * static_cast<double>(v.size())));
+  return v[std::max<size_t>(rank, 1) - 1];
+}
+
+}  // namespace
+
+std::vector<DemandBin> FiveMinuteDemand(const std::vector<Interval>& run, const std::vector<Interval>& ready) {
+  const std::map<TimeNs, Covered> run_bins = ByBin(run), ready_bins = ByBin(ready);
+  const double half = static_cast<double>(kDemandBinNs) / kNsPerSec / 2;
+  std::vector<DemandBin> out;
+  for (const auto& [start, c] : run_bins) {
+    if (c.seconds < half) continue;
+    double pct = c.Mean();
+    auto r = ready_bins.find(start);
+    if (r != ready_bins.end()) pct += r->second.Mean();
+    out.push_back({start, pct / 100});
+  }
+  return out;
+}
+
+std::vector<DailyDemand> DailyP95(const std::vector<DemandBin>& bins, int min_bins) {
+  std::map<int64_t, std::vector<double>> by_day;
+  for (const DemandBin& b : bins) by_day[FloorTo(b.start, 86400 * kNsPerSec) / (86400 * kNsPerSec)].push_back(b.cores);
+  std::vector<DailyDemand> out;
+  for (auto& [day, values] : by_day)
+    if (static_cast<int>(values.size()) >= min_bins) out.push_back({day, P95(std::move(values))});
+  return out;
+}
+
+std::optional<double> P95Since(const std::vector<DemandBin>& bins, TimeNs from) {
+  std::vector<double> v;
+  for (const DemandBin& b : bins)
+    if (b.start >= from) v.push_back(b.cores);
+  if (v.empty()) return std::nullopt;
+  return P95(std::move(v));
+}
+
+}  // namespace vrecon::models

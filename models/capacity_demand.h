@@ -1,0 +1,36 @@
+// Demand for capacity (docs/capacity.md, "Definitions"), pure: a VM's run + ready in cores per
+// 5-minute interval of the UTC grid, each day's p95 of those (the series the forecast reads), and
+// the p95 over the last days (what right-sizing reads).
+#ifndef VRECON_MODELS_CAPACITY_DEMAND_H_
+#define VRECON_MODELS_CAPACITY_DEMAND_H_
+
+#include <optional>
+#include <vector>
+
+#include "models/capacity_forecast.h"
+#include "models/ready_analysis.h"
+
+namespace vrecon::models {
+
+inline constexpr TimeNs kDemandBinNs = 300 * kNsPerSec;
+
+struct DemandBin {
+  TimeNs start = 0;
+  double cores = 0;
+};
+
+// `run` and `ready` in % of each sample's interval, summed over vCPUs (100 = one core's worth).
+// A bin gets the mean of run over the time run's samples cover of it, plus ready's mean over the
+// time ready's cover, when they cover any (without ready, demand is run alone). A bin run covers
+// less than half of is left out: missing, not low. In time order.
+std::vector<DemandBin> FiveMinuteDemand(const std::vector<Interval>& run, const std::vector<Interval>& ready);
+
+// Each UTC day's p95 of its bins (nearest rank), for the days with at least `min_bins` of them.
+std::vector<DailyDemand> DailyP95(const std::vector<DemandBin>& bins, int min_bins = 12);
+
+// The p95 (nearest rank) of the bins that start at or after `from`; nullopt when there are none.
+std::optional<double> P95Since(const std::vector<DemandBin>& bins, TimeNs from);
+
+}  // namespace vrecon::models
+
+#endif  // VRECON_MODELS_CAPACITY_DEMAND_H_

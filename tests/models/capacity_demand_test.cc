@@ -1,0 +1,75 @@
+// Demand for capacity (models/capacity_demand.h): run + ready in cores per 5-minute bin, each
+// day's p95, the p95 since a time.
+#include "models/capacity_demand.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace vrecon::models {
+namespace {
+
+constexpr TimeNs kS = kNsPerSec;
+const TimeNs kDay = DaysFromCivil(2026, 11, 2) * 86400 * kS;
+
+// 20 s samples (vSphere realtime) of `pct` from `from` for `count` samples.
+std::vector<Interval> Samples(TimeNs from, int count, double pct, TimeNs step = 20 * kS) {
+  std::vector<Interval> v;
+  for (int i = 0; i < count; ++i) v.push_back({from + i * step, from + (i + 1) * step, pct});
+  return v;
+}
+
+TEST(CapacityDemandTest, RunPlusReadyInCoresPerFiveMinutes) {
+  // Two vCPUs 75% run each (150%) and 10% ready: 1.6 cores.
+  const auto bins = FiveMinuteDemand(Samples(kDay, 30, 150), Samples(kDay, 30, 10));
+  ASSERT_EQ(bins.size(), 2u);
+  EXPECT_EQ(bins[0].start, kDay);
+  EXPECT_EQ(bins[1].start, kDay + 300 * kS);
+  EXPECT_DOUBLE_EQ(bins[0].cores, 1.6);
+  EXPECT_DOUBLE_EQ(bins[1].cores, 1.6);
+}
+
+TEST(CapacityDemandTest, WithoutReadyDemandIsRunAlone) {
+  const auto bins = FiveMinuteDemand(Samples(kDay, 15, 250), {});
+  ASSERT_EQ(bins.size(), 1u);
+  EXPECT_DOUBLE_EQ(bins[0].cores, 2.5);
+}
+
+// A sample across two bins weighs on each by its overlap; a bin run covers under half of is
+// missing, not low.
+TEST(CapacityDemandTest, SamplesSpreadByOverlapAndHalfCoveredBinsAreLeftOut) {
+  std::vector<Interval> run = Samples(kDay + 200 * kS, 10, 100);  // 200 s to 400 s
+  run.push_back({kDay + 280 * kS, kDay + 320 * kS, 300});         // 20 s in each bin
+  auto bins = FiveMinuteDemand(run, {});
+  EXPECT_TRUE(bins.empty()) << "bin 0 has 100+20 s, bin 1 has 100+20 s of run: under half each";
+  run = Samples(kDay, 8, 100);                             // 0-160 s at 1 core
+  run.push_back({kDay + 160 * kS, kDay + 460 * kS, 200});  // 160-460 s at 2 cores
+  bins = FiveMinuteDemand(run, {});
+  ASSERT_EQ(bins.size(), 2u);
+  EXPECT_NEAR(bins[0].cores, (160 * 1.0 + 140 * 2.0) / 300, 1e-12);
+  EXPECT_NEAR(bins[1].cores, 2.0, 1e-12);  // 160 s of the bin covered: more than half
+  run.push_back({kDay + 600 * kS, kDay + 620 * kS, std::nan("")});
+  EXPECT_EQ(FiveMinuteDemand(run, {}).size(), 2u) << "a value that is not a number covers nothing";
+}
+
+TEST(CapacityDemandTest, DailyP95OfTheBinsByUtcDay) {
+  std::vector<DemandBin> bins;
+  for (int i = 0; i < 100; ++i) bins.push_back({kDay + i * 300 * kS, static_cast<double>(i + 1)});
+  for (int i = 0; i < 5; ++i) bins.push_back({kDay + 86400 * kS + i * 300 * kS, 50.0});  // too few
+  const auto days = DailyP95(bins);
+  ASSERT_EQ(days.size(), 1u);
+  EXPECT_EQ(days[0].day, DaysFromCivil(2026, 11, 2));
+  EXPECT_DOUBLE_EQ(days[0].cores, 95);  // nearest rank of 1..100
+  EXPECT_EQ(DailyP95(bins, 5).size(), 2u);
+}
+
+TEST(CapacityDemandTest, P95SinceATime) {
+  std::vector<DemandBin> bins;
+  for (int i = 0; i < 40; ++i) bins.push_back({kDay + i * 300 * kS, i < 20 ? 100.0 : static_cast<double>(i - 19)});
+  EXPECT_DOUBLE_EQ(*P95Since(bins, kDay + 20 * 300 * kS), 19);  // ranks 1..20: the 19th
+  EXPECT_DOUBLE_EQ(*P95Since(bins, kDay), 100);
+  EXPECT_FALSE(P95Since(bins, kDay + 86400 * kS));
+}
+
+}  // namespace
+}  // namespace vrecon::models
