@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 
 namespace vrecon::models {
@@ -9,9 +10,9 @@ namespace {
 
 double Band(const ForecastDay& d, Risk risk) { return risk == Risk::kConservative ? d.upper : d.mid; }
 
-std::string Cores(double v) {
+std::string Number(double v, const char* format) {
   char b[32];
-  std::snprintf(b, sizeof b, "%.2f", v);
+  std::snprintf(b, sizeof b, format, v);
   return b;
 }
 
@@ -81,9 +82,9 @@ VcpuAdvice RecommendVcpus(double p95_demand_cores, double target_util_pct, std::
   a.recommended = std::max(1, static_cast<int>(std::ceil(need - 1e-9)));
   if (host_cores && *host_cores > 0) a.recommended = std::min(a.recommended, *host_cores);
   if (!vcpus) return a;
-  const std::string why = "its 5-minute demand's p95 over 30 days is " + Cores(p95_demand_cores) + " cores; at " +
-                          Cores(target_util_pct) + "% target utilisation that is " + std::to_string(a.recommended) +
-                          " vCPU(s), it has " + std::to_string(*vcpus);
+  const std::string why = "its 5-minute demand's p95 over 30 days is " + Number(p95_demand_cores, "%.2f") +
+                          " cores; at " + Number(target_util_pct, "%g") + "% target utilisation that is " +
+                          std::to_string(a.recommended) + " vCPU(s), it has " + std::to_string(*vcpus);
   if (a.recommended < *vcpus) {
     a.hints.push_back({"fewer-vcpus", Severity::kInfo, why + (costop_high ? "; its high co-stop says the same" : "")});
   } else if (a.recommended > *vcpus) {

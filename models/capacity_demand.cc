@@ -53,6 +53,20 @@ std::vector<DemandBin> FiveMinuteDemand(const std::vector<Interval>& run, const 
   return out;
 }
 
+std::vector<DemandBin> SumOfParts(const std::vector<std::vector<DemandBin>>& parts) {
+  std::map<TimeNs, std::pair<double, size_t>> sums;
+  for (const std::vector<DemandBin>& part : parts)
+    for (const DemandBin& b : part) {
+      auto& [cores, count] = sums[b.start];
+      cores += b.cores;
+      ++count;
+    }
+  std::vector<DemandBin> out;
+  for (const auto& [start, sc] : sums)
+    if (sc.second == parts.size()) out.push_back({start, sc.first});
+  return out;
+}
+
 std::vector<DailyDemand> DailyP95(const std::vector<DemandBin>& bins, int min_bins) {
   std::map<int64_t, std::vector<double>> by_day;
   for (const DemandBin& b : bins) by_day[FloorTo(b.start, 86400 * kNsPerSec) / (86400 * kNsPerSec)].push_back(b.cores);

@@ -25,6 +25,9 @@ struct DemandBin {
 // less than half of is left out: missing, not low. In time order.
 std::vector<DemandBin> FiveMinuteDemand(const std::vector<Interval>& run, const std::vector<Interval>& ready);
 
+// The bins every part has, their cores summed: a VM's virtual processors, each read apart.
+std::vector<DemandBin> SumOfParts(const std::vector<std::vector<DemandBin>>& parts);
+
 // Each UTC day's p95 of its bins (nearest rank), for the days with at least `min_bins` of them.
 std::vector<DailyDemand> DailyP95(const std::vector<DemandBin>& bins, int min_bins = 12);
 

@@ -52,7 +52,7 @@ double Fit::PredictionVariance(const Spec& s, int64_t day) const {
 
 double Fit::StandardError(int column) const { return sigma * std::sqrt(Inflation(rho) * cov(column, column)); }
 
-Fit WeightedFit(const std::vector<Point>& points, const Spec& spec) {
+Fit WeightedFit(const std::vector<Point>& points, const Spec& spec, double min_sigma) {
   Fit f;
   const auto n = static_cast<Eigen::Index>(points.size());
   const int p = spec.Columns();
@@ -75,7 +75,7 @@ Fit WeightedFit(const std::vector<Point>& points, const Spec& spec) {
   const Eigen::VectorXd r = y - x * f.beta;
   const double wsum = w.sum();
   const double wss = (w.array() * r.array().square()).sum();
-  f.sigma = std::sqrt(wss / wsum * static_cast<double>(n) / static_cast<double>(n - p));
+  f.sigma = std::max(min_sigma, std::sqrt(wss / wsum * static_cast<double>(n) / static_cast<double>(n - p)));
   f.rho = LagOneCorrelation(points, r);
   f.ok = std::isfinite(f.sigma) && f.beta.allFinite();
   return f;

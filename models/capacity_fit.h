@@ -48,7 +48,9 @@ struct Fit {
   double StandardError(int column) const;
 };
 
-Fit WeightedFit(const std::vector<Point>& points, const Spec& spec);
+// `min_sigma`: the least noise assumed, so that a series without any (a simulation, a constant)
+// does not get a band of no width.
+Fit WeightedFit(const std::vector<Point>& points, const Spec& spec, double min_sigma = 0);
 
 // The day a level step starts at, when one explains the points far better than none (its F
 // statistic at least `min_f`), with at least `min_days` points on each side. Unweighted, so a

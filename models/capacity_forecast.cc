@@ -59,8 +59,16 @@ struct Found {
   std::vector<int64_t> peaks;
 };
 
+// The least noise a fit assumes: 0.5% of the mean demand, as the peak days' least deviation.
+double MinSigma(const std::vector<Point>& points) {
+  double sum = 0;
+  for (const Point& p : points) sum += p.y;
+  return 0.005 * std::fabs(sum / static_cast<double>(points.size()));
+}
+
 Found FitWithPeaks(const std::vector<Point>& points, Spec spec, const ForecastOptions& o) {
   Found f{spec, {}, {}};
+  const double min_sigma = MinSigma(points);
   std::vector<int64_t> days;
   std::vector<double> demand;
   days.reserve(points.size());
@@ -72,7 +80,7 @@ Found FitWithPeaks(const std::vector<Point>& points, Spec spec, const ForecastOp
   for (int round = 0; round < 4; ++round) {
     const std::vector<Point> regular = Without(points, f.peaks);
     f.spec.step = capacity::FindStep(regular, f.spec, o.step_min_days, o.step_min_f);
-    f.fit = capacity::WeightedFit(regular, f.spec);
+    f.fit = capacity::WeightedFit(regular, f.spec, min_sigma);
     if (!f.fit.ok) return f;
     std::vector<double> residuals(points.size());
     for (size_t i = 0; i < points.size(); ++i) residuals[i] = points[i].y - f.fit.Predict(f.spec, points[i].day);
@@ -86,7 +94,7 @@ Found FitWithPeaks(const std::vector<Point>& points, Spec spec, const ForecastOp
   if (f.spec.trend && std::fabs(f.fit.beta[1]) < o.trend_min_t * f.fit.StandardError(1)) {
     Spec flat = f.spec;
     flat.trend = false;
-    Fit refit = capacity::WeightedFit(regular, flat);
+    Fit refit = capacity::WeightedFit(regular, flat, min_sigma);
     if (refit.ok) {
       f.spec = flat;
       f.fit = std::move(refit);
@@ -146,8 +154,7 @@ Forecast ForecastDemand(const std::vector<DailyDemand>& history, const ForecastO
   Forecast out;
   const std::vector<Point> points = PointsOf(history, o.half_life_days);
   out.history_days = static_cast<int>(points.size());
-  if (points.empty()) return out;
-  out.as_of_day = points.back().day;
+  if (!points.empty()) out.as_of_day = points.back().day;
   if (out.history_days < o.min_history_days) {
     out.model = "none: " + std::to_string(out.history_days) + " day(s) of history, " +
                 std::to_string(o.min_history_days) + " needed";

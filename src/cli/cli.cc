@@ -85,6 +85,7 @@ int Main(int argc, char** argv) {
   RunFn samples = AddSamplesCommand(app);
   RunFn collect = AddCollectCommand(app);
   RunFn ready = AddReadyCommand(app);
+  RunFn capacity = AddCapacityCommand(app);
   RunFn report = AddReportCommand(app);
   RunFn status = AddStatusCommand(app);
   RunFn counters = AddCountersCommand(app);
@@ -105,6 +106,7 @@ int Main(int argc, char** argv) {
   if (app.got_subcommand("samples")) return samples();
   if (app.got_subcommand("collect")) return collect();
   if (app.got_subcommand("ready")) return ready();
+  if (app.got_subcommand("capacity")) return capacity();
   if (app.got_subcommand("report")) return report();
   if (app.got_subcommand("status")) return status();
   if (app.got_subcommand("counters")) return counters();

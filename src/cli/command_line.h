@@ -20,6 +20,7 @@ RunFn AddCorrectCommand(CLI::App& app);
 RunFn AddCountersCommand(CLI::App& app);
 RunFn AddSamplesCommand(CLI::App& app);
 RunFn AddReadyCommand(CLI::App& app);
+RunFn AddCapacityCommand(CLI::App& app);
 RunFn AddReportCommand(CLI::App& app);
 RunFn AddStatusCommand(CLI::App& app);
 RunFn AddServeCommand(CLI::App& app);

@@ -106,6 +106,35 @@ RunFn AddReadyCommand(CLI::App& app) {
   return [o]() { return RunReadyCommand(*o); };
 }
 
+RunFn AddCapacityCommand(CLI::App& app) {
+  auto o = std::make_shared<CapacityArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "capacity", "Headroom, time remaining and right sizes, forecast from demand (docs/capacity.md)");
+  AddDbOption(cmd, &o->db, "Store to read")->capture_default_str();
+  cmd->add_option("--scope", o->scope, "Entities to answer for (hosts and clusters are not collected yet)")
+      ->check(CLI::IsMember({"all", "cluster", "host", "vm"}))
+      ->capture_default_str();
+  cmd->add_option("--name", o->names, "Only this entity: a VM's vm_key, or a name or glob; may be repeated");
+  cmd->add_option("--horizon-days", o->horizon_days, "Days the forecast reaches")
+      ->check(CLI::Range(1, 3650))
+      ->capture_default_str();
+  cmd->add_option("--risk", o->risk, "conservative: the forecast's upper band; aggressive: its middle")
+      ->check(CLI::IsMember({"conservative", "aggressive"}))
+      ->capture_default_str();
+  cmd->add_option("--buffer-pct", o->buffer_pct, "Capacity held back: usable = capacity x (1 - buffer/100)")
+      ->check(CLI::Range(0.0, 99.0))
+      ->capture_default_str();
+  cmd->add_option("--target-util-pct", o->target_util_pct, "Utilisation a recommended VM size aims at")
+      ->check(CLI::Range(1.0, 100.0))
+      ->capture_default_str();
+  cmd->add_option("--ha-hosts", o->ha_hosts, "Hosts a cluster holds back for failures (default 1 from 2 hosts on)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--as-of", o->as_of, "Read data up to this time, ISO 8601 (default: all of it)");
+  cmd->add_option("--forecast-out", o->forecast_out, "Also write each entity's daily forecast to this CSV file");
+  AddFormatOption(cmd, &o->format);
+  return [o]() { return RunCapacityCommand(*o); };
+}
+
 RunFn AddReportCommand(CLI::App& app) {
   auto o = std::make_shared<ReportArgs>();
   CLI::App* cmd = app.add_subcommand(

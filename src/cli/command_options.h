@@ -56,6 +56,15 @@ struct ReadyArgs {
   std::string vm, from, to, format = "table";
 };
 
+struct CapacityArgs {
+  std::string db = "vrecon.db";
+  std::string scope = "all", risk = "conservative", as_of, format = "table", forecast_out;
+  std::vector<std::string> names;
+  int horizon_days = 365;
+  double buffer_pct = 10, target_util_pct = 70;
+  int ha_hosts = -1;  // -1: 1 for a cluster of two hosts or more
+};
+
 struct ReportArgs {
   std::string db = "vrecon.db";
   std::string vm, from, to, format = "html", out, vsphere_counter = "usage";
@@ -109,6 +118,7 @@ int RunCorrectCommand(const CorrectArgs& o);
 int RunCountersCommand(const CountersArgs& o);
 int RunSamplesCommand(const SamplesArgs& o);
 int RunReadyCommand(const ReadyArgs& o);
+int RunCapacityCommand(const CapacityArgs& o);
 int RunReportCommand(const ReportArgs& o);
 int RunStatusCommand(const StatusArgs& o);
 int RunPruneCommand(const PruneArgs& o);

@@ -11,7 +11,7 @@ namespace vrecon::testing {
 namespace {
 
 TEST(CliContractTest, EveryCommandHasHelp) {
-  for (const char* cmd : {"ingest", "correct", "samples", "serve", "report", "prune", "status", "ready"}) {
+  for (const char* cmd : {"ingest", "correct", "samples", "serve", "report", "prune", "status", "ready", "capacity"}) {
     CliResult r = RunVrecon({cmd, "--help"});
     EXPECT_EQ(r.exit_code, 0) << cmd;
     EXPECT_NE(r.out.find("--db"), std::string::npos) << cmd;

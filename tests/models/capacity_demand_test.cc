@@ -52,6 +52,17 @@ TEST(CapacityDemandTest, SamplesSpreadByOverlapAndHalfCoveredBinsAreLeftOut) {
   EXPECT_EQ(FiveMinuteDemand(run, {}).size(), 2u) << "a value that is not a number covers nothing";
 }
 
+TEST(CapacityDemandTest, PartsAreSummedWhereEveryPartHasTheBin) {
+  const std::vector<DemandBin> vp0 = {{kDay, 0.5}, {kDay + 300 * kS, 0.25}};
+  const std::vector<DemandBin> vp1 = {{kDay + 300 * kS, 1.0}, {kDay + 600 * kS, 1.0}};
+  const auto sum = SumOfParts({vp0, vp1});
+  ASSERT_EQ(sum.size(), 1u);
+  EXPECT_EQ(sum[0].start, kDay + 300 * kS);
+  EXPECT_DOUBLE_EQ(sum[0].cores, 1.25);
+  EXPECT_EQ(SumOfParts({vp0}).size(), 2u);
+  EXPECT_TRUE(SumOfParts({}).empty());
+}
+
 TEST(CapacityDemandTest, DailyP95OfTheBinsByUtcDay) {
   std::vector<DemandBin> bins;
   for (int i = 0; i < 100; ++i) bins.push_back({kDay + i * 300 * kS, static_cast<double>(i + 1)});

@@ -178,6 +178,7 @@ TEST(CapacityForecastTest, TooLittleHistoryGivesNoForecast) {
   EXPECT_FALSE(TimeRemainingDays(f, history, 5, Risk::kConservative));
   EXPECT_FALSE(CapacityRemainingPct(f, 50, Risk::kConservative));
   EXPECT_FALSE(ForecastDemand({}).sufficient);
+  EXPECT_EQ(ForecastDemand({}).model, "none: 0 day(s) of history, 21 needed");
 }
 
 TEST(CapacityForecastTest, WeekdaysCountFromSunday) {

@@ -1,0 +1,74 @@
+// `vrecon capacity`: headroom, time remaining and right sizes from demand (docs/capacity.md).
+#include <fstream>
+#include <iostream>
+
+#include "src/cli/capacity_output.h"
+#include "src/cli/command_options.h"
+#include "src/cli/commands.h"
+#include "src/core/file_replace.h"
+#include "src/engine/capacity_job.h"
+
+namespace vrecon::cli {
+namespace {
+
+StatusOr<CapacityRequest> RequestOf(const CapacityArgs& o) {
+  CapacityRequest req;
+  req.scope = o.scope;
+  req.names = o.names;
+  req.risk = models::ParseRisk(o.risk).value_or(models::Risk::kConservative);
+  req.buffer_pct = o.buffer_pct;
+  req.target_util_pct = o.target_util_pct;
+  req.forecast.horizon_days = o.horizon_days;
+  if (!o.as_of.empty()) RETURN_IF_ERROR(ParseTimeOption("--as-of", o.as_of, &req.as_of));
+  return req;
+}
+
+Status WriteForecast(const std::string& path, const std::vector<CapacityEntity>& entities) {
+  return ReplaceFile(path, [&entities](std::ostream& os) {
+    WriteCapacityForecastCsv(os, entities);
+    return Status::Ok();
+  });
+}
+
+}  // namespace
+
+int RunCapacityCommand(const CapacityArgs& o) {
+  StatusOr<CapacityRequest> req = RequestOf(o);
+  if (!req.ok()) {
+    PrintError(req.status().message());
+    return kExitUsage;
+  }
+  auto store = OpenExistingStore(o.db);
+  if (!store.ok()) {
+    PrintError(store.status().message());
+    return kExitFailure;
+  }
+  StatusOr<std::vector<CapacityEntity>> entities = RunCapacity(store->get(), *req);
+  if (!entities.ok()) {
+    PrintError(entities.status().message());
+    return kExitFailure;
+  }
+  if (o.scope == "host" || o.scope == "cluster" || o.scope == "all")
+    std::cerr << "vrecon: note: host and cluster capacity need each host's processor counts, which vrecon does not "
+                 "collect yet: only VMs are answered\n";
+  if (entities->empty())
+    std::cerr << "vrecon: no VM with host-side CPU data (vSphere, esxtop or Hyper-V) in the store\n";
+  if (!o.forecast_out.empty()) {
+    if (Status s = WriteForecast(o.forecast_out, *entities); !s.ok()) {
+      PrintError(s.message());
+      return kExitFailure;
+    }
+  }
+  CapacityHeader h{req->as_of, req->risk, req->buffer_pct};
+  if (!h.as_of)
+    for (const CapacityEntity& e : *entities)
+      if (e.as_of && (!h.as_of || *e.as_of > *h.as_of)) h.as_of = e.as_of;
+  switch (ToFormat(o.format)) {
+    case OutputFormat::kJson: WriteCapacityJson(std::cout, h, *entities); break;
+    case OutputFormat::kCsv: WriteCapacityCsv(std::cout, *entities); break;
+    case OutputFormat::kTable: WriteCapacityTable(std::cout, *entities); break;
+  }
+  return kExitOk;
+}
+
+}  // namespace vrecon::cli

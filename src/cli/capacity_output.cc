@@ -1,0 +1,113 @@
+#include "src/cli/capacity_output.h"
+
+#include <string>
+
+#include "src/core/severity.h"
+#include "src/core/text_util.h"
+#include "src/report/output.h"
+
+namespace vrecon::cli {
+namespace {
+
+std::optional<double> Num(const std::optional<int>& v) { return v ? std::optional<double>(*v) : std::nullopt; }
+
+std::string DateOf(int64_t day) { return FormatIso(day * 86400 * kNsPerSec, false).substr(0, 10); }
+
+std::string Codes(const std::vector<models::Flag>& flags) {
+  std::string out;
+  for (const models::Flag& f : flags) out += (out.empty() ? "" : ";") + f.code;
+  return out;
+}
+
+void WriteEntityJson(std::ostream& os, const CapacityEntity& e) {
+  os << "{\"scope\": " << JsonString(e.scope) << ", \"name\": " << JsonString(e.name)
+     << ", \"key\": " << JsonString(e.key) << ", \"capacity_cores\": " << JsonNumber(e.capacity_cores)
+     << ", \"usable_cores\": " << JsonNumber(e.usable_cores)
+     << ", \"demand_p95_cores\": " << JsonNumber(e.demand_p95_cores)
+     << ", \"time_remaining_days\": " << JsonNumber(Num(e.time_remaining_days))
+     << ", \"peak_time_remaining_days\": " << JsonNumber(Num(e.peak_time_remaining_days))
+     << ", \"capacity_remaining_pct\": " << JsonNumber(e.capacity_remaining_pct)
+     << ", \"model\": " << JsonString(e.model) << ", \"history_days\": " << e.history_days
+     << ", \"as_of\": " << (e.as_of ? JsonString(FormatIso(*e.as_of, false)) : "null")
+     << ", \"source\": " << JsonString(e.source) << ", \"demand_counter\": " << JsonString(e.demand_counter);
+  if (e.scope == "vm") {
+    os << ", \"host\": " << JsonString(e.host) << ", \"vcpus\": " << JsonNumber(Num(e.vcpus))
+       << ", \"recommended_vcpus\": " << JsonNumber(Num(e.recommended_vcpus)) << ", \"growth_drivers\": [";
+    for (size_t i = 0; i < e.growth_drivers.size(); ++i) {
+      const GrowthDriver& g = e.growth_drivers[i];
+      os << (i ? ", " : "") << "{\"process\": " << JsonString(g.process)
+         << ", \"cores_now\": " << JsonNumber(g.cores_now) << ", \"cores_per_30d\": " << JsonNumber(g.cores_per_30d)
+         << "}";
+    }
+    os << "]";
+  }
+  os << ", \"forecast\": [";
+  for (size_t i = 0; i < e.forecast.size(); ++i) {
+    const models::ForecastDay& d = e.forecast[i];
+    os << (i ? ", " : "") << "{\"date\": \"" << DateOf(d.day) << "\", \"lower\": " << JsonNumber(d.lower)
+       << ", \"mid\": " << JsonNumber(d.mid) << ", \"upper\": " << JsonNumber(d.upper) << "}";
+  }
+  os << "], \"flags\": [";
+  for (size_t i = 0; i < e.flags.size(); ++i) {
+    const models::Flag& f = e.flags[i];
+    os << (i ? ", " : "") << "{\"code\": " << JsonString(f.code)
+       << ", \"severity\": " << JsonString(SeverityName(f.severity)) << ", \"message\": " << JsonString(f.message)
+       << "}";
+  }
+  os << "]}";
+}
+
+std::string Fixed(const std::optional<double>& v, int decimals) { return v ? FormatFixed(*v, decimals) : "-"; }
+std::string Days(const std::optional<int>& v) { return v ? std::to_string(*v) : "-"; }
+
+}  // namespace
+
+void WriteCapacityJson(std::ostream& os, const CapacityHeader& h, const std::vector<CapacityEntity>& entities) {
+  os << "{\"as_of\": " << (h.as_of ? JsonString(FormatIso(*h.as_of, false)) : "null")
+     << ", \"risk\": " << JsonString(models::RiskName(h.risk)) << ", \"buffer_pct\": " << JsonNumber(h.buffer_pct)
+     << ", \"entities\": [";
+  for (size_t i = 0; i < entities.size(); ++i) {
+    os << (i ? ",\n  " : "\n  ");
+    WriteEntityJson(os, entities[i]);
+  }
+  os << (entities.empty() ? "]}\n" : "\n]}\n");
+}
+
+void WriteCapacityCsv(std::ostream& os, const std::vector<CapacityEntity>& entities) {
+  os << "scope,name,key,host,vcpus,recommended_vcpus,capacity_cores,usable_cores,demand_p95_cores,"
+        "time_remaining_days,peak_time_remaining_days,capacity_remaining_pct,history_days,as_of,source,"
+        "demand_counter,model,flags\n";
+  for (const CapacityEntity& e : entities) {
+    os << e.scope << "," << CsvCell(e.name) << "," << CsvCell(e.key) << "," << CsvCell(e.host) << ","
+       << CsvNumber(Num(e.vcpus)) << "," << CsvNumber(Num(e.recommended_vcpus)) << "," << CsvNumber(e.capacity_cores)
+       << "," << CsvNumber(e.usable_cores) << "," << CsvNumber(e.demand_p95_cores) << ","
+       << CsvNumber(Num(e.time_remaining_days)) << "," << CsvNumber(Num(e.peak_time_remaining_days)) << ","
+       << CsvNumber(e.capacity_remaining_pct) << "," << e.history_days << ","
+       << (e.as_of ? FormatIso(*e.as_of, false) : "") << "," << e.source << "," << CsvCell(e.demand_counter) << ","
+       << CsvCell(e.model) << "," << CsvCell(Codes(e.flags)) << "\n";
+  }
+}
+
+void WriteCapacityForecastCsv(std::ostream& os, const std::vector<CapacityEntity>& entities) {
+  os << "scope,key,name,date,lower,mid,upper\n";
+  for (const CapacityEntity& e : entities)
+    for (const models::ForecastDay& d : e.forecast)
+      os << e.scope << "," << CsvCell(e.key) << "," << CsvCell(e.name) << "," << DateOf(d.day) << ","
+         << CsvNumber(d.lower) << "," << CsvNumber(d.mid) << "," << CsvNumber(d.upper) << "\n";
+}
+
+void WriteCapacityTable(std::ostream& os, const std::vector<CapacityEntity>& entities) {
+  TextTable t({"scope", "name", "vCPUs", "recommended", "demand p95", "usable", "days left", "peak days left",
+               "room 3 d", "history", "flags"});
+  for (const CapacityEntity& e : entities)
+    t.AddRow({e.scope, e.name, Days(e.vcpus), Days(e.recommended_vcpus), Fixed(e.demand_p95_cores, 2),
+              Fixed(e.usable_cores, 2), Days(e.time_remaining_days), Days(e.peak_time_remaining_days),
+              e.capacity_remaining_pct ? FormatFixed(*e.capacity_remaining_pct, 0) + "%" : "-",
+              std::to_string(e.history_days) + " d", Codes(e.flags)});
+  t.Print(os);
+  for (const CapacityEntity& e : entities)
+    for (const models::Flag& f : e.flags)
+      os << "flag " << e.name << " " << f.code << " (" << SeverityName(f.severity) << "): " << f.message << "\n";
+}
+
+}  // namespace vrecon::cli

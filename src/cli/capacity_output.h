@@ -1,0 +1,28 @@
+// `vrecon capacity`'s outputs (docs/capacity.md, "Output"): JSON, CSV (one row per entity, the
+// daily forecast in a second CSV), and a table, worst first.
+#ifndef VRECON_SRC_CLI_CAPACITY_OUTPUT_H_
+#define VRECON_SRC_CLI_CAPACITY_OUTPUT_H_
+
+#include <optional>
+#include <ostream>
+#include <vector>
+
+#include "src/engine/capacity_job.h"
+
+namespace vrecon::cli {
+
+struct CapacityHeader {
+  std::optional<TimeNs> as_of;  // --as-of, else the latest end of the entities' data
+  models::Risk risk = models::Risk::kConservative;
+  double buffer_pct = 10;
+};
+
+void WriteCapacityJson(std::ostream& os, const CapacityHeader& h, const std::vector<CapacityEntity>& entities);
+void WriteCapacityCsv(std::ostream& os, const std::vector<CapacityEntity>& entities);
+// scope,key,name,date,lower,mid,upper: one row per entity and forecast day.
+void WriteCapacityForecastCsv(std::ostream& os, const std::vector<CapacityEntity>& entities);
+void WriteCapacityTable(std::ostream& os, const std::vector<CapacityEntity>& entities);
+
+}  // namespace vrecon::cli
+
+#endif  // VRECON_SRC_CLI_CAPACITY_OUTPUT_H_

@@ -1,0 +1,209 @@
+#include "src/engine/capacity_job.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <set>
+
+#include "models/capacity_demand.h"
+#include "models/vm_identity.h"
+#include "src/core/text_util.h"
+#include "src/engine/vm_view.h"
+#include "src/store/sample_reader.h"
+
+namespace vrecon {
+namespace {
+
+// One VM's host-side series of one source that say what it used.
+struct DemandSeries {
+  std::string source;
+  std::vector<int64_t> run, ready, usage;
+  std::map<int, std::vector<int64_t>> vp_run;  // Hyper-V: each virtual processor's (one per host log)
+  std::set<std::string> vcpu_instances;        // vSphere's per-vCPU ready instances
+  bool HasRun() const { return !run.empty() || !usage.empty() || !vp_run.empty(); }
+};
+
+// Which part of a VM's demand a host-side series is, when it is one.
+void Classify(const StoredSeries& s, DemandSeries* d) {
+  const SeriesKey& k = s.key;
+  if (k.source == SourceKind::kVsphere) {
+    if (!k.instance.empty()) {
+      if (k.counter == "cpu.ready.summation") d->vcpu_instances.insert(k.instance);
+      return;
+    }
+    if (k.counter == "cpu.run.summation") d->run.push_back(s.id);
+    if (k.counter == "cpu.ready.summation") d->ready.push_back(s.id);
+    if (k.counter == "cpu.usage.average") d->usage.push_back(s.id);
+  } else if (k.source == SourceKind::kEsxtop) {
+    if (k.counter == "% Run") d->run.push_back(s.id);
+    if (k.counter == "% Ready") d->ready.push_back(s.id);
+  } else if (k.source == SourceKind::kHyperV && k.object == "Hyper-V Hypervisor Virtual Processor" &&
+             k.counter == "% Total Run Time") {
+    if (auto vp = models::ParseHyperVVpInstance(k.instance)) d->vp_run[vp->vp].push_back(s.id);
+  }
+}
+
+// Guests' Processor(n) instances by guest id: a vCPU count where the host side gives none.
+std::map<std::string, std::set<std::string>> GuestCpus(const VmView& view) {
+  std::map<std::string, std::set<std::string>> out;
+  for (const StoredSeries& s : view.series) {
+    const SeriesKey& k = s.key;
+    if (k.source == SourceKind::kGuest && k.object == "Processor" && k.counter == "% Processor Time" &&
+        !k.instance.empty() && k.instance.find("_Total") == std::string::npos)
+      out[view.dir.GuestId(k.machine)].insert(k.instance);
+  }
+  return out;
+}
+
+std::optional<int> VcpusOf(const VmEntry& e, const DemandSeries& d,
+                           const std::map<std::string, std::set<std::string>>& guest_cpus, const VmView& view) {
+  if (e.num_cpu > 0) return e.num_cpu;
+  if (!d.vp_run.empty()) return static_cast<int>(d.vp_run.size());
+  if (!d.vcpu_instances.empty()) return static_cast<int>(d.vcpu_instances.size());
+  for (const std::string& g : e.guests)
+    if (auto it = guest_cpus.find(view.dir.GuestId(g)); it != guest_cpus.end())
+      return static_cast<int>(it->second.size());
+  return std::nullopt;
+}
+
+using Samples = std::map<int64_t, std::vector<models::Interval>>;
+
+Status ReadSamples(Store* store, const std::vector<int64_t>& ids, const TimeRange& range, Samples* out) {
+  BlockReader reader(store);
+  Status s = reader.ForEachOf(ids, range, [out](int64_t id, const SampleBlock& b) {
+    std::vector<models::Interval>& v = (*out)[id];
+    for (size_t i = 0; i < b.starts.size(); ++i)
+      if (!IsMissing(b.values[i])) v.push_back({b.starts[i], b.ends[i], b.values[i]});
+  });
+  reader.Forget();
+  return s;
+}
+
+std::vector<models::Interval> Joined(const Samples& samples, const std::vector<int64_t>& ids, double scale = 1) {
+  std::vector<models::Interval> out;
+  for (int64_t id : ids)
+    if (auto it = samples.find(id); it != samples.end())
+      for (models::Interval v : it->second) {
+        v.value *= scale;
+        out.push_back(v);
+      }
+  return out;
+}
+
+// The VM's 5-minute demand and the counter it comes from; empty when it cannot be told (a
+// vSphere usage without a vCPU count).
+std::vector<models::DemandBin> DemandOf(const DemandSeries& d, const Samples& samples, std::optional<int> vcpus,
+                                        std::string* counter) {
+  const std::vector<models::Interval> ready = Joined(samples, d.ready);
+  if (!d.vp_run.empty()) {
+    *counter = "Hyper-V Hypervisor Virtual Processor % Total Run Time";
+    std::vector<std::vector<models::DemandBin>> parts;
+    for (const auto& [vp, ids] : d.vp_run) parts.push_back(models::FiveMinuteDemand(Joined(samples, ids), {}));
+    return models::SumOfParts(parts);
+  }
+  if (!d.run.empty()) {
+    *counter = d.source == "vsphere" ? "cpu.run.summation + cpu.ready.summation" : "% Run + % Ready";
+    return models::FiveMinuteDemand(Joined(samples, d.run), ready);
+  }
+  if (!vcpus) return {};
+  // cpu.usage.average is a percent of the VM's capacity: x vCPUs is a percent of one core.
+  *counter = "cpu.usage.average x vCPUs + cpu.ready.summation";
+  return models::FiveMinuteDemand(Joined(samples, d.usage, *vcpus), ready);
+}
+
+void Answer(const CapacityRequest& req, const std::vector<models::DemandBin>& bins, CapacityEntity* e) {
+  if (bins.empty()) return;
+  e->as_of = bins.back().start + models::kDemandBinNs;
+  const std::vector<models::DailyDemand> days = models::DailyP95(bins);
+  const models::Forecast f = models::ForecastDemand(days, req.forecast);
+  e->history_days = f.history_days;
+  e->model = f.model;
+  e->forecast = f.days;
+  e->demand_p95_cores = models::P95Since(bins, *e->as_of - 30 * 86400 * kNsPerSec);
+  if (!f.sufficient)
+    e->flags.push_back({"insufficient-history", Severity::kInfo,
+                        std::to_string(f.history_days) + " day(s) with data; a forecast needs " +
+                            std::to_string(req.forecast.min_history_days)});
+  if (e->vcpus) {
+    e->capacity_cores = *e->vcpus;
+    e->usable_cores = models::UsableCores(*e->capacity_cores, req.buffer_pct);
+    e->time_remaining_days = models::TimeRemainingDays(f, days, *e->usable_cores, req.risk);
+    e->peak_time_remaining_days = models::PeakTimeRemainingDays(f, days, *e->usable_cores, req.risk);
+    e->capacity_remaining_pct = models::CapacityRemainingPct(f, *e->usable_cores, req.risk);
+  } else {
+    e->flags.push_back({"vcpus-unknown", Severity::kInfo,
+                        "no source gives the VM's vCPU count: no capacity, time remaining or right size"});
+  }
+  if (e->demand_p95_cores) {
+    models::VcpuAdvice advice = models::RecommendVcpus(*e->demand_p95_cores, req.target_util_pct, std::nullopt,
+                                                       e->vcpus, /*costop_high=*/false);
+    if (e->vcpus) e->recommended_vcpus = advice.recommended;
+    for (models::Flag& h : advice.hints) e->flags.push_back(std::move(h));
+  }
+}
+
+bool Worse(const CapacityEntity& a, const CapacityEntity& b) {
+  constexpr int kNever = 1 << 30;
+  const int ta = a.time_remaining_days.value_or(kNever), tb = b.time_remaining_days.value_or(kNever);
+  if (ta != tb) return ta < tb;
+  return a.name < b.name;
+}
+
+}  // namespace
+
+StatusOr<std::vector<CapacityEntity>> RunCapacity(Store* store, const CapacityRequest& req) {
+  std::vector<CapacityEntity> out;
+  if (req.scope != "all" && req.scope != "vm") return out;  // hosts and clusters: not collected yet
+  ASSIGN_OR_RETURN(auto mappings, store->Mappings());
+  ASSIGN_OR_RETURN(VmViewPtr view, ReadVmView(store, std::nullopt, mappings));
+  const VmDirectory& dir = view->dir;
+  std::map<std::pair<size_t, std::string>, DemandSeries> by_vm;
+  for (const StoredSeries& s : view->series) {
+    const int e = dir.HostEntryOf(s.key);
+    if (e < 0) continue;
+    DemandSeries& d = by_vm[{static_cast<size_t>(e), std::string(SourceKindName(s.key.source))}];
+    d.source = SourceKindName(s.key.source);
+    Classify(s, &d);
+  }
+  std::set<size_t> selected;
+  if (req.names.empty()) {
+    for (size_t i = 0; i < dir.entries().size(); ++i) selected.insert(i);
+  } else {
+    for (const std::string& n : req.names)
+      for (size_t i : dir.Select(n, std::nullopt)) selected.insert(i);
+  }
+  const auto guest_cpus = GuestCpus(*view);
+  TimeRange range;
+  if (req.as_of) range.to = *req.as_of;
+  std::set<size_t> done;
+  for (const char* source : {"vsphere", "esxtop", "hyperv"}) {  // one source a VM, in this order
+    for (auto& [key, d] : by_vm) {
+      if (key.second != source || !selected.contains(key.first) || done.contains(key.first) || !d.HasRun()) continue;
+      const VmEntry& vm = dir.entry(key.first);
+      CapacityEntity e;
+      e.scope = "vm";
+      e.name = vm.name;
+      e.key = vm.key;
+      e.host = Join(vm.hosts, ", ");
+      e.source = d.source;
+      e.vcpus = VcpusOf(vm, d, guest_cpus, *view);
+      std::vector<int64_t> ids = d.run;
+      ids.insert(ids.end(), d.ready.begin(), d.ready.end());
+      ids.insert(ids.end(), d.usage.begin(), d.usage.end());
+      for (const auto& [vp, vp_ids] : d.vp_run) ids.insert(ids.end(), vp_ids.begin(), vp_ids.end());
+      Samples samples;
+      RETURN_IF_ERROR(ReadSamples(store, ids, range, &samples));
+      Answer(req, DemandOf(d, samples, e.vcpus, &e.demand_counter), &e);
+      if (!e.as_of) continue;  // no demand in the range
+      done.insert(key.first);
+      out.push_back(std::move(e));
+    }
+  }
+  if (!req.names.empty() && out.empty())
+    return Status::NotFound("no VM named " + Join(req.names, " or ") + " with host-side CPU data in " +
+                            store->location() + " (vrecon correct lists the VMs)");
+  std::sort(out.begin(), out.end(), Worse);
+  return out;
+}
+
+}  // namespace vrecon

@@ -1,0 +1,55 @@
+// `vrecon capacity` (docs/capacity.md): each VM's demand read from its host-side series (run +
+// ready: vSphere, esxtop; the virtual processors' run time: Hyper-V), its days' p95 forecast, and
+// the answers of models/capacity.h. Hosts and clusters need each host's processor counts, which
+// vrecon does not collect yet: only VMs are answered.
+#ifndef VRECON_SRC_ENGINE_CAPACITY_JOB_H_
+#define VRECON_SRC_ENGINE_CAPACITY_JOB_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/capacity.h"
+#include "src/store/store.h"
+
+namespace vrecon {
+
+struct CapacityRequest {
+  std::string scope = "all";       // all | cluster | host | vm
+  std::vector<std::string> names;  // VM names (glob, domain suffix ignored) or vm_keys; all when empty
+  std::optional<TimeNs> as_of;     // data ending after it is not read
+  models::Risk risk = models::Risk::kConservative;
+  double buffer_pct = 10;
+  double target_util_pct = 70;
+  models::ForecastOptions forecast;
+};
+
+struct GrowthDriver {
+  std::string process;
+  double cores_now = 0, cores_per_30d = 0;
+};
+
+struct CapacityEntity {
+  std::string scope;  // cluster | host | vm
+  std::string name, key;
+  std::string host;    // VMs: the hosts it ran on, "" when the source names none
+  std::string source;  // the host-side source its demand comes from: vsphere | esxtop | hyperv
+  std::string demand_counter;
+  std::optional<int> vcpus, recommended_vcpus;
+  std::optional<double> capacity_cores, usable_cores, demand_p95_cores, capacity_remaining_pct;
+  std::optional<int> time_remaining_days, peak_time_remaining_days;
+  int history_days = 0;
+  std::optional<TimeNs> as_of;  // the end of its data
+  std::string model;
+  std::vector<models::ForecastDay> forecast;
+  std::vector<models::Flag> flags;
+  std::vector<GrowthDriver> growth_drivers;
+};
+
+// The entities the request selects, worst first: by time remaining (none last), then name.
+// NotFound when --name selects no VM with host-side data.
+StatusOr<std::vector<CapacityEntity>> RunCapacity(Store* store, const CapacityRequest& req);
+
+}  // namespace vrecon
+
+#endif  // VRECON_SRC_ENGINE_CAPACITY_JOB_H_

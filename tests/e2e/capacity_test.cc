@@ -1,0 +1,191 @@
+// `vrecon capacity` (docs/capacity.md) through the binary: 35 days of esxtop captures of a VM
+// whose demand grows and one whose demand is flat; the answers, the output shapes and the usage
+// errors.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <regex>
+#include <string>
+
+#include "src/core/time_util.h"
+#include "tests/support/cli_runner.h"
+
+namespace vrecon::testing {
+namespace {
+
+constexpr int kDays = 35;
+
+// 5-minute esxtop rows from 2026-10-01 UTC: WEB02 runs 60% + 2% a day of one vCPU plus 5% ready
+// (demand 0.65 + 0.02 x day cores), with a little swing within each day; DB02 a flat 50%.
+std::string EsxtopLog() {
+  std::string s = "\"(PDH-CSV 4.0) (UTC)(0)\"";
+  for (const char* vm : {"101:WEB02", "102:DB02"})
+    for (const char* c : {"% Run", "% Ready"})
+      s += std::string(",\"\\\\esx01.example.com\\Group Cpu(") + vm + ")\\" + c + "\"";
+  s += "\n";
+  const TimeNs start = DaysFromCivil(2026, 10, 1) * 86400 * kNsPerSec;
+  char b[128];
+  for (int i = 0; i < kDays * 288; ++i) {
+    const CivilTime c = CivilFromNs(start + static_cast<TimeNs>(i + 1) * 300 * kNsPerSec);
+    const double day = i / 288.0, swing = (i % 288) % 7 * 0.5;
+    std::snprintf(b, sizeof b, "\"%02d/%02d/%04d %02d:%02d:%02d.000\",\"%.3f\",\"5\",\"%.3f\",\"1\"\n", c.month, c.day,
+                  c.year, c.hour, c.minute, c.second, 60 + 2 * day + swing, 50 + swing);
+    s += b;
+  }
+  return s;
+}
+
+// 22 days of a Hyper-V host's log: APP01's two virtual processors at 30% and 50% run time (0.8
+// cores of demand, no ready on Hyper-V), 5-minute rows from 2026-10-14.
+std::string HyperVLog() {
+  std::string s = "\"(PDH-CSV 4.0) (UTC)(0)\"";
+  for (const char* vp : {"0", "1"})
+    s += std::string(",\"\\\\HV02\\Hyper-V Hypervisor Virtual Processor(APP01:Hv VP ") + vp + ")\\% Total Run Time\"";
+  s += "\n";
+  const TimeNs start = DaysFromCivil(2026, 10, 14) * 86400 * kNsPerSec;
+  char b[96];
+  for (int i = 0; i < 22 * 288; ++i) {
+    const CivilTime c = CivilFromNs(start + static_cast<TimeNs>(i + 1) * 300 * kNsPerSec);
+    std::snprintf(b, sizeof b, "\"%02d/%02d/%04d %02d:%02d:%02d.000\",\"30\",\"50\"\n", c.month, c.day, c.year, c.hour,
+                  c.minute, c.second);
+    s += b;
+  }
+  return s;
+}
+
+// The guests' Processor(n) instances give the VMs' vCPUs: WEB02 2, DB02 4.
+std::string Guests() {
+  std::string s = "\"(PDH-CSV 4.0) (UTC)(0)\"";
+  for (const char* cpu : {"0", "1"}) s += std::string(",\"\\\\WEB02\\Processor(") + cpu + ")\\% Processor Time\"";
+  for (const char* cpu : {"0", "1", "2", "3"})
+    s += std::string(",\"\\\\DB02\\Processor(") + cpu + ")\\% Processor Time\"";
+  return s + "\n\"10/01/2026 01:00:00.000\",\"5\",\"5\",\"5\",\"5\",\"5\",\"5\"\n";
+}
+
+class CapacityCommandTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new TempDir;
+    WriteText(dir_->File("esxtop.csv"), EsxtopLog());
+    WriteText(dir_->File("guests.csv"), Guests());
+    WriteText(dir_->File("hyperv.csv"), HyperVLog());
+    db_ = dir_->File("cap.db");
+    CliResult r = RunVrecon(
+        {"ingest", "--db", db_, dir_->File("esxtop.csv"), dir_->File("guests.csv"), dir_->File("hyperv.csv")});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  static void TearDownTestSuite() { delete dir_; }
+  static TempDir* dir_;
+  static std::string db_;
+};
+TempDir* CapacityCommandTest::dir_ = nullptr;
+std::string CapacityCommandTest::db_;
+
+// The number after `"field": ` in the entity named `name` (-1 for null).
+double Field(const std::string& json, const std::string& name, const std::string& field) {
+  const size_t at = json.find("\"name\": \"" + name + "\"");
+  EXPECT_NE(at, std::string::npos) << name;
+  std::smatch m;
+  const std::string rest = json.substr(at);
+  if (!std::regex_search(rest, m, std::regex("\"" + field + "\": (null|-?[0-9.]+)"))) return -2;
+  return m[1] == "null" ? -1 : std::stod(m[1]);
+}
+
+TEST_F(CapacityCommandTest, GrowingDemandRunsOutWhenItsTruthDoes) {
+  CliResult r = RunVrecon({"capacity", "--db", db_, "--format", "json", "--risk", "aggressive"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("{\"as_of\": \"2026-11-05T00:00:00Z\", \"risk\": \"aggressive\", \"buffer_pct\": 10, ", 0), 0u)
+      << r.out.substr(0, 200);
+  // WEB02: 2 vCPUs, usable 1.8 cores; its daily p95 is 0.65 + 0.02 x day + 0.03 of swing, over
+  // 1.8 from day 56.
+  EXPECT_EQ(Field(r.out, "WEB02", "vcpus"), 2);
+  EXPECT_DOUBLE_EQ(Field(r.out, "WEB02", "usable_cores"), 1.8);
+  EXPECT_EQ(Field(r.out, "WEB02", "history_days"), kDays);
+  EXPECT_NEAR(Field(r.out, "WEB02", "time_remaining_days"), 56 - (kDays - 1), 7);
+  EXPECT_NE(r.out.find("\"demand_counter\": \"% Run + % Ready\""), std::string::npos);
+  // DB02: flat at 0.51-0.54 cores of 4 vCPUs: no crossing, and 1 vCPU is enough at 70%.
+  EXPECT_EQ(Field(r.out, "DB02", "time_remaining_days"), -1);
+  EXPECT_EQ(Field(r.out, "DB02", "recommended_vcpus"), 1);
+  EXPECT_NE(r.out.find("\"code\": \"fewer-vcpus\""), std::string::npos);
+  EXPECT_NE(r.out.find("level, trend, weekly profile"), std::string::npos);
+  // Conservative reads the upper band: no later than aggressive.
+  CliResult c = RunVrecon({"capacity", "--db", db_, "--format", "json"});
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_LE(Field(c.out, "WEB02", "time_remaining_days"), Field(r.out, "WEB02", "time_remaining_days"));
+}
+
+// Hyper-V: the virtual processors' run times summed; their number is the vCPUs.
+TEST_F(CapacityCommandTest, HyperVDemandIsItsVirtualProcessorsRunTime) {
+  CliResult r = RunVrecon({"capacity", "--db", db_, "--name", "APP01", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Field(r.out, "APP01", "vcpus"), 2);
+  EXPECT_DOUBLE_EQ(Field(r.out, "APP01", "demand_p95_cores"), 0.8);
+  EXPECT_EQ(Field(r.out, "APP01", "history_days"), 22);
+  EXPECT_EQ(Field(r.out, "APP01", "recommended_vcpus"), 2);
+  EXPECT_EQ(Field(r.out, "APP01", "time_remaining_days"), -1);
+  EXPECT_NE(r.out.find("\"demand_counter\": \"Hyper-V Hypervisor Virtual Processor % Total Run Time\""),
+            std::string::npos);
+  EXPECT_EQ(r.out.find("WEB02"), std::string::npos) << "--name selects";
+}
+
+TEST_F(CapacityCommandTest, TableIsWorstFirstAndCsvHasARowPerEntity) {
+  CliResult t = RunVrecon({"capacity", "--db", db_});
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  const size_t web = t.out.find("WEB02"), db = t.out.find("DB02");
+  ASSERT_NE(web, std::string::npos);
+  EXPECT_LT(web, db) << t.out;
+  CliResult csv = RunVrecon({"capacity", "--db", db_, "--format", "csv"});
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  EXPECT_EQ(csv.out.substr(0, csv.out.find('\n')),
+            "scope,name,key,host,vcpus,recommended_vcpus,capacity_cores,usable_cores,demand_p95_cores,"
+            "time_remaining_days,peak_time_remaining_days,capacity_remaining_pct,history_days,as_of,source,"
+            "demand_counter,model,flags");
+  EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), 4);
+  EXPECT_NE(csv.out.find("\nvm,WEB02,esxtop:esx01.example.com/web02,esx01.example.com,2,"), std::string::npos)
+      << csv.out;
+}
+
+TEST_F(CapacityCommandTest, ForecastOutHoldsEveryDayOfTheHorizon) {
+  const std::string out = dir_->File("forecast.csv");
+  CliResult r = RunVrecon({"capacity", "--db", db_, "--name", "WEB02", "--horizon-days", "90", "--forecast-out", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string f = ReadText(out);
+  EXPECT_EQ(f.substr(0, f.find('\n')), "scope,key,name,date,lower,mid,upper");
+  EXPECT_EQ(std::count(f.begin(), f.end(), '\n'), 91);
+  EXPECT_NE(f.find("\nvm,esxtop:esx01.example.com/web02,WEB02,2026-11-05,"), std::string::npos) << f.substr(0, 300);
+}
+
+// --as-of cuts the history: 10 days are too few, and the VM is listed with its flag.
+TEST_F(CapacityCommandTest, AsOfAndTooLittleHistory) {
+  CliResult r = RunVrecon({"capacity", "--db", db_, "--as-of", "2026-10-11T00:00:00Z", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("{\"as_of\": \"2026-10-11T00:00:00Z\"", 0), 0u);
+  EXPECT_EQ(Field(r.out, "WEB02", "history_days"), 10);
+  EXPECT_EQ(Field(r.out, "WEB02", "time_remaining_days"), -1);
+  EXPECT_NE(r.out.find("\"code\": \"insufficient-history\""), std::string::npos);
+  EXPECT_NE(r.out.find("\"model\": \"none: 10 day(s) of history, 21 needed\""), std::string::npos);
+}
+
+TEST_F(CapacityCommandTest, UsageErrorsAndUnknownNames) {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"--risk", "bold"},
+                                               {"--scope", "rack"},
+                                               {"--as-of", "yesterday"},
+                                               {"--buffer-pct", "120"},
+                                               {"--horizon-days", "0"}}) {
+    std::vector<std::string> all = {"capacity", "--db", db_};
+    all.insert(all.end(), args.begin(), args.end());
+    CliResult r = RunVrecon(all);
+    EXPECT_EQ(r.exit_code, 2) << args[0] << ": " << r.err;
+    EXPECT_EQ(r.err.rfind("vrecon: error: ", 0), 0u) << r.err;
+  }
+  CliResult none = RunVrecon({"capacity", "--db", db_, "--name", "NOPE"});
+  EXPECT_EQ(none.exit_code, 1);
+  EXPECT_NE(none.err.find("no VM named NOPE"), std::string::npos) << none.err;
+  CliResult hosts = RunVrecon({"capacity", "--db", db_, "--scope", "host", "--format", "json"});
+  EXPECT_EQ(hosts.exit_code, 0);
+  EXPECT_NE(hosts.out.find("\"entities\": []"), std::string::npos) << hosts.out;
+  EXPECT_NE(hosts.err.find("does not collect yet"), std::string::npos) << hosts.err;
+}
+
+}  // namespace
+}  // namespace vrecon::testing
