@@ -26,13 +26,13 @@ std::string ReadPerfmon(const std::vector<std::string_view>& chunks, uint32_t se
     if (!s.ok()) break;
   }
   if (s.ok()) s = parser.Finish();
-  AppendStatus(s, &sink.text);
-  AppendSummary(parser.summary(), &sink.text);
+  AppendStatus(s, &sink.Text());
+  AppendSummary(parser.summary(), &sink.Text());
   const perfmon::FormatCell& cell = parser.format_cell();
-  sink.text.append("cell bias=").append(cell.bias_minutes ? std::to_string(*cell.bias_minutes) : "-");
-  sink.text.append(cell.cut_off ? " cut\n" : "\n");
+  sink.Text().append("cell bias=").append(cell.bias_minutes ? std::to_string(*cell.bias_minutes) : "-");
+  sink.Text().append(cell.cut_off ? " cut\n" : "\n");
   if (columns) *columns = sink.columns;
-  return sink.text;
+  return sink.Text();
 }
 
 }  // namespace vrecon::fuzz

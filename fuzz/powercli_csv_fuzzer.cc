@@ -30,16 +30,17 @@ std::string ReadPowerCli(const std::vector<std::string_view>& chunks, uint32_t s
     if (!s.ok()) break;
   }
   if (s.ok()) s = parser.Finish();
-  fuzz::AppendStatus(s, &sink.text);
+  fuzz::AppendStatus(s, &sink.Text());
   const ReadSummary& m = parser.summary();
-  sink.text += "summary " + std::string(EncodingName(m.encoding)) + " " + parser.type_name() + " " + parser.delimiter();
+  sink.Text() +=
+      "summary " + std::string(EncodingName(m.encoding)) + " " + parser.type_name() + " " + parser.delimiter();
   for (int64_t v :
        {static_cast<int64_t>(m.bias_minutes), static_cast<int64_t>(parser.zone_less_times()), m.lines, m.consumed_lines,
         m.rows, m.rows_already, m.issues, m.first_end.value_or(-1), m.last_end.value_or(-1),
         static_cast<int64_t>(m.fingerprint), static_cast<int64_t>(m.consumed_line_hash)})
-    sink.text += " " + std::to_string(v);
-  for (const SeriesKey& k : m.columns) fuzz::AppendKey(k, &sink.text);
-  return sink.text;
+    sink.Text() += " " + std::to_string(v);
+  for (const SeriesKey& k : m.columns) fuzz::AppendKey(k, &sink.Text());
+  return sink.Text();
 }
 
 }  // namespace

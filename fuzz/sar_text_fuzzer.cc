@@ -31,9 +31,9 @@ std::string ReadSar(const std::vector<std::string_view>& chunks, uint32_t seed) 
     if (!s.ok()) break;
   }
   if (s.ok()) s = parser.Finish();
-  fuzz::AppendStatus(s, &sink.text);
-  fuzz::AppendSummary(parser.summary(), &sink.text);
-  return sink.text;
+  fuzz::AppendStatus(s, &sink.Text());
+  fuzz::AppendSummary(parser.summary(), &sink.Text());
+  return sink.Text();
 }
 
 }  // namespace

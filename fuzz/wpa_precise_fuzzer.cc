@@ -36,9 +36,9 @@ std::string ReadExport(const std::vector<std::string_view>& chunks, uint32_t see
     if (!s.ok()) break;
   }
   if (s.ok()) s = reader.Finish();
-  fuzz::AppendStatus(s, &sink.text);
-  fuzz::AppendSummary(reader.summary(), &sink.text);
-  return sink.text;
+  fuzz::AppendStatus(s, &sink.Text());
+  fuzz::AppendSummary(reader.summary(), &sink.Text());
+  return sink.Text();
 }
 
 }  // namespace
