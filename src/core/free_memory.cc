@@ -1,5 +1,7 @@
 #include "src/core/free_memory.h"
 
+#include <cstdlib>  // defines __GLIBC__ (through <features.h>) on glibc, before the test below
+
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
