@@ -17,7 +17,7 @@ namespace {
 // One VM's host-side series of one source that say what it used.
 struct DemandSeries {
   std::string source;
-  std::vector<int64_t> run, ready, usage;
+  std::vector<int64_t> run, ready, usage, costop;
   std::map<int, std::vector<int64_t>> vp_run;  // Hyper-V: each virtual processor's (one per host log)
   std::set<std::string> vcpu_instances;        // vSphere's per-vCPU ready instances
   bool HasRun() const { return !run.empty() || !usage.empty() || !vp_run.empty(); }
@@ -34,9 +34,11 @@ void Classify(const StoredSeries& s, DemandSeries* d) {
     if (k.counter == "cpu.run.summation") d->run.push_back(s.id);
     if (k.counter == "cpu.ready.summation") d->ready.push_back(s.id);
     if (k.counter == "cpu.usage.average") d->usage.push_back(s.id);
+    if (k.counter == "cpu.costop.summation") d->costop.push_back(s.id);
   } else if (k.source == SourceKind::kEsxtop) {
     if (k.counter == "% Run") d->run.push_back(s.id);
     if (k.counter == "% Ready") d->ready.push_back(s.id);
+    if (k.counter == "% CoStop") d->costop.push_back(s.id);
   } else if (k.source == SourceKind::kHyperV && k.object == "Hyper-V Hypervisor Virtual Processor" &&
              k.counter == "% Total Run Time") {
     if (auto vp = models::ParseHyperVVpInstance(k.instance)) d->vp_run[vp->vp].push_back(s.id);
@@ -101,17 +103,34 @@ std::vector<models::DemandBin> DemandOf(const DemandSeries& d, const Samples& sa
     for (const auto& [vp, ids] : d.vp_run) parts.push_back(models::FiveMinuteDemand(Joined(samples, ids), {}));
     return models::SumOfParts(parts);
   }
+  const bool vsphere = d.source == "vsphere";
+  const std::string plus_ready = ready.empty() ? "" : vsphere ? " + cpu.ready.summation" : " + % Ready";
   if (!d.run.empty()) {
-    *counter = d.source == "vsphere" ? "cpu.run.summation + cpu.ready.summation" : "% Run + % Ready";
+    *counter = (vsphere ? "cpu.run.summation" : "% Run") + plus_ready;
     return models::FiveMinuteDemand(Joined(samples, d.run), ready);
   }
   if (!vcpus) return {};
   // cpu.usage.average is a percent of the VM's capacity: x vCPUs is a percent of one core.
-  *counter = "cpu.usage.average x vCPUs + cpu.ready.summation";
+  *counter = "cpu.usage.average x vCPUs" + plus_ready;
   return models::FiveMinuteDemand(Joined(samples, d.usage, *vcpus), ready);
 }
 
-void Answer(const CapacityRequest& req, const std::vector<models::DemandBin>& bins, CapacityEntity* e) {
+// Co-stop per vCPU over the last 30 days above the Ready-Time analysis' threshold: more vCPUs
+// would wait longer to be scheduled together (models/ready_analysis.h).
+bool CostopHigh(const DemandSeries& d, const Samples& samples, std::optional<int> vcpus, TimeNs as_of) {
+  if (d.costop.empty() || !vcpus || *vcpus <= 0) return false;
+  double sum = 0, seconds = 0;
+  for (const models::Interval& v : Joined(samples, d.costop)) {
+    if (v.end <= as_of - 30 * 86400 * kNsPerSec) continue;
+    const double s = static_cast<double>(v.end - v.start) / kNsPerSec;
+    sum += v.value * s;
+    seconds += s;
+  }
+  return seconds > 0 && sum / seconds / *vcpus > models::ReadyThresholds{}.costop_pct;
+}
+
+void Answer(const CapacityRequest& req, const std::vector<models::DemandBin>& bins, bool costop_high,
+            CapacityEntity* e) {
   if (bins.empty()) return;
   e->as_of = bins.back().start + models::kDemandBinNs;
   const std::vector<models::DailyDemand> days = models::DailyP95(bins);
@@ -135,8 +154,8 @@ void Answer(const CapacityRequest& req, const std::vector<models::DemandBin>& bi
                         "no source gives the VM's vCPU count: no capacity, time remaining or right size"});
   }
   if (e->demand_p95_cores) {
-    models::VcpuAdvice advice = models::RecommendVcpus(*e->demand_p95_cores, req.target_util_pct, std::nullopt,
-                                                       e->vcpus, /*costop_high=*/false);
+    models::VcpuAdvice advice =
+        models::RecommendVcpus(*e->demand_p95_cores, req.target_util_pct, std::nullopt, e->vcpus, costop_high);
     if (e->vcpus) e->recommended_vcpus = advice.recommended;
     for (models::Flag& h : advice.hints) e->flags.push_back(std::move(h));
   }
@@ -190,10 +209,14 @@ StatusOr<std::vector<CapacityEntity>> RunCapacity(Store* store, const CapacityRe
       std::vector<int64_t> ids = d.run;
       ids.insert(ids.end(), d.ready.begin(), d.ready.end());
       ids.insert(ids.end(), d.usage.begin(), d.usage.end());
+      ids.insert(ids.end(), d.costop.begin(), d.costop.end());
       for (const auto& [vp, vp_ids] : d.vp_run) ids.insert(ids.end(), vp_ids.begin(), vp_ids.end());
       Samples samples;
       RETURN_IF_ERROR(ReadSamples(store, ids, range, &samples));
-      Answer(req, DemandOf(d, samples, e.vcpus, &e.demand_counter), &e);
+      const std::vector<models::DemandBin> bins = DemandOf(d, samples, e.vcpus, &e.demand_counter);
+      const bool costop_high =
+          !bins.empty() && CostopHigh(d, samples, e.vcpus, bins.back().start + models::kDemandBinNs);
+      Answer(req, bins, costop_high, &e);
       if (!e.as_of) continue;  // no demand in the range
       done.insert(key.first);
       out.push_back(std::move(e));

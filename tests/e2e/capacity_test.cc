@@ -16,20 +16,23 @@ namespace {
 constexpr int kDays = 35;
 
 // 5-minute esxtop rows from 2026-10-01 UTC: WEB02 runs 60% + 2% a day of one vCPU plus 5% ready
-// (demand 0.65 + 0.02 x day cores), with a little swing within each day; DB02 a flat 50%.
+// (demand 0.65 + 0.02 x day cores), with a little swing within each day; DB02 a flat 50%; APP03
+// 250% of its 2 vCPUs' worth, with 10% co-stop (5% a vCPU).
 std::string EsxtopLog() {
   std::string s = "\"(PDH-CSV 4.0) (UTC)(0)\"";
   for (const char* vm : {"101:WEB02", "102:DB02"})
     for (const char* c : {"% Run", "% Ready"})
       s += std::string(",\"\\\\esx01.example.com\\Group Cpu(") + vm + ")\\" + c + "\"";
+  for (const char* c : {"% Run", "% CoStop"})
+    s += std::string(",\"\\\\esx01.example.com\\Group Cpu(103:APP03)\\") + c + "\"";
   s += "\n";
   const TimeNs start = DaysFromCivil(2026, 10, 1) * 86400 * kNsPerSec;
   char b[128];
   for (int i = 0; i < kDays * 288; ++i) {
     const CivilTime c = CivilFromNs(start + static_cast<TimeNs>(i + 1) * 300 * kNsPerSec);
     const double day = i / 288.0, swing = (i % 288) % 7 * 0.5;
-    std::snprintf(b, sizeof b, "\"%02d/%02d/%04d %02d:%02d:%02d.000\",\"%.3f\",\"5\",\"%.3f\",\"1\"\n", c.month, c.day,
-                  c.year, c.hour, c.minute, c.second, 60 + 2 * day + swing, 50 + swing);
+    std::snprintf(b, sizeof b, "\"%02d/%02d/%04d %02d:%02d:%02d.000\",\"%.3f\",\"5\",\"%.3f\",\"1\",\"250\",\"10\"\n",
+                  c.month, c.day, c.year, c.hour, c.minute, c.second, 60 + 2 * day + swing, 50 + swing);
     s += b;
   }
   return s;
@@ -53,13 +56,14 @@ std::string HyperVLog() {
   return s;
 }
 
-// The guests' Processor(n) instances give the VMs' vCPUs: WEB02 2, DB02 4.
+// The guests' Processor(n) instances give the VMs' vCPUs: WEB02 2, DB02 4, APP03 2.
 std::string Guests() {
   std::string s = "\"(PDH-CSV 4.0) (UTC)(0)\"";
   for (const char* cpu : {"0", "1"}) s += std::string(",\"\\\\WEB02\\Processor(") + cpu + ")\\% Processor Time\"";
   for (const char* cpu : {"0", "1", "2", "3"})
     s += std::string(",\"\\\\DB02\\Processor(") + cpu + ")\\% Processor Time\"";
-  return s + "\n\"10/01/2026 01:00:00.000\",\"5\",\"5\",\"5\",\"5\",\"5\",\"5\"\n";
+  for (const char* cpu : {"0", "1"}) s += std::string(",\"\\\\APP03\\Processor(") + cpu + ")\\% Processor Time\"";
+  return s + "\n\"10/01/2026 01:00:00.000\",\"5\",\"5\",\"5\",\"5\",\"5\",\"5\",\"5\",\"5\"\n";
 }
 
 class CapacityCommandTest : public ::testing::Test {
@@ -114,6 +118,17 @@ TEST_F(CapacityCommandTest, GrowingDemandRunsOutWhenItsTruthDoes) {
   EXPECT_LE(Field(c.out, "WEB02", "time_remaining_days"), Field(r.out, "WEB02", "time_remaining_days"));
 }
 
+// APP03 needs 4 vCPUs at 70% (2.5 cores), but its co-stop is high: more vCPUs would wait longer
+// to be scheduled together, and the hint says so instead of asking for them.
+TEST_F(CapacityCommandTest, HighCoStopArguesAgainstMoreVcpus) {
+  CliResult r = RunVrecon({"capacity", "--db", db_, "--name", "APP03", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Field(r.out, "APP03", "recommended_vcpus"), 4);
+  EXPECT_NE(r.out.find("\"code\": \"more-vcpus\", \"severity\": \"info\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("its co-stop is high"), std::string::npos);
+  EXPECT_NE(r.out.find("\"demand_counter\": \"% Run\""), std::string::npos) << "no ready series";
+}
+
 // Hyper-V: the virtual processors' run times summed; their number is the vCPUs.
 TEST_F(CapacityCommandTest, HyperVDemandIsItsVirtualProcessorsRunTime) {
   CliResult r = RunVrecon({"capacity", "--db", db_, "--name", "APP01", "--format", "json"});
@@ -140,7 +155,7 @@ TEST_F(CapacityCommandTest, TableIsWorstFirstAndCsvHasARowPerEntity) {
             "scope,name,key,host,vcpus,recommended_vcpus,capacity_cores,usable_cores,demand_p95_cores,"
             "time_remaining_days,peak_time_remaining_days,capacity_remaining_pct,history_days,as_of,source,"
             "demand_counter,model,flags");
-  EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), 4);
+  EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), 5);
   EXPECT_NE(csv.out.find("\nvm,WEB02,esxtop:esx01.example.com/web02,esx01.example.com,2,"), std::string::npos)
       << csv.out;
 }
