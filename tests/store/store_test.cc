@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sqlite3.h>
+
 #include <cmath>
 
 #include "src/ingest/ingest_file.h"
@@ -62,6 +64,25 @@ std::vector<Sample> ReadBlocks(BlockReader* reader, int64_t series, const TimeRa
                     })
           .ok());
   return out;
+}
+
+// A collector keeps its connection from round to round; between rounds it gives back the pages
+// the connection cached for reading, which otherwise grow with the store up to the cache's cap.
+TEST(StoreTest, ReleaseMemoryGivesBackTheReadCache) {
+  TempDir dir;
+  auto store = Store::Open(dir.File("cache.db"));
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  Database* db = (*store)->db();
+  ASSERT_TRUE(db->Exec("CREATE TABLE filler(x BLOB); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n "
+                       "WHERE i < 4000) INSERT INTO filler SELECT randomblob(1000) FROM n")
+                  .ok());
+  auto scan = db->Prepare("SELECT sum(length(x)) FROM filler");
+  ASSERT_TRUE(scan.ok());
+  ASSERT_TRUE(scan->Step().ok());
+  scan->Reset();
+  const int64_t cached = sqlite3_memory_used();
+  (*store)->ReleaseMemory();
+  EXPECT_LT(sqlite3_memory_used(), cached - 2'000'000) << "4 MB of pages were read into the cache";
 }
 
 TEST(StoreTest, BlockReaderCutsRangesInsideBlocksAndSharesTimesBetweenSeries) {
