@@ -20,7 +20,7 @@ namespace vrecon {
 namespace {
 
 // Resident pages of this process, in KiB (/proc/self/statm's second field).
-long ResidentKib() {
+[[maybe_unused]] long ResidentKib() {
   std::ifstream statm("/proc/self/statm");
   long size = 0, resident = 0;
   statm >> size >> resident;
