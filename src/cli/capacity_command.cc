@@ -48,11 +48,11 @@ int RunCapacityCommand(const CapacityArgs& o) {
     PrintError(entities.status().message());
     return kExitFailure;
   }
-  if (o.scope == "host" || o.scope == "cluster" || o.scope == "all")
-    std::cerr << "vrecon: note: host and cluster capacity need each host's processor counts, which vrecon does not "
-                 "collect yet: only VMs are answered\n";
+  if (o.scope == "cluster" || o.scope == "all")
+    std::cerr << "vrecon: note: clusters need a vCenter's hosts and their hardware, which vrecon does not collect yet; "
+                 "hosts are answered from esxtop and Hyper-V logs\n";
   if (entities->empty())
-    std::cerr << "vrecon: no VM with host-side CPU data (vSphere, esxtop or Hyper-V) in the store\n";
+    std::cerr << "vrecon: nothing with host-side CPU data (vSphere, esxtop or Hyper-V) in the store\n";
   if (!o.forecast_out.empty()) {
     if (Status s = WriteForecast(o.forecast_out, *entities); !s.ok()) {
       PrintError(s.message());

@@ -8,6 +8,7 @@
 #include "models/capacity_demand.h"
 #include "models/vm_identity.h"
 #include "src/core/text_util.h"
+#include "src/engine/capacity_parts.h"
 #include "src/engine/vm_view.h"
 #include "src/store/sample_reader.h"
 
@@ -68,30 +69,6 @@ std::optional<int> VcpusOf(const VmEntry& e, const DemandSeries& d,
   return std::nullopt;
 }
 
-using Samples = std::map<int64_t, std::vector<models::Interval>>;
-
-Status ReadSamples(Store* store, const std::vector<int64_t>& ids, const TimeRange& range, Samples* out) {
-  BlockReader reader(store);
-  Status s = reader.ForEachOf(ids, range, [out](int64_t id, const SampleBlock& b) {
-    std::vector<models::Interval>& v = (*out)[id];
-    for (size_t i = 0; i < b.starts.size(); ++i)
-      if (!IsMissing(b.values[i])) v.push_back({b.starts[i], b.ends[i], b.values[i]});
-  });
-  reader.Forget();
-  return s;
-}
-
-std::vector<models::Interval> Joined(const Samples& samples, const std::vector<int64_t>& ids, double scale = 1) {
-  std::vector<models::Interval> out;
-  for (int64_t id : ids)
-    if (auto it = samples.find(id); it != samples.end())
-      for (models::Interval v : it->second) {
-        v.value *= scale;
-        out.push_back(v);
-      }
-  return out;
-}
-
 // The VM's 5-minute demand and the counter it comes from; empty when it cannot be told (a
 // vSphere usage without a vCPU count).
 std::vector<models::DemandBin> DemandOf(const DemandSeries& d, const Samples& samples, std::optional<int> vcpus,
@@ -129,30 +106,15 @@ bool CostopHigh(const DemandSeries& d, const Samples& samples, std::optional<int
   return seconds > 0 && sum / seconds / *vcpus > models::ReadyThresholds{}.costop_pct;
 }
 
+// The answers every entity gets, then a VM's right size.
 void Answer(const CapacityRequest& req, const std::vector<models::DemandBin>& bins, bool costop_high,
             CapacityEntity* e) {
-  if (bins.empty()) return;
-  e->as_of = bins.back().start + models::kDemandBinNs;
-  const std::vector<models::DailyDemand> days = models::DailyP95(bins);
-  const models::Forecast f = models::ForecastDemand(days, req.forecast);
-  e->history_days = f.history_days;
-  e->model = f.model;
-  e->forecast = f.days;
-  e->demand_p95_cores = models::P95Since(bins, *e->as_of - 30 * 86400 * kNsPerSec);
-  if (!f.sufficient)
-    e->flags.push_back({"insufficient-history", Severity::kInfo,
-                        std::to_string(f.history_days) + " day(s) with data; a forecast needs " +
-                            std::to_string(req.forecast.min_history_days)});
-  if (e->vcpus) {
-    e->capacity_cores = *e->vcpus;
-    e->usable_cores = models::UsableCores(*e->capacity_cores, req.buffer_pct);
-    e->time_remaining_days = models::TimeRemainingDays(f, days, *e->usable_cores, req.risk);
-    e->peak_time_remaining_days = models::PeakTimeRemainingDays(f, days, *e->usable_cores, req.risk);
-    e->capacity_remaining_pct = models::CapacityRemainingPct(f, *e->usable_cores, req.risk);
-  } else {
+  const std::optional<double> capacity = e->vcpus ? std::optional<double>(*e->vcpus) : std::nullopt;
+  AnswerFromDemand(req, bins, capacity, e);
+  if (!e->as_of) return;
+  if (!e->vcpus)
     e->flags.push_back({"vcpus-unknown", Severity::kInfo,
                         "no source gives the VM's vCPU count: no capacity, time remaining or right size"});
-  }
   if (e->demand_p95_cores) {
     models::VcpuAdvice advice =
         models::RecommendVcpus(*e->demand_p95_cores, req.target_util_pct, std::nullopt, e->vcpus, costop_high);
@@ -168,16 +130,36 @@ bool Worse(const CapacityEntity& a, const CapacityEntity& b) {
   return a.name < b.name;
 }
 
-}  // namespace
+// One VM's entity from one source's series.
+StatusOr<CapacityEntity> VmEntity(Store* store, const VmView& view, const VmEntry& vm, const DemandSeries& d,
+                                  const std::map<std::string, std::set<std::string>>& guest_cpus,
+                                  const CapacityRequest& req, const TimeRange& range) {
+  CapacityEntity e;
+  e.scope = "vm";
+  e.name = vm.name;
+  e.key = vm.key;
+  e.host = Join(vm.hosts, ", ");
+  e.source = d.source;
+  e.vcpus = VcpusOf(vm, d, guest_cpus, view);
+  std::vector<int64_t> ids = d.run;
+  for (const std::vector<int64_t>* more : {&d.ready, &d.usage, &d.costop})
+    ids.insert(ids.end(), more->begin(), more->end());
+  for (const auto& [vp, vp_ids] : d.vp_run) ids.insert(ids.end(), vp_ids.begin(), vp_ids.end());
+  Samples samples;
+  RETURN_IF_ERROR(ReadSamples(store, ids, range, &samples));
+  const std::vector<models::DemandBin> bins = DemandOf(d, samples, e.vcpus, &e.demand_counter);
+  const bool costop_high = !bins.empty() && CostopHigh(d, samples, e.vcpus, bins.back().start + models::kDemandBinNs);
+  Answer(req, bins, costop_high, &e);
+  return e;
+}
 
-StatusOr<std::vector<CapacityEntity>> RunCapacity(Store* store, const CapacityRequest& req) {
-  std::vector<CapacityEntity> out;
-  if (req.scope != "all" && req.scope != "vm") return out;  // hosts and clusters: not collected yet
-  ASSIGN_OR_RETURN(auto mappings, store->Mappings());
-  ASSIGN_OR_RETURN(VmViewPtr view, ReadVmView(store, std::nullopt, mappings));
-  const VmDirectory& dir = view->dir;
+// The VMs with host-side CPU data that `req.names` selects, each from one source: vSphere, else
+// esxtop, else Hyper-V.
+StatusOr<std::vector<CapacityEntity>> VmCapacities(Store* store, const VmView& view, const CapacityRequest& req,
+                                                   const TimeRange& range) {
+  const VmDirectory& dir = view.dir;
   std::map<std::pair<size_t, std::string>, DemandSeries> by_vm;
-  for (const StoredSeries& s : view->series) {
+  for (const StoredSeries& s : view.series) {
     const int e = dir.HostEntryOf(s.key);
     if (e < 0) continue;
     DemandSeries& d = by_vm[{static_cast<size_t>(e), std::string(SourceKindName(s.key.source))}];
@@ -191,39 +173,39 @@ StatusOr<std::vector<CapacityEntity>> RunCapacity(Store* store, const CapacityRe
     for (const std::string& n : req.names)
       for (size_t i : dir.Select(n, std::nullopt)) selected.insert(i);
   }
-  const auto guest_cpus = GuestCpus(*view);
-  TimeRange range;
-  if (req.as_of) range.to = *req.as_of;
+  const auto guest_cpus = GuestCpus(view);
+  std::vector<CapacityEntity> out;
   std::set<size_t> done;
-  for (const char* source : {"vsphere", "esxtop", "hyperv"}) {  // one source a VM, in this order
-    for (auto& [key, d] : by_vm) {
+  for (const char* source : {"vsphere", "esxtop", "hyperv"}) {
+    for (const auto& [key, d] : by_vm) {
       if (key.second != source || !selected.contains(key.first) || done.contains(key.first) || !d.HasRun()) continue;
-      const VmEntry& vm = dir.entry(key.first);
-      CapacityEntity e;
-      e.scope = "vm";
-      e.name = vm.name;
-      e.key = vm.key;
-      e.host = Join(vm.hosts, ", ");
-      e.source = d.source;
-      e.vcpus = VcpusOf(vm, d, guest_cpus, *view);
-      std::vector<int64_t> ids = d.run;
-      ids.insert(ids.end(), d.ready.begin(), d.ready.end());
-      ids.insert(ids.end(), d.usage.begin(), d.usage.end());
-      ids.insert(ids.end(), d.costop.begin(), d.costop.end());
-      for (const auto& [vp, vp_ids] : d.vp_run) ids.insert(ids.end(), vp_ids.begin(), vp_ids.end());
-      Samples samples;
-      RETURN_IF_ERROR(ReadSamples(store, ids, range, &samples));
-      const std::vector<models::DemandBin> bins = DemandOf(d, samples, e.vcpus, &e.demand_counter);
-      const bool costop_high =
-          !bins.empty() && CostopHigh(d, samples, e.vcpus, bins.back().start + models::kDemandBinNs);
-      Answer(req, bins, costop_high, &e);
+      ASSIGN_OR_RETURN(CapacityEntity e, VmEntity(store, view, dir.entry(key.first), d, guest_cpus, req, range));
       if (!e.as_of) continue;  // no demand in the range
       done.insert(key.first);
       out.push_back(std::move(e));
     }
   }
+  return out;
+}
+
+}  // namespace
+
+StatusOr<std::vector<CapacityEntity>> RunCapacity(Store* store, const CapacityRequest& req) {
+  std::vector<CapacityEntity> out;
+  if (req.scope == "cluster") return out;  // clusters: a vCenter's inventory, not collected yet
+  ASSIGN_OR_RETURN(auto mappings, store->Mappings());
+  ASSIGN_OR_RETURN(VmViewPtr view, ReadVmView(store, std::nullopt, mappings));
+  TimeRange range;
+  if (req.as_of) range.to = *req.as_of;
+  if (req.scope == "all" || req.scope == "host") {
+    ASSIGN_OR_RETURN(out, HostCapacities(store, *view, req, range));
+  }
+  if (req.scope == "all" || req.scope == "vm") {
+    ASSIGN_OR_RETURN(std::vector<CapacityEntity> vms, VmCapacities(store, *view, req, range));
+    out.insert(out.end(), std::make_move_iterator(vms.begin()), std::make_move_iterator(vms.end()));
+  }
   if (!req.names.empty() && out.empty())
-    return Status::NotFound("no VM named " + Join(req.names, " or ") + " with host-side CPU data in " +
+    return Status::NotFound("nothing named " + Join(req.names, " or ") + " with host-side CPU data in " +
                             store->location() + " (vrecon correct lists the VMs)");
   std::sort(out.begin(), out.end(), Worse);
   return out;

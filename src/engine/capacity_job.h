@@ -1,7 +1,8 @@
 // `vrecon capacity` (docs/capacity.md): each VM's demand read from its host-side series (run +
-// ready: vSphere, esxtop; the virtual processors' run time: Hyper-V), its days' p95 forecast, and
-// the answers of models/capacity.h. Hosts and clusters need each host's processor counts, which
-// vrecon does not collect yet: only VMs are answered.
+// ready: vSphere, esxtop; the virtual processors' run time: Hyper-V) and each host-log host's
+// (busy logical processors + its VMs' ready: esxtop, Hyper-V), their days' p95 forecast, and the
+// answers of models/capacity.h. Clusters, and a vCenter's hosts, need its HostSystem counters
+// and hardware, which vrecon does not collect yet.
 #ifndef VRECON_SRC_ENGINE_CAPACITY_JOB_H_
 #define VRECON_SRC_ENGINE_CAPACITY_JOB_H_
 
@@ -47,7 +48,7 @@ struct CapacityEntity {
 };
 
 // The entities the request selects, worst first: by time remaining (none last), then name.
-// NotFound when --name selects no VM with host-side data.
+// NotFound when --name selects nothing with host-side data.
 StatusOr<std::vector<CapacityEntity>> RunCapacity(Store* store, const CapacityRequest& req);
 
 }  // namespace vrecon

@@ -17,7 +17,7 @@ constexpr int kDays = 35;
 
 // 5-minute esxtop rows from 2026-10-01 UTC: WEB02 runs 60% + 2% a day of one vCPU plus 5% ready
 // (demand 0.65 + 0.02 x day cores), with a little swing within each day; DB02 a flat 50%; APP03
-// 250% of its 2 vCPUs' worth, with 10% co-stop (5% a vCPU).
+// 250% of its 2 vCPUs' worth, with 10% co-stop (5% a vCPU). The host's 4 PCPUs are 40% busy.
 std::string EsxtopLog() {
   std::string s = "\"(PDH-CSV 4.0) (UTC)(0)\"";
   for (const char* vm : {"101:WEB02", "102:DB02"})
@@ -25,14 +25,19 @@ std::string EsxtopLog() {
       s += std::string(",\"\\\\esx01.example.com\\Group Cpu(") + vm + ")\\" + c + "\"";
   for (const char* c : {"% Run", "% CoStop"})
     s += std::string(",\"\\\\esx01.example.com\\Group Cpu(103:APP03)\\") + c + "\"";
+  for (const char* pcpu : {"_Total", "0", "1", "2", "3"})
+    s += std::string(",\"\\\\esx01.example.com\\Physical Cpu(") + pcpu + ")\\% Util Time\"";
   s += "\n";
   const TimeNs start = DaysFromCivil(2026, 10, 1) * 86400 * kNsPerSec;
-  char b[128];
+  char b[192];
   for (int i = 0; i < kDays * 288; ++i) {
     const CivilTime c = CivilFromNs(start + static_cast<TimeNs>(i + 1) * 300 * kNsPerSec);
     const double day = i / 288.0, swing = (i % 288) % 7 * 0.5;
-    std::snprintf(b, sizeof b, "\"%02d/%02d/%04d %02d:%02d:%02d.000\",\"%.3f\",\"5\",\"%.3f\",\"1\",\"250\",\"10\"\n",
-                  c.month, c.day, c.year, c.hour, c.minute, c.second, 60 + 2 * day + swing, 50 + swing);
+    std::snprintf(
+        b, sizeof b,
+        "\"%02d/%02d/%04d %02d:%02d:%02d.000\",\"%.3f\",\"5\",\"%.3f\",\"1\",\"250\",\"10\",\"40\",\"40\",\"40\","
+        "\"40\",\"40\"\n",
+        c.month, c.day, c.year, c.hour, c.minute, c.second, 60 + 2 * day + swing, 50 + swing);
     s += b;
   }
   return s;
@@ -129,6 +134,24 @@ TEST_F(CapacityCommandTest, HighCoStopArguesAgainstMoreVcpus) {
   EXPECT_NE(r.out.find("\"demand_counter\": \"% Run\""), std::string::npos) << "no ready series";
 }
 
+// A host of a host log: its busy logical processors (40% of 4) plus its VMs' ready (5% and 1% of
+// a vCPU: WEB02, DB02), against its 4 logical processors, hyper-threading unknown. Hyper-V's
+// HV02 logged no logical processor counters and is not a host here.
+TEST_F(CapacityCommandTest, AHostLogsHostIsItsBusyProcessorsAndItsVmsReady) {
+  CliResult r = RunVrecon({"capacity", "--db", db_, "--scope", "host", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_NE(r.out.find("{\"scope\": \"host\", \"name\": \"esx01.example.com\", \"key\": \"esxtop:esx01.example.com\", "
+                       "\"capacity_cores\": 4, \"usable_cores\": 3.6, "),
+            std::string::npos)
+      << r.out.substr(0, 400);
+  EXPECT_NEAR(Field(r.out, "esx01.example.com", "demand_p95_cores"), 1.6 + 0.05 + 0.01, 1e-9);
+  EXPECT_EQ(Field(r.out, "esx01.example.com", "history_days"), kDays);
+  EXPECT_NE(r.out.find("\"code\": \"capacity-logical\""), std::string::npos);
+  EXPECT_EQ(r.out.find("\"scope\": \"vm\""), std::string::npos);
+  EXPECT_EQ(r.out.find("HV02"), std::string::npos);
+}
+
 // Hyper-V: the virtual processors' run times summed; their number is the vCPUs.
 TEST_F(CapacityCommandTest, HyperVDemandIsItsVirtualProcessorsRunTime) {
   CliResult r = RunVrecon({"capacity", "--db", db_, "--name", "APP01", "--format", "json"});
@@ -155,7 +178,7 @@ TEST_F(CapacityCommandTest, TableIsWorstFirstAndCsvHasARowPerEntity) {
             "scope,name,key,host,vcpus,recommended_vcpus,capacity_cores,usable_cores,demand_p95_cores,"
             "time_remaining_days,peak_time_remaining_days,capacity_remaining_pct,history_days,as_of,source,"
             "demand_counter,model,flags");
-  EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), 5);
+  EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), 6);  // the host and four VMs
   EXPECT_NE(csv.out.find("\nvm,WEB02,esxtop:esx01.example.com/web02,esx01.example.com,2,"), std::string::npos)
       << csv.out;
 }
@@ -195,11 +218,11 @@ TEST_F(CapacityCommandTest, UsageErrorsAndUnknownNames) {
   }
   CliResult none = RunVrecon({"capacity", "--db", db_, "--name", "NOPE"});
   EXPECT_EQ(none.exit_code, 1);
-  EXPECT_NE(none.err.find("no VM named NOPE"), std::string::npos) << none.err;
-  CliResult hosts = RunVrecon({"capacity", "--db", db_, "--scope", "host", "--format", "json"});
-  EXPECT_EQ(hosts.exit_code, 0);
-  EXPECT_NE(hosts.out.find("\"entities\": []"), std::string::npos) << hosts.out;
-  EXPECT_NE(hosts.err.find("does not collect yet"), std::string::npos) << hosts.err;
+  EXPECT_NE(none.err.find("nothing named NOPE"), std::string::npos) << none.err;
+  CliResult clusters = RunVrecon({"capacity", "--db", db_, "--scope", "cluster", "--format", "json"});
+  EXPECT_EQ(clusters.exit_code, 0);
+  EXPECT_NE(clusters.out.find("\"entities\": []"), std::string::npos) << clusters.out;
+  EXPECT_NE(clusters.err.find("does not collect yet"), std::string::npos) << clusters.err;
 }
 
 }  // namespace

@@ -1,0 +1,125 @@
+// The hosts of host logs for `vrecon capacity` (docs/capacity.md): esxtop's `Physical Cpu` and
+// Hyper-V's `Hyper-V Hypervisor Logical Processor`. A vCenter's hosts need its HostSystem
+// counters and hardware, not collected yet.
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+
+#include "models/capacity.h"
+#include "models/vm_identity.h"
+#include "src/core/text_util.h"
+#include "src/engine/capacity_parts.h"
+
+namespace vrecon {
+namespace {
+
+// One host's series in host logs.
+struct HostSeries {
+  std::string machine, source;
+  std::vector<int64_t> busy;      // _Total: percent of all its logical processors
+  std::set<std::string> lps;      // the logical processors' instances
+  bool core_util = false;         // esxtop writes % Core Util Time only with hyper-threading on
+  std::vector<int64_t> vm_ready;  // each VM's ready (esxtop Group Cpu), % of a vCPU, summed
+};
+
+bool AllDigits(std::string_view s) {
+  return !s.empty() &&
+         std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
+void Classify(const StoredSeries& s, bool of_a_vm, HostSeries* h) {
+  const SeriesKey& k = s.key;
+  if (k.source == SourceKind::kEsxtop && k.object == "Physical Cpu") {
+    if (k.instance == "_Total" && k.counter == "% Util Time") h->busy.push_back(s.id);
+    if (k.instance == "_Total" && k.counter == "% Core Util Time") h->core_util = true;
+    if (AllDigits(k.instance)) h->lps.insert(k.instance);
+  } else if (k.source == SourceKind::kEsxtop && k.object == "Group Cpu" && k.counter == "% Ready" && of_a_vm) {
+    h->vm_ready.push_back(s.id);
+  } else if (k.source == SourceKind::kHyperV && k.object == "Hyper-V Hypervisor Logical Processor") {
+    if (k.instance == "_Total" && k.counter == "% Total Run Time") h->busy.push_back(s.id);
+    if (k.instance.starts_with("Hv LP ")) h->lps.insert(k.instance);
+  }
+}
+
+bool Selected(const CapacityRequest& req, const std::string& machine, const std::string& key) {
+  if (req.names.empty()) return true;
+  for (const std::string& n : req.names)
+    if (GlobMatch(n, machine) || n == key) return true;
+  return false;
+}
+
+// Busy logical processors plus the VMs' ready, in cores, per 5 minutes.
+std::vector<models::DemandBin> HostDemand(const HostSeries& h, const Samples& samples, int threads) {
+  std::vector<models::DemandBin> bins = models::FiveMinuteDemand(Joined(samples, h.busy, threads), {});
+  for (int64_t id : h.vm_ready) {
+    const std::vector<models::DemandBin> ready = models::FiveMinuteDemand(Joined(samples, {id}), {});
+    auto at = ready.begin();
+    for (models::DemandBin& b : bins) {
+      while (at != ready.end() && at->start < b.start) ++at;
+      if (at != ready.end() && at->start == b.start) b.cores += at->cores;
+    }
+  }
+  return bins;
+}
+
+StatusOr<CapacityEntity> HostEntity(Store* store, const HostSeries& h, const CapacityRequest& req,
+                                    const TimeRange& range) {
+  CapacityEntity e;
+  e.scope = "host";
+  e.name = h.machine;
+  e.key = h.source + ":" + models::FoldVmName(h.machine);
+  e.source = h.source;
+  const bool esxtop = h.source == "esxtop";
+  e.demand_counter = esxtop ? "Physical Cpu % Util Time x LPs + VMs' % Ready"
+                            : "Hyper-V Hypervisor Logical Processor % Total Run Time x LPs";
+  if (h.lps.empty()) {
+    e.flags.push_back({"lp-count-unknown", Severity::kWarning,
+                       "the log has no per-processor instances to count (only _Total): no capacity or demand in "
+                       "cores; log every instance of the object"});
+    return e;
+  }
+  const int threads = static_cast<int>(h.lps.size());
+  models::HostProcessors p;
+  p.threads = threads;
+  if (esxtop && h.core_util) {
+    p.hyperthreading = true;
+    p.cores = threads / 2;  // esxtop's PCPUs are the threads, two a core
+  }
+  const std::optional<models::CapacityCores> cap = models::HostCapacity(p);
+  Samples samples;
+  std::vector<int64_t> ids = h.busy;
+  ids.insert(ids.end(), h.vm_ready.begin(), h.vm_ready.end());
+  RETURN_IF_ERROR(ReadSamples(store, ids, range, &samples));
+  AnswerFromDemand(req, HostDemand(h, samples, threads), cap ? std::optional<double>(cap->cores) : std::nullopt, &e);
+  if (cap && cap->logical)
+    e.flags.push_back({"capacity-logical", Severity::kInfo,
+                       "hyper-threading is not known: the capacity is the " + std::to_string(threads) +
+                           " logical processors; with it on, the physical cores (about half) would be"});
+  return e;
+}
+
+}  // namespace
+
+StatusOr<std::vector<CapacityEntity>> HostCapacities(Store* store, const VmView& view, const CapacityRequest& req,
+                                                     const TimeRange& range) {
+  std::map<std::pair<std::string, std::string>, HostSeries> hosts;  // (source, folded name)
+  for (const StoredSeries& s : view.series) {
+    if (s.key.source != SourceKind::kEsxtop && s.key.source != SourceKind::kHyperV) continue;
+    HostSeries& h = hosts[{std::string(SourceKindName(s.key.source)), models::FoldVmName(s.key.machine)}];
+    if (h.machine.empty()) {
+      h.machine = s.key.machine;
+      h.source = SourceKindName(s.key.source);
+    }
+    Classify(s, view.dir.HostEntryOf(s.key) >= 0, &h);
+  }
+  std::vector<CapacityEntity> out;
+  for (const auto& [key, h] : hosts) {
+    if (h.busy.empty() || !Selected(req, h.machine, h.source + ":" + key.second)) continue;
+    ASSIGN_OR_RETURN(CapacityEntity e, HostEntity(store, h, req, range));
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+}  // namespace vrecon

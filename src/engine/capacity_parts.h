@@ -1,0 +1,35 @@
+// What `vrecon capacity`'s VMs and hosts share (src/engine/capacity_job.h): their samples read
+// from the store, and the answers every entity gets from its 5-minute demand.
+#ifndef VRECON_SRC_ENGINE_CAPACITY_PARTS_H_
+#define VRECON_SRC_ENGINE_CAPACITY_PARTS_H_
+
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "models/capacity_demand.h"
+#include "src/engine/capacity_job.h"
+#include "src/engine/vm_view.h"
+#include "src/store/sample_reader.h"
+
+namespace vrecon {
+
+using Samples = std::map<int64_t, std::vector<models::Interval>>;
+
+Status ReadSamples(Store* store, const std::vector<int64_t>& ids, const TimeRange& range, Samples* out);
+// The samples of `ids`, one after another, each value times `scale`.
+std::vector<models::Interval> Joined(const Samples& samples, const std::vector<int64_t>& ids, double scale = 1);
+
+// as_of, the daily forecast, the p95 of the last 30 days and, with a capacity, usable cores, time
+// remaining, peak time remaining and capacity remaining; insufficient-history when the days are
+// too few. Nothing when `bins` is empty.
+void AnswerFromDemand(const CapacityRequest& req, const std::vector<models::DemandBin>& bins,
+                      std::optional<double> capacity_cores, CapacityEntity* e);
+
+// The hosts of host logs (esxtop, Hyper-V) and their answers (`--scope host`, `all`).
+StatusOr<std::vector<CapacityEntity>> HostCapacities(Store* store, const VmView& view, const CapacityRequest& req,
+                                                     const TimeRange& range);
+
+}  // namespace vrecon
+
+#endif  // VRECON_SRC_ENGINE_CAPACITY_PARTS_H_
