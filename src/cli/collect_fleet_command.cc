@@ -80,7 +80,7 @@ int RunCollectFleetCommand(const CollectFleetArgs& o) {
   r.log_level = *fleet::ParseLogLevel(o.log_level);
   // The server lives as long as the collector: it is made once the store exists, and goes when
   // RunFleet returns (its requests in flight finish first).
-  std::shared_ptr<std::unique_ptr<serve::MetricsServer>> server;
+  std::shared_ptr<std::unique_ptr<serve::HttpServer>> server;
   if (!o.listen.listen.empty()) {
     StatusOr<serve::ServerOptions> checked = ToServerOptions(o.listen, "");
     if (!checked.ok()) {
@@ -91,10 +91,10 @@ int RunCollectFleetCommand(const CollectFleetArgs& o) {
       PrintError(a.message());
       return kExitFailure;
     }
-    server = std::make_shared<std::unique_ptr<serve::MetricsServer>>();
+    server = std::make_shared<std::unique_ptr<serve::HttpServer>>();
     r.on_store_ready = [server, s = *checked](const std::string& db) mutable -> Status {
       s.db = db;
-      ASSIGN_OR_RETURN(*server, serve::MetricsServer::Start(s));
+      ASSIGN_OR_RETURN(*server, serve::HttpServer::Start(s));
       std::cerr << "vrecon collect: metrics on " << (*server)->url() << std::endl;
       return Status::Ok();
     };

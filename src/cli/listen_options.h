@@ -7,7 +7,7 @@
 #include <string>
 
 #include "src/core/status.h"
-#include "src/serve/metrics_server.h"
+#include "src/serve/http_server.h"
 
 namespace vrecon::cli {
 

@@ -119,8 +119,8 @@ VmWork PlanVm(const CorrectionRequest& req, const VmDirectory& dir, size_t i,
 
 // One VM's windows over the request's range, piece after piece of the times it has samples in,
 // handed to `fn` (nothing when it has none there).
-Status CorrectVm(RunContext* ctx, const VmWork& vm, const VmWindowsFn& fn,
-                 std::map<std::string, models::ClockModel>* clocks) {
+Status CorrectOccupiedPieces(RunContext* ctx, const VmWork& vm, const VmWindowsFn& fn,
+                             std::map<std::string, models::ClockModel>* clocks) {
   const CorrectionRequest& req = ctx->req;
   ASSIGN_OR_RETURN(std::optional<std::vector<TimeRange>> occupied, Occupied(ctx, vm.ids));
   if (!occupied) return Status::Ok();
@@ -213,7 +213,7 @@ Status ForEachVmCorrection(Store* store, const CorrectionRequest& req, const VmW
       }
     }
     if (bound) RETURN_IF_ERROR(ReadAhead(&ctx, batch, batch_ids, *bound));
-    for (const VmWork& w : batch) RETURN_IF_ERROR(CorrectVm(&ctx, w, fn, clocks));
+    for (const VmWork& w : batch) RETURN_IF_ERROR(CorrectOccupiedPieces(&ctx, w, fn, clocks));
     ctx.reader.EndPrefetch();
   }
   return Status::Ok();

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "src/core/status.h"
-#include "src/serve/metrics_server.h"
+#include "src/serve/http_server.h"
 #include "src/serve/web_query.h"
 
 namespace vrecon::serve {
@@ -27,7 +27,7 @@ WebReply WindowsJson(const ServerOptions& o, const WebQuery& q, const std::strin
 // The reply for an error: its status and one line that names no file, URI or stack.
 WebReply ErrorReply(const Status& s, const std::string& what);
 
-// Registers the three routes on `svr` (metrics_server.cc); `o` must outlive it.
+// Registers the three routes on `svr` (http_server.cc); `o` must outlive it.
 void AddWebRoutes(httplib::Server* svr, const ServerOptions& o);
 
 }  // namespace vrecon::serve

@@ -1,4 +1,4 @@
-#include "src/serve/metrics_server.h"
+#include "src/serve/http_server.h"
 
 #include <httplib.h>
 #include <pthread.h>
@@ -110,8 +110,8 @@ StatusOr<std::unique_ptr<httplib::Server>> MakeServer(const ServerOptions& o) {
 
 }  // namespace
 
-StatusOr<std::unique_ptr<MetricsServer>> MetricsServer::Start(const ServerOptions& o) {
-  std::unique_ptr<MetricsServer> m(new MetricsServer(o));
+StatusOr<std::unique_ptr<HttpServer>> HttpServer::Start(const ServerOptions& o) {
+  std::unique_ptr<HttpServer> m(new HttpServer(o));
   ASSIGN_OR_RETURN(m->svr_, MakeServer(o));
   Route(m->svr_.get(), m->options_);
   m->port_ = o.listen.port == 0 ? m->svr_->bind_to_any_port(o.listen.host)
@@ -124,17 +124,17 @@ StatusOr<std::unique_ptr<MetricsServer>> MetricsServer::Start(const ServerOption
   return m;
 }
 
-MetricsServer::MetricsServer(ServerOptions o) : options_(std::move(o)) {}
+HttpServer::HttpServer(ServerOptions o) : options_(std::move(o)) {}
 
-MetricsServer::~MetricsServer() { Stop(); }
+HttpServer::~HttpServer() { Stop(); }
 
-void MetricsServer::Stop() {
+void HttpServer::Stop() {
   if (!thread_.joinable()) return;
   svr_->stop();
   thread_.join();
 }
 
-std::string MetricsServer::url() const {
+std::string HttpServer::url() const {
   const std::string& h = options_.listen.host;
   return std::string(options_.tls_cert.empty() ? "http" : "https") + "://" +
          (h.find(':') == std::string::npos ? h : "[" + h + "]") + ":" + std::to_string(port_) + "/metrics";
@@ -142,7 +142,7 @@ std::string MetricsServer::url() const {
 
 Status RunServer(const ServerOptions& o, const std::function<void(const std::string& url)>& on_listening) {
   const BlockStopSignals signals;
-  ASSIGN_OR_RETURN(std::unique_ptr<MetricsServer> server, MetricsServer::Start(o));
+  ASSIGN_OR_RETURN(std::unique_ptr<HttpServer> server, HttpServer::Start(o));
   on_listening(server->url());
   signals.Wait();
   server->Stop();

@@ -1,11 +1,10 @@
-// `vrecon serve`'s HTTP side (cpp-httplib, docs/serve.md says why): GET /metrics renders the
+// `vrecon serve`'s HTTP server (cpp-httplib, docs/serve.md says why): GET /metrics renders the
 // store's latest complete windows in Prometheus' format; the web view (web_routes.h) adds `/` and
-// the JSON under `/api/vms`; any other path is a 404. Each scrape opens
-// the store for reading on its own, so a collector writing the store meanwhile is never held up
-// for longer than one snapshot read. `vrecon collect --listen` runs the same server beside its
-// rounds.
-#ifndef VRECON_SRC_SERVE_METRICS_SERVER_H_
-#define VRECON_SRC_SERVE_METRICS_SERVER_H_
+// the JSON under `/api/vms`; any other path is a 404. Each request opens the store for reading on
+// its own, so a collector writing the store meanwhile is never held up for longer than one
+// snapshot read. `vrecon collect --listen` runs the same server beside its rounds.
+#ifndef VRECON_SRC_SERVE_HTTP_SERVER_H_
+#define VRECON_SRC_SERVE_HTTP_SERVER_H_
 
 #include <functional>
 #include <memory>
@@ -33,14 +32,14 @@ struct ServerOptions {
 
 // The server on a thread of its own (and cpp-httplib's workers) from Start until Stop or
 // destruction.
-class MetricsServer {
+class HttpServer {
  public:
   // Binds and starts serving. An address that cannot be bound, or TLS files that cannot be
   // loaded, is an error naming them.
-  static StatusOr<std::unique_ptr<MetricsServer>> Start(const ServerOptions& o);
-  ~MetricsServer();
-  MetricsServer(const MetricsServer&) = delete;
-  MetricsServer& operator=(const MetricsServer&) = delete;
+  static StatusOr<std::unique_ptr<HttpServer>> Start(const ServerOptions& o);
+  ~HttpServer();
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
 
   int port() const { return port_; }
   // "http://127.0.0.1:9477/metrics" (the port actually bound).
@@ -49,7 +48,7 @@ class MetricsServer {
   void Stop();
 
  private:
-  explicit MetricsServer(ServerOptions o);
+  explicit HttpServer(ServerOptions o);
   ServerOptions options_;
   std::unique_ptr<httplib::Server> svr_;
   std::thread thread_;
@@ -62,4 +61,4 @@ Status RunServer(const ServerOptions& o, const std::function<void(const std::str
 
 }  // namespace vrecon::serve
 
-#endif  // VRECON_SRC_SERVE_METRICS_SERVER_H_
+#endif  // VRECON_SRC_SERVE_HTTP_SERVER_H_
