@@ -7,8 +7,8 @@
 
 namespace vrecon::models::capacity {
 
-Eigen::VectorXd Spec::Row(int64_t day) const {
-  Eigen::VectorXd v = Eigen::VectorXd::Zero(Columns());
+DesignRow Spec::Row(int64_t day) const {
+  DesignRow v = DesignRow::Zero(Columns());
   int c = 0;
   v[c++] = 1;
   if (trend) v[c++] = static_cast<double>(day - as_of);
@@ -21,8 +21,8 @@ Eigen::VectorXd Spec::Row(int64_t day) const {
   return v;
 }
 
-Eigen::VectorXd Spec::LevelRow(int64_t day) const {
-  Eigen::VectorXd v = Row(day);
+DesignRow Spec::LevelRow(int64_t day) const {
+  DesignRow v = Row(day);
   if (weekly) v.segment(trend ? 2 : 1, 6).setZero();
   return v;
 }
@@ -46,7 +46,7 @@ double LagOneCorrelation(const std::vector<Point>& points, const Eigen::VectorXd
 }  // namespace
 
 double Fit::PredictionVariance(const Spec& s, int64_t day) const {
-  const Eigen::VectorXd x = s.Row(day);
+  const DesignRow x = s.Row(day);
   return sigma * sigma * (1 + Inflation(rho) * x.dot(cov * x));
 }
 
@@ -96,9 +96,11 @@ std::optional<int64_t> FindStep(const std::vector<Point>& points, const Spec& sp
   const Eigen::MatrixXd g = x.transpose() * x;
   const Eigen::VectorXd gy = x.transpose() * y;
   const double yy = y.squaredNorm();
-  const Eigen::FullPivLU<Eigen::MatrixXd> lu0(g);
-  if (lu0.rank() < q) return std::nullopt;
-  const double sse0 = yy - lu0.solve(gy).dot(gy);
+  // Cholesky: the normal matrices are symmetric and, with full rank, positive definite; a
+  // candidate whose step column the others already span fails to factor and is skipped.
+  const Eigen::LLT<Eigen::MatrixXd> llt0(g);
+  if (llt0.info() != Eigen::Success) return std::nullopt;
+  const double sse0 = yy - llt0.solve(gy).dot(gy);
   // The step column's products with the rest are suffix sums: each candidate costs one small
   // solve, not a fit over every point.
   Eigen::VectorXd suffix_x = Eigen::VectorXd::Zero(q);
@@ -118,9 +120,9 @@ std::optional<int64_t> FindStep(const std::vector<Point>& points, const Spec& sp
     aug.bottomLeftCorner(1, q) = suffix_x.transpose();
     aug(q, q) = static_cast<double>(after);
     rhs[q] = suffix_y;
-    const Eigen::FullPivLU<Eigen::MatrixXd> lu(aug);
-    if (lu.rank() < q + 1) continue;
-    const double sse1 = std::max(yy - lu.solve(rhs).dot(rhs), 1e-12 * yy);
+    const Eigen::LLT<Eigen::MatrixXd> llt(aug);
+    if (llt.info() != Eigen::Success) continue;
+    const double sse1 = std::max(yy - llt.solve(rhs).dot(rhs), 1e-12 * yy);
     const double f_stat = (sse0 - sse1) / (sse1 / static_cast<double>(n - q - 1));
     if (f_stat > best_f) {
       best_f = f_stat;

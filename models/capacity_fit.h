@@ -12,6 +12,10 @@
 
 namespace vrecon::models::capacity {
 
+// A design row: at most 9 columns, kept on the stack (a fit builds one per day, and a forecast one
+// per day ahead).
+using DesignRow = Eigen::Matrix<double, Eigen::Dynamic, 1, Eigen::ColMajor, 9, 1>;
+
 struct Point {
   int64_t day = 0;
   double y = 0;
@@ -26,9 +30,9 @@ struct Spec {
   bool weekly = true;
   std::optional<int64_t> step;
   int Columns() const { return 1 + (trend ? 1 : 0) + (weekly ? 6 : 0) + (step ? 1 : 0); }
-  Eigen::VectorXd Row(int64_t day) const;
+  DesignRow Row(int64_t day) const;
   // The row without the weekday effects: the week's mean level on that day.
-  Eigen::VectorXd LevelRow(int64_t day) const;
+  DesignRow LevelRow(int64_t day) const;
 };
 
 struct Fit {
