@@ -18,8 +18,6 @@ int WeekdayOf(int64_t day) { return static_cast<int>(((day + 4) % 7 + 7) % 7); }
 
 namespace {
 
-std::string DateOf(int64_t day) { return FormatIso(day * 86400 * kNsPerSec, false).substr(0, 10); }
-
 // One point per day (the mean of duplicates), in day order, weighted by recency (mean weight 1).
 std::vector<Point> PointsOf(const std::vector<DailyDemand>& history, double half_life_days) {
   std::map<int64_t, std::pair<double, int>> by_day;
@@ -114,7 +112,7 @@ std::string Describe(const Forecast& out, const ForecastOptions& o) {
       "weighted least squares (half-life " + std::to_string(static_cast<int>(o.half_life_days)) + " d): level";
   if (out.trend) m += ", trend";
   if (out.weekly) m += ", weekly profile";
-  if (out.step_day) m += ", level step from " + DateOf(*out.step_day);
+  if (out.step_day) m += ", level step from " + FormatDay(*out.step_day);
   if (!out.peak_days.empty()) {
     m += "; " + std::to_string(out.peak_days.size()) + " peak day(s) apart";
     if (out.recurring_peak) m += " (recurring: " + out.recurring_peak->rule + ")";

@@ -11,8 +11,6 @@ namespace {
 
 std::optional<double> Num(const std::optional<int>& v) { return v ? std::optional<double>(*v) : std::nullopt; }
 
-std::string DateOf(int64_t day) { return FormatIso(day * 86400 * kNsPerSec, false).substr(0, 10); }
-
 std::string Codes(const std::vector<models::Flag>& flags) {
   std::string out;
   for (const models::Flag& f : flags) out += (out.empty() ? "" : ";") + f.code;
@@ -44,7 +42,7 @@ void WriteEntityJson(std::ostream& os, const CapacityEntity& e) {
   os << ", \"forecast\": [";
   for (size_t i = 0; i < e.forecast.size(); ++i) {
     const models::ForecastDay& d = e.forecast[i];
-    os << (i ? ", " : "") << "{\"date\": \"" << DateOf(d.day) << "\", \"lower\": " << JsonNumber(d.lower)
+    os << (i ? ", " : "") << "{\"date\": \"" << FormatDay(d.day) << "\", \"lower\": " << JsonNumber(d.lower)
        << ", \"mid\": " << JsonNumber(d.mid) << ", \"upper\": " << JsonNumber(d.upper) << "}";
   }
   os << "], \"flags\": [";
@@ -92,7 +90,7 @@ void WriteCapacityForecastCsv(std::ostream& os, const std::vector<CapacityEntity
   os << "scope,key,name,date,lower,mid,upper\n";
   for (const CapacityEntity& e : entities)
     for (const models::ForecastDay& d : e.forecast)
-      os << e.scope << "," << CsvCell(e.key) << "," << CsvCell(e.name) << "," << DateOf(d.day) << ","
+      os << e.scope << "," << CsvCell(e.key) << "," << CsvCell(e.name) << "," << FormatDay(d.day) << ","
          << CsvNumber(d.lower) << "," << CsvNumber(d.mid) << "," << CsvNumber(d.upper) << "\n";
 }
 

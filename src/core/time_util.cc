@@ -56,6 +56,8 @@ std::optional<TimeNs> CheckedNsFromCivil(const CivilTime& c) {
   return NsFromCivil(c);
 }
 
+std::string FormatDay(int64_t day) { return FormatIso(day * 86400 * kNsPerSec, false).substr(0, 10); }
+
 std::string FormatIso(TimeNs t, bool millis) {
   const CivilTime c = CivilFromNs(t);
   char buf[40];

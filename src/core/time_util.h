@@ -42,6 +42,8 @@ std::optional<TimeNs> CheckedNsFromCivil(const CivilTime& c);
 
 // "2026-11-01T10:00:00Z"; with millis=true "2026-11-01T10:00:00.000Z".
 std::string FormatIso(TimeNs t, bool millis);
+// "2026-11-01": the UTC day `day` days after 1970-01-01 (a capacity forecast's days).
+std::string FormatDay(int64_t day);
 // The current time (system clock), and to the second as FormatIso writes it (when a row was stored).
 TimeNs NowNs();
 std::string NowIso();

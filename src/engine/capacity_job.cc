@@ -46,29 +46,6 @@ void Classify(const StoredSeries& s, DemandSeries* d) {
   }
 }
 
-// Guests' Processor(n) instances by guest id: a vCPU count where the host side gives none.
-std::map<std::string, std::set<std::string>> GuestCpus(const VmView& view) {
-  std::map<std::string, std::set<std::string>> out;
-  for (const StoredSeries& s : view.series) {
-    const SeriesKey& k = s.key;
-    if (k.source == SourceKind::kGuest && k.object == "Processor" && k.counter == "% Processor Time" &&
-        !k.instance.empty() && k.instance.find("_Total") == std::string::npos)
-      out[view.dir.GuestId(k.machine)].insert(k.instance);
-  }
-  return out;
-}
-
-std::optional<int> VcpusOf(const VmEntry& e, const DemandSeries& d,
-                           const std::map<std::string, std::set<std::string>>& guest_cpus, const VmView& view) {
-  if (e.num_cpu > 0) return e.num_cpu;
-  if (!d.vp_run.empty()) return static_cast<int>(d.vp_run.size());
-  if (!d.vcpu_instances.empty()) return static_cast<int>(d.vcpu_instances.size());
-  for (const std::string& g : e.guests)
-    if (auto it = guest_cpus.find(view.dir.GuestId(g)); it != guest_cpus.end())
-      return static_cast<int>(it->second.size());
-  return std::nullopt;
-}
-
 // The VM's 5-minute demand and the counter it comes from; empty when it cannot be told (a
 // vSphere usage without a vCPU count).
 std::vector<models::DemandBin> DemandOf(const DemandSeries& d, const Samples& samples, std::optional<int> vcpus,
@@ -132,15 +109,15 @@ bool Worse(const CapacityEntity& a, const CapacityEntity& b) {
 
 // One VM's entity from one source's series.
 StatusOr<CapacityEntity> VmEntity(Store* store, const VmView& view, const VmEntry& vm, const DemandSeries& d,
-                                  const std::map<std::string, std::set<std::string>>& guest_cpus,
-                                  const CapacityRequest& req, const TimeRange& range) {
+                                  const GuestCpus& guest_cpus, const CapacityRequest& req, const TimeRange& range) {
   CapacityEntity e;
   e.scope = "vm";
   e.name = vm.name;
   e.key = vm.key;
   e.host = Join(vm.hosts, ", ");
   e.source = d.source;
-  e.vcpus = VcpusOf(vm, d, guest_cpus, view);
+  // Hyper-V's virtual processors, else vSphere's per-vCPU instances.
+  e.vcpus = VcpusOf(vm, d.vp_run.empty() ? d.vcpu_instances.size() : d.vp_run.size(), guest_cpus, view.dir);
   std::vector<int64_t> ids = d.run;
   for (const std::vector<int64_t>* more : {&d.ready, &d.usage, &d.costop})
     ids.insert(ids.end(), more->begin(), more->end());
@@ -173,7 +150,7 @@ StatusOr<std::vector<CapacityEntity>> VmCapacities(Store* store, const VmView& v
     for (const std::string& n : req.names)
       for (size_t i : dir.Select(n, std::nullopt)) selected.insert(i);
   }
-  const auto guest_cpus = GuestCpus(view);
+  const GuestCpus guest_cpus = GuestCpuInstances(view);
   std::vector<CapacityEntity> out;
   std::set<size_t> done;
   for (const char* source : {"vsphere", "esxtop", "hyperv"}) {

@@ -75,8 +75,7 @@ Status ReadInto(BlockReader* reader, const std::vector<std::pair<int64_t, std::v
 // The store's host-side series sorted by the VM and source they feed.
 struct ReadySeries {
   VmViewPtr view;
-  // Guests' Processor(n) instances, a vCPU count for esxtop VMs the inventory does not know.
-  std::map<std::string, std::set<std::string>> guest_cpus;  // by GuestId
+  GuestCpus guest_cpus;  // a vCPU count for esxtop VMs the inventory does not know
   // Host load series by host machine: Hyper-V LP _Total % Total Run Time, esxtop Physical Cpu _Total.
   std::map<std::string, std::vector<const StoredSeries*>> host_load;
   std::map<std::pair<size_t, std::string>, Acc> vms;  // (entry, source) -> its series
@@ -90,11 +89,9 @@ StatusOr<std::unique_ptr<ReadySeries>> FindReadySeries(Store* store, const Ready
     ASSIGN_OR_RETURN(out->view, ReadVmView(store, req.vm_keys, mappings));
   }
   const VmDirectory& dir = out->view->dir;
+  out->guest_cpus = GuestCpuInstances(*out->view);
   for (const StoredSeries& s : out->view->series) {
     const SeriesKey& k = s.key;
-    if (k.source == SourceKind::kGuest && k.object == "Processor" && k.counter == "% Processor Time" &&
-        !k.instance.empty() && k.instance.find("_Total") == std::string::npos)
-      out->guest_cpus[dir.GuestId(k.machine)].insert(k.instance);
     if ((k.source == SourceKind::kHyperV && k.object == "Hyper-V Hypervisor Logical Processor" &&
          k.instance == "_Total" && k.counter == "% Total Run Time") ||
         (k.source == SourceKind::kEsxtop && k.object == "Physical Cpu" && k.instance == "_Total" &&
@@ -124,14 +121,7 @@ models::ReadyInput EmptyInput(const ReadySeries& rs, const VmEntry& e, const Acc
   in.vm = e.name;
   in.source = a.source;
   in.host = Join(e.hosts, ", ");
-  if (e.num_cpu > 0) {
-    in.vcpus = e.num_cpu;
-  } else if (!a.vcpu_ids.empty()) {
-    in.vcpus = static_cast<int>(a.vcpu_ids.size());
-  } else if (!e.guests.empty()) {
-    if (auto g = rs.guest_cpus.find(rs.view->dir.GuestId(e.guests.front())); g != rs.guest_cpus.end())
-      in.vcpus = static_cast<int>(g->second.size());
-  }
+  in.vcpus = VcpusOf(e, a.vcpu_ids.size(), rs.guest_cpus, rs.view->dir);
   return in;
 }
 

@@ -91,4 +91,25 @@ StatusOr<VmViewPtr> ReadVmView(Store* store, const std::optional<std::set<std::s
   return VmViewPtr(std::move(view));
 }
 
+GuestCpus GuestCpuInstances(const VmView& view) {
+  GuestCpus out;
+  for (const StoredSeries& s : view.series) {
+    const SeriesKey& k = s.key;
+    if (k.source == SourceKind::kGuest && k.object == "Processor" && k.counter == "% Processor Time" &&
+        !k.instance.empty() && k.instance.find("_Total") == std::string::npos)
+      out[view.dir.GuestId(k.machine)].insert(k.instance);
+  }
+  return out;
+}
+
+std::optional<int> VcpusOf(const VmEntry& e, size_t host_vcpu_instances, const GuestCpus& guest_cpus,
+                           const VmDirectory& dir) {
+  if (e.num_cpu > 0) return e.num_cpu;
+  if (host_vcpu_instances > 0) return static_cast<int>(host_vcpu_instances);
+  if (e.guests.empty()) return std::nullopt;
+  auto g = guest_cpus.find(dir.GuestId(e.guests.front()));
+  if (g == guest_cpus.end()) return std::nullopt;
+  return static_cast<int>(g->second.size());
+}
+
 }  // namespace vrecon

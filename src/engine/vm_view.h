@@ -33,6 +33,17 @@ struct VmView {
 };
 using VmViewPtr = std::shared_ptr<const VmView>;
 
+// Guests' Processor(n) instances, by VmDirectory::GuestId: a vCPU count for VMs the host side
+// gives none for.
+using GuestCpus = std::map<std::string, std::set<std::string>>;
+GuestCpus GuestCpuInstances(const VmView& view);
+
+// A VM's vCPUs: the vSphere inventory's numCPU, else the host side's per-vCPU instances (vSphere
+// per-vCPU counters, Hyper-V virtual processors), else its first guest's Processor(n) instances;
+// nullopt when none says.
+std::optional<int> VcpusOf(const VmEntry& e, size_t host_vcpu_instances, const GuestCpus& guest_cpus,
+                           const VmDirectory& dir);
+
 // Guest name -> vm_key or VM name: the store's mappings, then `extra` (--map, [[map]]) on top.
 StatusOr<std::map<std::string, std::string>> MergedMappings(Store* store,
                                                             const std::map<std::string, std::string>& extra);

@@ -13,6 +13,12 @@ TEST(TimeUtilTest, RoundTripsCivilTime) {
   EXPECT_EQ(FormatIso(-kNsPerSec, false), "1969-12-31T23:59:59Z");
 }
 
+TEST(TimeUtilTest, FormatsADayNumberAsItsDate) {
+  EXPECT_EQ(FormatDay(0), "1970-01-01");
+  EXPECT_EQ(FormatDay(-1), "1969-12-31");
+  EXPECT_EQ(FormatDay(DaysFromCivil(2024, 2, 29)), "2024-02-29");
+}
+
 TEST(TimeUtilTest, ParsesIsoWithAndWithoutOffset) {
   EXPECT_EQ(ParseIso("2026-11-01"), NsFromCivil(CivilTime{2026, 11, 1}));
   EXPECT_EQ(ParseIso("2026-11-01T10:00:00Z"), NsFromCivil(CivilTime{2026, 11, 1, 10}));
