@@ -13,6 +13,8 @@
 namespace vrecon::models {
 
 inline constexpr TimeNs kDemandBinNs = 300 * kNsPerSec;
+// A day with fewer 5-minute bins (an hour) is left out of the forecast's series.
+inline constexpr int kMinBinsPerDay = 12;
 
 struct DemandBin {
   TimeNs start = 0;
@@ -29,7 +31,7 @@ std::vector<DemandBin> FiveMinuteDemand(const std::vector<Interval>& run, const 
 std::vector<DemandBin> SumOfParts(const std::vector<std::vector<DemandBin>>& parts);
 
 // Each UTC day's p95 of its bins (nearest rank), for the days with at least `min_bins` of them.
-std::vector<DailyDemand> DailyP95(const std::vector<DemandBin>& bins, int min_bins = 12);
+std::vector<DailyDemand> DailyP95(const std::vector<DemandBin>& bins, int min_bins = kMinBinsPerDay);
 
 // The p95 (nearest rank) of the bins that start at or after `from`; nullopt when there are none.
 std::optional<double> P95Since(const std::vector<DemandBin>& bins, TimeNs from);

@@ -127,7 +127,8 @@ RunFn AddPruneCommand(CLI::App& app) {
   cmd->footer(
       "A duration to keep counts back from now to the start of that UTC day: --samples 35d on 2026-11-25 removes "
       "the sample blocks that ended before 2026-10-21T00:00:00Z. Ingested files stay recorded (they are not "
-      "ingested again), collectors do not fetch pruned data again, Ready-Time summaries stay, and reports over "
+      "ingested again), collectors do not fetch pruned data again, Ready-Time summaries and capacity day digests "
+      "stay (the digests take in the samples first), and reports over "
       "the pruned range use the stored corrections and say so.");
   AddDbOption(cmd, &o->db, "Store to prune")->capture_default_str();
   cmd->add_option("--samples", o->samples, "Keep the samples of this long (35d, 12h); older sample blocks go");

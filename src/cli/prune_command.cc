@@ -5,6 +5,7 @@
 
 #include "src/cli/command_options.h"
 #include "src/cli/commands.h"
+#include "src/engine/capacity_job.h"
 #include "src/fleet/fleet_config.h"
 #include "src/store/retention.h"
 
@@ -97,6 +98,13 @@ int RunPruneCommand(const PruneArgs& o) {
   if (Status s = (*store)->WaitForWritersUpTo(std::chrono::minutes(2)); !s.ok()) {
     PrintError(s.message());
     return kExitFailure;
+  }
+  // The capacity day digests take in the samples first: their days outlive the samples.
+  if (req.samples_before && !req.dry_run) {
+    if (Status s = RefreshCapacityDigests(store->get()); !s.ok()) {
+      PrintError(s.message());
+      return kExitFailure;
+    }
   }
   auto r = Prune(store->get(), req);
   if (!r.ok()) {

@@ -9,6 +9,7 @@
 #include "models/capacity.h"
 #include "models/vm_identity.h"
 #include "src/core/text_util.h"
+#include "src/engine/capacity_days.h"
 #include "src/engine/capacity_parts.h"
 
 namespace vrecon {
@@ -64,7 +65,7 @@ std::vector<models::DemandBin> HostDemand(const HostSeries& h, const Samples& sa
 }
 
 StatusOr<CapacityEntity> HostEntity(Store* store, const HostSeries& h, const CapacityRequest& req,
-                                    const TimeRange& range) {
+                                    const DayUpdate& update) {
   CapacityEntity e;
   e.scope = "host";
   e.name = h.machine;
@@ -87,11 +88,14 @@ StatusOr<CapacityEntity> HostEntity(Store* store, const HostSeries& h, const Cap
     p.cores = threads / 2;  // esxtop's PCPUs are the threads, two a core
   }
   const std::optional<models::CapacityCores> cap = models::HostCapacity(p);
-  Samples samples;
-  std::vector<int64_t> ids = h.busy;
-  ids.insert(ids.end(), h.vm_ready.begin(), h.vm_ready.end());
-  RETURN_IF_ERROR(ReadSamples(store, ids, range, &samples));
-  AnswerFromDemand(req, HostDemand(h, samples, threads), cap ? std::optional<double>(cap->cores) : std::nullopt, &e);
+  DemandPlan plan;
+  plan.entity = e.key;
+  plan.source = h.source;
+  plan.counter = e.demand_counter + " (" + std::to_string(threads) + " LPs)";
+  plan.ids = h.busy;
+  plan.ids.insert(plan.ids.end(), h.vm_ready.begin(), h.vm_ready.end());
+  plan.bins = [&h, threads](const Samples& samples) { return HostDemand(h, samples, threads); };
+  RETURN_IF_ERROR(AnswerFromPlan(store, req, update, plan, cap ? std::optional<double>(cap->cores) : std::nullopt, &e));
   if (cap && cap->logical)
     e.flags.push_back({"capacity-logical", Severity::kInfo,
                        "hyper-threading is not known: the capacity is the " + std::to_string(threads) +
@@ -102,7 +106,7 @@ StatusOr<CapacityEntity> HostEntity(Store* store, const HostSeries& h, const Cap
 }  // namespace
 
 StatusOr<std::vector<CapacityEntity>> HostCapacities(Store* store, const VmView& view, const CapacityRequest& req,
-                                                     const TimeRange& range) {
+                                                     const DayUpdate& update) {
   std::map<std::pair<std::string, std::string>, HostSeries> hosts;  // (source, folded name)
   for (const StoredSeries& s : view.series) {
     if (s.key.source != SourceKind::kEsxtop && s.key.source != SourceKind::kHyperV) continue;
@@ -116,7 +120,7 @@ StatusOr<std::vector<CapacityEntity>> HostCapacities(Store* store, const VmView&
   std::vector<CapacityEntity> out;
   for (const auto& [key, h] : hosts) {
     if (h.busy.empty() || !Selected(req, h.machine, h.source + ":" + key.second)) continue;
-    ASSIGN_OR_RETURN(CapacityEntity e, HostEntity(store, h, req, range));
+    ASSIGN_OR_RETURN(CapacityEntity e, HostEntity(store, h, req, update));
     out.push_back(std::move(e));
   }
   return out;

@@ -8,8 +8,10 @@
 #include "models/capacity_demand.h"
 #include "models/vm_identity.h"
 #include "src/core/text_util.h"
+#include "src/engine/capacity_days.h"
 #include "src/engine/capacity_parts.h"
 #include "src/engine/vm_view.h"
+#include "src/store/retention.h"
 #include "src/store/sample_reader.h"
 
 namespace vrecon {
@@ -46,58 +48,66 @@ void Classify(const StoredSeries& s, DemandSeries* d) {
   }
 }
 
-// The VM's 5-minute demand and the counter it comes from; empty when it cannot be told (a
-// vSphere usage without a vCPU count).
-std::vector<models::DemandBin> DemandOf(const DemandSeries& d, const Samples& samples, std::optional<int> vcpus,
-                                        std::string* counter) {
+// What the VM's demand is computed from; "" when it cannot be told (a vSphere usage without a vCPU
+// count).
+std::string DemandCounter(const DemandSeries& d, std::optional<int> vcpus) {
+  if (!d.vp_run.empty()) return "Hyper-V Hypervisor Virtual Processor % Total Run Time";
+  const bool vsphere = d.source == "vsphere";
+  const std::string plus_ready = d.ready.empty() ? "" : vsphere ? " + cpu.ready.summation" : " + % Ready";
+  if (!d.run.empty()) return (vsphere ? "cpu.run.summation" : "% Run") + plus_ready;
+  if (!vcpus) return "";
+  return "cpu.usage.average x " + std::to_string(*vcpus) + " vCPUs" + plus_ready;
+}
+
+// The VM's 5-minute demand (DemandCounter says from what).
+std::vector<models::DemandBin> DemandOf(const DemandSeries& d, const Samples& samples, std::optional<int> vcpus) {
   const std::vector<models::Interval> ready = Joined(samples, d.ready);
   if (!d.vp_run.empty()) {
-    *counter = "Hyper-V Hypervisor Virtual Processor % Total Run Time";
     std::vector<std::vector<models::DemandBin>> parts;
     for (const auto& [vp, ids] : d.vp_run) parts.push_back(models::FiveMinuteDemand(Joined(samples, ids), {}));
     return models::SumOfParts(parts);
   }
-  const bool vsphere = d.source == "vsphere";
-  const std::string plus_ready = ready.empty() ? "" : vsphere ? " + cpu.ready.summation" : " + % Ready";
-  if (!d.run.empty()) {
-    *counter = (vsphere ? "cpu.run.summation" : "% Run") + plus_ready;
-    return models::FiveMinuteDemand(Joined(samples, d.run), ready);
-  }
+  if (!d.run.empty()) return models::FiveMinuteDemand(Joined(samples, d.run), ready);
   if (!vcpus) return {};
   // cpu.usage.average is a percent of the VM's capacity: x vCPUs is a percent of one core.
-  *counter = "cpu.usage.average x vCPUs" + plus_ready;
   return models::FiveMinuteDemand(Joined(samples, d.usage, *vcpus), ready);
 }
 
-// Co-stop per vCPU over the last 30 days above the Ready-Time analysis' threshold: more vCPUs
-// would wait longer to be scheduled together (models/ready_analysis.h).
-bool CostopHigh(const DemandSeries& d, const Samples& samples, std::optional<int> vcpus, TimeNs as_of) {
-  if (d.costop.empty() || !vcpus || *vcpus <= 0) return false;
-  double sum = 0, seconds = 0;
-  for (const models::Interval& v : Joined(samples, d.costop)) {
-    if (v.end <= as_of - 30 * 86400 * kNsPerSec) continue;
-    const double s = static_cast<double>(v.end - v.start) / kNsPerSec;
-    sum += v.value * s;
-    seconds += s;
-  }
-  return seconds > 0 && sum / seconds / *vcpus > models::ReadyThresholds{}.costop_pct;
+DemandPlan PlanOf(const DemandSeries& d, const std::string& key, std::optional<int> vcpus) {
+  DemandPlan plan;
+  plan.entity = key;
+  plan.source = d.source;
+  plan.counter = DemandCounter(d, vcpus);
+  plan.ids = d.run;
+  for (const std::vector<int64_t>* more : {&d.ready, &d.usage})
+    plan.ids.insert(plan.ids.end(), more->begin(), more->end());
+  for (const auto& [vp, vp_ids] : d.vp_run) plan.ids.insert(plan.ids.end(), vp_ids.begin(), vp_ids.end());
+  plan.costop_ids = d.costop;
+  plan.bins = [&d, vcpus](const Samples& samples) { return DemandOf(d, samples, vcpus); };
+  return plan;
 }
 
-// The answers every entity gets, then a VM's right size.
-void Answer(const CapacityRequest& req, const std::vector<models::DemandBin>& bins, bool costop_high,
-            CapacityEntity* e) {
+// The answers every entity gets, then a VM's right size. Co-stop per vCPU over the last 30 days
+// above the Ready-Time analysis' threshold counts against more vCPUs: they would wait longer to
+// be scheduled together (models/ready_analysis.h).
+Status Answer(Store* store, const CapacityRequest& req, const DayUpdate& update, const DemandPlan& plan,
+              CapacityEntity* e) {
   const std::optional<double> capacity = e->vcpus ? std::optional<double>(*e->vcpus) : std::nullopt;
-  AnswerFromDemand(req, bins, capacity, e);
-  if (!e->as_of) return;
+  DemandHistory h;
+  RETURN_IF_ERROR(AnswerFromPlan(store, req, update, plan, capacity, e, &h));
+  if (!e->as_of) return Status::Ok();
   if (!e->vcpus)
     e->flags.push_back({"vcpus-unknown", Severity::kInfo,
                         "no source gives the VM's vCPU count: no capacity, time remaining or right size"});
+  const bool costop_high = e->vcpus && *e->vcpus > 0 && h.recent_costop_pct &&
+                           *h.recent_costop_pct / *e->vcpus > models::ReadyThresholds{}.costop_pct;
   if (e->demand_p95_cores) {
     models::VcpuAdvice advice =
         models::RecommendVcpus(*e->demand_p95_cores, req.target_util_pct, std::nullopt, e->vcpus, costop_high);
     if (e->vcpus) e->recommended_vcpus = advice.recommended;
     for (models::Flag& h : advice.hints) e->flags.push_back(std::move(h));
   }
+  return Status::Ok();
 }
 
 bool Worse(const CapacityEntity& a, const CapacityEntity& b) {
@@ -109,7 +119,7 @@ bool Worse(const CapacityEntity& a, const CapacityEntity& b) {
 
 // One VM's entity from one source's series.
 StatusOr<CapacityEntity> VmEntity(Store* store, const VmView& view, const VmEntry& vm, const DemandSeries& d,
-                                  const GuestCpus& guest_cpus, const CapacityRequest& req, const TimeRange& range) {
+                                  const GuestCpus& guest_cpus, const CapacityRequest& req, const DayUpdate& update) {
   CapacityEntity e;
   e.scope = "vm";
   e.name = vm.name;
@@ -118,22 +128,17 @@ StatusOr<CapacityEntity> VmEntity(Store* store, const VmView& view, const VmEntr
   e.source = d.source;
   // Hyper-V's virtual processors, else vSphere's per-vCPU instances.
   e.vcpus = VcpusOf(vm, d.vp_run.empty() ? d.vcpu_instances.size() : d.vp_run.size(), guest_cpus, view.dir);
-  std::vector<int64_t> ids = d.run;
-  for (const std::vector<int64_t>* more : {&d.ready, &d.usage, &d.costop})
-    ids.insert(ids.end(), more->begin(), more->end());
-  for (const auto& [vp, vp_ids] : d.vp_run) ids.insert(ids.end(), vp_ids.begin(), vp_ids.end());
-  Samples samples;
-  RETURN_IF_ERROR(ReadSamples(store, ids, range, &samples));
-  const std::vector<models::DemandBin> bins = DemandOf(d, samples, e.vcpus, &e.demand_counter);
-  const bool costop_high = !bins.empty() && CostopHigh(d, samples, e.vcpus, bins.back().start + models::kDemandBinNs);
-  Answer(req, bins, costop_high, &e);
+  const DemandPlan plan = PlanOf(d, vm.key, e.vcpus);
+  e.demand_counter = plan.counter;
+  if (plan.counter.empty()) return e;  // no demand can be told
+  RETURN_IF_ERROR(Answer(store, req, update, plan, &e));
   return e;
 }
 
 // The VMs with host-side CPU data that `req.names` selects, each from one source: vSphere, else
 // esxtop, else Hyper-V.
 StatusOr<std::vector<CapacityEntity>> VmCapacities(Store* store, const VmView& view, const CapacityRequest& req,
-                                                   const TimeRange& range) {
+                                                   const DayUpdate& update) {
   const VmDirectory& dir = view.dir;
   std::map<std::pair<size_t, std::string>, DemandSeries> by_vm;
   for (const StoredSeries& s : view.series) {
@@ -156,7 +161,7 @@ StatusOr<std::vector<CapacityEntity>> VmCapacities(Store* store, const VmView& v
   for (const char* source : {"vsphere", "esxtop", "hyperv"}) {
     for (const auto& [key, d] : by_vm) {
       if (key.second != source || !selected.contains(key.first) || done.contains(key.first) || !d.HasRun()) continue;
-      ASSIGN_OR_RETURN(CapacityEntity e, VmEntity(store, view, dir.entry(key.first), d, guest_cpus, req, range));
+      ASSIGN_OR_RETURN(CapacityEntity e, VmEntity(store, view, dir.entry(key.first), d, guest_cpus, req, update));
       if (!e.as_of) continue;  // no demand in the range
       done.insert(key.first);
       out.push_back(std::move(e));
@@ -172,20 +177,37 @@ StatusOr<std::vector<CapacityEntity>> RunCapacity(Store* store, const CapacityRe
   if (req.scope == "cluster") return out;  // clusters: a vCenter's inventory, not collected yet
   ASSIGN_OR_RETURN(auto mappings, store->Mappings());
   ASSIGN_OR_RETURN(VmViewPtr view, ReadVmView(store, std::nullopt, mappings));
-  TimeRange range;
-  if (req.as_of) range.to = *req.as_of;
+  // The day digests are brought up to date as the entities are answered, in one transaction; a
+  // read-only store's are computed and not kept.
+  DayUpdate update;
+  update.persist = !store->read_only_reason();
+  ASSIGN_OR_RETURN(const PruneHorizon pruned, PrunedBefore(store));
+  update.kept_from = pruned.samples_before;
+  std::optional<Transaction> tx;
+  if (update.persist) {
+    ASSIGN_OR_RETURN(Transaction t, store->BeginTransaction());
+    tx.emplace(std::move(t));
+  }
   if (req.scope == "all" || req.scope == "host") {
-    ASSIGN_OR_RETURN(out, HostCapacities(store, *view, req, range));
+    ASSIGN_OR_RETURN(out, HostCapacities(store, *view, req, update));
   }
   if (req.scope == "all" || req.scope == "vm") {
-    ASSIGN_OR_RETURN(std::vector<CapacityEntity> vms, VmCapacities(store, *view, req, range));
+    ASSIGN_OR_RETURN(std::vector<CapacityEntity> vms, VmCapacities(store, *view, req, update));
     out.insert(out.end(), std::make_move_iterator(vms.begin()), std::make_move_iterator(vms.end()));
   }
+  if (tx) RETURN_IF_ERROR(tx->Commit());
+  if (req.digests_only) return std::vector<CapacityEntity>();
   if (!req.names.empty() && out.empty())
     return Status::NotFound("nothing named " + Join(req.names, " or ") + " with host-side CPU data in " +
                             store->location() + " (vrecon correct lists the VMs)");
   std::sort(out.begin(), out.end(), Worse);
   return out;
+}
+
+Status RefreshCapacityDigests(Store* store) {
+  CapacityRequest req;
+  req.digests_only = true;
+  return RunCapacity(store, req).status();
 }
 
 }  // namespace vrecon

@@ -23,6 +23,7 @@ struct CapacityRequest {
   double buffer_pct = 10;
   double target_util_pct = 70;
   models::ForecastOptions forecast;
+  bool digests_only = false;  // bring the day digests up to date; answer nothing
 };
 
 struct GrowthDriver {
@@ -49,7 +50,13 @@ struct CapacityEntity {
 
 // The entities the request selects, worst first: by time remaining (none last), then name.
 // NotFound when --name selects nothing with host-side data.
+// The entities' day digests (src/engine/capacity_days.h) are brought up to date first, and kept
+// unless the store is read-only.
 StatusOr<std::vector<CapacityEntity>> RunCapacity(Store* store, const CapacityRequest& req);
+
+// Every entity's day digests brought up to date from the samples: before retention removes
+// samples (`vrecon prune`, a collector's retain_samples), so that their days live on.
+Status RefreshCapacityDigests(Store* store);
 
 }  // namespace vrecon
 

@@ -1,5 +1,7 @@
 #include "src/engine/capacity_parts.h"
 
+#include "src/engine/capacity_days.h"
+
 namespace vrecon {
 
 Status ReadSamples(Store* store, const std::vector<int64_t>& ids, const TimeRange& range, Samples* out) {
@@ -24,26 +26,31 @@ std::vector<models::Interval> Joined(const Samples& samples, const std::vector<i
   return out;
 }
 
-void AnswerFromDemand(const CapacityRequest& req, const std::vector<models::DemandBin>& bins,
-                      std::optional<double> capacity_cores, CapacityEntity* e) {
-  if (bins.empty()) return;
-  e->as_of = bins.back().start + models::kDemandBinNs;
-  const std::vector<models::DailyDemand> days = models::DailyP95(bins);
-  const models::Forecast f = models::ForecastDemand(days, req.forecast);
+Status AnswerFromPlan(Store* store, const CapacityRequest& req, const DayUpdate& update, const DemandPlan& plan,
+                      std::optional<double> capacity_cores, CapacityEntity* e, DemandHistory* history) {
+  ASSIGN_OR_RETURN(const UpdatedDays updated, UpdateDemandDays(store, plan, update));
+  if (req.digests_only) return Status::Ok();
+  DemandHistory own;
+  DemandHistory& h = history ? *history : own;
+  ASSIGN_OR_RETURN(h, ReadDemandHistory(store, plan, updated, req.as_of));
+  if (!h.as_of) return Status::Ok();
+  e->as_of = h.as_of;
+  const models::Forecast f = models::ForecastDemand(h.days, req.forecast);
   e->history_days = f.history_days;
   e->model = f.model;
   e->forecast = f.days;
-  e->demand_p95_cores = models::P95Since(bins, *e->as_of - 30 * 86400 * kNsPerSec);
+  e->demand_p95_cores = h.recent.NearestRank(0.95);
   if (!f.sufficient)
     e->flags.push_back({"insufficient-history", Severity::kInfo,
                         std::to_string(f.history_days) + " day(s) with data; a forecast needs " +
                             std::to_string(req.forecast.min_history_days)});
-  if (!capacity_cores) return;
+  if (!capacity_cores) return Status::Ok();
   e->capacity_cores = capacity_cores;
   e->usable_cores = models::UsableCores(*capacity_cores, req.buffer_pct);
-  e->time_remaining_days = models::TimeRemainingDays(f, days, *e->usable_cores, req.risk);
-  e->peak_time_remaining_days = models::PeakTimeRemainingDays(f, days, *e->usable_cores, req.risk);
+  e->time_remaining_days = models::TimeRemainingDays(f, h.days, *e->usable_cores, req.risk);
+  e->peak_time_remaining_days = models::PeakTimeRemainingDays(f, h.days, *e->usable_cores, req.risk);
   e->capacity_remaining_pct = models::CapacityRemainingPct(f, *e->usable_cores, req.risk);
+  return Status::Ok();
 }
 
 }  // namespace vrecon

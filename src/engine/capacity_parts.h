@@ -1,5 +1,6 @@
 // What `vrecon capacity`'s VMs and hosts share (src/engine/capacity_job.h): their samples read
-// from the store, and the answers every entity gets from its 5-minute demand.
+// from the store, and the answers every entity gets from its 5-minute demand's day digests
+// (src/engine/capacity_days.h).
 #ifndef VRECON_SRC_ENGINE_CAPACITY_PARTS_H_
 #define VRECON_SRC_ENGINE_CAPACITY_PARTS_H_
 
@@ -20,15 +21,20 @@ Status ReadSamples(Store* store, const std::vector<int64_t>& ids, const TimeRang
 // The samples of `ids`, one after another, each value times `scale`.
 std::vector<models::Interval> Joined(const Samples& samples, const std::vector<int64_t>& ids, double scale = 1);
 
-// as_of, the daily forecast, the p95 of the last 30 days and, with a capacity, usable cores, time
-// remaining, peak time remaining and capacity remaining; insufficient-history when the days are
-// too few. Nothing when `bins` is empty.
-void AnswerFromDemand(const CapacityRequest& req, const std::vector<models::DemandBin>& bins,
-                      std::optional<double> capacity_cores, CapacityEntity* e);
+struct DemandPlan;
+struct DemandHistory;
+struct DayUpdate;
+
+// The entity's day digests brought up to date (src/engine/capacity_days.h), then as_of, the daily
+// forecast, the p95 of the last 30 days and, with a capacity, usable cores, time remaining, peak
+// time remaining and capacity remaining; insufficient-history when the days are too few. Nothing
+// but the digests when it has no demand. `history` (optional) gets what the answers read.
+Status AnswerFromPlan(Store* store, const CapacityRequest& req, const DayUpdate& update, const DemandPlan& plan,
+                      std::optional<double> capacity_cores, CapacityEntity* e, DemandHistory* history = nullptr);
 
 // The hosts of host logs (esxtop, Hyper-V) and their answers (`--scope host`, `all`).
 StatusOr<std::vector<CapacityEntity>> HostCapacities(Store* store, const VmView& view, const CapacityRequest& req,
-                                                     const TimeRange& range);
+                                                     const DayUpdate& update);
 
 }  // namespace vrecon
 

@@ -350,6 +350,25 @@ CREATE TABLE vsphere_vm_mark(
     R"sql(
 -- no change
 )sql",
+    // 17: capacity day digests (issue 40, src/store/capacity_tables.h): per entity (a vm_key, or
+    // a host log's host), source and UTC day, its 5-minute demand's figures and the digest
+    // (models/capacity_digest.h) a later update adds to. They outlive sample retention.
+    R"sql(
+CREATE TABLE capacity_day(
+  entity TEXT NOT NULL,
+  source TEXT NOT NULL,
+  day_ns INTEGER NOT NULL,
+  counter TEXT NOT NULL,
+  bins INTEGER NOT NULL,
+  sum_cores REAL NOT NULL,
+  max_cores REAL NOT NULL,
+  p95_cores REAL,
+  end_ns INTEGER NOT NULL,
+  costop_pct REAL,
+  state BLOB NOT NULL,
+  PRIMARY KEY(entity, source, day_ns)
+) WITHOUT ROWID;
+)sql",
 };
 
 constexpr int kMigrationCount = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));

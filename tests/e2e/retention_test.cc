@@ -194,6 +194,8 @@ TEST_P(RetentionTest, AFleetRoundAppliesRetainSamples) {
   EXPECT_NE(r.err.find("retention: removed"), std::string::npos) << r.err;
   EXPECT_EQ(Count(db, "SELECT count(*) FROM time_block WHERE last_end_ns < " + std::to_string(old_start_ + kDay)), 0);
   EXPECT_GT(Count(db, "SELECT count(*) FROM time_block"), 0);
+  EXPECT_GT(Count(db, "SELECT count(*) FROM capacity_day WHERE day_ns < " + std::to_string(old_start_ + kDay)), 0)
+      << "the capacity days of the pruned samples were digested first and stay";
   // The old windows were stored before the prune and stay.
   CliResult report = RunVrecon({"report", "--db", db, "--format", "csv", "--out", "-"});
   ASSERT_EQ(report.exit_code, 0) << report.err;

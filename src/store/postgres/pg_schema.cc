@@ -286,6 +286,23 @@ EXCEPTION WHEN feature_not_supported THEN
 END
 $$;
 )sql",
+    // 17: as SQLite's 17.
+    R"sql(
+CREATE TABLE capacity_day(
+  entity text COLLATE "C" NOT NULL,
+  source text COLLATE "C" NOT NULL,
+  day_ns bigint NOT NULL,
+  counter text COLLATE "C" NOT NULL,
+  bins bigint NOT NULL,
+  sum_cores double precision NOT NULL,
+  max_cores double precision NOT NULL,
+  p95_cores double precision,
+  end_ns bigint NOT NULL,
+  costop_pct double precision,
+  state bytea NOT NULL,
+  PRIMARY KEY(entity, source, day_ns)
+);
+)sql",
 };
 
 constexpr int kLatest = kFirstVersion - 1 + static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));

@@ -1,0 +1,63 @@
+// An entity's capacity day digests kept up to date with its samples (src/store/capacity_tables.h,
+// models/capacity_digest.h), and the history a forecast reads from them. An update reads only
+// what changed: nothing when no sample block of the entity's series is newer than the latest
+// day's; the samples from the latest day's open bins on when every new sample starts there (a
+// collector's round); else the days from the earliest new sample's on, whole. Days before the
+// samples retention kept are never built again: they live on in their digests.
+#ifndef VRECON_SRC_ENGINE_CAPACITY_DAYS_H_
+#define VRECON_SRC_ENGINE_CAPACITY_DAYS_H_
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/capacity_digest.h"
+#include "src/engine/capacity_parts.h"
+#include "src/store/capacity_tables.h"
+
+namespace vrecon {
+
+// What an entity's demand is made of.
+struct DemandPlan {
+  std::string entity, source;
+  std::string counter;              // names how demand is computed; a change builds the days again
+  std::vector<int64_t> ids;         // every series the demand reads
+  std::vector<int64_t> costop_ids;  // co-stop, % summed over vCPUs (VMs)
+  // The 5-minute demand of the samples read (models::FiveMinuteDemand's bins).
+  std::function<std::vector<models::DemandBin>(const Samples&)> bins;
+};
+
+struct DayUpdate {
+  bool persist = true;              // false: a read-only store; the days are computed, not written
+  std::optional<TimeNs> kept_from;  // samples before this were pruned
+};
+
+// The days an update computed, from `from` on (nothing when from is unset): written already when
+// persisting, else to be read over the stored ones.
+struct UpdatedDays {
+  std::optional<TimeNs> from;
+  std::vector<StoredCapacityDay> days;
+  bool written = false;
+};
+
+StatusOr<UpdatedDays> UpdateDemandDays(Store* store, const DemandPlan& plan, const DayUpdate& u);
+
+// What a forecast and a right size read: each day's p95 (days with at least 12 bins), the end of
+// the data, and the bins of the days that overlap its last 30 days.
+struct DemandHistory {
+  std::vector<models::DailyDemand> days;
+  std::optional<TimeNs> as_of;
+  QuantileSketch recent;
+  std::optional<double> recent_costop_pct;
+};
+
+// The history of the entity's days, `unstored` read over the stored ones; with `as_of`, the whole
+// UTC days that end by it.
+StatusOr<DemandHistory> ReadDemandHistory(Store* store, const DemandPlan& plan, const UpdatedDays& unstored,
+                                          std::optional<TimeNs> as_of);
+
+}  // namespace vrecon
+
+#endif  // VRECON_SRC_ENGINE_CAPACITY_DAYS_H_
