@@ -96,33 +96,29 @@ std::optional<int64_t> FindStep(const std::vector<Point>& points, const Spec& sp
   const Eigen::MatrixXd g = x.transpose() * x;
   const Eigen::VectorXd gy = x.transpose() * y;
   const double yy = y.squaredNorm();
-  // Cholesky: the normal matrices are symmetric and, with full rank, positive definite; a
-  // candidate whose step column the others already span fails to factor and is skipped.
+  // Cholesky: the normal matrix is symmetric and, with full rank, positive definite.
   const Eigen::LLT<Eigen::MatrixXd> llt0(g);
   if (llt0.info() != Eigen::Success) return std::nullopt;
-  const double sse0 = yy - llt0.solve(gy).dot(gy);
-  // The step column's products with the rest are suffix sums: each candidate costs one small
-  // solve, not a fit over every point.
+  const Eigen::VectorXd beta0 = llt0.solve(gy);
+  const Eigen::MatrixXd g_inv = llt0.solve(Eigen::MatrixXd::Identity(q, q));
+  const double sse0 = yy - beta0.dot(gy);
+  // Adding the step column s to the fit lowers the sum of squares by (s'r)^2 / (s's - s'X G^-1 X's),
+  // r the residuals without it (Frisch-Waugh). s'X and s'y are suffix sums: each candidate costs a
+  // dot product and a quadratic form, not a fit.
   Eigen::VectorXd suffix_x = Eigen::VectorXd::Zero(q);
   double suffix_y = 0;
   std::optional<int64_t> best;
   double best_f = min_f;
-  Eigen::MatrixXd aug(q + 1, q + 1);
-  Eigen::VectorXd rhs(q + 1);
-  aug.topLeftCorner(q, q) = g;
-  rhs.head(q) = gy;
   for (Eigen::Index k = n - 1; k >= min_days; --k) {
     suffix_x += x.row(k).transpose();
     suffix_y += y[k];
     const Eigen::Index after = n - k;
     if (after < min_days) continue;
-    aug.topRightCorner(q, 1) = suffix_x;
-    aug.bottomLeftCorner(1, q) = suffix_x.transpose();
-    aug(q, q) = static_cast<double>(after);
-    rhs[q] = suffix_y;
-    const Eigen::LLT<Eigen::MatrixXd> llt(aug);
-    if (llt.info() != Eigen::Success) continue;
-    const double sse1 = std::max(yy - llt.solve(rhs).dot(rhs), 1e-12 * yy);
+    const double den = static_cast<double>(after) - suffix_x.dot(g_inv * suffix_x);
+    // A step column the others already span (or nearly) explains nothing new.
+    if (!(den > 1e-9 * static_cast<double>(after))) continue;
+    const double num = suffix_y - suffix_x.dot(beta0);
+    const double sse1 = std::max(sse0 - num * num / den, 1e-12 * yy);
     const double f_stat = (sse0 - sse1) / (sse1 / static_cast<double>(n - q - 1));
     if (f_stat > best_f) {
       best_f = f_stat;
