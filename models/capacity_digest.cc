@@ -4,7 +4,23 @@
 #include <cmath>
 
 namespace vrecon::models {
-int64_t DemandDay::Bins() const { return closed.count() + static_cast<int64_t>(open.size()); }
+int32_t ToMilliCores(double cores) {
+  if (!(cores > 0)) return 0;
+  return static_cast<int32_t>(std::lround(std::min(cores, 2e6) * 1000));
+}
+
+double FromMilliCores(int32_t milli) { return milli / 1000.0; }
+
+std::optional<double> NearestRankCores(std::vector<int32_t>* milli, double p) {
+  if (milli->empty()) return std::nullopt;
+  const auto n = static_cast<int64_t>(milli->size());
+  const int64_t rank = std::clamp<int64_t>(static_cast<int64_t>(std::ceil(p * static_cast<double>(n))), 1, n);
+  auto at = milli->begin() + (rank - 1);
+  std::nth_element(milli->begin(), at, milli->end());
+  return FromMilliCores(*at);
+}
+
+int64_t DemandDay::Bins() const { return static_cast<int64_t>(closed.size() + open.size()); }
 
 double DemandDay::Sum() const {
   double s = closed_sum;
@@ -18,13 +34,16 @@ double DemandDay::Max() const {
   return m;
 }
 
-QuantileSketch DemandDay::All() const {
-  QuantileSketch h = closed;
-  for (const DemandBin& b : open) h.Add(b.cores);
-  return h;
+std::vector<int32_t> DemandDay::All() const {
+  std::vector<int32_t> all = closed;
+  for (const DemandBin& b : open) all.push_back(ToMilliCores(b.cores));
+  return all;
 }
 
-std::optional<double> DemandDay::P95() const { return All().NearestRank(0.95); }
+std::optional<double> DemandDay::P95() const {
+  std::vector<int32_t> all = All();
+  return NearestRankCores(&all, 0.95);
+}
 
 TimeNs DemandDay::End() const { return open.empty() ? closed_end : open.back().start + kDemandBinNs; }
 
@@ -52,7 +71,7 @@ std::map<TimeNs, DemandDay> DigestDays(const std::vector<DemandBin>& bins, const
       day.open.push_back(b);
       continue;
     }
-    day.closed.Add(b.cores);
+    day.closed.push_back(ToMilliCores(b.cores));
     day.closed_sum += b.cores;
     day.closed_max = std::max(day.closed_max, b.cores);
     day.closed_end = std::max(day.closed_end, b.start + kDemandBinNs);
@@ -64,11 +83,14 @@ std::map<TimeNs, DemandDay> DigestDays(const std::vector<DemandBin>& bins, const
     (v.start >= open_from ? day.open_costop_pct_s : day.closed_costop_pct_s) += v.value * s;
     (v.start >= open_from ? day.open_costop_s : day.closed_costop_s) += s;
   }
+  for (auto& [start, day] : days) std::sort(day.closed.begin(), day.closed.end());
   return days;
 }
 
 void FoldDay(const DemandDay& fresh, DemandDay* into) {
-  into->closed.Merge(fresh.closed);
+  const auto middle = static_cast<std::ptrdiff_t>(into->closed.size());
+  into->closed.insert(into->closed.end(), fresh.closed.begin(), fresh.closed.end());
+  std::inplace_merge(into->closed.begin(), into->closed.begin() + middle, into->closed.end());
   into->closed_sum += fresh.closed_sum;
   into->closed_max = std::max(into->closed_max, fresh.closed_max);
   into->closed_end = std::max(into->closed_end, fresh.closed_end);

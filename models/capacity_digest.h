@@ -1,7 +1,7 @@
 // A UTC day of an entity's 5-minute demand, kept in the store so that a forecast reads a row a
 // day rather than the samples, and outlives sample retention (docs/capacity.md, "Day digests").
-// A day's bins are counted, summed and kept in a QuantileSketch (src/core/quantile_sketch.h): its
-// p95 is the bins' own for a constant load, else within 1% of it. A day is built as its samples arrive: the bins before
+// A day's bins are counted and summed, and each is kept to the thousandth of a core (sorted, a
+// byte or two each stored): percentiles over any days are the bins' own, to 0.001 core. A day is built as its samples arrive: the bins before
 // `open_from` are closed (in the histogram); the bins from there on may still get samples and are
 // computed again from the samples by the next update.
 #ifndef VRECON_MODELS_CAPACITY_DIGEST_H_
@@ -13,14 +13,20 @@
 #include <vector>
 
 #include "models/capacity_demand.h"
-#include "src/core/quantile_sketch.h"
 
 namespace vrecon::models {
 
+// Demand in thousandths of a core, the unit bins are kept in (negative demand counts as 0).
+int32_t ToMilliCores(double cores);
+double FromMilliCores(int32_t milli);
+// The nearest-rank percentile (the ceil(p n)-th smallest, as DailyP95) of `milli`, in cores;
+// nullopt when empty. Reorders `milli`.
+std::optional<double> NearestRankCores(std::vector<int32_t>* milli, double p);
+
 struct DemandDay {
-  TimeNs day = 0;         // the UTC day's start
-  QuantileSketch closed;  // the bins before open_from
-  double closed_sum = 0, closed_max = 0;
+  TimeNs day = 0;               // the UTC day's start
+  std::vector<int32_t> closed;  // the bins before open_from, in thousandths of a core, ascending
+  double closed_sum = 0, closed_max = 0;  // of the bins themselves
   TimeNs closed_end = 0;        // the end of the last closed bin (0: none)
   TimeNs open_from = 0;         // a bin boundary; bins from here on are `open`
   std::vector<DemandBin> open;  // in time order
@@ -35,7 +41,7 @@ struct DemandDay {
   double Max() const;
   std::optional<double> P95() const;
   TimeNs End() const;  // the end of its last bin (0: no bin)
-  QuantileSketch All() const;
+  std::vector<int32_t> All() const;  // every bin, in thousandths of a core, in no set order
   std::optional<double> CostopPct() const;  // mean co-stop; nullopt without co-stop samples
 };
 

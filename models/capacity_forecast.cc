@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 #include "models/capacity_fit.h"
 #include "models/capacity_peaks.h"
@@ -19,17 +18,25 @@ int WeekdayOf(int64_t day) { return static_cast<int>(((day + 4) % 7 + 7) % 7); }
 namespace {
 
 // One point per day (the mean of duplicates), in day order, weighted by recency (mean weight 1).
-std::vector<Point> PointsOf(const std::vector<DailyDemand>& history, double half_life_days) {
-  std::map<int64_t, std::pair<double, int>> by_day;
-  for (const DailyDemand& d : history) {
-    if (!std::isfinite(d.cores)) continue;
-    auto& [sum, count] = by_day[d.day];
-    sum += d.cores;
-    ++count;
-  }
+std::vector<Point> PointsOf(std::vector<DailyDemand> history, double half_life_days) {
+  std::erase_if(history, [](const DailyDemand& d) { return !std::isfinite(d.cores); });
+  // Stored days come in order, once each: sorting them is a pass.
+  std::stable_sort(history.begin(), history.end(),
+                   [](const DailyDemand& a, const DailyDemand& b) { return a.day < b.day; });
   std::vector<Point> points;
-  points.reserve(by_day.size());
-  for (const auto& [day, sc] : by_day) points.push_back({day, sc.first / sc.second, 1});
+  points.reserve(history.size());
+  int count = 0;
+  for (const DailyDemand& d : history) {
+    if (!points.empty() && points.back().day == d.day) {
+      points.back().y += d.cores;
+      ++count;
+      continue;
+    }
+    if (count > 1) points.back().y /= count;
+    points.push_back({d.day, d.cores, 1});
+    count = 1;
+  }
+  if (count > 1) points.back().y /= count;
   if (points.empty()) return points;
   const int64_t as_of = points.back().day;
   double total = 0;
@@ -171,7 +178,6 @@ Forecast ForecastDemand(const std::vector<DailyDemand>& history, const ForecastO
   out.step_day = f.spec.step;
   if (f.spec.step) out.step_cores = f.fit.beta[f.spec.Columns() - 1];
   out.peak_days = f.peaks;
-  for (const Point& p : points) out.fitted.push_back(DayOf(f, p.day, o.band_z));
   for (int h = 1; h <= o.horizon_days; ++h) out.days.push_back(DayOf(f, out.as_of_day + h, o.band_z));
   ForecastPeaks(points, f, o, &out);
   out.model = Describe(out, o);

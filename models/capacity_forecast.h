@@ -56,7 +56,6 @@ struct Forecast {
   int history_days = 0;             // days with data
   int64_t as_of_day = 0;            // the last day with data
   std::vector<ForecastDay> days;    // as_of_day + 1 ... + horizon_days
-  std::vector<ForecastDay> fitted;  // the regular model over the history's days (peak days too)
   std::vector<int64_t> peak_days;   // history days left out of the fit as peaks
   std::optional<RecurringPeak> recurring_peak;
   std::vector<ForecastDay> peak_days_ahead;  // the recurring peak's days within the horizon

@@ -80,10 +80,4 @@ std::optional<double> QuantileSketch::Quantile(double p) const {
   return a + (h - static_cast<double>(lo)) * (b - a);
 }
 
-std::optional<double> QuantileSketch::NearestRank(double p) const {
-  if (count_ <= 0) return std::nullopt;
-  const auto rank = static_cast<int64_t>(std::ceil(p * static_cast<double>(count_)));
-  return ValueAtRank(std::clamp<int64_t>(rank, 1, count_) - 1);
-}
-
 }  // namespace vrecon

@@ -1,8 +1,7 @@
 // Quantiles of a stream of values in bounded memory, mergeable: DDSketch's logarithmic buckets,
 // each keeping the count and the sum of what fell in it, so a bucket's value is their mean: exact
 // when they were all equal, else within 1% (2 x kRelativeError). The Ready-Time day digests
-// (models/ready_digest), the capacity day digests (models/capacity_digest) and the ETW readers'
-// queue-time p95s (adapters/etw) keep theirs in one.
+// (models/ready_digest) and the ETW readers' queue-time p95s (adapters/etw) keep theirs in one.
 #ifndef VRECON_SRC_CORE_QUANTILE_SKETCH_H_
 #define VRECON_SRC_CORE_QUANTILE_SKETCH_H_
 
@@ -30,8 +29,6 @@ class QuantileSketch {
   int64_t count() const { return count_; }
   // As Percentile (closest ranks, linear between them), on the buckets' values.
   std::optional<double> Quantile(double p) const;
-  // The ceil(p n)-th smallest value (nearest rank, as models::DailyP95), on the buckets' values.
-  std::optional<double> NearestRank(double p) const;
 
   // Buckets of positive values by index, of negative ones by the index of -v, and the values
   // that are zero (below 1e-9 in magnitude): what a codec writes and reads back (Set).

@@ -11,20 +11,8 @@ namespace {
 
 constexpr TimeNs kEver = std::numeric_limits<TimeNs>::min();
 constexpr TimeNs kRecentNs = 30 * kNsPerDay;
-
-StoredCapacityDay ToRow(const models::DemandDay& d, const std::string& counter) {
-  StoredCapacityDay r;
-  r.day = d.day;
-  r.counter = counter;
-  r.bins = d.Bins();
-  r.sum_cores = d.Sum();
-  r.max_cores = d.Max();
-  r.p95_cores = d.P95();
-  r.end = d.End();
-  r.costop_pct = d.CostopPct();
-  r.state = EncodeDemandDay(d);
-  return r;
-}
+// The days read before an update: its latest, and what the last 30 days can touch (31 days).
+constexpr int kLatestDays = 32;
 
 std::vector<int64_t> AllIds(const DemandPlan& plan) {
   std::vector<int64_t> ids = plan.ids;
@@ -59,15 +47,29 @@ StatusOr<std::map<TimeNs, models::DemandDay>> DigestFrom(Store* store, const Dem
 
 }  // namespace
 
+StoredCapacityDay CapacityDayRow(const models::DemandDay& d, const std::string& counter) {
+  StoredCapacityDay r;
+  r.day = d.day;
+  r.counter = counter;
+  r.bins = d.Bins();
+  r.sum_cores = d.Sum();
+  r.max_cores = d.Max();
+  r.p95_cores = d.P95();
+  r.end = d.End();
+  r.costop_pct = d.CostopPct();
+  r.state = EncodeDemandDay(d);
+  return r;
+}
+
 StatusOr<UpdatedDays> UpdateDemandDays(Store* store, const DemandPlan& plan, const DayUpdate& u) {
   const TimeNs kept_day = u.kept_from ? CeilTo(*u.kept_from, kNsPerDay) : kEver;
-  ASSIGN_OR_RETURN(const std::optional<StoredCapacityDay> latest, LatestCapacityDay(store, plan.entity, plan.source));
+  UpdatedDays out;
+  ASSIGN_OR_RETURN(out.latest, LatestCapacityDays(store, plan.entity, plan.source, kLatestDays));
   std::optional<models::DemandDay> last;
-  if (latest && latest->counter == plan.counter) {
-    ASSIGN_OR_RETURN(last, DecodeDemandDay(latest->state, latest->day));
+  if (!out.latest.empty() && out.latest.back().counter == plan.counter) {
+    ASSIGN_OR_RETURN(last, DecodeDemandDay(out.latest.back().state, out.latest.back().day));
   }
   ASSIGN_OR_RETURN(const std::optional<NewBlocks> fresh, NewBlocksOf(store, AllIds(plan), last ? last->block_seen : 0));
-  UpdatedDays out;
   if (!fresh) return out;
   std::map<TimeNs, models::DemandDay> days;
   if (last && fresh->first_start >= last->open_from) {
@@ -84,7 +86,7 @@ StatusOr<UpdatedDays> UpdateDemandDays(Store* store, const DemandPlan& plan, con
     out.from = std::max(last ? FloorTo(fresh->first_start, kNsPerDay) : kEver, kept_day);
     ASSIGN_OR_RETURN(days, DigestFrom(store, plan, *out.from, fresh->newest));
   }
-  for (const auto& [start, day] : days) out.days.push_back(ToRow(day, plan.counter));
+  for (const auto& [start, day] : days) out.days.push_back(CapacityDayRow(day, plan.counter));
   if (u.persist) {
     RETURN_IF_ERROR(ReplaceCapacityDays(store, plan.entity, plan.source, *out.from, out.days));
     out.written = true;
@@ -95,9 +97,17 @@ StatusOr<UpdatedDays> UpdateDemandDays(Store* store, const DemandPlan& plan, con
 StatusOr<DemandHistory> ReadDemandHistory(Store* store, const DemandPlan& plan, const UpdatedDays& unstored,
                                           std::optional<TimeNs> as_of) {
   const bool overlay = unstored.from && !unstored.written;
+  // The days with blobs from `from` on are those read before the update when it changed nothing
+  // and they reach back that far.
+  const bool latest_whole = unstored.latest.size() < static_cast<size_t>(kLatestDays);  // every day stored
   auto read = [&](TimeNs from, bool with_state) -> StatusOr<std::vector<StoredCapacityDay>> {
-    ASSIGN_OR_RETURN(std::vector<StoredCapacityDay> rows,
-                     LoadCapacityDays(store, plan.entity, plan.source, from, with_state));
+    std::vector<StoredCapacityDay> rows;
+    if (with_state && !unstored.from && (latest_whole || unstored.latest.front().day <= from)) {
+      for (const StoredCapacityDay& r : unstored.latest)
+        if (r.day >= from) rows.push_back(r);
+    } else {
+      ASSIGN_OR_RETURN(rows, LoadCapacityDays(store, plan.entity, plan.source, from, with_state));
+    }
     if (overlay) {
       std::erase_if(rows, [&](const StoredCapacityDay& r) { return r.day >= *unstored.from; });
       for (const StoredCapacityDay& r : unstored.days)
@@ -117,7 +127,8 @@ StatusOr<DemandHistory> ReadDemandHistory(Store* store, const DemandPlan& plan, 
   double costop_pct_s = 0, costop_s = 0;
   for (const StoredCapacityDay& r : recent) {
     ASSIGN_OR_RETURN(const models::DemandDay d, DecodeDemandDay(r.state, r.day));
-    h.recent.Merge(d.All());
+    const std::vector<int32_t> all = d.All();
+    h.recent.insert(h.recent.end(), all.begin(), all.end());
     costop_pct_s += d.closed_costop_pct_s + d.open_costop_pct_s;
     costop_s += d.closed_costop_s + d.open_costop_s;
   }

@@ -40,7 +40,13 @@ struct UpdatedDays {
   std::optional<TimeNs> from;
   std::vector<StoredCapacityDay> days;
   bool written = false;
+  // The latest days stored before the update (a month and two days, with blobs, oldest first):
+  // what the history reads of its last 30 days when the update changed nothing.
+  std::vector<StoredCapacityDay> latest;
 };
+
+// The row a day is stored as (its figures and its digest's blob).
+StoredCapacityDay CapacityDayRow(const models::DemandDay& d, const std::string& counter);
 
 StatusOr<UpdatedDays> UpdateDemandDays(Store* store, const DemandPlan& plan, const DayUpdate& u);
 
@@ -49,7 +55,7 @@ StatusOr<UpdatedDays> UpdateDemandDays(Store* store, const DemandPlan& plan, con
 struct DemandHistory {
   std::vector<models::DailyDemand> days;
   std::optional<TimeNs> as_of;
-  QuantileSketch recent;
+  std::vector<int32_t> recent;  // thousandths of a core
   std::optional<double> recent_costop_pct;
 };
 

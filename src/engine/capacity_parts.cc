@@ -39,7 +39,7 @@ Status AnswerFromPlan(Store* store, const CapacityRequest& req, const DayUpdate&
   e->history_days = f.history_days;
   e->model = f.model;
   e->forecast = f.days;
-  e->demand_p95_cores = h.recent.NearestRank(0.95);
+  e->demand_p95_cores = models::NearestRankCores(&h.recent, 0.95);
   if (!f.sufficient)
     e->flags.push_back({"insufficient-history", Severity::kInfo,
                         std::to_string(f.history_days) + " day(s) with data; a forecast needs " +

@@ -9,9 +9,13 @@
 namespace vrecon {
 namespace {
 
-constexpr const char* kColumns = "day_ns, counter, bins, sum_cores, max_cores, p95_cores, end_ns, costop_pct";
+constexpr const char* kColumns =
+    "d.day_ns, d.counter, d.bins, d.sum_cores, d.max_cores, d.p95_cores, d.end_ns, d.costop_pct";
+constexpr const char* kWithState =
+    ", s.state FROM capacity_day d JOIN capacity_day_state s ON s.entity = d.entity AND s.source = d.source AND "
+    "s.day_ns = d.day_ns";
 
-StoredCapacityDay RowOf(const Statement& q, bool with_state) {
+StoredCapacityDay RowOf(const Statement& q) {
   StoredCapacityDay d;
   d.day = q.ColumnInt(0);
   d.counter = q.ColumnText(1);
@@ -21,69 +25,85 @@ StoredCapacityDay RowOf(const Statement& q, bool with_state) {
   d.p95_cores = OptDouble(q, 5);
   d.end = q.ColumnInt(6);
   d.costop_pct = OptDouble(q, 7);
-  if (with_state) d.state = std::string(q.ColumnBlob(8));
+  d.state = std::string(q.ColumnBlob(8));
   return d;
 }
 
 }  // namespace
 
 StatusOr<std::vector<StoredCapacityDay>> LoadCapacityDays(Store* store, const std::string& entity,
-                                                          const std::string& source, TimeNs from_day, bool with_state) {
-  const std::string sql = std::string("SELECT ") + kColumns + (with_state ? ", state" : "") +
-                          " FROM capacity_day WHERE entity = ? AND source = ? AND day_ns >= ? ORDER BY day_ns";
+                                                          const std::string& source, TimeNs from_day,
+                                                          bool with_state) {
+  // Without the blobs, the figures a forecast reads of every day: no more.
+  const std::string sql = with_state ? std::string("SELECT ") + kColumns + kWithState +
+                                           " WHERE d.entity = ? AND d.source = ? AND d.day_ns >= ? ORDER BY d.day_ns"
+                                     : "SELECT day_ns, bins, p95_cores, end_ns FROM capacity_day WHERE entity = ? AND "
+                                       "source = ? AND day_ns >= ? ORDER BY day_ns";
   ASSIGN_OR_RETURN(Statement * q, store->db()->Cached(sql));
   q->Bind(1, entity).Bind(2, source).Bind(3, from_day);
   std::vector<StoredCapacityDay> out;
   while (true) {
     ASSIGN_OR_RETURN(bool row, q->Step());
     if (!row) break;
-    out.push_back(RowOf(*q, with_state));
+    if (with_state) {
+      out.push_back(RowOf(*q));
+      continue;
+    }
+    StoredCapacityDay& d = out.emplace_back();
+    d.day = q->ColumnInt(0);
+    d.bins = q->ColumnInt(1);
+    d.p95_cores = OptDouble(*q, 2);
+    d.end = q->ColumnInt(3);
   }
   return out;
 }
 
-StatusOr<std::optional<StoredCapacityDay>> LatestCapacityDay(Store* store, const std::string& entity,
-                                                             const std::string& source) {
-  ASSIGN_OR_RETURN(Statement * q, store->db()->Cached(std::string("SELECT ") + kColumns +
-                                                      ", state FROM capacity_day WHERE entity = ? AND source = ? "
-                                                      "ORDER BY day_ns DESC LIMIT 1"));
-  q->Bind(1, entity).Bind(2, source);
-  ASSIGN_OR_RETURN(bool row, q->Step());
-  if (!row) return std::optional<StoredCapacityDay>();
-  std::optional<StoredCapacityDay> d = RowOf(*q, true);
-  q->Reset();
-  return d;
+StatusOr<std::vector<StoredCapacityDay>> LatestCapacityDays(Store* store, const std::string& entity,
+                                                            const std::string& source, int count) {
+  ASSIGN_OR_RETURN(Statement * q, store->db()->Cached(std::string("SELECT ") + kColumns + kWithState +
+                                                      " WHERE d.entity = ? AND d.source = ? ORDER BY d.day_ns DESC "
+                                                      "LIMIT ?"));
+  q->Bind(1, entity).Bind(2, source).Bind(3, static_cast<int64_t>(count));
+  std::vector<StoredCapacityDay> out;
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, q->Step());
+    if (!row) break;
+    out.push_back(RowOf(*q));
+  }
+  std::reverse(out.begin(), out.end());
+  return out;
 }
 
 Status ReplaceCapacityDays(Store* store, const std::string& entity, const std::string& source, TimeNs from_day,
                            const std::vector<StoredCapacityDay>& days) {
   Database* db = store->db();
-  ASSIGN_OR_RETURN(Statement * d,
-                   db->Cached("DELETE FROM capacity_day WHERE entity = ? AND source = ? AND day_ns >= ?"));
-  RETURN_IF_ERROR(d->Bind(1, entity).Bind(2, source).Bind(3, from_day).Run());
-  RowBatch put(db,
-               "INSERT INTO capacity_day(entity, source, day_ns, counter, bins, sum_cores, max_cores, p95_cores, "
-               "end_ns, costop_pct, state) VALUES",
-               "", 11);
-  for (const StoredCapacityDay& day : days)
-    put.Add({entity, source, static_cast<int64_t>(day.day), day.counter, day.bins, day.sum_cores, day.max_cores,
-             OptValue(day.p95_cores), static_cast<int64_t>(day.end), OptValue(day.costop_pct),
-             RowBatch::Blob{day.state}});
-  return put.Flush();
+  for (const char* table : {"capacity_day", "capacity_day_state"}) {
+    ASSIGN_OR_RETURN(Statement * d, db->Cached(std::string("DELETE FROM ") + table +
+                                               " WHERE entity = ? AND source = ? AND day_ns >= ?"));
+    RETURN_IF_ERROR(d->Bind(1, entity).Bind(2, source).Bind(3, from_day).Run());
+  }
+  RowBatch figures(db,
+                   "INSERT INTO capacity_day(entity, source, day_ns, counter, bins, sum_cores, max_cores, p95_cores, "
+                   "end_ns, costop_pct) VALUES",
+                   "", 10);
+  RowBatch states(db, "INSERT INTO capacity_day_state(entity, source, day_ns, state) VALUES", "", 4);
+  for (const StoredCapacityDay& day : days) {
+    figures.Add({entity, source, static_cast<int64_t>(day.day), day.counter, day.bins, day.sum_cores, day.max_cores,
+                 OptValue(day.p95_cores), static_cast<int64_t>(day.end), OptValue(day.costop_pct)});
+    states.Add({entity, source, static_cast<int64_t>(day.day), RowBatch::Blob{day.state}});
+  }
+  RETURN_IF_ERROR(figures.Flush());
+  return states.Flush();
 }
 
 StatusOr<std::optional<NewBlocks>> NewBlocksOf(Store* store, const std::vector<int64_t>& series_ids,
                                                int64_t after_block) {
   Database* db = store->db();
   std::optional<NewBlocks> out;
+  if (series_ids.empty()) return out;
   auto take = [&out](Statement* q) -> Status {
     ASSIGN_OR_RETURN(bool row, q->Step());
-    if (row && !q->ColumnIsNull(0)) {
-      const NewBlocks b{q->ColumnInt(0), q->ColumnInt(1)};
-      if (!out) out = b;
-      out->newest = std::max(out->newest, b.newest);
-      out->first_start = std::min(out->first_start, b.first_start);
-    }
+    if (row && !q->ColumnIsNull(0)) out = NewBlocks{q->ColumnInt(0), q->ColumnInt(1)};
     q->Reset();
     return Status::Ok();
   };
@@ -96,11 +116,13 @@ StatusOr<std::optional<NewBlocks>> NewBlocksOf(Store* store, const std::vector<i
     RETURN_IF_ERROR(take(q));
     return out;
   }
-  ASSIGN_OR_RETURN(Statement * q, db->Cached(std::string(kSql) + "v.series_id = ?"));
-  for (int64_t id : series_ids) {
-    q->Bind(1, after_block).Bind(2, id);
-    RETURN_IF_ERROR(take(q));
-  }
+  // One statement for the entity's few series (the index on (series_id, block_id) serves each).
+  std::string in = "v.series_id IN (";
+  for (size_t i = 0; i < series_ids.size(); ++i) in += i ? ", ?" : "?";
+  ASSIGN_OR_RETURN(Statement * q, db->Cached(std::string(kSql) + in + ")"));
+  q->Bind(1, after_block);
+  for (size_t i = 0; i < series_ids.size(); ++i) q->Bind(static_cast<int>(i) + 2, series_ids[i]);
+  RETURN_IF_ERROR(take(q));
   return out;
 }
 

@@ -1,6 +1,7 @@
 // Capacity day digests (schema 17, docs/capacity.md "Day digests"): per entity (a VM's vm_key, or
-// a host log's host key), source and UTC day, the figures of its 5-minute demand and the digest
-// blob a later update adds to (src/engine/capacity_day_codec.h; the store keeps it as bytes).
+// a host log's host key), source and UTC day, the figures of its 5-minute demand (capacity_day)
+// and the digest blob a later update adds to (capacity_day_state, apart: a forecast reads every
+// day's figures and a month's blobs; src/engine/capacity_day_codec.h, kept here as bytes).
 // Sample retention leaves them: a forecast reads a row a day, for as long as they are kept.
 #ifndef VRECON_SRC_STORE_CAPACITY_TABLES_H_
 #define VRECON_SRC_STORE_CAPACITY_TABLES_H_
@@ -25,12 +26,13 @@ struct StoredCapacityDay {
   std::string state;  // the digest; empty when read without it
 };
 
-// An entity's days from `from_day` on, oldest first; with `with_state` false, without the blob.
+// An entity's days from `from_day` on, oldest first; with `with_state` false, only what a
+// forecast reads of every day: its day, bins, p95 and end.
 StatusOr<std::vector<StoredCapacityDay>> LoadCapacityDays(Store* store, const std::string& entity,
                                                           const std::string& source, TimeNs from_day, bool with_state);
-// Its latest day, with the blob; nullopt when it has none.
-StatusOr<std::optional<StoredCapacityDay>> LatestCapacityDay(Store* store, const std::string& entity,
-                                                             const std::string& source);
+// Its latest `count` days, with the blobs, oldest first.
+StatusOr<std::vector<StoredCapacityDay>> LatestCapacityDays(Store* store, const std::string& entity,
+                                                            const std::string& source, int count);
 // Replaces the entity's days from `from_day` on by `days`. Inside the caller's transaction.
 Status ReplaceCapacityDays(Store* store, const std::string& entity, const std::string& source, TimeNs from_day,
                            const std::vector<StoredCapacityDay>& days);

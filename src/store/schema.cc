@@ -351,7 +351,8 @@ CREATE TABLE vsphere_vm_mark(
 -- no change
 )sql",
     // 17: capacity day digests (issue 40, src/store/capacity_tables.h): per entity (a vm_key, or
-    // a host log's host), source and UTC day, its 5-minute demand's figures and the digest
+    // a host log's host), source and UTC day, its 5-minute demand's figures, and apart (a
+    // forecast reads the figures of every day, the digests of a month) the digest
     // (models/capacity_digest.h) a later update adds to. They outlive sample retention.
     R"sql(
 CREATE TABLE capacity_day(
@@ -365,6 +366,12 @@ CREATE TABLE capacity_day(
   p95_cores REAL,
   end_ns INTEGER NOT NULL,
   costop_pct REAL,
+  PRIMARY KEY(entity, source, day_ns)
+) WITHOUT ROWID;
+CREATE TABLE capacity_day_state(
+  entity TEXT NOT NULL,
+  source TEXT NOT NULL,
+  day_ns INTEGER NOT NULL,
   state BLOB NOT NULL,
   PRIMARY KEY(entity, source, day_ns)
 ) WITHOUT ROWID;

@@ -157,7 +157,7 @@ TEST_F(CapacityCommandTest, HyperVDemandIsItsVirtualProcessorsRunTime) {
   CliResult r = RunVrecon({"capacity", "--db", db_, "--name", "APP01", "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(Field(r.out, "APP01", "vcpus"), 2);
-  EXPECT_NEAR(Field(r.out, "APP01", "demand_p95_cores"), 0.8, 1e-9);  // a sketch bucket's mean
+  EXPECT_DOUBLE_EQ(Field(r.out, "APP01", "demand_p95_cores"), 0.8);
   EXPECT_EQ(Field(r.out, "APP01", "history_days"), 22);
   EXPECT_EQ(Field(r.out, "APP01", "recommended_vcpus"), 2);
   EXPECT_EQ(Field(r.out, "APP01", "time_remaining_days"), -1);

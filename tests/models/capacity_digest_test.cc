@@ -1,6 +1,6 @@
 // Capacity day digests (models/capacity_digest.h): a day built in parts, its open bins folded in
-// as later samples arrive, is the day built at once; the p95 is the bins' nearest rank within
-// the sketch's error, and exact for a constant load.
+// as later samples arrive, is the day built at once; the p95 is the bins' nearest rank, to the
+// thousandth of a core the bins are kept to.
 #include "models/capacity_digest.h"
 
 #include <gtest/gtest.h>
@@ -35,7 +35,7 @@ TEST(CapacityDigestTest, ABinBeforeOpenFromIsClosedAndOneFromItOpen) {
   const auto days = DigestDays(bins, {}, open_from);
   ASSERT_EQ(days.size(), 1u);
   const DemandDay& d = days.at(kDay);
-  EXPECT_EQ(d.closed.count(), 7);
+  EXPECT_EQ(d.closed.size(), 7u);
   ASSERT_EQ(d.open.size(), 3u);
   EXPECT_EQ(d.open.front().start, open_from);
   EXPECT_EQ(d.End(), kDay + 10 * kDemandBinNs);
@@ -46,9 +46,9 @@ TEST(CapacityDigestTest, DaysBeforeTheOpenBinsAreClosedWholeAndDaysAfterOpen) {
   std::vector<DemandBin> bins = Bins(300, 2);  // a day and an hour
   const auto days = DigestDays(bins, {}, kDay + 290 * kDemandBinNs);
   ASSERT_EQ(days.size(), 2u);
-  EXPECT_EQ(days.at(kDay).closed.count(), 288);
+  EXPECT_EQ(days.at(kDay).closed.size(), 288u);
   EXPECT_TRUE(days.at(kDay).open.empty());
-  EXPECT_EQ(days.at(kDay + kNsPerDay).closed.count(), 2);
+  EXPECT_EQ(days.at(kDay + kNsPerDay).closed.size(), 2u);
   EXPECT_EQ(days.at(kDay + kNsPerDay).open.size(), 10u);
 }
 
@@ -88,15 +88,28 @@ TEST(CapacityDigestTest, FoldingRoundsGivesTheDayDigestedAtOnce) {
   ExpectSameDay(stored, whole);
 }
 
-TEST(CapacityDigestTest, P95IsTheNearestRankWithinOnePercentAndExactWhenConstant) {
+TEST(CapacityDigestTest, P95IsTheNearestRankToATenthOfAPercentOfACore) {
   const std::vector<DemandBin> bins = Bins(288, 4);
-  const DemandDay d = DigestDays(bins, {}, kDay + kNsPerDay).at(kDay);
+  const DemandDay d = DigestDays(bins, {}, kDay + 200 * kDemandBinNs).at(kDay);  // some open
   const std::vector<DailyDemand> exact = DailyP95(bins);
   ASSERT_EQ(exact.size(), 1u);
-  EXPECT_NEAR(*d.P95(), exact[0].cores, 0.01 * exact[0].cores);
+  EXPECT_NEAR(*d.P95(), exact[0].cores, 0.0005);
   std::vector<DemandBin> flat = bins;
   for (DemandBin& b : flat) b.cores = 1.6;
-  EXPECT_NEAR(*DigestDays(flat, {}, kDay + kNsPerDay).at(kDay).P95(), 1.6, 1e-12);  // a bucket's mean
+  EXPECT_EQ(*DigestDays(flat, {}, kDay + kNsPerDay).at(kDay).P95(), 1.6);
+  std::vector<int32_t> none;
+  EXPECT_FALSE(NearestRankCores(&none, 0.95));
+  std::vector<int32_t> ten{10, 1, 9, 2, 8, 3, 7, 4, 6, 5};
+  EXPECT_EQ(*NearestRankCores(&ten, 0.95), 0.010);  // the 10th of 10
+  EXPECT_EQ(*NearestRankCores(&ten, 0.5), 0.005);
+}
+
+TEST(CapacityDigestTest, DemandIsKeptInThousandthsOfACoreAndNegativeIsZero) {
+  EXPECT_EQ(ToMilliCores(0.8), 800);
+  EXPECT_EQ(ToMilliCores(1.2345), 1235);  // rounded
+  EXPECT_EQ(ToMilliCores(-0.2), 0);
+  EXPECT_EQ(ToMilliCores(std::nan("")), 0);
+  EXPECT_EQ(FromMilliCores(800), 0.8);
 }
 
 TEST(CapacityDigestTest, NoCostopSamplesIsMissingNotZero) {

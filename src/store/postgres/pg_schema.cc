@@ -299,6 +299,12 @@ CREATE TABLE capacity_day(
   p95_cores double precision,
   end_ns bigint NOT NULL,
   costop_pct double precision,
+  PRIMARY KEY(entity, source, day_ns)
+);
+CREATE TABLE capacity_day_state(
+  entity text COLLATE "C" NOT NULL,
+  source text COLLATE "C" NOT NULL,
+  day_ns bigint NOT NULL,
   state bytea NOT NULL,
   PRIMARY KEY(entity, source, day_ns)
 );
