@@ -40,7 +40,8 @@ std::string HostLog(int h, int vms) {
       s += ",\"\\\\esx" + std::to_string(h) + "\\Group Cpu(" + std::to_string(100 + k) + ":vm" + std::to_string(h) +
            "-" + std::to_string(k) + ")\\" + c + "\"";
   s += ",\"\\\\esx" + std::to_string(h) + "\\Physical Cpu(_Total)\\% Util Time\"";
-  for (int p = 0; p < kPcpus; ++p) s += ",\"\\\\esx" + std::to_string(h) + "\\Physical Cpu(" + std::to_string(p) + ")\\% Util Time\"";
+  for (int p = 0; p < kPcpus; ++p)
+    s += ",\"\\\\esx" + std::to_string(h) + "\\Physical Cpu(" + std::to_string(p) + ")\\% Util Time\"";
   s += "\n";
   for (const char* t : {"10/01/2025 00:05:00.000", "10/01/2025 00:10:00.000"}) {
     s += std::string("\"") + t + "\"";

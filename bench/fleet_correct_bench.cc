@@ -10,10 +10,10 @@
 // CPU seconds (getrusage) are printed; bench/fleet_correct_bench.sh pins it to one core.
 //
 //   vrecon_bench_fleet generate --db F [--vms 1000] [--hours 24] [--processes 50] [--vcpus 2] [--noise]
-//                               [--file-minutes M]
+//                               [--file-minutes M [--from-minutes F] [--to-minutes T]]
 //   vrecon_bench_fleet scan --db F
 //   vrecon_bench_fleet correct --db F [--no-align] [--digest]
-//   vrecon_bench_fleet round --db F --hours H [--minutes 10]
+//   vrecon_bench_fleet round --db F --hours H [--minutes 10] [--to-minutes T] [--capacity]
 #include <sys/resource.h>
 
 #include <cmath>
@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "src/core/text_util.h"
+#include "src/engine/capacity_job.h"
 #include "src/engine/correction_job.h"
 #include "src/engine/stored_corrections.h"
 #include "src/store/block_writer.h"
@@ -47,7 +48,11 @@ struct Options {
   int vms = 1000, hours = 24, processes = 50, vcpus = 2;
   int file_minutes = 0;  // generate: a file per VM and side every M minutes (0: one for the whole span)
   int minutes = 10;      // round: recompute from this long before the data's end
-  bool align = true;     // correct --no-align: without the clock alignment
+  // generate --file-minutes: write the slices of [from, to) minutes after the start only (to: the
+  // end of --hours when 0), to add rounds to a store; round: the data's end (0: --hours).
+  int from_minutes = 0, to_minutes = 0;
+  bool capacity = false;  // round --capacity: then the capacity day digests' update, timed apart
+  bool align = true;      // correct --no-align: without the clock alignment
   // generate --noise: guest and host loads are independent noise (the alignment's worst case:
   // nothing correlates, every range runs the full search); by default both follow one load
   // curve, host = 1.15 x guest, the guest clock 5-40 s ahead, as in real pairs.
@@ -141,7 +146,8 @@ Status GenerateRounds(const Options& o) {
   }
   const int vcpus = o.vcpus, processes = o.processes;
   const TimeNs slice = static_cast<TimeNs>(o.file_minutes) * 60 * kNsPerSec;
-  for (TimeNs from = kStart; from < kStart + o.hours * 3600 * kNsPerSec; from += slice) {
+  const TimeNs end = kStart + (o.to_minutes > 0 ? o.to_minutes * 60 : o.hours * 3600) * kNsPerSec;
+  for (TimeNs from = kStart + o.from_minutes * 60 * kNsPerSec; from < end; from += slice) {
     ASSIGN_OR_RETURN(Transaction tx, store->BeginTransaction());
     const std::string at = std::to_string((from - kStart) / kNsPerSec);
     for (Vm& vm : vms) {
@@ -238,22 +244,33 @@ Status Scan(Store* store) {
 
 // What a fleet round recomputes once its new samples are stored: the windows from `minutes`
 // before the data's end (generate's span, --hours), and the Ready-Time summaries.
+// With --capacity, then every VM's capacity day digests, as the round's own update does (a fold
+// of the new samples into each VM's open bins); its CPU seconds are printed apart.
 Status Round(const Options& o) {
   ASSIGN_OR_RETURN(std::unique_ptr<Store> store, Store::Open(o.db));
   CorrectionRequest req;
-  req.from = kStart + o.hours * 3600 * kNsPerSec - o.minutes * 60 * kNsPerSec;
+  const TimeNs end = kStart + (o.to_minutes > 0 ? o.to_minutes * 60 : o.hours * 3600) * kNsPerSec;
+  req.from = end - o.minutes * 60 * kNsPerSec;
+  const double t0 = CpuSeconds();
+  // As a fleet round does: the VMs' view read once for both.
+  ASSIGN_OR_RETURN(req.view, ReadVmView(store.get(), std::nullopt, {}));
   ASSIGN_OR_RETURN(const int64_t windows, StoreCorrections(store.get(), req));
-  std::printf("round: windows=%lld\n", static_cast<long long>(windows));
+  const double t1 = CpuSeconds();
+  if (o.capacity) RETURN_IF_ERROR(RefreshCapacityDigests(store.get(), std::nullopt, req.view));
+  std::printf("round: windows=%lld corrections_cpu_s=%.3f capacity_cpu_s=%.3f\n", static_cast<long long>(windows),
+              t1 - t0, o.capacity ? CpuSeconds() - t1 : 0.0);
   return Status::Ok();
 }
 
 int Main(int argc, char** argv) {
   Options o;
   if (argc < 2) {
-    std::fprintf(stderr,
-                 "usage: %s generate|scan|correct|round --db F [--vms N] [--hours H] [--processes P] [--vcpus K] "
-                 "[--noise] [--file-minutes M] [--no-align] [--digest] [--minutes M]\n",
-                 argv[0]);
+    std::fprintf(
+        stderr,
+        "usage: %s generate|scan|correct|round --db F [--vms N] [--hours H] [--processes P] [--vcpus K] "
+        "[--noise] [--file-minutes M] [--from-minutes F] [--to-minutes T] [--no-align] [--digest] [--minutes M] "
+        "[--capacity]\n",
+        argv[0]);
     return 2;
   }
   o.mode = argv[1];
@@ -266,6 +283,11 @@ int Main(int argc, char** argv) {
     }
     if (a == "--digest") {
       o.digest = true;
+      --i;
+      continue;
+    }
+    if (a == "--capacity") {
+      o.capacity = true;
       --i;
       continue;
     }
@@ -285,6 +307,8 @@ int Main(int argc, char** argv) {
     else if (a == "--vcpus") o.vcpus = std::atoi(argv[i + 1]);
     else if (a == "--file-minutes") o.file_minutes = std::atoi(argv[i + 1]);
     else if (a == "--minutes") o.minutes = std::atoi(argv[i + 1]);
+    else if (a == "--from-minutes") o.from_minutes = std::atoi(argv[i + 1]);
+    else if (a == "--to-minutes") o.to_minutes = std::atoi(argv[i + 1]);
     else {
       std::fprintf(stderr, "unknown argument %s\n", a.c_str());
       return 2;

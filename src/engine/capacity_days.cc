@@ -64,7 +64,7 @@ StoredCapacityDay CapacityDayRow(const models::DemandDay& d, const std::string& 
 StatusOr<UpdatedDays> UpdateDemandDays(Store* store, const DemandPlan& plan, const DayUpdate& u) {
   const TimeNs kept_day = u.kept_from ? CeilTo(*u.kept_from, kNsPerDay) : kEver;
   UpdatedDays out;
-  ASSIGN_OR_RETURN(out.latest, LatestCapacityDays(store, plan.entity, plan.source, kLatestDays));
+  ASSIGN_OR_RETURN(out.latest, LatestCapacityDays(store, plan.entity, plan.source, u.then_read ? kLatestDays : 1));
   std::optional<models::DemandDay> last;
   if (!out.latest.empty() && out.latest.back().counter == plan.counter) {
     ASSIGN_OR_RETURN(last, DecodeDemandDay(out.latest.back().state, out.latest.back().day));

@@ -31,6 +31,7 @@ struct DemandPlan {
 
 struct DayUpdate {
   bool persist = true;              // false: a read-only store; the days are computed, not written
+  bool then_read = true;            // false: no history is read after (the latest day is all it needs)
   std::optional<TimeNs> kept_from;  // samples before this were pruned
 };
 

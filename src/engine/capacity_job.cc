@@ -149,7 +149,10 @@ StatusOr<std::vector<CapacityEntity>> VmCapacities(Store* store, const VmView& v
     Classify(s, &d);
   }
   std::set<size_t> selected;
-  if (req.names.empty()) {
+  if (req.vm_keys) {
+    for (size_t i = 0; i < dir.entries().size(); ++i)
+      if (req.vm_keys->contains(dir.entry(i).key)) selected.insert(i);
+  } else if (req.names.empty()) {
     for (size_t i = 0; i < dir.entries().size(); ++i) selected.insert(i);
   } else {
     for (const std::string& n : req.names)
@@ -175,12 +178,16 @@ StatusOr<std::vector<CapacityEntity>> VmCapacities(Store* store, const VmView& v
 StatusOr<std::vector<CapacityEntity>> RunCapacity(Store* store, const CapacityRequest& req) {
   std::vector<CapacityEntity> out;
   if (req.scope == "cluster") return out;  // clusters: a vCenter's inventory, not collected yet
-  ASSIGN_OR_RETURN(auto mappings, store->Mappings());
-  ASSIGN_OR_RETURN(VmViewPtr view, ReadVmView(store, std::nullopt, mappings));
+  VmViewPtr view = req.view;
+  if (!view) {
+    ASSIGN_OR_RETURN(auto mappings, store->Mappings());
+    ASSIGN_OR_RETURN(view, ReadVmView(store, req.vm_keys, mappings));
+  }
   // The day digests are brought up to date as the entities are answered, in one transaction; a
   // read-only store's are computed and not kept.
   DayUpdate update;
   update.persist = !store->read_only_reason();
+  update.then_read = !req.digests_only;
   ASSIGN_OR_RETURN(const PruneHorizon pruned, PrunedBefore(store));
   update.kept_from = pruned.samples_before;
   std::optional<Transaction> tx;
@@ -188,7 +195,7 @@ StatusOr<std::vector<CapacityEntity>> RunCapacity(Store* store, const CapacityRe
     ASSIGN_OR_RETURN(Transaction t, store->BeginTransaction());
     tx.emplace(std::move(t));
   }
-  if (req.scope == "all" || req.scope == "host") {
+  if ((req.scope == "all" || req.scope == "host") && !req.vm_keys) {
     ASSIGN_OR_RETURN(out, HostCapacities(store, *view, req, update));
   }
   if (req.scope == "all" || req.scope == "vm") {
@@ -204,9 +211,11 @@ StatusOr<std::vector<CapacityEntity>> RunCapacity(Store* store, const CapacityRe
   return out;
 }
 
-Status RefreshCapacityDigests(Store* store) {
+Status RefreshCapacityDigests(Store* store, const std::optional<std::set<std::string>>& vm_keys, VmViewPtr view) {
   CapacityRequest req;
   req.digests_only = true;
+  req.vm_keys = vm_keys;
+  req.view = std::move(view);
   return RunCapacity(store, req).status();
 }
 

@@ -7,10 +7,12 @@
 #define VRECON_SRC_ENGINE_CAPACITY_JOB_H_
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "models/capacity.h"
+#include "src/engine/vm_view.h"
 #include "src/store/store.h"
 
 namespace vrecon {
@@ -24,6 +26,9 @@ struct CapacityRequest {
   double target_util_pct = 70;
   models::ForecastOptions forecast;
   bool digests_only = false;  // bring the day digests up to date; answer nothing
+  // Only these VMs (vm_keys), and no host: a fleet round's. Unset: as `names` says.
+  std::optional<std::set<std::string>> vm_keys;
+  VmViewPtr view;  // the VMs' view when the caller has read it (a fleet round's); read here when null
 };
 
 struct GrowthDriver {
@@ -54,9 +59,11 @@ struct CapacityEntity {
 // unless the store is read-only.
 StatusOr<std::vector<CapacityEntity>> RunCapacity(Store* store, const CapacityRequest& req);
 
-// Every entity's day digests brought up to date from the samples: before retention removes
-// samples (`vrecon prune`, a collector's retain_samples), so that their days live on.
-Status RefreshCapacityDigests(Store* store);
+// Every entity's day digests brought up to date from the samples (with `vm_keys`, those VMs'):
+// after a fleet round, and before retention removes samples (`vrecon prune`, a collector's
+// retain_samples) so that their days live on.
+Status RefreshCapacityDigests(Store* store, const std::optional<std::set<std::string>>& vm_keys = std::nullopt,
+                              VmViewPtr view = nullptr);
 
 }  // namespace vrecon
 

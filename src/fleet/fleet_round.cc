@@ -9,6 +9,7 @@
 
 #include "src/collect/vsphere_collect.h"
 #include "src/core/text_util.h"
+#include "src/engine/capacity_job.h"
 #include "src/engine/stored_corrections.h"
 #include "src/fleet/drop_folder.h"
 #include "src/fleet/fleet_retention.h"
@@ -274,12 +275,24 @@ void StoreRoundCorrections(const RoundContext& ctx, std::unique_ptr<Store>* runn
   req.mappings = cfg.mappings;
   req.vsphere_run = cfg.vsphere_run;
   StatusOr<Store*> store = RunnerStore(ctx, runner_own);
+  // The VMs' view, read once for the corrections and the capacity digests.
+  if (store.ok()) {
+    StatusOr<std::map<std::string, std::string>> mappings = MergedMappings(*store, req.mappings);
+    StatusOr<VmViewPtr> view = mappings.ok() ? ReadVmView(*store, req.vm_keys, *mappings) : mappings.status();
+    if (view.ok()) req.view = *view;
+  }
   StatusOr<int64_t> stored = store.ok() ? StoreCorrections(*store, req) : StatusOr<int64_t>(store.status());
   if (stored.ok()) {
     round->windows_stored = *stored;
   } else if (!stored.status().IsNotFound()) {  // NotFound: no VM with both sides yet
     round->correction_error = "storing the corrections failed: " + stored.status().message();
     ctx.log->Error(round->correction_error);
+  }
+  // The round's VMs' capacity day digests take in its samples (a fold into each VM's open bins).
+  if (Status s = store.ok() ? RefreshCapacityDigests(*store, req.vm_keys, req.view) : Status::Ok(); !s.ok()) {
+    const std::string error = "updating the capacity day digests failed: " + s.message();
+    round->correction_error = round->correction_error.empty() ? error : round->correction_error + "; " + error;
+    ctx.log->Error(error);
   }
 }
 

@@ -32,8 +32,7 @@ StoredCapacityDay RowOf(const Statement& q) {
 }  // namespace
 
 StatusOr<std::vector<StoredCapacityDay>> LoadCapacityDays(Store* store, const std::string& entity,
-                                                          const std::string& source, TimeNs from_day,
-                                                          bool with_state) {
+                                                          const std::string& source, TimeNs from_day, bool with_state) {
   // Without the blobs, the figures a forecast reads of every day: no more.
   const std::string sql = with_state ? std::string("SELECT ") + kColumns + kWithState +
                                            " WHERE d.entity = ? AND d.source = ? AND d.day_ns >= ? ORDER BY d.day_ns"

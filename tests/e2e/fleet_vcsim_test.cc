@@ -217,6 +217,13 @@ TEST_P(FleetVcsimTest, AServerClockFiveMinutesOnGivesTheNextRoundFiveNewMinutes)
     }
   }
   EXPECT_GE(*ParseIso(both.back().second), last_before + 300 * kNsPerSec);
+  // Each round folded its samples into the VMs' capacity day digests: they reach into its 5 minutes.
+  auto store = Store::Open(db_);
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  const std::string end =
+      QueryText((*store)->db(), "SELECT max(end_ns) FROM capacity_day WHERE entity LIKE 'vsphere:%'");
+  ASSERT_FALSE(end.empty());
+  EXPECT_GE(std::stoll(end), FloorTo(last_before, 300 * kNsPerSec) + 300 * kNsPerSec);
   unsetenv("VRECON_TEST_VC_PW");
 }
 
