@@ -52,11 +52,11 @@ struct RecurringPeak {
 };
 
 struct Forecast {
-  bool sufficient = false;          // false: fewer days than min_history_days, no forecast
-  int history_days = 0;             // days with data
-  int64_t as_of_day = 0;            // the last day with data
-  std::vector<ForecastDay> days;    // as_of_day + 1 ... + horizon_days
-  std::vector<int64_t> peak_days;   // history days left out of the fit as peaks
+  bool sufficient = false;         // false: fewer days than min_history_days, no forecast
+  int history_days = 0;            // days with data
+  int64_t as_of_day = 0;           // the last day with data
+  std::vector<ForecastDay> days;   // as_of_day + 1 ... + horizon_days
+  std::vector<int64_t> peak_days;  // history days left out of the fit as peaks
   std::optional<RecurringPeak> recurring_peak;
   std::vector<ForecastDay> peak_days_ahead;  // the recurring peak's days within the horizon
   double slope_per_day = 0;                  // 0 when no trend was kept
