@@ -1,9 +1,9 @@
 // A UTC day of an entity's 5-minute demand, kept in the store so that a forecast reads a row a
 // day rather than the samples, and outlives sample retention (docs/capacity.md, "Day digests").
 // A day's bins are counted and summed, and each is kept to the thousandth of a core (sorted, a
-// byte or two each stored): percentiles over any days are the bins' own, to 0.001 core. A day is built as its samples arrive: the bins before
-// `open_from` are closed (in the histogram); the bins from there on may still get samples and are
-// computed again from the samples by the next update.
+// byte or two each stored): percentiles over any days are the bins' own, to 0.001 core. A day is built as its samples
+// arrive: the bins before `open_from` are closed (in the histogram); the bins from there on may still get samples and
+// are computed again from the samples by the next update.
 #ifndef VRECON_MODELS_CAPACITY_DIGEST_H_
 #define VRECON_MODELS_CAPACITY_DIGEST_H_
 
@@ -24,12 +24,12 @@ double FromMilliCores(int32_t milli);
 std::optional<double> NearestRankCores(std::vector<int32_t>* milli, double p);
 
 struct DemandDay {
-  TimeNs day = 0;               // the UTC day's start
-  std::vector<int32_t> closed;  // the bins before open_from, in thousandths of a core, ascending
+  TimeNs day = 0;                         // the UTC day's start
+  std::vector<int32_t> closed;            // the bins before open_from, in thousandths of a core, ascending
   double closed_sum = 0, closed_max = 0;  // of the bins themselves
-  TimeNs closed_end = 0;        // the end of the last closed bin (0: none)
-  TimeNs open_from = 0;         // a bin boundary; bins from here on are `open`
-  std::vector<DemandBin> open;  // in time order
+  TimeNs closed_end = 0;                  // the end of the last closed bin (0: none)
+  TimeNs open_from = 0;                   // a bin boundary; bins from here on are `open`
+  std::vector<DemandBin> open;            // in time order
   // Co-stop, in % summed over vCPUs, weighted by seconds: of the samples starting before
   // open_from, then of those from it on.
   double closed_costop_pct_s = 0, closed_costop_s = 0, open_costop_pct_s = 0, open_costop_s = 0;
@@ -40,8 +40,8 @@ struct DemandDay {
   double Sum() const;
   double Max() const;
   std::optional<double> P95() const;
-  TimeNs End() const;  // the end of its last bin (0: no bin)
-  std::vector<int32_t> All() const;  // every bin, in thousandths of a core, in no set order
+  TimeNs End() const;                       // the end of its last bin (0: no bin)
+  std::vector<int32_t> All() const;         // every bin, in thousandths of a core, in no set order
   std::optional<double> CostopPct() const;  // mean co-stop; nullopt without co-stop samples
 };
 
