@@ -1,9 +1,9 @@
 // A UTC day of an entity's 5-minute demand, kept in the store so that a forecast reads a row a
 // day rather than the samples, and outlives sample retention (docs/capacity.md, "Day digests").
 // A day's bins are counted and summed, and each is kept to the thousandth of a core (sorted, a
-// byte or two each stored): percentiles over any days are the bins' own, to 0.001 core. A day is built as its samples
-// arrive: the bins before `open_from` are closed (in the histogram); the bins from there on may still get samples and
-// are computed again from the samples by the next update.
+// byte or two each stored): percentiles over any days are the bins' own, to 0.001 core. A day
+// is built as its samples arrive: the bins before `open_from` are closed; the bins from there on
+// may still get samples and are computed again from the samples by the next update.
 #ifndef VRECON_MODELS_CAPACITY_DIGEST_H_
 #define VRECON_MODELS_CAPACITY_DIGEST_H_
 
