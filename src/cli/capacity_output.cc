@@ -1,5 +1,6 @@
 #include "src/cli/capacity_output.h"
 
+#include <map>
 #include <string>
 
 #include "src/core/severity.h"
@@ -17,7 +18,19 @@ std::string Codes(const std::vector<models::Flag>& flags) {
   return out;
 }
 
-void WriteEntityJson(std::ostream& os, const CapacityEntity& e) {
+// The forecast's days as text, by day: every entity's forecast covers about the same days.
+using DayNames = std::map<int64_t, std::string>;
+
+// A forecast day's object, appended: 10,000 entities' forecasts are millions of them.
+void AppendForecastDay(std::string* out, const models::ForecastDay& d, DayNames* names) {
+  auto [name, added] = names->try_emplace(d.day);
+  if (added) name->second = FormatDay(d.day);
+  out->append("{\"date\": \"").append(name->second).append("\", \"lower\": ").append(JsonNumber(d.lower));
+  out->append(", \"mid\": ").append(JsonNumber(d.mid)).append(", \"upper\": ").append(JsonNumber(d.upper));
+  out->push_back('}');
+}
+
+void WriteEntityJson(std::ostream& os, const CapacityEntity& e, DayNames* names) {
   os << "{\"scope\": " << JsonString(e.scope) << ", \"name\": " << JsonString(e.name)
      << ", \"key\": " << JsonString(e.key) << ", \"capacity_cores\": " << JsonNumber(e.capacity_cores)
      << ", \"usable_cores\": " << JsonNumber(e.usable_cores)
@@ -39,13 +52,12 @@ void WriteEntityJson(std::ostream& os, const CapacityEntity& e) {
     }
     os << "]";
   }
-  os << ", \"forecast\": [";
+  std::string forecast = ", \"forecast\": [";
   for (size_t i = 0; i < e.forecast.size(); ++i) {
-    const models::ForecastDay& d = e.forecast[i];
-    os << (i ? ", " : "") << "{\"date\": \"" << FormatDay(d.day) << "\", \"lower\": " << JsonNumber(d.lower)
-       << ", \"mid\": " << JsonNumber(d.mid) << ", \"upper\": " << JsonNumber(d.upper) << "}";
+    if (i) forecast.append(", ");
+    AppendForecastDay(&forecast, e.forecast[i], names);
   }
-  os << "], \"flags\": [";
+  os << forecast << "], \"flags\": [";
   for (size_t i = 0; i < e.flags.size(); ++i) {
     const models::Flag& f = e.flags[i];
     os << (i ? ", " : "") << "{\"code\": " << JsonString(f.code)
@@ -64,9 +76,10 @@ void WriteCapacityJson(std::ostream& os, const CapacityHeader& h, const std::vec
   os << "{\"as_of\": " << (h.as_of ? JsonString(FormatIso(*h.as_of, false)) : "null")
      << ", \"risk\": " << JsonString(models::RiskName(h.risk)) << ", \"buffer_pct\": " << JsonNumber(h.buffer_pct)
      << ", \"entities\": [";
+  DayNames names;
   for (size_t i = 0; i < entities.size(); ++i) {
     os << (i ? ",\n  " : "\n  ");
-    WriteEntityJson(os, entities[i]);
+    WriteEntityJson(os, entities[i], &names);
   }
   os << (entities.empty() ? "]}\n" : "\n]}\n");
 }
