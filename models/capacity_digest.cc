@@ -4,6 +4,7 @@
 #include <cmath>
 
 namespace vrecon::models {
+
 int32_t ToMilliCores(double cores) {
   if (!(cores > 0)) return 0;
   return static_cast<int32_t>(std::lround(std::min(cores, 2e6) * 1000));
@@ -20,88 +21,75 @@ std::optional<double> NearestRankCores(std::vector<int32_t>* milli, double p) {
   return FromMilliCores(*at);
 }
 
-int64_t DemandDay::Bins() const { return static_cast<int64_t>(closed.size() + open.size()); }
-
 double DemandDay::Sum() const {
-  double s = closed_sum;
-  for (const DemandBin& b : open) s += b.cores;
-  return s;
+  int64_t s = 0;
+  for (const DayBin& b : bins) s += b.milli;
+  return static_cast<double>(s) / 1000;
 }
 
 double DemandDay::Max() const {
-  double m = closed_max;
-  for (const DemandBin& b : open) m = std::max(m, b.cores);
-  return m;
+  int32_t m = 0;
+  for (const DayBin& b : bins) m = std::max(m, b.milli);
+  return FromMilliCores(m);
 }
 
-std::vector<int32_t> DemandDay::All() const {
-  std::vector<int32_t> all = closed;
-  for (const DemandBin& b : open) all.push_back(ToMilliCores(b.cores));
-  return all;
+std::vector<int32_t> DemandDay::Values() const {
+  std::vector<int32_t> v;
+  v.reserve(bins.size());
+  for (const DayBin& b : bins) v.push_back(b.milli);
+  return v;
 }
 
 std::optional<double> DemandDay::P95() const {
-  std::vector<int32_t> all = All();
-  return NearestRankCores(&all, 0.95);
+  std::vector<int32_t> v = Values();
+  return NearestRankCores(&v, 0.95);
 }
 
-TimeNs DemandDay::End() const { return open.empty() ? closed_end : open.back().start + kDemandBinNs; }
+TimeNs DemandDay::End() const { return bins.empty() ? 0 : day + (bins.back().index + 1) * kDemandBinNs; }
+
+std::pair<int64_t, int64_t> DemandDay::CostopSum() const {
+  int64_t sum = 0, n = 0;
+  for (const DayBin& b : bins)
+    if (b.costop >= 0) {
+      sum += b.costop;
+      ++n;
+    }
+  return {sum, n};
+}
 
 std::optional<double> DemandDay::CostopPct() const {
-  const double s = closed_costop_s + open_costop_s;
-  if (s <= 0) return std::nullopt;
-  return (closed_costop_pct_s + open_costop_pct_s) / s;
+  const auto [sum, n] = CostopSum();
+  if (n == 0) return std::nullopt;
+  return static_cast<double>(sum) / static_cast<double>(n) / 100;
 }
 
-TimeNs OpenFrom(TimeNs reach) { return FloorTo(reach, kDemandBinNs); }
-
-std::map<TimeNs, DemandDay> DigestDays(const std::vector<DemandBin>& bins, const std::vector<Interval>& costop,
-                                       TimeNs open_from) {
+std::map<TimeNs, DemandDay> DigestDays(const std::vector<DemandBin>& demand, const std::vector<DemandBin>& costop) {
   std::map<TimeNs, DemandDay> days;
-  auto day_of = [&days, open_from](TimeNs t) -> DemandDay& {
-    const TimeNs d = FloorTo(t, kNsPerDay);
+  std::map<TimeNs, int32_t> costop_at;  // bin start -> hundredths of a percent
+  for (const DemandBin& c : costop)
+    costop_at[c.start] = static_cast<int32_t>(std::lround(std::clamp(c.cores * 1e4, 0.0, 2e9)));
+  for (const DemandBin& b : demand) {
+    const TimeNs d = FloorTo(b.start, kNsPerDay);
     DemandDay& day = days[d];
     day.day = d;
-    day.open_from = std::clamp(open_from, d, d + kNsPerDay);
-    return day;
-  };
-  for (const DemandBin& b : bins) {
-    DemandDay& day = day_of(b.start);
-    if (b.start >= open_from) {
-      day.open.push_back(b);
-      continue;
-    }
-    day.closed.push_back(ToMilliCores(b.cores));
-    day.closed_sum += b.cores;
-    day.closed_max = std::max(day.closed_max, b.cores);
-    day.closed_end = std::max(day.closed_end, b.start + kDemandBinNs);
+    DayBin bin;
+    bin.index = static_cast<int>((b.start - d) / kDemandBinNs);
+    bin.milli = ToMilliCores(b.cores);
+    if (auto it = costop_at.find(b.start); it != costop_at.end()) bin.costop = it->second;
+    day.bins.push_back(bin);
   }
-  for (const Interval& v : costop) {
-    if (v.end <= v.start || !std::isfinite(v.value)) continue;
-    DemandDay& day = day_of(v.start);
-    const double s = static_cast<double>(v.end - v.start) / kNsPerSec;
-    (v.start >= open_from ? day.open_costop_pct_s : day.closed_costop_pct_s) += v.value * s;
-    (v.start >= open_from ? day.open_costop_s : day.closed_costop_s) += s;
-  }
-  for (auto& [start, day] : days) std::sort(day.closed.begin(), day.closed.end());
+  for (auto& [start, day] : days)
+    std::sort(day.bins.begin(), day.bins.end(), [](const DayBin& a, const DayBin& b) { return a.index < b.index; });
   return days;
 }
 
-void FoldDay(const DemandDay& fresh, DemandDay* into) {
-  const auto middle = static_cast<std::ptrdiff_t>(into->closed.size());
-  into->closed.insert(into->closed.end(), fresh.closed.begin(), fresh.closed.end());
-  std::inplace_merge(into->closed.begin(), into->closed.begin() + middle, into->closed.end());
-  into->closed_sum += fresh.closed_sum;
-  into->closed_max = std::max(into->closed_max, fresh.closed_max);
-  into->closed_end = std::max(into->closed_end, fresh.closed_end);
-  into->open = fresh.open;
-  into->open_from = fresh.open_from;
-  into->closed_costop_pct_s += fresh.closed_costop_pct_s;
-  into->closed_costop_s += fresh.closed_costop_s;
-  into->open_costop_pct_s = fresh.open_costop_pct_s;
-  into->open_costop_s = fresh.open_costop_s;
-  into->reach = std::max(into->reach, fresh.reach);
-  into->block_seen = std::max(into->block_seen, fresh.block_seen);
+void ReplaceFrom(TimeNs from, const DemandDay& fresh, DemandDay* day) {
+  const auto first = static_cast<int>(std::clamp<TimeNs>((from - day->day) / kDemandBinNs, 0, kBinsPerDay));
+  std::erase_if(day->bins, [first](const DayBin& b) { return b.index >= first; });
+  for (const DayBin& b : fresh.bins)
+    if (b.index >= first) day->bins.push_back(b);
+  day->reach = std::max(day->reach, fresh.reach);
+  day->block_seen = std::max(day->block_seen, fresh.block_seen);
 }
 
 }  // namespace vrecon::models

@@ -1,9 +1,9 @@
 // A UTC day of an entity's 5-minute demand, kept in the store so that a forecast reads a row a
 // day rather than the samples, and outlives sample retention (docs/capacity.md, "Day digests").
-// A day's bins are counted and summed, and each is kept to the thousandth of a core (sorted, a
-// byte or two each stored): percentiles over any days are the bins' own, to 0.001 core. A day
-// is built as its samples arrive: the bins before `open_from` are closed; the bins from there on
-// may still get samples and are computed again from the samples by the next update.
+// A day keeps each of its 5-minute values by its place in the day, to the thousandth of a core
+// (and its mean co-stop to the hundredth of a percent): percentiles over any days are the values'
+// own, and an update replaces the values from any 5-minute boundary on with those its samples
+// give, whether new samples continue the day or overlap what it holds.
 #ifndef VRECON_MODELS_CAPACITY_DIGEST_H_
 #define VRECON_MODELS_CAPACITY_DIGEST_H_
 
@@ -16,46 +16,46 @@
 
 namespace vrecon::models {
 
-// Demand in thousandths of a core, the unit bins are kept in (negative demand counts as 0).
+inline constexpr int kBinsPerDay = static_cast<int>(kNsPerDay / kDemandBinNs);
+
+// Demand in thousandths of a core, the unit values are kept in (negative demand counts as 0).
 int32_t ToMilliCores(double cores);
 double FromMilliCores(int32_t milli);
 // The nearest-rank percentile (the ceil(p n)-th smallest, as DailyP95) of `milli`, in cores;
 // nullopt when empty. Reorders `milli`.
 std::optional<double> NearestRankCores(std::vector<int32_t>* milli, double p);
 
-struct DemandDay {
-  TimeNs day = 0;                         // the UTC day's start
-  std::vector<int32_t> closed;            // the bins before open_from, in thousandths of a core, ascending
-  double closed_sum = 0, closed_max = 0;  // of the bins themselves
-  TimeNs closed_end = 0;                  // the end of the last closed bin (0: none)
-  TimeNs open_from = 0;                   // a bin boundary; bins from here on are `open`
-  std::vector<DemandBin> open;            // in time order
-  // Co-stop, in % summed over vCPUs, weighted by seconds: of the samples starting before
-  // open_from, then of those from it on.
-  double closed_costop_pct_s = 0, closed_costop_s = 0, open_costop_pct_s = 0, open_costop_s = 0;
-  TimeNs reach = 0;        // the latest sample end read into the day
-  int64_t block_seen = 0;  // the store's newest sample block of the entity when it was read
+struct DayBin {
+  int index = 0;        // its place in the day, 0 to 287
+  int32_t milli = 0;    // demand, thousandths of a core
+  int32_t costop = -1;  // mean co-stop, hundredths of a percent summed over vCPUs; -1 when none
+};
 
-  int64_t Bins() const;
+struct DemandDay {
+  TimeNs day = 0;            // the UTC day's start
+  std::vector<DayBin> bins;  // by index
+  TimeNs reach = 0;          // the latest sample end read into the day
+  int64_t block_seen = 0;    // the store's newest sample block of the entity when it was read
+
+  int64_t Bins() const { return static_cast<int64_t>(bins.size()); }
   double Sum() const;
   double Max() const;
   std::optional<double> P95() const;
-  TimeNs End() const;                       // the end of its last bin (0: no bin)
-  std::vector<int32_t> All() const;         // every bin, in thousandths of a core, in no set order
-  std::optional<double> CostopPct() const;  // mean co-stop; nullopt without co-stop samples
+  TimeNs End() const;  // the end of its last value (0: none)
+  std::vector<int32_t> Values() const;
+  // Mean co-stop over the values that have one, in %; nullopt when none has.
+  std::optional<double> CostopPct() const;
+  // Co-stop's sum and count over the values that have one, in hundredths of a percent.
+  std::pair<int64_t, int64_t> CostopSum() const;
 };
 
-// The days `bins` (in time order) fall in, every bin from `open_from` on open, the ones before it
-// closed. Co-stop samples count in the day and part (closed or open) their start falls in.
-std::map<TimeNs, DemandDay> DigestDays(const std::vector<DemandBin>& bins, const std::vector<Interval>& costop,
-                                       TimeNs open_from);
+// The days `demand`'s and `costop`'s bins (models::FiveMinuteDemand's; co-stop's in % / 100, as
+// that function gives them) fall in.
+std::map<TimeNs, DemandDay> DigestDays(const std::vector<DemandBin>& demand, const std::vector<DemandBin>& costop);
 
-// `fresh` (DigestDays of the samples ending after `into.open_from`, opened at the same point)
-// added to a stored day: its open part replaced by what `fresh` has of the day.
-void FoldDay(const DemandDay& fresh, DemandDay* into);
-
-// The bin boundary from which the next update reads a day again: the bin holding `reach`.
-TimeNs OpenFrom(TimeNs reach);
+// `day`'s values from `from` (a 5-minute boundary) on replaced by `fresh`'s: an update that read
+// every sample ending after `from`.
+void ReplaceFrom(TimeNs from, const DemandDay& fresh, DemandDay* day);
 
 }  // namespace vrecon::models
 

@@ -10,27 +10,50 @@ namespace {
 
 constexpr uint8_t kVersion = 1;
 
-// Ascending values: their count, the first, then each one's step from the one before.
-void PutAscending(std::string* out, const std::vector<int32_t>& v) {
-  blob::PutVarint(out, v.size());
-  int32_t prev = 0;
-  for (int32_t x : v) {
-    blob::PutVarint(out, static_cast<uint64_t>(static_cast<int64_t>(x) - prev));
-    prev = x;
+// Runs of consecutive indexes: (first, length).
+std::vector<std::pair<int, int>> Runs(const std::vector<models::DayBin>& bins) {
+  std::vector<std::pair<int, int>> runs;
+  for (const models::DayBin& b : bins) {
+    if (!runs.empty() && runs.back().first + runs.back().second == b.index) ++runs.back().second;
+    else runs.emplace_back(b.index, 1);
+  }
+  return runs;
+}
+
+// The value's steps from the one before, zigzag-varint.
+template <typename Get>
+void PutSteps(std::string* out, const std::vector<models::DayBin>& bins, Get get) {
+  int64_t prev = 0;
+  for (const models::DayBin& b : bins) {
+    blob::PutZigzag(out, get(b) - prev);
+    prev = get(b);
   }
 }
 
-bool TakeAscending(std::string_view* in, std::vector<int32_t>* v) {
-  uint64_t n = 0;
-  if (!blob::TakeVarint(in, &n) || n > in->size()) return false;
-  v->reserve(n);
+template <typename Set>
+bool TakeSteps(std::string_view* in, std::vector<models::DayBin>* bins, Set set) {
   int64_t at = 0;
-  for (uint64_t i = 0; i < n; ++i) {
-    uint64_t step = 0;
-    if (!blob::TakeVarint(in, &step) || step > INT32_MAX) return false;
-    at += static_cast<int64_t>(step);
-    if (at > INT32_MAX) return false;
-    v->push_back(static_cast<int32_t>(at));
+  for (models::DayBin& b : *bins) {
+    int64_t step = 0;
+    if (!blob::TakeZigzag(in, &step) || step < INT32_MIN * 2LL || step > INT32_MAX * 2LL) return false;
+    at += step;
+    if (at < -1 || at > INT32_MAX) return false;
+    set(&b, static_cast<int32_t>(at));
+  }
+  return true;
+}
+
+bool TakeRuns(std::string_view* in, std::vector<models::DayBin>* bins) {
+  uint64_t runs = 0;
+  if (!blob::TakeVarint(in, &runs) || runs > static_cast<uint64_t>(models::kBinsPerDay)) return false;
+  uint64_t next = 0;
+  for (uint64_t r = 0; r < runs; ++r) {
+    uint64_t gap = 0, length = 0;
+    if (!blob::TakeVarint(in, &gap) || !blob::TakeVarint(in, &length) || length == 0) return false;
+    next += gap;
+    if (next + length > static_cast<uint64_t>(models::kBinsPerDay)) return false;
+    for (uint64_t i = 0; i < length; ++i) bins->push_back({static_cast<int>(next + i), 0, -1});
+    next += length;
   }
   return true;
 }
@@ -40,17 +63,19 @@ bool TakeAscending(std::string_view* in, std::vector<int32_t>* v) {
 std::string EncodeDemandDay(const models::DemandDay& d) {
   std::string out;
   out.push_back(static_cast<char>(kVersion));
-  PutAscending(&out, d.closed);
-  blob::Put(&out, d.closed_sum);
-  blob::Put(&out, d.closed_max);
-  blob::Put(&out, static_cast<int64_t>(d.closed_end));
-  blob::Put(&out, static_cast<int64_t>(d.open_from));
-  blob::PutVarint(&out, d.open.size());
-  for (const models::DemandBin& b : d.open) {
-    blob::Put(&out, static_cast<int64_t>(b.start));
-    blob::Put(&out, b.cores);
+  bool costop = false;
+  for (const models::DayBin& b : d.bins) costop = costop || b.costop >= 0;
+  out.push_back(costop ? 1 : 0);
+  const std::vector<std::pair<int, int>> runs = Runs(d.bins);
+  blob::PutVarint(&out, runs.size());
+  int end = 0;
+  for (const auto& [first, length] : runs) {
+    blob::PutVarint(&out, static_cast<uint64_t>(first - end));
+    blob::PutVarint(&out, static_cast<uint64_t>(length));
+    end = first + length;
   }
-  for (double v : {d.closed_costop_pct_s, d.closed_costop_s, d.open_costop_pct_s, d.open_costop_s}) blob::Put(&out, v);
+  PutSteps(&out, d.bins, [](const models::DayBin& b) { return static_cast<int64_t>(b.milli); });
+  if (costop) PutSteps(&out, d.bins, [](const models::DayBin& b) { return static_cast<int64_t>(b.costop) + 1; });
   blob::Put(&out, static_cast<int64_t>(d.reach));
   blob::Put(&out, d.block_seen);
   return out;
@@ -59,26 +84,16 @@ std::string EncodeDemandDay(const models::DemandDay& d) {
 StatusOr<models::DemandDay> DecodeDemandDay(std::string_view in, TimeNs day) {
   models::DemandDay d;
   d.day = day;
-  if (in.empty() || static_cast<uint8_t>(in.front()) != kVersion)
+  if (in.size() < 2 || static_cast<uint8_t>(in[0]) != kVersion || static_cast<uint8_t>(in[1]) > 1)
     return Status::ParseError("stored capacity day digest: unknown version");
-  in.remove_prefix(1);
-  int64_t closed_end = 0, open_from = 0, reach = 0;
-  uint64_t open = 0;
-  bool ok = TakeAscending(&in, &d.closed) && blob::Take(&in, &d.closed_sum) && blob::Take(&in, &d.closed_max) &&
-            blob::Take(&in, &closed_end) && blob::Take(&in, &open_from) && blob::TakeVarint(&in, &open) &&
-            open <= in.size() / 16;
-  for (uint64_t k = 0; ok && k < open; ++k) {
-    int64_t start = 0;
-    double cores = 0;
-    ok = blob::Take(&in, &start) && blob::Take(&in, &cores);
-    d.open.push_back({start, cores});
-  }
-  for (double* v : {&d.closed_costop_pct_s, &d.closed_costop_s, &d.open_costop_pct_s, &d.open_costop_s})
-    ok = ok && blob::Take(&in, v);
-  ok = ok && blob::Take(&in, &reach) && blob::Take(&in, &d.block_seen);
+  const bool costop = in[1] == 1;
+  in.remove_prefix(2);
+  int64_t reach = 0;
+  bool ok = TakeRuns(&in, &d.bins) && TakeSteps(&in, &d.bins, [](models::DayBin* b, int32_t v) { b->milli = v; }) &&
+            (!costop || TakeSteps(&in, &d.bins, [](models::DayBin* b, int32_t v) { b->costop = v - 1; })) &&
+            blob::Take(&in, &reach) && blob::Take(&in, &d.block_seen);
+  for (const models::DayBin& b : d.bins) ok = ok && b.milli >= 0 && b.costop >= -1;
   if (!ok || !in.empty()) return Status::ParseError("stored capacity day digest is truncated or corrupt");
-  d.closed_end = closed_end;
-  d.open_from = open_from;
   d.reach = reach;
   return d;
 }

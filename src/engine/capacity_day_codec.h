@@ -1,10 +1,11 @@
-// The stored form of a capacity day digest's state (models/capacity_digest.h): the blob of a
-// capacity_day row (src/store/capacity_tables.h), whose other columns hold the day's figures.
-// Layout, little-endian: u8 version (1); the closed bins in thousandths of a core, ascending:
-// varint count, then each as a varint step from the one before (the first from 0: a byte or two
-// a bin); f64 closed sum, closed max; i64 closed end, open from; varint open bins, per bin i64
-// start and f64 cores; f64 closed co-stop %-seconds and seconds, the same open; i64 reach; i64
-// block seen. Varints are LEB128. A blob that does not read back whole is an error.
+// The stored form of a capacity day digest (models/capacity_digest.h): the blob of a
+// capacity_day_state row (src/store/capacity_tables.h); the day is the row's. Layout,
+// little-endian: u8 version (1); u8 1 when the values carry co-stop, else 0; varint runs of
+// consecutive values, per run varint gap (its first index less the previous run's end) and varint
+// length; per value the zigzag-varint step of its demand (thousandths of a core) from the value
+// before (the first from 0), then, with co-stop, the same for co-stop + 1 (hundredths of a
+// percent; 0: none); i64 reach; i64 block seen. A full day of smooth demand takes a byte or two a
+// value. Varints are LEB128. A blob that does not read back whole is an error.
 #ifndef VRECON_SRC_ENGINE_CAPACITY_DAY_CODEC_H_
 #define VRECON_SRC_ENGINE_CAPACITY_DAY_CODEC_H_
 

@@ -20,29 +20,40 @@ std::vector<int64_t> AllIds(const DemandPlan& plan) {
   return ids;
 }
 
-// The days from `from` (a bin boundary) on, digested from the samples that end after it: a
-// sample begun before `from` gives its part after it to the bins, and its co-stop stays with the
-// day it began in (digested already).
-StatusOr<std::map<TimeNs, models::DemandDay>> DigestFrom(Store* store, const DemandPlan& plan, TimeNs from,
-                                                         int64_t block_seen) {
+// The days from `from` (a 5-minute boundary) on, digested from the samples that end after it:
+// every sample a value from `from` on reads (one begun before `from` gives its part after it).
+StatusOr<std::map<TimeNs, models::DemandDay>> DigestFrom(Store* store, BlockReader* reader, const DemandPlan& plan,
+                                                         TimeNs from, int64_t block_seen) {
   Samples samples;
   TimeRange range;
   range.from = from;
-  RETURN_IF_ERROR(ReadSamples(store, AllIds(plan), range, &samples));
+  BlockReader own(store);
+  RETURN_IF_ERROR(ReadSamples(reader ? reader : &own, AllIds(plan), range, &samples));
   TimeNs reach = kEver;
   for (const auto& [id, values] : samples)
     for (const models::Interval& v : values) reach = std::max(reach, v.end);
   if (reach == kEver) return std::map<TimeNs, models::DemandDay>();
-  std::vector<models::DemandBin> bins = plan.bins(samples);
-  std::erase_if(bins, [from](const models::DemandBin& b) { return b.start < from; });
-  std::vector<models::Interval> costop = Joined(samples, plan.costop_ids);
-  std::erase_if(costop, [from](const models::Interval& v) { return v.start < from; });
-  std::map<TimeNs, models::DemandDay> days = models::DigestDays(bins, costop, models::OpenFrom(reach));
+  std::vector<models::DemandBin> demand = plan.bins(samples);
+  std::erase_if(demand, [from](const models::DemandBin& b) { return b.start < from; });
+  const std::vector<models::DemandBin> costop = models::FiveMinuteDemand(Joined(samples, plan.costop_ids), {});
+  std::map<TimeNs, models::DemandDay> days = models::DigestDays(demand, costop);
   for (auto& [start, day] : days) {
     day.reach = reach;
     day.block_seen = block_seen;
   }
   return days;
+}
+
+// The stored day `day` of the entity, decoded; nullopt when it has none.
+StatusOr<std::optional<models::DemandDay>> StoredDay(Store* store, const DemandPlan& plan, TimeNs day,
+                                                     const std::optional<models::DemandDay>& last) {
+  if (last && last->day == day) return last;
+  ASSIGN_OR_RETURN(const std::vector<StoredCapacityDay> rows,
+                   LoadCapacityDays(store, plan.entity, plan.source, day, true));
+  if (rows.empty() || rows.front().day != day || rows.front().counter != plan.counter)
+    return std::optional<models::DemandDay>();
+  ASSIGN_OR_RETURN(models::DemandDay d, DecodeDemandDay(rows.front().state, day));
+  return std::optional<models::DemandDay>(std::move(d));
 }
 
 }  // namespace
@@ -71,24 +82,31 @@ StatusOr<UpdatedDays> UpdateDemandDays(Store* store, const DemandPlan& plan, con
   }
   ASSIGN_OR_RETURN(const std::optional<NewBlocks> fresh, NewBlocksOf(store, AllIds(plan), last ? last->block_seen : 0));
   if (!fresh) return out;
-  std::map<TimeNs, models::DemandDay> days;
-  if (last && fresh->first_start >= last->open_from) {
-    // Every new sample starts in the open bins or later: the closed ones stand.
-    ASSIGN_OR_RETURN(days, DigestFrom(store, plan, last->open_from, fresh->newest));
-    models::DemandDay folded = *last;
-    if (auto it = days.find(last->day); it != days.end()) models::FoldDay(it->second, &folded);
-    folded.block_seen = fresh->newest;
-    days[last->day] = std::move(folded);
-    out.from = last->day;
-  } else {
-    // A first update, another way of computing demand, or samples among the closed bins (a log
-    // ingested late): the days from the earliest new sample's on are built whole.
-    out.from = std::max(last ? FloorTo(fresh->first_start, kNsPerDay) : kEver, kept_day);
-    ASSIGN_OR_RETURN(days, DigestFrom(store, plan, *out.from, fresh->newest));
+  // The values from the 5-minute boundary before the earliest new sample, or before the latest
+  // value (which its samples may not have filled yet), are computed again; those before it stand.
+  // A first update, or another way of computing demand, builds every day.
+  TimeNs from = last ? FloorTo(std::min(fresh->first_start, last->reach), models::kDemandBinNs) : kEver;
+  from = std::max(from, kept_day);  // before it, the samples are gone
+  out.from = from == kEver ? kEver : FloorTo(from, kNsPerDay);
+  using Days = std::map<TimeNs, models::DemandDay>;
+  ASSIGN_OR_RETURN(Days days, DigestFrom(store, u.reader, plan, from, fresh->newest));
+  if (from != kEver) {
+    ASSIGN_OR_RETURN(std::optional<models::DemandDay> first, StoredDay(store, plan, *out.from, last));
+    if (first) {
+      auto it = days.find(first->day);
+      models::ReplaceFrom(from, it == days.end() ? models::DemandDay{first->day, {}, 0, 0} : it->second, &*first);
+      first->block_seen = fresh->newest;
+      days[first->day] = std::move(*first);
+    }
   }
   for (const auto& [start, day] : days) out.days.push_back(CapacityDayRow(day, plan.counter));
   if (u.persist) {
-    RETURN_IF_ERROR(ReplaceCapacityDays(store, plan.entity, plan.source, *out.from, out.days));
+    // From the latest stored day on, every stored day is among those written: written over.
+    if (last && *out.from >= last->day) {
+      RETURN_IF_ERROR(UpsertCapacityDays(store, plan.entity, plan.source, out.days));
+    } else {
+      RETURN_IF_ERROR(ReplaceCapacityDays(store, plan.entity, plan.source, *out.from, out.days));
+    }
     out.written = true;
   }
   return out;
@@ -124,15 +142,16 @@ StatusOr<DemandHistory> ReadDemandHistory(Store* store, const DemandPlan& plan, 
   }
   if (!h.as_of) return h;
   ASSIGN_OR_RETURN(const std::vector<StoredCapacityDay> recent, read(FloorTo(*h.as_of - kRecentNs, kNsPerDay), true));
-  double costop_pct_s = 0, costop_s = 0;
+  int64_t costop_sum = 0, costop_n = 0;
   for (const StoredCapacityDay& r : recent) {
     ASSIGN_OR_RETURN(const models::DemandDay d, DecodeDemandDay(r.state, r.day));
-    const std::vector<int32_t> all = d.All();
-    h.recent.insert(h.recent.end(), all.begin(), all.end());
-    costop_pct_s += d.closed_costop_pct_s + d.open_costop_pct_s;
-    costop_s += d.closed_costop_s + d.open_costop_s;
+    const std::vector<int32_t> values = d.Values();
+    h.recent.insert(h.recent.end(), values.begin(), values.end());
+    const auto [sum, n] = d.CostopSum();
+    costop_sum += sum;
+    costop_n += n;
   }
-  if (costop_s > 0) h.recent_costop_pct = costop_pct_s / costop_s;
+  if (costop_n > 0) h.recent_costop_pct = static_cast<double>(costop_sum) / static_cast<double>(costop_n) / 100;
   return h;
 }
 

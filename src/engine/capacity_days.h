@@ -33,6 +33,9 @@ struct DayUpdate {
   bool persist = true;              // false: a read-only store; the days are computed, not written
   bool then_read = true;            // false: no history is read after (the latest day is all it needs)
   std::optional<TimeNs> kept_from;  // samples before this were pruned
+  // The run's reader: one for every entity, so that where each range's blocks start in the store
+  // is looked up once for the run, not per entity (a fleet round's thousands of VMs).
+  BlockReader* reader = nullptr;
 };
 
 // The days an update computed, from `from` on (nothing when from is unset): written already when

@@ -188,6 +188,8 @@ StatusOr<std::vector<CapacityEntity>> RunCapacity(Store* store, const CapacityRe
   DayUpdate update;
   update.persist = !store->read_only_reason();
   update.then_read = !req.digests_only;
+  BlockReader reader(store);
+  update.reader = &reader;
   ASSIGN_OR_RETURN(const PruneHorizon pruned, PrunedBefore(store));
   update.kept_from = pruned.samples_before;
   std::optional<Transaction> tx;

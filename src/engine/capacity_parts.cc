@@ -4,14 +4,13 @@
 
 namespace vrecon {
 
-Status ReadSamples(Store* store, const std::vector<int64_t>& ids, const TimeRange& range, Samples* out) {
-  BlockReader reader(store);
-  Status s = reader.ForEachOf(ids, range, [out](int64_t id, const SampleBlock& b) {
+Status ReadSamples(BlockReader* reader, const std::vector<int64_t>& ids, const TimeRange& range, Samples* out) {
+  Status s = reader->ForEachOf(ids, range, [out](int64_t id, const SampleBlock& b) {
     std::vector<models::Interval>& v = (*out)[id];
     for (size_t i = 0; i < b.starts.size(); ++i)
       if (!IsMissing(b.values[i])) v.push_back({b.starts[i], b.ends[i], b.values[i]});
   });
-  reader.Forget();
+  reader->Forget();
   return s;
 }
 

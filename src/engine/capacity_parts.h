@@ -17,7 +17,9 @@ namespace vrecon {
 
 using Samples = std::map<int64_t, std::vector<models::Interval>>;
 
-Status ReadSamples(Store* store, const std::vector<int64_t>& ids, const TimeRange& range, Samples* out);
+// The samples of `ids` in `range`, through `reader` (one for a run: it keeps what it looked up
+// of the store's blocks), which forgets the blocks after.
+Status ReadSamples(BlockReader* reader, const std::vector<int64_t>& ids, const TimeRange& range, Samples* out);
 // The samples of `ids`, one after another, each value times `scale`.
 std::vector<models::Interval> Joined(const Samples& samples, const std::vector<int64_t>& ids, double scale = 1);
 

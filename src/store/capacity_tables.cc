@@ -73,6 +73,27 @@ StatusOr<std::vector<StoredCapacityDay>> LatestCapacityDays(Store* store, const 
   return out;
 }
 
+Status UpsertCapacityDays(Store* store, const std::string& entity, const std::string& source,
+                          const std::vector<StoredCapacityDay>& days) {
+  Database* db = store->db();
+  RowBatch figures(db,
+                   "INSERT INTO capacity_day(entity, source, day_ns, counter, bins, sum_cores, max_cores, p95_cores, "
+                   "end_ns, costop_pct) VALUES",
+                   " ON CONFLICT(entity, source, day_ns) DO UPDATE SET counter = excluded.counter, bins = "
+                   "excluded.bins, sum_cores = excluded.sum_cores, max_cores = excluded.max_cores, p95_cores = "
+                   "excluded.p95_cores, end_ns = excluded.end_ns, costop_pct = excluded.costop_pct",
+                   10);
+  RowBatch states(db, "INSERT INTO capacity_day_state(entity, source, day_ns, state) VALUES",
+                  " ON CONFLICT(entity, source, day_ns) DO UPDATE SET state = excluded.state", 4);
+  for (const StoredCapacityDay& day : days) {
+    figures.Add({entity, source, static_cast<int64_t>(day.day), day.counter, day.bins, day.sum_cores, day.max_cores,
+                 OptValue(day.p95_cores), static_cast<int64_t>(day.end), OptValue(day.costop_pct)});
+    states.Add({entity, source, static_cast<int64_t>(day.day), RowBatch::Blob{day.state}});
+  }
+  RETURN_IF_ERROR(figures.Flush());
+  return states.Flush();
+}
+
 Status ReplaceCapacityDays(Store* store, const std::string& entity, const std::string& source, TimeNs from_day,
                            const std::vector<StoredCapacityDay>& days) {
   Database* db = store->db();
@@ -81,18 +102,7 @@ Status ReplaceCapacityDays(Store* store, const std::string& entity, const std::s
                                                " WHERE entity = ? AND source = ? AND day_ns >= ?"));
     RETURN_IF_ERROR(d->Bind(1, entity).Bind(2, source).Bind(3, from_day).Run());
   }
-  RowBatch figures(db,
-                   "INSERT INTO capacity_day(entity, source, day_ns, counter, bins, sum_cores, max_cores, p95_cores, "
-                   "end_ns, costop_pct) VALUES",
-                   "", 10);
-  RowBatch states(db, "INSERT INTO capacity_day_state(entity, source, day_ns, state) VALUES", "", 4);
-  for (const StoredCapacityDay& day : days) {
-    figures.Add({entity, source, static_cast<int64_t>(day.day), day.counter, day.bins, day.sum_cores, day.max_cores,
-                 OptValue(day.p95_cores), static_cast<int64_t>(day.end), OptValue(day.costop_pct)});
-    states.Add({entity, source, static_cast<int64_t>(day.day), RowBatch::Blob{day.state}});
-  }
-  RETURN_IF_ERROR(figures.Flush());
-  return states.Flush();
+  return UpsertCapacityDays(store, entity, source, days);
 }
 
 StatusOr<std::optional<NewBlocks>> NewBlocksOf(Store* store, const std::vector<int64_t>& series_ids,
@@ -106,19 +116,22 @@ StatusOr<std::optional<NewBlocks>> NewBlocksOf(Store* store, const std::vector<i
     q->Reset();
     return Status::Ok();
   };
-  constexpr const char* kSql =
-      "SELECT max(v.block_id), min(t.first_start_ns) FROM value_block v JOIN time_block t ON t.id = v.block_id "
-      "WHERE v.block_id > ? AND ";
   if (db->backend() == Backend::kPostgres) {
-    ASSIGN_OR_RETURN(Statement * q, db->Cached(std::string(kSql) + "v.series_id = ANY(?::bigint[])"));
+    ASSIGN_OR_RETURN(Statement * q, db->Cached("SELECT max(v.block_id), min(t.first_start_ns) FROM value_block v JOIN "
+                                               "time_block t ON t.id = v.block_id WHERE v.block_id > ? AND "
+                                               "v.series_id = ANY(?::bigint[])"));
     q->Bind(1, after_block).Bind(2, ArrayLiteral(series_ids));
     RETURN_IF_ERROR(take(q));
     return out;
   }
-  // One statement for the entity's few series (the index on (series_id, block_id) serves each).
-  std::string in = "v.series_id IN (";
-  for (size_t i = 0; i < series_ids.size(); ++i) in += i ? ", ?" : "?";
-  ASSIGN_OR_RETURN(Statement * q, db->Cached(std::string(kSql) + in + ")"));
+  // One statement for the entity's few series, each a range of the index on (series_id,
+  // block_id). Left to itself SQLite reads the index on block_id instead: every new block of every
+  // series (a round's thousands) for each entity.
+  std::string sql =
+      "SELECT max(v.block_id), min(t.first_start_ns) FROM value_block v INDEXED BY value_block_by_series JOIN "
+      "time_block t ON t.id = v.block_id WHERE v.block_id > ? AND v.series_id IN (";
+  for (size_t i = 0; i < series_ids.size(); ++i) sql += i ? ", ?" : "?";
+  ASSIGN_OR_RETURN(Statement * q, db->Cached(sql + ")"));
   q->Bind(1, after_block);
   for (size_t i = 0; i < series_ids.size(); ++i) q->Bind(static_cast<int>(i) + 2, series_ids[i]);
   RETURN_IF_ERROR(take(q));

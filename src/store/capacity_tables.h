@@ -36,6 +36,9 @@ StatusOr<std::vector<StoredCapacityDay>> LatestCapacityDays(Store* store, const 
 // Replaces the entity's days from `from_day` on by `days`. Inside the caller's transaction.
 Status ReplaceCapacityDays(Store* store, const std::string& entity, const std::string& source, TimeNs from_day,
                            const std::vector<StoredCapacityDay>& days);
+// Writes `days` over the entity's days of the same dates (a round's: its latest day and after).
+Status UpsertCapacityDays(Store* store, const std::string& entity, const std::string& source,
+                          const std::vector<StoredCapacityDay>& days);
 
 // What sample blocks newer than `after_block` hold of `series_ids`: the newest block's id and the
 // earliest sample start among them; nullopt when there are none.

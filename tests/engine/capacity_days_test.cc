@@ -101,9 +101,10 @@ void ExpectSameDays(const Days& got, const Days& want) {
   }
 }
 
-// Pieces of 47 min 20 s (not a whole number of 5-minute bins), one across midnight: each round's
-// new samples start inside the last round's open bin, and are folded into the stored day. Both
-// stores get the same files (a file's first row has no interval of its own).
+// Pieces of 47 min 20 s (not a whole number of 5-minute values), one across midnight: each round
+// computes again the values from the one its new samples start in (the last round's last value,
+// partly filled) and keeps those before. Both stores get the same files (a file's first row has
+// no interval of its own).
 TEST_P(CapacityDaysTest, DigestsUpdatedRoundByRoundAreTheDigestsOfEverything) {
   constexpr int kEnd = 30 * 3600, kPiece = 2840;
   auto rounds = NewStoreNamed("rounds.db"), once = NewStoreNamed("once.db");
@@ -128,8 +129,25 @@ TEST_P(CapacityDaysTest, DigestsUpdatedRoundByRoundAreTheDigestsOfEverything) {
   }
 }
 
+// Rounds that fetch again the 5 minutes before their new ones (a collector's marks moved back):
+// each computes again the values from its first sample's, not the day.
+TEST_P(CapacityDaysTest, RoundsThatOverlapTheLastAreReadFromTheirFirstSample) {
+  constexpr int kEnd = 10 * 3600, kPiece = 1800, kOverlap = 300;
+  auto rounds = NewStoreNamed("rounds.db"), once = NewStoreNamed("once.db");
+  ASSERT_TRUE(rounds && once);
+  for (int from = 0; from < kEnd; from += kPiece) {
+    const int start = std::max(0, from - kOverlap);
+    Ingest(rounds.get(), start, from + kPiece);
+    Capacity(rounds.get());
+    Ingest(once.get(), start, from + kPiece);
+  }
+  const std::vector<CapacityEntity> entities = Capacity(once.get());
+  ASSERT_EQ(entities.size(), 2u);
+  ExpectSameDays(StoredDays(rounds.get(), entities), StoredDays(once.get(), entities));
+}
+
 // A log of the day before, ingested after the later day's digests were made: its samples start
-// among closed bins, so the days from its first are built again whole.
+// a day back, so the values from its first on are computed again.
 TEST_P(CapacityDaysTest, ALateLogOfEarlierDaysBuildsTheirDaysAgain) {
   auto late = NewStoreNamed("late.db"), once = NewStoreNamed("once.db");
   ASSERT_TRUE(late && once);
@@ -180,29 +198,32 @@ std::vector<models::DemandBin> Bins(int n, TimeNs from = kStart) {
 }
 
 TEST(CapacityDayCodecTest, ADayReadsBackAsWritten) {
-  std::vector<models::Interval> costop{{kStart, kStart + 20 * kNsPerSec, 4},
-                                       {kStart + 9 * models::kDemandBinNs, kStart + 10 * models::kDemandBinNs, 2}};
-  models::DemandDay d = models::DigestDays(Bins(12), costop, kStart + 9 * models::kDemandBinNs).at(kStart);
-  d.reach = kStart + 11 * models::kDemandBinNs + 40 * kNsPerSec;
-  d.block_seen = 1234;
-  StatusOr<models::DemandDay> back = DecodeDemandDay(EncodeDemandDay(d), kStart);
-  ASSERT_TRUE(back.ok()) << back.status().message();
-  EXPECT_EQ(back->Bins(), d.Bins());
-  EXPECT_DOUBLE_EQ(back->Sum(), d.Sum());
-  EXPECT_DOUBLE_EQ(back->Max(), d.Max());
-  EXPECT_DOUBLE_EQ(*back->P95(), *d.P95());
-  EXPECT_EQ(back->End(), d.End());
-  EXPECT_DOUBLE_EQ(*back->CostopPct(), *d.CostopPct());
-  EXPECT_EQ(back->open_from, d.open_from);
-  EXPECT_EQ(back->open.size(), d.open.size());
-  EXPECT_EQ(back->reach, d.reach);
-  EXPECT_EQ(back->block_seen, 1234);
-  EXPECT_DOUBLE_EQ(back->open_costop_pct_s, d.open_costop_pct_s);
+  std::vector<models::DemandBin> bins = Bins(288);
+  bins.erase(bins.begin() + 100, bins.begin() + 150);  // two runs
+  bins.back().cores = 250;                             // a large host's step
+  const std::vector<models::DemandBin> costop{{kStart, 0.04}, {kStart + 9 * models::kDemandBinNs, 0.02}};
+  for (const bool with_costop : {true, false}) {
+    models::DemandDay d = models::DigestDays(bins, with_costop ? costop : std::vector<models::DemandBin>{}).at(kStart);
+    d.reach = kStart + 11 * models::kDemandBinNs + 40 * kNsPerSec;
+    d.block_seen = 1234;
+    const std::string blob = EncodeDemandDay(d);
+    StatusOr<models::DemandDay> back = DecodeDemandDay(blob, kStart);
+    ASSERT_TRUE(back.ok()) << back.status().message();
+    ASSERT_EQ(back->Bins(), d.Bins());
+    for (size_t i = 0; i < d.bins.size(); ++i) {
+      EXPECT_EQ(back->bins[i].index, d.bins[i].index);
+      EXPECT_EQ(back->bins[i].milli, d.bins[i].milli);
+      EXPECT_EQ(back->bins[i].costop, d.bins[i].costop);
+    }
+    EXPECT_EQ(back->reach, d.reach);
+    EXPECT_EQ(back->block_seen, 1234);
+    EXPECT_LE(blob.size(), (with_costop ? 4 : 2) * bins.size() + 32) << "a byte or two a value and figure";
+  }
 }
 
 TEST(CapacityDayCodecTest, ATruncatedOrForeignBlobIsAnError) {
-  const std::string blob = EncodeDemandDay(models::DigestDays(Bins(12), {}, kStart).at(kStart));
-  for (size_t n : {size_t{0}, size_t{1}, blob.size() / 2, blob.size() - 1}) {
+  const std::string blob = EncodeDemandDay(models::DigestDays(Bins(12), {}).at(kStart));
+  for (size_t n : {size_t{0}, size_t{1}, size_t{2}, blob.size() / 2, blob.size() - 1}) {
     StatusOr<models::DemandDay> d = DecodeDemandDay(blob.substr(0, n), kStart);
     EXPECT_FALSE(d.ok()) << n;
   }
@@ -210,6 +231,12 @@ TEST(CapacityDayCodecTest, ATruncatedOrForeignBlobIsAnError) {
   std::string other = blob;
   other[0] = 9;
   EXPECT_FALSE(DecodeDemandDay(other, kStart).ok());
+  // A run of 12 values from the 280th: past the day's 288.
+  std::string past_the_day("\x01\x00\x01\x98\x02\x0c", 6);
+  past_the_day += std::string(12 + 16, '\0');
+  EXPECT_FALSE(DecodeDemandDay(past_the_day, kStart).ok());
+  past_the_day[4] = 0x01;  // from the 152nd (0x18 + 128): in the day, reads back
+  EXPECT_TRUE(DecodeDemandDay(past_the_day, kStart).ok());
 }
 
 }  // namespace
