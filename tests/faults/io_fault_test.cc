@@ -238,13 +238,14 @@ INSTANTIATE_TEST_SUITE_P(Ops, FleetIoFaultTest, ::testing::Values("write", "sync
 namespace vrecon::testing {
 namespace {
 
-// A real full disk: a 2 MB tmpfs (where the test may mount one; skipped elsewhere). Ingesting a
-// 12 MB log into a store there fails with one clear line; what committed before stays intact.
+// A real full disk: a 4 MB tmpfs (where the test may mount one; skipped elsewhere; a new store
+// takes a little over 2 MB while its schema is made). Ingesting a 12 MB log into a store there
+// fails with one clear line; what committed before stays intact.
 TEST(FullDiskTest, IngestOnAFullTmpfsFailsCleanly) {
   TempDir dir;
   const std::string mnt = dir.File("mnt");
   std::filesystem::create_directory(mnt);
-  if (std::system(("mount -t tmpfs -o size=2m tmpfs '" + mnt + "' 2>/dev/null").c_str()) != 0)
+  if (std::system(("mount -t tmpfs -o size=4m tmpfs '" + mnt + "' 2>/dev/null").c_str()) != 0)
     GTEST_SKIP() << "cannot mount a tmpfs here (needs root and CAP_SYS_ADMIN)";
   struct Unmount {
     std::string path;
@@ -253,7 +254,7 @@ TEST(FullDiskTest, IngestOnAFullTmpfsFailsCleanly) {
   const std::string db = mnt + "/store.db";
   ASSERT_EQ(RunVrecon({"ingest", "--db", db, Fixture("seed003/guest-web01.csv")}).exit_code, 0);
   const std::string before = Dump(db);
-  // 60,000 rows of 19 counters: far more than the 2 MB left.
+  // 60,000 rows of 19 counters: far more than the 3 MB left.
   std::string big = "\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\"";
   for (int c = 0; c < 19; ++c) big += ",\"\\\\BIG01\\Process(p" + std::to_string(c) + ")\\% Processor Time\"";
   big += "\n";

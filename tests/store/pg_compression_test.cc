@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "src/store/correction_tables.h"
+#include "src/store/schema.h"
 #include "src/store/store.h"
 #include "src/store/window_blocks.h"
 #include "tests/support/cli_runner.h"
@@ -80,7 +81,7 @@ TEST(PgCompressionTest, BlocksStoredAfterMigration16AreLz4AndThoseBeforeStillRea
   auto store = Store::Open(uri);  // opening migrates
   ASSERT_TRUE(store.ok()) << store.status().message();
   Store* s = store->get();
-  EXPECT_EQ(One(s, "SELECT max(version) FROM vrecon_schema"), "16");
+  EXPECT_EQ(One(s, "SELECT max(version) FROM vrecon_schema"), std::to_string(kSchemaVersion));
   EXPECT_EQ(One(s,
                 "SELECT string_agg(attname::text || '=' || attcompression::text, ',' ORDER BY "
                 "attrelid::regclass::text, attname) "
