@@ -80,10 +80,12 @@ VcpuAdvice RecommendVcpus(double p95_demand_cores, double target_util_pct, std::
   VcpuAdvice a;
   const double need = p95_demand_cores / (target_util_pct / 100);
   a.recommended = std::max(1, static_cast<int>(std::ceil(need - 1e-9)));
-  if (host_cores && *host_cores > 0) a.recommended = std::min(a.recommended, *host_cores);
+  const bool capped = host_cores && *host_cores > 0 && a.recommended > *host_cores;
+  if (capped) a.recommended = *host_cores;
   if (!vcpus) return a;
   const std::string why = "its 5-minute demand's p95 over 30 days is " + Number(p95_demand_cores, "%.2f") +
                           " cores; at " + Number(target_util_pct, "%g") + "% target utilisation that is " +
+                          (capped ? "more than its host's " + std::to_string(*host_cores) + " cores: " : "") +
                           std::to_string(a.recommended) + " vCPU(s), it has " + std::to_string(*vcpus);
   if (a.recommended < *vcpus) {
     a.hints.push_back({"fewer-vcpus", Severity::kInfo, why + (costop_high ? "; its high co-stop says the same" : "")});

@@ -64,6 +64,35 @@ std::vector<models::DemandBin> HostDemand(const HostSeries& h, const Samples& sa
   return bins;
 }
 
+// The host's capacity from its log: its physical cores when esxtop says hyper-threading is on
+// (its PCPUs are then the threads, two a core), else its logical processors.
+std::optional<models::CapacityCores> CapacityOf(const HostSeries& h) {
+  const auto threads = static_cast<int>(h.lps.size());
+  models::HostProcessors p;
+  p.threads = threads;
+  if (h.source == "esxtop" && h.core_util) {
+    p.hyperthreading = true;
+    p.cores = threads / 2;
+  }
+  return models::HostCapacity(p);
+}
+
+using LogHosts = std::map<std::pair<std::string, std::string>, HostSeries>;  // (source, folded name)
+
+LogHosts HostsOfLogs(const VmView& view) {
+  LogHosts hosts;
+  for (const StoredSeries& s : view.series) {
+    if (s.key.source != SourceKind::kEsxtop && s.key.source != SourceKind::kHyperV) continue;
+    HostSeries& h = hosts[{std::string(SourceKindName(s.key.source)), models::FoldVmName(s.key.machine)}];
+    if (h.machine.empty()) {
+      h.machine = s.key.machine;
+      h.source = SourceKindName(s.key.source);
+    }
+    Classify(s, view.dir.HostEntryOf(s.key) >= 0, &h);
+  }
+  return hosts;
+}
+
 StatusOr<CapacityEntity> HostEntity(Store* store, const HostSeries& h, const CapacityRequest& req,
                                     const DayUpdate& update) {
   CapacityEntity e;
@@ -81,13 +110,7 @@ StatusOr<CapacityEntity> HostEntity(Store* store, const HostSeries& h, const Cap
     return e;
   }
   const int threads = static_cast<int>(h.lps.size());
-  models::HostProcessors p;
-  p.threads = threads;
-  if (esxtop && h.core_util) {
-    p.hyperthreading = true;
-    p.cores = threads / 2;  // esxtop's PCPUs are the threads, two a core
-  }
-  const std::optional<models::CapacityCores> cap = models::HostCapacity(p);
+  const std::optional<models::CapacityCores> cap = CapacityOf(h);
   DemandPlan plan;
   plan.entity = e.key;
   plan.source = h.source;
@@ -107,21 +130,21 @@ StatusOr<CapacityEntity> HostEntity(Store* store, const HostSeries& h, const Cap
 
 StatusOr<std::vector<CapacityEntity>> HostCapacities(Store* store, const VmView& view, const CapacityRequest& req,
                                                      const DayUpdate& update) {
-  std::map<std::pair<std::string, std::string>, HostSeries> hosts;  // (source, folded name)
-  for (const StoredSeries& s : view.series) {
-    if (s.key.source != SourceKind::kEsxtop && s.key.source != SourceKind::kHyperV) continue;
-    HostSeries& h = hosts[{std::string(SourceKindName(s.key.source)), models::FoldVmName(s.key.machine)}];
-    if (h.machine.empty()) {
-      h.machine = s.key.machine;
-      h.source = SourceKindName(s.key.source);
-    }
-    Classify(s, view.dir.HostEntryOf(s.key) >= 0, &h);
-  }
+  const LogHosts hosts = HostsOfLogs(view);
   std::vector<CapacityEntity> out;
   for (const auto& [key, h] : hosts) {
     if (h.busy.empty() || !Selected(req, h.machine, h.source + ":" + key.second)) continue;
     ASSIGN_OR_RETURN(CapacityEntity e, HostEntity(store, h, req, update));
     out.push_back(std::move(e));
+  }
+  return out;
+}
+
+std::map<std::string, int> LogHostCores(const VmView& view) {
+  std::map<std::string, int> out;
+  for (const auto& [key, h] : HostsOfLogs(view)) {
+    const std::optional<models::CapacityCores> cap = CapacityOf(h);
+    if (cap && cap->cores > 0) out[key.second] = std::max(out[key.second], static_cast<int>(cap->cores));
   }
   return out;
 }

@@ -13,6 +13,7 @@
 #include "src/engine/vm_view.h"
 #include "src/store/retention.h"
 #include "src/store/sample_reader.h"
+#include "src/store/vsphere_tables.h"
 
 namespace vrecon {
 namespace {
@@ -87,11 +88,27 @@ DemandPlan PlanOf(const DemandSeries& d, const std::string& key, std::optional<i
   return plan;
 }
 
+// The cores of the hosts VMs run on: a vSphere VM's host from the inventory (by the VM's entity),
+// a host log's from its processors (by the host's folded name).
+struct HostCores {
+  std::map<std::string, int> vsphere, logs;
+};
+
+// The cores of the host the VM ran on last; nullopt when no source says.
+std::optional<int> HostCoresOf(const VmEntry& vm, const HostCores& cores) {
+  constexpr std::string_view kVsphere = "vsphere:";
+  if (vm.key.starts_with(kVsphere))
+    if (auto it = cores.vsphere.find(vm.key.substr(kVsphere.size())); it != cores.vsphere.end()) return it->second;
+  for (auto h = vm.hosts.rbegin(); h != vm.hosts.rend(); ++h)
+    if (auto it = cores.logs.find(models::FoldVmName(*h)); it != cores.logs.end()) return it->second;
+  return std::nullopt;
+}
+
 // The answers every entity gets, then a VM's right size. Co-stop per vCPU over the last 30 days
 // above the Ready-Time analysis' threshold counts against more vCPUs: they would wait longer to
 // be scheduled together (models/ready_analysis.h).
 Status Answer(Store* store, const CapacityRequest& req, const DayUpdate& update, const DemandPlan& plan,
-              CapacityEntity* e) {
+              std::optional<int> host_cores, CapacityEntity* e) {
   const std::optional<double> capacity = e->vcpus ? std::optional<double>(*e->vcpus) : std::nullopt;
   DemandHistory h;
   RETURN_IF_ERROR(AnswerFromPlan(store, req, update, plan, capacity, e, &h));
@@ -103,7 +120,7 @@ Status Answer(Store* store, const CapacityRequest& req, const DayUpdate& update,
                            *h.recent_costop_pct / *e->vcpus > models::ReadyThresholds{}.costop_pct;
   if (e->demand_p95_cores) {
     models::VcpuAdvice advice =
-        models::RecommendVcpus(*e->demand_p95_cores, req.target_util_pct, std::nullopt, e->vcpus, costop_high);
+        models::RecommendVcpus(*e->demand_p95_cores, req.target_util_pct, host_cores, e->vcpus, costop_high);
     if (e->vcpus) e->recommended_vcpus = advice.recommended;
     for (models::Flag& h : advice.hints) e->flags.push_back(std::move(h));
   }
@@ -119,7 +136,8 @@ bool Worse(const CapacityEntity& a, const CapacityEntity& b) {
 
 // One VM's entity from one source's series.
 StatusOr<CapacityEntity> VmEntity(Store* store, const VmView& view, const VmEntry& vm, const DemandSeries& d,
-                                  const GuestCpus& guest_cpus, const CapacityRequest& req, const DayUpdate& update) {
+                                  const GuestCpus& guest_cpus, const HostCores& cores, const CapacityRequest& req,
+                                  const DayUpdate& update) {
   CapacityEntity e;
   e.scope = "vm";
   e.name = vm.name;
@@ -131,7 +149,7 @@ StatusOr<CapacityEntity> VmEntity(Store* store, const VmView& view, const VmEntr
   const DemandPlan plan = PlanOf(d, vm.key, e.vcpus);
   e.demand_counter = plan.counter;
   if (plan.counter.empty()) return e;  // no demand can be told
-  RETURN_IF_ERROR(Answer(store, req, update, plan, &e));
+  RETURN_IF_ERROR(Answer(store, req, update, plan, HostCoresOf(vm, cores), &e));
   return e;
 }
 
@@ -159,12 +177,18 @@ StatusOr<std::vector<CapacityEntity>> VmCapacities(Store* store, const VmView& v
       for (size_t i : dir.Select(n, std::nullopt)) selected.insert(i);
   }
   const GuestCpus guest_cpus = GuestCpuInstances(view);
+  HostCores cores;
+  if (!req.digests_only) {
+    ASSIGN_OR_RETURN(cores.vsphere, VsphereVmHostCores(store));
+    cores.logs = LogHostCores(view);
+  }
   std::vector<CapacityEntity> out;
   std::set<size_t> done;
   for (const char* source : {"vsphere", "esxtop", "hyperv"}) {
     for (const auto& [key, d] : by_vm) {
       if (key.second != source || !selected.contains(key.first) || done.contains(key.first) || !d.HasRun()) continue;
-      ASSIGN_OR_RETURN(CapacityEntity e, VmEntity(store, view, dir.entry(key.first), d, guest_cpus, req, update));
+      ASSIGN_OR_RETURN(CapacityEntity e,
+                       VmEntity(store, view, dir.entry(key.first), d, guest_cpus, cores, req, update));
       if (!e.as_of) continue;  // no demand in the range
       done.insert(key.first);
       out.push_back(std::move(e));

@@ -34,6 +34,10 @@ struct DayUpdate;
 Status AnswerFromPlan(Store* store, const CapacityRequest& req, const DayUpdate& update, const DemandPlan& plan,
                       std::optional<double> capacity_cores, CapacityEntity* e, DemandHistory* history = nullptr);
 
+// The cores of each host of the host logs (its capacity: physical cores with hyper-threading on,
+// else logical processors), by its folded name: what a VM's right size is capped at.
+std::map<std::string, int> LogHostCores(const VmView& view);
+
 // The hosts of host logs (esxtop, Hyper-V) and their answers (`--scope host`, `all`).
 StatusOr<std::vector<CapacityEntity>> HostCapacities(Store* store, const VmView& view, const CapacityRequest& req,
                                                      const DayUpdate& update);

@@ -180,6 +180,19 @@ Status SaveVsphereHost(Store* store, const StoredHost& h) {
   return q->Run();
 }
 
+StatusOr<std::map<std::string, int>> VsphereVmHostCores(Store* store) {
+  ASSIGN_OR_RETURN(Statement q,
+                   store->db()->Prepare("SELECT v.entity, h.cores FROM vsphere_vm v JOIN vsphere_host h ON "
+                                        "h.vcenter = v.vcenter AND h.moid = v.host_moid WHERE h.cores > 0"));
+  std::map<std::string, int> out;
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, q.Step());
+    if (!row) break;
+    out[q.ColumnText(0)] = static_cast<int>(q.ColumnInt(1));
+  }
+  return out;
+}
+
 StatusOr<std::vector<StoredVm>> VsphereVms(Store* store) {
   ASSIGN_OR_RETURN(Statement q, store->db()->Prepare(std::string(kVmColumns) + " ORDER BY name, entity"));
   std::vector<StoredVm> out;

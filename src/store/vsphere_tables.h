@@ -31,6 +31,9 @@ Status SaveVsphereVms(Store* store, const std::vector<StoredVm>& vms);
 Status SaveVsphereHost(Store* store, const StoredHost& host);
 // Every VM of every vCenter, for matching guests (guest_hostname) and vCPU counts.
 StatusOr<std::vector<StoredVm>> VsphereVms(Store* store);
+// Each VM's host's cores as the inventory last saw them, by the VM's entity (hosts of 0 cores,
+// or not seen, left out).
+StatusOr<std::map<std::string, int>> VsphereVmHostCores(Store* store);
 // Those whose name or guest.hostName has one of these keys (models::NormalizeVmName), or whose
 // entity is one of these, in VsphereVms' order: what decides a few VMs' identities.
 StatusOr<std::vector<StoredVm>> VsphereVmsNamed(Store* store, const std::vector<std::string>& keys,

@@ -204,6 +204,15 @@ TEST_F(CapacityCommandTest, AsOfAndTooLittleHistory) {
   EXPECT_NE(r.out.find("\"model\": \"none: 10 day(s) of history, 21 needed\""), std::string::npos);
 }
 
+// A right size is at most its host's cores: APP03's 2.5 cores at 50% would be 5 vCPUs; esx01's
+// log shows 4 processors.
+TEST_F(CapacityCommandTest, ARightSizeIsAtMostItsHostsCores) {
+  CliResult r = RunVrecon({"capacity", "--db", db_, "--name", "APP03", "--target-util-pct", "50", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Field(r.out, "APP03", "recommended_vcpus"), 4);
+  EXPECT_NE(r.out.find("more than its host's 4 cores"), std::string::npos) << r.out.substr(0, 2000);
+}
+
 // `vrecon prune` takes the samples into the day digests first: a forecast after it reads the days
 // whose samples are gone, and gives what it gave before.
 TEST_F(CapacityCommandTest, TheDaysOutliveThePrunedSamples) {

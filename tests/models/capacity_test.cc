@@ -76,6 +76,10 @@ TEST(CapacityTest, RecommendedVcpusCoverTheP95AtTheTargetUtilisation) {
   EXPECT_EQ(RecommendVcpus(0.01, 70, 32, std::nullopt, false).recommended, 1);
   EXPECT_EQ(RecommendVcpus(50, 70, 16, std::nullopt, false).recommended, 16);  // the host's cores
   EXPECT_EQ(RecommendVcpus(50, 70, std::nullopt, std::nullopt, false).recommended, 72);
+  const VcpuAdvice capped = RecommendVcpus(50, 70, 16, 8, false);
+  ASSERT_EQ(capped.hints.size(), 1u);
+  EXPECT_NE(capped.hints[0].message.find("more than its host's 16 cores: 16 vCPU(s), it has 8"), std::string::npos)
+      << capped.hints[0].message;
 }
 
 TEST(CapacityTest, ResizeHintsAndCoStop) {

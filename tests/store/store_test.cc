@@ -68,6 +68,26 @@ std::vector<Sample> ReadBlocks(BlockReader* reader, int64_t series, const TimeRa
 
 // A collector keeps its connection from round to round; between rounds it gives back the pages
 // the connection cached for reading, which otherwise grow with the store up to the cache's cap.
+// A VM's host's cores (what its right size is capped at), from the inventory: by the VM's entity,
+// through the host it is on; a host of 0 cores (not known) or not seen is left out.
+TEST(StoreTest, VsphereVmHostCoresFollowEachVmToItsHost) {
+  TempDir dir;
+  auto store = Store::Open(dir.File("inventory.db"));
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  Store* s = store->get();
+  ASSERT_TRUE(SaveVsphereHost(s, StoredHost{"vc", "host-1", "esx01", 16, 2600}).ok());
+  ASSERT_TRUE(SaveVsphereHost(s, StoredHost{"vc", "host-2", "esx02", 0, 0}).ok());
+  ASSERT_TRUE(SaveVsphereHost(s, StoredHost{"other-vc", "host-1", "esx09", 64, 2600}).ok());
+  ASSERT_TRUE(SaveVsphereVm(s, StoredVm{"vc", "vm-1", "WEB01", "host-1", "poweredOn", "", 4, "vc/vm-1"}).ok());
+  ASSERT_TRUE(SaveVsphereVm(s, StoredVm{"vc", "vm-2", "DB01", "host-2", "poweredOn", "", 8, "vc/vm-2"}).ok());
+  ASSERT_TRUE(SaveVsphereVm(s, StoredVm{"vc", "vm-3", "APP01", "host-7", "poweredOn", "", 2, "vc/vm-3"}).ok());
+  ASSERT_TRUE(
+      SaveVsphereVm(s, StoredVm{"other-vc", "vm-1", "WEB09", "host-1", "poweredOn", "", 2, "other-vc/vm-1"}).ok());
+  StatusOr<std::map<std::string, int>> cores = VsphereVmHostCores(s);
+  ASSERT_TRUE(cores.ok()) << cores.status().message();
+  EXPECT_EQ(*cores, (std::map<std::string, int>{{"other-vc/vm-1", 64}, {"vc/vm-1", 16}}));
+}
+
 TEST(StoreTest, ReleaseMemoryGivesBackTheReadCache) {
   TempDir dir;
   auto store = Store::Open(dir.File("cache.db"));
