@@ -11,6 +11,7 @@
 #include "src/engine/capacity_days.h"
 #include "src/engine/capacity_parts.h"
 #include "src/engine/vm_view.h"
+#include "src/store/correction_tables.h"
 #include "src/store/retention.h"
 #include "src/store/sample_reader.h"
 #include "src/store/vsphere_tables.h"
@@ -178,9 +179,12 @@ StatusOr<std::vector<CapacityEntity>> VmCapacities(Store* store, const VmView& v
   }
   const GuestCpus guest_cpus = GuestCpuInstances(view);
   HostCores cores;
+  std::map<std::string, int64_t> corr_ids;  // vm_key -> corr_vm id, of the VMs with stored corrections
   if (!req.digests_only) {
     ASSIGN_OR_RETURN(cores.vsphere, VsphereVmHostCores(store));
     cores.logs = LogHostCores(view);
+    ASSIGN_OR_RETURN(const std::vector<CorrVm> stored, ListCorrVms(store));
+    for (const CorrVm& v : stored) corr_ids[v.vm_key] = v.id;
   }
   std::vector<CapacityEntity> out;
   std::set<size_t> done;
@@ -190,6 +194,11 @@ StatusOr<std::vector<CapacityEntity>> VmCapacities(Store* store, const VmView& v
       ASSIGN_OR_RETURN(CapacityEntity e,
                        VmEntity(store, view, dir.entry(key.first), d, guest_cpus, cores, req, update));
       if (!e.as_of) continue;  // no demand in the range
+      // Growth drivers read 60 days of process hours: for the VMs asked for by name, and those
+      // that run out within the horizon.
+      if (auto id = corr_ids.find(e.key); id != corr_ids.end() && (!req.names.empty() || e.time_remaining_days)) {
+        ASSIGN_OR_RETURN(e.growth_drivers, GrowthDriversOf(store, id->second, *e.as_of));
+      }
       done.insert(key.first);
       out.push_back(std::move(e));
     }

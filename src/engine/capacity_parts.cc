@@ -1,6 +1,8 @@
 #include "src/engine/capacity_parts.h"
 
+#include "models/capacity_growth.h"
 #include "src/engine/capacity_days.h"
+#include "src/store/correction_tables.h"
 
 namespace vrecon {
 
@@ -50,6 +52,20 @@ Status AnswerFromPlan(Store* store, const CapacityRequest& req, const DayUpdate&
   e->peak_time_remaining_days = models::PeakTimeRemainingDays(f, h.days, *e->usable_cores, req.risk);
   e->capacity_remaining_pct = models::CapacityRemainingPct(f, *e->usable_cores, req.risk);
   return Status::Ok();
+}
+
+StatusOr<std::vector<GrowthDriver>> GrowthDriversOf(Store* store, int64_t corr_vm_id, TimeNs as_of) {
+  constexpr TimeNs kLookBack = 60 * kNsPerDay;
+  ASSIGN_OR_RETURN(const auto days, LoadProcessDays(store, corr_vm_id, FloorTo(as_of, kNsPerDay) - kLookBack, as_of));
+  std::map<std::string, std::vector<models::ProcessDay>> by_process;
+  for (const auto& [day, procs] : days)
+    for (const ProcessAggregate& p : procs)
+      if (const std::optional<double> pct = p.MeanCorrected())  // % of one core
+        by_process[p.name].push_back({day / kNsPerDay, *pct / 100});
+  std::vector<GrowthDriver> out;
+  for (const models::ProcessGrowth& g : models::GrowthDrivers(by_process))
+    out.push_back({g.process, g.cores_now, g.cores_per_30d});
+  return out;
 }
 
 }  // namespace vrecon

@@ -34,6 +34,10 @@ struct DayUpdate;
 Status AnswerFromPlan(Store* store, const CapacityRequest& req, const DayUpdate& update, const DemandPlan& plan,
                       std::optional<double> capacity_cores, CapacityEntity* e, DemandHistory* history = nullptr);
 
+// The processes that drive a VM's growth (models/capacity_growth.h), from its stored corrections'
+// process hours (`corr_vm_id`) of the 60 days before `as_of`.
+StatusOr<std::vector<GrowthDriver>> GrowthDriversOf(Store* store, int64_t corr_vm_id, TimeNs as_of);
+
 // The cores of each host of the host logs (its capacity: physical cores with hyper-threading on,
 // else logical processors), by its folded name: what a VM's right size is capped at.
 std::map<std::string, int> LogHostCores(const VmView& view);

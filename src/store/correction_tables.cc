@@ -244,6 +244,51 @@ StatusOr<int64_t> CountSeries(Store* store) {
   return row ? q.ColumnInt(0) : 0;
 }
 
+namespace {
+
+using MergedProcesses = std::map<std::string, ProcessAggregate, std::less<>>;
+
+// A process hour's blob (EncodeProcesses' layout) added to `merged`, by process, decoded in place
+// and looked up by string_view: a week is 168 blobs per VM.
+Status MergeProcesses(std::string_view in, MergedProcesses* merged) {
+  while (!in.empty()) {
+    uint16_t n = 0;
+    if (!Take(&in, &n) || in.size() < n) return Status::ParseError("corrupt process aggregate blob");
+    const std::string_view name = in.substr(0, n);
+    in.remove_prefix(n);
+    ProcessAggregate p;
+    if (!Take(&in, &p.n_guest) || !Take(&in, &p.n_corr) || !Take(&in, &p.sum_guest) || !Take(&in, &p.sum_corr) ||
+        !Take(&in, &p.sum_hw2))
+      return Status::ParseError("corrupt process aggregate blob");
+    auto it = merged->find(name);
+    if (it == merged->end()) {
+      it = merged->emplace(std::string(name), ProcessAggregate{}).first;
+      it->second.name = std::string(name);
+    }
+    it->second.Add(p);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+StatusOr<std::map<TimeNs, std::vector<ProcessAggregate>>> LoadProcessDays(Store* store, int64_t vm_id, TimeNs from,
+                                                                          TimeNs to) {
+  ASSIGN_OR_RETURN(Statement * q, store->db()->Cached("SELECT hour_ns, procs FROM corr_process_hour WHERE vm_id = ? "
+                                                      "AND hour_ns >= ? AND hour_ns < ? ORDER BY hour_ns"));
+  q->Bind(1, vm_id).Bind(2, static_cast<int64_t>(from)).Bind(3, static_cast<int64_t>(to));
+  std::map<TimeNs, MergedProcesses> days;
+  for (;;) {
+    ASSIGN_OR_RETURN(bool row, q->Step());
+    if (!row) break;
+    RETURN_IF_ERROR(MergeProcesses(q->ColumnBlob(1), &days[FloorTo(q->ColumnInt(0), kNsPerDay)]));
+  }
+  std::map<TimeNs, std::vector<ProcessAggregate>> out;
+  for (auto& [day, merged] : days)
+    for (auto& [name, p] : merged) out[day].push_back(std::move(p));
+  return out;
+}
+
 StatusOr<std::vector<ProcessAggregate>> LoadProcessAggregates(Store* store, int64_t vm_id, TimeNs from, TimeNs to) {
   Database* db = store->db();
   ASSIGN_OR_RETURN(Statement * q, db->Cached("SELECT procs, events FROM corr_process_hour WHERE vm_id = ?1 AND "
@@ -252,28 +297,11 @@ StatusOr<std::vector<ProcessAggregate>> LoadProcessAggregates(Store* store, int6
   const TimeNs after =
       from < std::numeric_limits<TimeNs>::min() + kNsPerHour ? std::numeric_limits<TimeNs>::min() : from - kNsPerHour;
   q->Bind(1, vm_id).Bind(2, static_cast<int64_t>(after)).Bind(3, static_cast<int64_t>(to));
-  // Decoded in place, looked up by string_view: a week is 168 blobs per VM.
-  std::map<std::string, ProcessAggregate, std::less<>> merged;
+  MergedProcesses merged;
   for (;;) {
     ASSIGN_OR_RETURN(bool row, q->Step());
     if (!row) break;
-    std::string_view in = q->ColumnBlob(0);
-    while (!in.empty()) {
-      uint16_t n = 0;
-      if (!Take(&in, &n) || in.size() < n) return Status::ParseError("corrupt process aggregate blob");
-      const std::string_view name = in.substr(0, n);
-      in.remove_prefix(n);
-      ProcessAggregate p;
-      if (!Take(&in, &p.n_guest) || !Take(&in, &p.n_corr) || !Take(&in, &p.sum_guest) || !Take(&in, &p.sum_corr) ||
-          !Take(&in, &p.sum_hw2))
-        return Status::ParseError("corrupt process aggregate blob");
-      auto it = merged.find(name);
-      if (it == merged.end()) {
-        it = merged.emplace(std::string(name), ProcessAggregate{}).first;
-        it->second.name = std::string(name);
-      }
-      it->second.Add(p);
-    }
+    RETURN_IF_ERROR(MergeProcesses(q->ColumnBlob(0), &merged));
     RETURN_IF_ERROR(DecodeEventAggregates(q->ColumnBlob(1), [&](std::string_view name) -> ProcessAggregate* {
       auto it = merged.find(name);
       return it == merged.end() ? nullptr : &it->second;

@@ -127,6 +127,10 @@ StatusOr<int64_t> CountSeries(Store* store);
 // Process aggregates of the hours overlapping [from, to), merged per process, largest mean
 // corrected (else guest) first.
 StatusOr<std::vector<ProcessAggregate>> LoadProcessAggregates(Store* store, int64_t vm_id, TimeNs from, TimeNs to);
+// The VM's process hours that start in [from, to), merged per UTC day and process (without what
+// ETW traces add): a process's growth day by day (`vrecon capacity`'s growth drivers).
+StatusOr<std::map<TimeNs, std::vector<ProcessAggregate>>> LoadProcessDays(Store* store, int64_t vm_id, TimeNs from,
+                                                                          TimeNs to);
 StatusOr<std::vector<StoredReady>> LoadReady(Store* store, int64_t vm_id);
 // Every VM's summaries in one read: corr_vm id -> its summaries by source.
 StatusOr<std::multimap<int64_t, StoredReady>> LoadAllReady(Store* store);

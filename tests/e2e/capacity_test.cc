@@ -204,6 +204,65 @@ TEST_F(CapacityCommandTest, AsOfAndTooLittleHistory) {
   EXPECT_NE(r.out.find("\"model\": \"none: 10 day(s) of history, 21 needed\""), std::string::npos);
 }
 
+// esxtop.csv's WEB02 with `% Used` (the counter the correction divides by) equal to its run.
+std::string Web02HostLog() {
+  std::string s = "\"(PDH-CSV 4.0) (UTC)(0)\"";
+  for (const char* c : {"% Run", "% Ready", "% Used"})
+    s += std::string(",\"\\\\esx01.example.com\\Group Cpu(101:WEB02)\\") + c + "\"";
+  s += "\n";
+  const TimeNs start = DaysFromCivil(2026, 10, 1) * 86400 * kNsPerSec;
+  char b[128];
+  for (int i = 0; i < kDays * 288; ++i) {
+    const CivilTime c = CivilFromNs(start + static_cast<TimeNs>(i + 1) * 300 * kNsPerSec);
+    const double run = 60 + 2 * (i / 288.0) + (i % 288) % 7 * 0.5;
+    std::snprintf(b, sizeof b, "\"%02d/%02d/%04d %02d:%02d:%02d.000\",\"%.3f\",\"5\",\"%.3f\"\n", c.month, c.day,
+                  c.year, c.hour, c.minute, c.second, run, run);
+    s += b;
+  }
+  return s;
+}
+
+// WEB02's guest as it logs itself beside Web02HostLog, 5-minute rows: its two CPUs' mean load is
+// half the host's run (so w is 1), `app` grows a core a hundred days and `svc` is flat.
+std::string GrowingGuestLog() {
+  std::string s = "\"(PDH-CSV 4.0) (UTC)(0)\"";
+  for (const char* c : {"Processor(_Total)", "Processor(0)", "Processor(1)", "Process(app)", "Process(svc)"})
+    s += std::string(",\"\\\\WEB02\\") + c + "\\% Processor Time\"";
+  s += "\n";
+  const TimeNs start = DaysFromCivil(2026, 10, 1) * 86400 * kNsPerSec;
+  char b[192];
+  for (int i = 0; i < kDays * 288; ++i) {
+    const CivilTime c = CivilFromNs(start + static_cast<TimeNs>(i + 1) * 300 * kNsPerSec);
+    const double day = i / 288.0, cpu = (60 + 2 * day + (i % 288) % 7 * 0.5) / 2;
+    std::snprintf(b, sizeof b, "\"%02d/%02d/%04d %02d:%02d:%02d.000\",\"%.4f\",\"%.4f\",\"%.4f\",\"%.4f\",\"10\"\n",
+                  c.month, c.day, c.year, c.hour, c.minute, c.second, cpu, cpu, cpu, 20 + day);
+    s += b;
+  }
+  return s;
+}
+
+// With stored corrections (a report makes them), a VM lists the processes that drive its growth.
+TEST_F(CapacityCommandTest, GrowthDriversAreTheProcessesWhoseCorrectedDemandGrows) {
+  const std::string db = dir_->File("growth.db");
+  WriteText(dir_->File("web02-guest.csv"), GrowingGuestLog());
+  WriteText(dir_->File("web02-esxtop.csv"), Web02HostLog());
+  ASSERT_EQ(RunVrecon({"ingest", "--db", db, dir_->File("web02-esxtop.csv"), dir_->File("web02-guest.csv")}).exit_code,
+            0);
+  CliResult before = RunVrecon({"capacity", "--db", db, "--name", "WEB02", "--format", "json"});
+  ASSERT_EQ(before.exit_code, 0) << before.err;
+  EXPECT_NE(before.out.find("\"growth_drivers\": []"), std::string::npos) << "no stored corrections yet";
+  ASSERT_EQ(RunVrecon({"report", "--db", db, "--format", "csv", "--out", dir_->File("growth.csv")}).exit_code, 0);
+  CliResult r = RunVrecon({"capacity", "--db", db, "--name", "WEB02", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.out, m,
+                                std::regex("\"growth_drivers\": \\[\\{\"process\": \"app\", \"cores_now\": ([0-9.]+), "
+                                           "\"cores_per_30d\": ([0-9.]+)\\}\\]")))
+      << r.out.substr(0, 3000);
+  EXPECT_NEAR(std::stod(m[1]), 0.20 + 0.01 * 31.5, 0.02);  // its last week's mean
+  EXPECT_NEAR(std::stod(m[2]), 0.3, 0.02);
+}
+
 // A right size is at most its host's cores: APP03's 2.5 cores at 50% would be 5 vCPUs; esx01's
 // log shows 4 processors.
 TEST_F(CapacityCommandTest, ARightSizeIsAtMostItsHostsCores) {
