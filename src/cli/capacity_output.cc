@@ -111,14 +111,16 @@ void WriteCapacityTable(std::ostream& os, const std::vector<CapacityEntity>& ent
   TextTable t({"scope", "name", "vCPUs", "recommended", "demand p95", "usable", "days left", "peak days left",
                "room 3 d", "history", "flags"});
   for (const CapacityEntity& e : entities)
-    t.AddRow({e.scope, e.name, Days(e.vcpus), Days(e.recommended_vcpus), Fixed(e.demand_p95_cores, 2),
-              Fixed(e.usable_cores, 2), Days(e.time_remaining_days), Days(e.peak_time_remaining_days),
+    t.AddRow({e.scope, e.label.empty() ? e.name : e.label, Days(e.vcpus), Days(e.recommended_vcpus),
+              Fixed(e.demand_p95_cores, 2), Fixed(e.usable_cores, 2), Days(e.time_remaining_days),
+              Days(e.peak_time_remaining_days),
               e.capacity_remaining_pct ? FormatFixed(*e.capacity_remaining_pct, 0) + "%" : "-",
               std::to_string(e.history_days) + " d", Codes(e.flags)});
   t.Print(os);
   for (const CapacityEntity& e : entities)
     for (const models::Flag& f : e.flags)
-      os << "flag " << e.name << " " << f.code << " (" << SeverityName(f.severity) << "): " << f.message << "\n";
+      os << "flag " << (e.label.empty() ? e.name : e.label) << " " << f.code << " (" << SeverityName(f.severity)
+         << "): " << f.message << "\n";
 }
 
 }  // namespace vrecon::cli

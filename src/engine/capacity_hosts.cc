@@ -98,6 +98,7 @@ StatusOr<CapacityEntity> HostEntity(Store* store, const HostSeries& h, const Cap
   CapacityEntity e;
   e.scope = "host";
   e.name = h.machine;
+  e.label = h.machine;
   e.key = h.source + ":" + models::FoldVmName(h.machine);
   e.source = h.source;
   const bool esxtop = h.source == "esxtop";

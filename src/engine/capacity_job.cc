@@ -142,6 +142,7 @@ StatusOr<CapacityEntity> VmEntity(Store* store, const VmView& view, const VmEntr
   CapacityEntity e;
   e.scope = "vm";
   e.name = vm.name;
+  e.label = vm.name_shared ? vm.name + " [" + vm.source + "]" : vm.name;
   e.key = vm.key;
   e.host = Join(vm.hosts, ", ");
   e.source = d.source;

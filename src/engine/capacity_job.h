@@ -39,6 +39,7 @@ struct GrowthDriver {
 struct CapacityEntity {
   std::string scope;  // cluster | host | vm
   std::string name, key;
+  std::string label;   // the name for people: with what tells it from a namesake (VmLabel), else the name
   std::string host;    // VMs: the hosts it ran on, "" when the source names none
   std::string source;  // the host-side source its demand comes from: vsphere | esxtop | hyperv
   std::string demand_counter;

@@ -29,6 +29,16 @@ TEST(OldStoreTest, MigratedStoreReportsEachVcentersVmApart) {
   CliResult corrected = RunVrecon({"correct", "--db", path, "--vm", "web01", "--format", "json"});
   ASSERT_EQ(corrected.exit_code, 0) << corrected.err;
   EXPECT_NE(corrected.out.find("\"vm_key\": \"hyperv:hv01/web01\""), std::string::npos);
+  // Schema 17's capacity day digests, built from the samples the old store holds.
+  CliResult capacity = RunVrecon({"capacity", "--db", path, "--format", "json"});
+  ASSERT_EQ(capacity.exit_code, 0) << capacity.err;
+  for (const char* vc : {kA, kB})
+    EXPECT_NE(capacity.out.find(std::string("\"key\": \"vsphere:") + vc + "/vm-57\""), std::string::npos)
+        << capacity.out.substr(0, 2000);
+  // The table tells the namesakes apart as the other commands do.
+  CliResult table = RunVrecon({"capacity", "--db", path});
+  for (const char* vc : {kA, kB})
+    EXPECT_NE(table.out.find(std::string("DC0_C0_RP0_VM0 [") + vc + "]"), std::string::npos) << table.out;
 }
 
 }  // namespace
