@@ -1,5 +1,7 @@
 #include "adapters/etw/event_series.h"
 
+#include <algorithm>
+
 namespace vrecon::etw {
 namespace {
 
@@ -58,11 +60,8 @@ size_t EventSeriesWriter::CpuColumn(int cpu) {
 Status EventSeriesWriter::Emit(TimeNs start, TimeNs end, const std::vector<double>& values) {
   if (quiet_) {
     ++summary_->rows_already;
+    quiet_through_ = std::max(quiet_through_, end);
     return Status::Ok();
-  }
-  if (declared_ != columns_.size()) {
-    RETURN_IF_ERROR(sink_->DeclareColumns(columns_));
-    declared_ = columns_.size();
   }
   RETURN_IF_ERROR(sink_->AddRow(start, end, values));
   ++summary_->rows;
@@ -99,6 +98,10 @@ Status EventSeriesWriter::AddBucket(const Bucket& b) {
     for (size_t j = 0; j < counters_.size(); ++j)
       values_[total_first_ + j] = total[counters_[j]] / static_cast<double>(b.cpus.size());
   }
+  if (!quiet_ && declared_ != columns_.size()) {
+    RETURN_IF_ERROR(sink_->DeclareColumns(columns_));
+    declared_ = columns_.size();
+  }
   return Emit(Abs(b.start_us), Abs(b.end_us), values_);
 }
 
@@ -120,6 +123,11 @@ Status EventSeriesWriter::Finish() {
   if (!quiet_) RETURN_IF_ERROR(sink_->DeclareColumns(p95));
   std::vector<double> values;
   for (const QueueWindow& w : windows_) {
+    // A resumed ingest: the earlier one stored the windows that end by its last row.
+    if (!quiet_ && Abs(w.end_us) <= quiet_through_) {
+      ++summary_->rows_already;
+      continue;
+    }
     values.assign(p95.size(), kMissing);
     for (const QueueWindow::Entry& e : w.processes) values[index.at({e.pid, e.name})] = e.p95_us / 1000;
     RETURN_IF_ERROR(Emit(Abs(w.start_us), Abs(w.end_us), values));

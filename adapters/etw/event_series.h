@@ -15,6 +15,7 @@
 #define VRECON_ADAPTERS_ETW_EVENT_SERIES_H_
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <string>
 #include <utility>
@@ -53,6 +54,7 @@ class EventSeriesWriter {
   SeriesKey Key(const char* object, std::string instance, const char* counter, const char* unit) const;
   size_t ProcessColumn(uint32_t pid, const std::string& name);  // first of its 4 columns
   size_t CpuColumn(int cpu);                                    // first of its counters_ columns
+  // One row of the columns last declared to the sink (the caller declares them), or counted when quiet.
   Status Emit(TimeNs start, TimeNs end, const std::vector<double>& values);
 
   std::string machine_;
@@ -60,6 +62,8 @@ class EventSeriesWriter {
   SampleSink* sink_;
   ReadSummary* summary_;
   bool quiet_ = false;
+  // The latest end of a row counted while quiet: the earlier ingest stored the p95 windows up to it.
+  TimeNs quiet_through_ = std::numeric_limits<TimeNs>::min();
 
   std::vector<SeriesKey> columns_;
   size_t declared_ = 0;  // columns_ declared to the sink so far

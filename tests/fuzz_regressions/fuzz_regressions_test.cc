@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "adapters/etw/xperf_dumper.h"
 #include "adapters/linux_proc/proc_stat_parser.h"
 #include "adapters/linux_proc/sar_parser.h"
 #include "adapters/perfmon/perfmon_format.h"
@@ -252,6 +253,51 @@ TEST(FuzzRegressionTest, PowerCliReadingDoesNotDependOnTheChunks) {
   ASSERT_TRUE(whole.status.ok()) << whole.status.message();
   EXPECT_FALSE(whole.sink.rows_.empty());
   for (size_t chunk : {1, 2, 3, 7}) EXPECT_TRUE(ReadPowerCli(bytes, chunk).SameAs(whole)) << "chunks of " << chunk;
+}
+
+// ---- xperf dumper ----
+
+// A sink that holds the reader to SampleSink's contract: a row has one value per column declared
+// last.
+class ContractSink : public SampleSink {
+ public:
+  Status DeclareColumns(const std::vector<SeriesKey>& columns) override {
+    declared_ = columns.size();
+    return Status::Ok();
+  }
+  Status AddRow(TimeNs, TimeNs, std::span<const double> values) override {
+    EXPECT_EQ(values.size(), declared_) << "row " << rows_;
+    ++rows_;
+    return Status::Ok();
+  }
+  void AddIssue(ImportIssue) override {}
+  size_t rows_ = 0;
+
+ private:
+  size_t declared_ = 0;
+};
+
+// F11: an ingest resumed past the events of the first buckets counted those rows without
+// declaring their columns; the queue-time p95 windows written at the end then went out under the
+// bucket columns, one value for eight. Every resume point keeps the contract.
+TEST(FuzzRegressionTest, AResumedDumperDeclaresTheColumnsOfEveryRowItWrites) {
+  const std::string bytes = Regression("xperf_dumper/quiet-buckets-then-a-window.txt");
+  size_t rows = 0;
+  for (int after_line = 0; after_line <= 15; ++after_line) {
+    for (const bool trace_start : {false, true}) {
+      SCOPED_TRACE("resumed after line " + std::to_string(after_line) + (trace_start ? ", --trace-start" : ""));
+      ReaderOptions o = testing::Options("dump.txt");
+      o.default_machine = "fuzzhost";
+      if (trace_start) o.trace_start = DaysFromCivil(2026, 11, 2) * kNsPerDay;
+      o.resume_lookup = [after_line](uint64_t) { return ResumePoint{after_line, 0}; };
+      ContractSink sink;
+      etw::XperfDumperReader reader(std::move(o), &sink);
+      Status s = reader.Parse(bytes);
+      if (s.ok()) s = reader.Finish();
+      rows += sink.rows_ + static_cast<size_t>(reader.summary().rows_already);
+    }
+  }
+  EXPECT_GT(rows, 0u) << "the input gives rows, written or counted as stored before";
 }
 
 // Every file in fixtures/fuzz-regressions/ is used above (a new finding needs its test).
