@@ -98,4 +98,40 @@ StatusOr<models::DemandDay> DecodeDemandDay(std::string_view in, TimeNs day) {
   return d;
 }
 
+Status AppendDayValues(std::string_view in, std::vector<int32_t>* milli, std::pair<int64_t, int64_t>* costop) {
+  if (in.size() < 2 || static_cast<uint8_t>(in[0]) != kVersion || static_cast<uint8_t>(in[1]) > 1)
+    return Status::ParseError("stored capacity day digest: unknown version");
+  const bool with_costop = in[1] == 1;
+  in.remove_prefix(2);
+  uint64_t runs = 0, n = 0;
+  bool ok = blob::TakeVarint(&in, &runs) && runs <= static_cast<uint64_t>(models::kBinsPerDay);
+  for (uint64_t r = 0; ok && r < runs; ++r) {
+    uint64_t gap = 0, length = 0;
+    ok = blob::TakeVarint(&in, &gap) && blob::TakeVarint(&in, &length);
+    n += length;
+  }
+  ok = ok && n <= static_cast<uint64_t>(models::kBinsPerDay);
+  int64_t at = 0;
+  for (uint64_t i = 0; ok && i < n; ++i) {
+    int64_t step = 0;
+    ok = blob::TakeZigzag(&in, &step) && step >= INT32_MIN * 2LL && step <= INT32_MAX * 2LL;
+    at += step;
+    ok = ok && at >= 0 && at <= INT32_MAX;
+    if (ok) milli->push_back(static_cast<int32_t>(at));
+  }
+  at = 0;
+  for (uint64_t i = 0; ok && with_costop && i < n; ++i) {
+    int64_t step = 0;
+    ok = blob::TakeZigzag(&in, &step) && step >= INT32_MIN * 2LL && step <= INT32_MAX * 2LL;
+    at += step;
+    ok = ok && at >= 0 && at <= INT32_MAX;
+    if (ok && at > 0) {
+      costop->first += at - 1;
+      ++costop->second;
+    }
+  }
+  if (!ok || in.size() != 16) return Status::ParseError("stored capacity day digest is truncated or corrupt");
+  return Status::Ok();
+}
+
 }  // namespace vrecon

@@ -11,6 +11,8 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "models/capacity_digest.h"
 #include "src/core/status.h"
@@ -20,6 +22,9 @@ namespace vrecon {
 std::string EncodeDemandDay(const models::DemandDay& d);
 // `day` is the row's day_ns (not in the blob).
 StatusOr<models::DemandDay> DecodeDemandDay(std::string_view blob, TimeNs day);
+// What a right size reads of a day, without decoding it whole: its values appended to `milli`,
+// and its co-stop's sum and count (hundredths of a percent) added to `costop`.
+Status AppendDayValues(std::string_view blob, std::vector<int32_t>* milli, std::pair<int64_t, int64_t>* costop);
 
 }  // namespace vrecon
 

@@ -142,15 +142,9 @@ StatusOr<DemandHistory> ReadDemandHistory(Store* store, const DemandPlan& plan, 
   }
   if (!h.as_of) return h;
   ASSIGN_OR_RETURN(const std::vector<StoredCapacityDay> recent, read(FloorTo(*h.as_of - kRecentNs, kNsPerDay), true));
-  int64_t costop_sum = 0, costop_n = 0;
-  for (const StoredCapacityDay& r : recent) {
-    ASSIGN_OR_RETURN(const models::DemandDay d, DecodeDemandDay(r.state, r.day));
-    const std::vector<int32_t> values = d.Values();
-    h.recent.insert(h.recent.end(), values.begin(), values.end());
-    const auto [sum, n] = d.CostopSum();
-    costop_sum += sum;
-    costop_n += n;
-  }
+  std::pair<int64_t, int64_t> costop{0, 0};  // hundredths of a percent, values
+  for (const StoredCapacityDay& r : recent) RETURN_IF_ERROR(AppendDayValues(r.state, &h.recent, &costop));
+  const auto [costop_sum, costop_n] = costop;
   if (costop_n > 0) h.recent_costop_pct = static_cast<double>(costop_sum) / static_cast<double>(costop_n) / 100;
   return h;
 }

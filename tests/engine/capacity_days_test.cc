@@ -218,6 +218,14 @@ TEST(CapacityDayCodecTest, ADayReadsBackAsWritten) {
     EXPECT_EQ(back->reach, d.reach);
     EXPECT_EQ(back->block_seen, 1234);
     EXPECT_LE(blob.size(), (with_costop ? 4 : 2) * bins.size() + 32) << "a byte or two a value and figure";
+    // What a right size reads of it, without the whole decode.
+    std::vector<int32_t> values{7};
+    std::pair<int64_t, int64_t> costop{1, 1};
+    ASSERT_TRUE(AppendDayValues(blob, &values, &costop).ok());
+    std::vector<int32_t> want{7};
+    for (const int32_t v : d.Values()) want.push_back(v);
+    EXPECT_EQ(values, want);
+    EXPECT_EQ(costop, (std::pair<int64_t, int64_t>{1 + d.CostopSum().first, 1 + d.CostopSum().second}));
   }
 }
 
@@ -226,6 +234,9 @@ TEST(CapacityDayCodecTest, ATruncatedOrForeignBlobIsAnError) {
   for (size_t n : {size_t{0}, size_t{1}, size_t{2}, blob.size() / 2, blob.size() - 1}) {
     StatusOr<models::DemandDay> d = DecodeDemandDay(blob.substr(0, n), kStart);
     EXPECT_FALSE(d.ok()) << n;
+    std::vector<int32_t> values;
+    std::pair<int64_t, int64_t> costop;
+    EXPECT_FALSE(AppendDayValues(blob.substr(0, n), &values, &costop).ok()) << n;
   }
   EXPECT_FALSE(DecodeDemandDay(blob + "x", kStart).ok());
   std::string other = blob;

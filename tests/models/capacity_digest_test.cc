@@ -83,6 +83,24 @@ TEST(CapacityDigestTest, P95IsTheNearestRankToAThousandthOfACore) {
   EXPECT_EQ(*NearestRankCores(&ten, 0.5), 0.005);
 }
 
+// The selection by value ranges gives what sorting gives: any size, spread, ties and rank.
+TEST(CapacityDigestTest, NearestRankIsThatOfTheSortedValues) {
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 300; ++trial) {
+    const int n = 1 + static_cast<int>(rng() % 10000);
+    const int32_t spread = trial % 3 == 0 ? 3 : trial % 3 == 1 ? 5000 : 2'000'000'000;
+    std::vector<int32_t> v(static_cast<size_t>(n));
+    for (int32_t& x : v) x = static_cast<int32_t>(rng() % static_cast<uint32_t>(spread));
+    std::vector<int32_t> sorted = v;
+    std::sort(sorted.begin(), sorted.end());
+    for (const double p : {0.0, 0.5, 0.95, 1.0}) {
+      std::vector<int32_t> work = v;
+      const auto rank = std::clamp<size_t>(static_cast<size_t>(std::ceil(p * n)), 1, static_cast<size_t>(n));
+      ASSERT_EQ(*NearestRankCores(&work, p), FromMilliCores(sorted[rank - 1])) << n << " values, p " << p;
+    }
+  }
+}
+
 TEST(CapacityDigestTest, DemandIsKeptInThousandthsOfACoreAndNegativeIsZero) {
   EXPECT_EQ(ToMilliCores(0.8), 800);
   EXPECT_EQ(ToMilliCores(1.2345), 1235);  // rounded
