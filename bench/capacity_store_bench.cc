@@ -58,6 +58,7 @@ std::vector<std::string> DayBlobs(std::mt19937* rng) {
   std::vector<std::string> out;
   for (int i = 0; i < 16; ++i) {
     std::vector<vrecon::models::DemandBin> bins;
+    bins.reserve(288);
     for (int b = 0; b < 288; ++b) bins.push_back({b * vrecon::models::kDemandBinNs, load(*rng)});
     vrecon::models::DemandDay d = vrecon::models::DigestDays(bins, {}).at(0);
     d.block_seen = int64_t{1} << 50;
