@@ -99,30 +99,20 @@ int main(int argc, char** argv) {
   std::remove(log.c_str());
   // The entities and how their demand is counted, as `vrecon capacity` names them.
   if (Status s = vrecon::RefreshCapacityDigests(store->get()); !s.ok()) return Fail(s);
-  auto q = (*store)->db()->Prepare("SELECT DISTINCT entity, source, counter FROM capacity_day ORDER BY entity");
-  if (!q.ok()) return Fail(q.status());
-  struct Entity {
-    std::string key, source, counter;
-  };
-  std::vector<Entity> entities;
-  while (true) {
-    auto row = q->Step();
-    if (!row.ok()) return Fail(row.status());
-    if (!*row) break;
-    entities.push_back({q->ColumnText(0), q->ColumnText(1), q->ColumnText(2)});
-  }
+  auto entities = vrecon::CapacityEntities(store->get());
+  if (!entities.ok()) return Fail(entities.status());
   std::mt19937 rng(40);
   const std::vector<std::string> blobs = DayBlobs(&rng);
   const TimeNs first = vrecon::DaysFromCivil(2025, 11, 1) * vrecon::kNsPerDay;
   auto tx = (*store)->BeginTransaction();
   if (!tx.ok()) return Fail(tx.status());
-  for (size_t e = 0; e < entities.size(); ++e) {
-    const bool host = entities[e].key.find('/') == std::string::npos;
+  for (size_t e = 0; e < entities->size(); ++e) {
+    const bool host = (*entities)[e].entity.find('/') == std::string::npos;
     std::vector<vrecon::StoredCapacityDay> rows;
     for (int t = 0; t < days; ++t) {
       vrecon::StoredCapacityDay r;
       r.day = first + t * vrecon::kNsPerDay;
-      r.counter = entities[e].counter;
+      r.counter = (*entities)[e].counter;
       r.bins = 288;
       r.p95_cores = DailyP95(static_cast<int>(e), t, days, host ? 2.0 : 0.1, &rng);
       r.sum_cores = *r.p95_cores * 0.7 * 288;
@@ -131,11 +121,12 @@ int main(int argc, char** argv) {
       r.state = blobs[(e + static_cast<size_t>(t)) % blobs.size()];
       rows.push_back(std::move(r));
     }
-    if (Status s = vrecon::ReplaceCapacityDays(store->get(), entities[e].key, entities[e].source, first, rows); !s.ok())
+    if (Status s = vrecon::ReplaceCapacityDays(store->get(), (*entities)[e].entity, (*entities)[e].source, first, rows);
+        !s.ok())
       return Fail(s);
   }
   if (Status s = tx->Commit(); !s.ok()) return Fail(s);
-  std::printf("%s: %zu entities x %d days of digests, written in %.1f s\n", db.c_str(), entities.size(), days,
+  std::printf("%s: %zu entities x %d days of digests, written in %.1f s\n", db.c_str(), entities->size(), days,
               std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   return 0;
 }

@@ -105,6 +105,20 @@ Status ReplaceCapacityDays(Store* store, const std::string& entity, const std::s
   return UpsertCapacityDays(store, entity, source, days);
 }
 
+StatusOr<std::vector<CapacityEntityRow>> CapacityEntities(Store* store) {
+  ASSIGN_OR_RETURN(Statement q, store->db()->Prepare(
+                                    "SELECT d.entity, d.source, d.counter FROM capacity_day d WHERE d.day_ns = (SELECT "
+                                    "max(l.day_ns) FROM capacity_day l WHERE l.entity = d.entity AND l.source = "
+                                    "d.source) ORDER BY d.entity, d.source"));
+  std::vector<CapacityEntityRow> out;
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, q.Step());
+    if (!row) break;
+    out.push_back({q.ColumnText(0), q.ColumnText(1), q.ColumnText(2)});
+  }
+  return out;
+}
+
 StatusOr<std::optional<NewBlocks>> NewBlocksOf(Store* store, const std::vector<int64_t>& series_ids,
                                                int64_t after_block) {
   Database* db = store->db();

@@ -40,6 +40,12 @@ Status ReplaceCapacityDays(Store* store, const std::string& entity, const std::s
 Status UpsertCapacityDays(Store* store, const std::string& entity, const std::string& source,
                           const std::vector<StoredCapacityDay>& days);
 
+// Every entity with stored days, with its source and how its latest day's demand was computed.
+struct CapacityEntityRow {
+  std::string entity, source, counter;
+};
+StatusOr<std::vector<CapacityEntityRow>> CapacityEntities(Store* store);
+
 // What sample blocks newer than `after_block` hold of `series_ids`: the newest block's id and the
 // earliest sample start among them; nullopt when there are none.
 struct NewBlocks {
