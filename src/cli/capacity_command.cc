@@ -2,13 +2,20 @@
 #include <fstream>
 #include <iostream>
 
-#include "src/cli/capacity_output.h"
 #include "src/cli/command_options.h"
 #include "src/cli/commands.h"
 #include "src/core/file_replace.h"
 #include "src/engine/capacity_job.h"
+#include "src/report/capacity_output.h"
 
 namespace vrecon::cli {
+
+using report::CapacityHeader;
+using report::WriteCapacityCsv;
+using report::WriteCapacityForecastCsv;
+using report::WriteCapacityJson;
+using report::WriteCapacityTable;
+
 namespace {
 
 StatusOr<CapacityRequest> RequestOf(const CapacityArgs& o) {

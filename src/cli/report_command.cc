@@ -9,6 +9,7 @@
 #include "src/core/file_replace.h"
 #include "src/core/text_util.h"
 #include "src/engine/stored_corrections.h"
+#include "src/report/capacity_report.h"
 #include "src/report/html_report.h"
 #include "src/report/pdh_export.h"
 #include "src/report/report_data.h"
@@ -153,7 +154,10 @@ int RunReportCommand(const ReportArgs& o) {
   } else {
     s = Write(o, [&](std::ostream& os) {
       auto fleet = report::BuildFleetReport(store->get(), rreq);
-      if (fleet.ok()) report::WriteReportMarkdown(os, *fleet);
+      if (!fleet.ok()) return fleet.status();
+      auto capacity = report::BuildCapacityReport(store->get(), rreq);
+      if (!capacity.ok()) return capacity.status();
+      report::WriteReportMarkdown(os, *fleet, *capacity);
       return keep(std::move(fleet));
     });
   }

@@ -220,7 +220,7 @@ StatusOr<std::vector<CapacityEntity>> RunCapacity(Store* store, const CapacityRe
   // The day digests are brought up to date as the entities are answered, in one transaction; a
   // read-only store's are computed and not kept.
   DayUpdate update;
-  update.persist = !store->read_only_reason();
+  update.persist = req.keep_digests && !store->read_only_reason();
   update.then_read = !req.digests_only;
   BlockReader reader(store);
   update.reader = &reader;

@@ -29,6 +29,10 @@ struct CapacityRequest {
   // Only these VMs (vm_keys), and no host: a fleet round's. Unset: as `names` says.
   std::optional<std::set<std::string>> vm_keys;
   VmViewPtr view;  // the VMs' view when the caller has read it (a fleet round's); read here when null
+  // Hosts' and clusters' daily p95s kept in CapacityEntity::history (the report draws them).
+  bool host_history = false;
+  // Digests brought up to date are stored (unless the store is read-only); false: computed only.
+  bool keep_digests = true;
 };
 
 struct GrowthDriver {
@@ -50,6 +54,7 @@ struct CapacityEntity {
   std::optional<TimeNs> as_of;  // the end of its data
   std::string model;
   std::vector<models::ForecastDay> forecast;
+  std::vector<models::DailyDemand> history;  // with CapacityRequest::host_history: its days, oldest first
   std::vector<models::Flag> flags;
   std::vector<GrowthDriver> growth_drivers;
 };

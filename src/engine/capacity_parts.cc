@@ -1,5 +1,7 @@
 #include "src/engine/capacity_parts.h"
 
+#include <algorithm>
+
 #include "models/capacity_growth.h"
 #include "src/engine/capacity_days.h"
 #include "src/store/correction_tables.h"
@@ -40,6 +42,11 @@ Status AnswerFromPlan(Store* store, const CapacityRequest& req, const DayUpdate&
   e->history_days = f.history_days;
   e->model = f.model;
   e->forecast = f.days;
+  if (req.host_history && e->scope != "vm") {
+    e->history = h.days;  // stored days, then those this run computed over them
+    std::sort(e->history.begin(), e->history.end(),
+              [](const models::DailyDemand& a, const models::DailyDemand& b) { return a.day < b.day; });
+  }
   e->demand_p95_cores = models::NearestRankCores(&h.recent, 0.95);
   if (!f.sufficient)
     e->flags.push_back({"insufficient-history", Severity::kInfo,

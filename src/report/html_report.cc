@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "src/core/text_util.h"
+#include "src/report/capacity_report.h"
 #include "src/report/flags_doc.h"
 #include "src/report/svg_chart.h"
 
@@ -156,6 +157,14 @@ StatusOr<FleetReport> WriteHtmlReport(std::ostream& os, Store* store, const Repo
   }();
   if (!fleet.ok()) return fleet.status();
   const FleetReport& r = *fleet;
+  ASSIGN_OR_RETURN(const CapacityReport capacity, BuildCapacityReport(store, req, opt.keep_capacity_digests));
+  std::map<std::string, std::string> vm_links;
+  for (size_t i = 0; i < r.vms.size(); ++i) vm_links[r.vms[i].vm.vm_key] = VmHref(opt, r, i);
+  std::ostringstream capacity_text;
+  {
+    Sink cs(capacity_text);
+    WriteCapacitySection(cs, capacity, vm_links, opt, &defs);
+  }
   Sink s(os);
   s << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" "
        "content=\"width=device-width, initial-scale=1\"><title>vrecon CPU capacity report</title><style>"
@@ -179,21 +188,43 @@ StatusOr<FleetReport> WriteHtmlReport(std::ostream& os, Store* store, const Repo
     }
   }
   s << ". CPU figures are % of the VM's vCPUs (utilization) or % of one CPU (processes). w = host-measured / "
-       "guest-reported CPU.</p>\n<nav><a href=\"#fleet\">Fleet</a> &middot; <a href=\"#vms\">VMs</a> &middot; <a "
-       "href=\"#flags\">Flags explained</a></nav>\n";
+       "guest-reported CPU.</p>\n<nav><a href=\"#capacity\">Capacity</a> &middot; <a href=\"#fleet\">Fleet</a> "
+       "&middot; <a href=\"#vms\">VMs</a> &middot; <a href=\"#flags\">Flags explained</a></nav>\n";
+  // The charts' shared parts first: the capacity section and the VM sections draw with them.
+  s << defs.Block() << capacity_text.view();
   FleetPage(s, r, opt);
   s << "<section id=\"vms\"><h2>VMs</h2>";
   if (r.vms.empty()) s << "<p class=\"missing\">No VM in the stored corrections.</p>";
   if (r.vms.size() > opt.open_sections)
     s << "<p class=\"note\">The first " << std::to_string(opt.open_sections)
       << " sections are open; click a VM's line to open the others.</p>";
-  s << defs.Block() << sections_text.view();
+  s << sections_text.view();
   s << "</section>\n";
   FlagExplanations(s, r);
   s << "</body></html>\n";
   s.Flush();
   if (!s.ok()) return Status::IOError("could not write the HTML report");
   return fleet;
+}
+
+StatusOr<CapacityReport> WriteCapacityPage(std::ostream& os, Store* store, const ReportRequest& req,
+                                           const HtmlOptions& opt, const std::map<std::string, std::string>& vm_links) {
+  ASSIGN_OR_RETURN(CapacityReport capacity, BuildCapacityReport(store, req, opt.keep_capacity_digests));
+  std::ostringstream section;
+  SvgDefs defs;
+  {
+    Sink cs(section);
+    WriteCapacitySection(cs, capacity, vm_links, opt, &defs);
+  }
+  Sink s(os);
+  s << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" "
+       "content=\"width=device-width, initial-scale=1\"><title>vrecon capacity</title><style>"
+    << kCss << "</style></head><body>\n<h1>Capacity</h1><p class=\"meta\">Store " << H(store->label())
+    << ". All times are UTC.</p>\n<nav><a href=\"/\">The whole report</a></nav>\n"
+    << defs.Block() << section.view() << "</body></html>\n";
+  s.Flush();
+  if (!s.ok()) return Status::IOError("could not write the capacity page");
+  return capacity;
 }
 
 }  // namespace vrecon::report

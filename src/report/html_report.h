@@ -31,6 +31,9 @@ struct HtmlOptions {
   // Where the fleet tables link a VM: unset, to its section in the page; `vrecon serve` links
   // to a page of that VM alone.
   std::function<std::string(const VmReport&)> vm_href;
+  // The Capacity section's day digests, brought up to date, are stored; `vrecon serve`, which
+  // only reads, leaves them.
+  bool keep_capacity_digests = true;
 };
 
 // VM sections are rendered while the windows are read (one pass) and kept in memory until the
@@ -41,7 +44,16 @@ StatusOr<FleetReport> WriteHtmlReport(std::ostream& os, Store* store, const Repo
 void WriteVmSection(Sink& s, size_t index, const VmReport& v, const std::vector<StoredWindow>& windows,
                     const HtmlOptions& opt, SvgDefs* defs = nullptr);
 
-// Helpers shared by the two files.
+struct CapacityReport;
+// The Capacity section (html_capacity_section.cc). `vm_links`: vm_key -> where a VM's name links
+// (a VM without one is named only).
+void WriteCapacitySection(Sink& s, const CapacityReport& c, const std::map<std::string, std::string>& vm_links,
+                          const HtmlOptions& opt, SvgDefs* defs);
+// A page of the Capacity section alone (`vrecon serve`'s /capacity), with the report's style.
+StatusOr<CapacityReport> WriteCapacityPage(std::ostream& os, Store* store, const ReportRequest& req,
+                                           const HtmlOptions& opt, const std::map<std::string, std::string>& vm_links);
+
+// Helpers shared by the files of the HTML report.
 std::string H(std::string_view text);  // HTML-escaped
 std::string Num(const std::optional<double>& v, int decimals, std::string_view unit = "");
 std::string VmAnchor(size_t index);

@@ -5,46 +5,11 @@
 #include <string>
 
 #include "src/core/text_util.h"
+#include "src/report/csv_row.h"
 #include "src/report/output.h"
 
 namespace vrecon::report {
 namespace {
-
-using D = std::optional<double>;
-
-constexpr const char* kCsvHeader =
-    "record,vm,item,source,severity,start,end,count,vcpus,guest_util_pct,host_util_pct,w,steal_pct,"
-    "ready_pct_per_vcpu,costop_pct_per_vcpu,clock_offset_s,guest_coverage,host_coverage,guest_pct,corrected_pct,"
-    "ci_lo,ci_hi,host_load_pct,flags,message,vm_key,host_counter,basis,bottleneck_pct,queue_ms_mean,queue_ms_p95,"
-    "sampled_pct,events_pct\n";
-
-// One CSV row by column name; unset columns stay empty.
-struct Row {
-  std::string record, vm, item, source, severity, start, end, count, vcpus, flags, message, vm_key, host_counter, basis;
-  D guest, host, w, steal, ready, costop, clock, gcov, hcov, gpct, cpct, lo, hi, load;
-  // A process's event figures (models/event_correction.h): Perfmon's and the trace's means over
-  // the windows both had it.
-  D bottleneck, queue_mean, queue_p95, sampled, events;
-  void Write(Sink& s) const {
-    s << record << ',' << CsvCell(vm) << ',' << CsvCell(item) << ',' << source << ',' << severity << ',' << start << ','
-      << end << ',' << count << ',' << vcpus;
-    std::string nums;
-    for (const D* d :
-         {&guest, &host, &w, &steal, &ready, &costop, &clock, &gcov, &hcov, &gpct, &cpct, &lo, &hi, &load}) {
-      nums += ',';
-      AppendFixed4(&nums, *d);
-    }
-    s << nums;
-    s << ',' << CsvCell(flags) << ',' << CsvCell(message) << ',' << CsvCell(vm_key) << ',' << CsvCell(host_counter)
-      << ',' << basis;
-    nums.clear();
-    for (const D* d : {&bottleneck, &queue_mean, &queue_p95, &sampled, &events}) {
-      nums += ',';
-      AppendFixed4(&nums, *d);
-    }
-    s << nums << '\n';
-  }
-};
 
 D Ratio(int64_t a, int64_t b) { return b ? D(static_cast<double>(a) / static_cast<double>(b)) : std::nullopt; }
 
@@ -134,8 +99,10 @@ void AppendFixed4(std::string* out, const std::optional<double>& v) {
 std::string OptInt(const std::optional<int>& v) { return v ? std::to_string(*v) : ""; }
 
 StatusOr<FleetReport> WriteReportCsv(std::ostream& os, Store* store, const ReportRequest& req) {
+  ASSIGN_OR_RETURN(const CapacityReport capacity, BuildCapacityReport(store, req));
   Sink s(os);
   s << kCsvHeader;
+  WriteCapacityRows(s, capacity);
   // The hot path (2 M rows for 1,000 VMs x 7 days): one reused buffer, no Row.
   std::string line, vm_cell, key_cell;
   size_t vm_of_cell = static_cast<size_t>(-1);
@@ -165,7 +132,9 @@ StatusOr<FleetReport> WriteReportCsv(std::ostream& os, Store* store, const Repor
     line += CsvCell(Codes(w.flags));
     line += ",,";
     line += key_cell;
-    line += ",,,,,,,\n";  // host_counter: on the vm row; the event figures: on process rows
+    line += ",,,,,,,";  // host_counter: on the vm row; the event figures: on process rows
+    line += kCapacityColumnsEmpty;
+    line += '\n';
     s << line;
   };
   auto visit = [&](size_t, const VmReport& v, const std::vector<StoredWindow>&) -> Status {
@@ -261,9 +230,10 @@ StatusOr<FleetReport> WriteReportCsv(std::ostream& os, Store* store, const Repor
   return r;
 }
 
-void WriteReportMarkdown(std::ostream& os, const FleetReport& r) {
+void WriteReportMarkdown(std::ostream& os, const FleetReport& r, const CapacityReport& capacity) {
   auto fx = [](const D& v, int d) { return v ? FormatFixed(*v, d) : std::string("n/a"); };
   os << "## vrecon capacity report\n\n";
+  WriteCapacityMarkdown(os, capacity);
   if (r.windows) {
     os << "- Period: " << Iso(r.first) << " to " << Iso(r.last) << " (UTC)\n";
   }

@@ -15,8 +15,9 @@ namespace vrecon::report {
 StatusOr<FleetReport> WriteReportCsv(std::ostream& os, Store* store, const ReportRequest& req);
 // One JSON object: "vms" first (streamed), then the fleet-wide fields.
 StatusOr<FleetReport> WriteReportJson(std::ostream& os, Store* store, const ReportRequest& req);
-// A short summary for a ticket or chat message.
-void WriteReportMarkdown(std::ostream& os, const FleetReport& r);
+struct CapacityReport;
+// A short summary for a ticket or chat message: the capacity answers first.
+void WriteReportMarkdown(std::ostream& os, const FleetReport& r, const CapacityReport& capacity);
 
 // Output buffered in 1 MiB pieces (report files reach tens of MB).
 class Sink {

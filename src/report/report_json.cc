@@ -1,6 +1,8 @@
 // `vrecon report --format json` (docs/report.md): per-VM objects streamed, then the fleet.
 #include <string>
 
+#include "src/report/capacity_output.h"
+#include "src/report/capacity_report.h"
 #include "src/report/output.h"
 #include "src/report/report_data.h"
 
@@ -32,6 +34,7 @@ std::string JsonRanking(const FleetReport& r, const std::vector<size_t>& idx) {
 }  // namespace
 
 StatusOr<FleetReport> WriteReportJson(std::ostream& os, Store* store, const ReportRequest& req) {
+  ASSIGN_OR_RETURN(const CapacityReport capacity, BuildCapacityReport(store, req));
   Sink s(os);
   s << "{\"vms\": [";
   auto visit = [&](size_t i, const VmReport& v, const std::vector<StoredWindow>& windows) -> Status {
@@ -110,9 +113,12 @@ StatusOr<FleetReport> WriteReportJson(std::ostream& os, Store* store, const Repo
   }
   s << "],\n \"rankings\": {\"gap\": " << JsonRanking(r, RankByGap(r))
     << ", \"ready\": " << JsonRanking(r, RankByReady(r)) << ", \"costop\": " << JsonRanking(r, RankByCostop(r))
-    << "}}\n";
+    << "},\n \"capacity\": ";
   s.Flush();
-  if (!s.ok()) return Status::IOError("could not write the JSON report");
+  // `vrecon capacity --format json`'s object, with the report's settings.
+  WriteCapacityJson(os, {capacity.as_of, capacity.risk, capacity.buffer_pct}, capacity.entities);
+  os << "}\n";
+  if (!os) return Status::IOError("could not write the JSON report");
   return r;
 }
 

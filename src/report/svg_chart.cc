@@ -121,7 +121,7 @@ std::string Legend(const ChartSpec& spec) {
     o += "<text x=\"" + std::to_string(x + 18) + "\" y=\"17\">" + XmlEscape(label) + "</text>";
     x += 26 + static_cast<int>(label.size()) * 6;
   };
-  for (const ChartSeries& s : spec.series) legend(s.color, s.label, false);
+  for (const ChartSeries& s : spec.series) legend(s.color, s.label, !s.line);
   for (const ChartBand& b : spec.bands) legend(b.color, b.label, true);
   for (const auto& [v, label] : spec.lines) legend("#555", label, false);
   return o + "</g>";
@@ -293,6 +293,7 @@ std::string RenderChart(const ChartSpec& spec, TimeNs t0, TimeNs t1, SvgDefs* de
       }
       o += "<path class=\"env\" fill=\"" + s.color + "\" d=\"" + env.str() + "\"/>";
     }
+    if (!s.line) continue;
     PathData d;
     for (int i = 0; i < n; ++i) {
       auto v = b.mean(i);

@@ -41,6 +41,7 @@ struct ChartSeries {
   bool right_axis = false;  // drawn against the second y axis
   bool envelope = false;    // shade the min..max range of each bucket
   bool dashed = false;
+  bool line = true;  // false: only the envelope (a forecast's band), no line through the means
 };
 
 // A horizontal band on the left axis (a threshold's range): a faint tint, so the lines inside

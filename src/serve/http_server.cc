@@ -9,6 +9,7 @@
 #include <memory>
 #include <thread>
 
+#include "src/serve/capacity_cache.h"
 #include "src/serve/exposition.h"
 #include "src/serve/metrics_snapshot.h"
 #include "src/serve/metrics_text.h"
@@ -18,10 +19,11 @@
 namespace vrecon::serve {
 namespace {
 
-StatusOr<std::string> Metrics(const ServerOptions& o) {
+StatusOr<std::string> Metrics(const ServerOptions& o, CapacityCache* capacity) {
   const auto t0 = std::chrono::steady_clock::now();
   ASSIGN_OR_RETURN(std::unique_ptr<Store> store, Store::OpenForReading(o.db));
   ASSIGN_OR_RETURN(MetricsSnapshot snapshot, ReadMetricsSnapshot(store.get(), o.top));
+  ASSIGN_OR_RETURN(snapshot.capacity, capacity->Get(store.get()));
   snapshot.version = o.version;
   snapshot.commit = o.commit;
   const double read_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -31,8 +33,9 @@ StatusOr<std::string> Metrics(const ServerOptions& o) {
 }
 
 void Route(httplib::Server* svr, const ServerOptions& o) {
-  svr->Get("/metrics", [&o](const httplib::Request&, httplib::Response& res) {
-    StatusOr<std::string> body = Metrics(o);
+  auto capacity = std::make_shared<CapacityCache>(std::chrono::seconds(o.capacity_max_age_s));
+  svr->Get("/metrics", [&o, capacity](const httplib::Request&, httplib::Response& res) {
+    StatusOr<std::string> body = Metrics(o, capacity.get());
     if (!body.ok()) {
       std::cerr << "vrecon serve: /metrics: " << body.status().message() << std::endl;
       res.status = 503;
@@ -54,10 +57,11 @@ void Route(httplib::Server* svr, const ServerOptions& o) {
   // One line, no path or stack: the error handler runs for every 4xx/5xx without a body.
   svr->set_error_handler([](const httplib::Request&, httplib::Response& res) {
     if (!res.body.empty()) return;
-    res.set_content(res.status == 404
-                        ? "not found: vrecon serve answers /, /api/vms, /api/vms/{vm_key}/windows and /metrics\n"
-                        : "request refused\n",
-                    "text/plain");
+    res.set_content(
+        res.status == 404
+            ? "not found: vrecon serve answers /, /capacity, /api/vms, /api/vms/{vm_key}/windows and /metrics\n"
+            : "request refused\n",
+        "text/plain");
   });
   svr->set_exception_handler([](const httplib::Request&, httplib::Response& res, const std::exception_ptr&) {
     res.status = 500;

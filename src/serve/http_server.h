@@ -28,6 +28,7 @@ struct ServerOptions {
   std::string tls_cert, tls_key;         // PEM files; both or neither
   std::string version, commit;           // vrecon_build_info's labels
   std::shared_ptr<const AuthFile> auth;  // set: every request needs basic auth of one of its users
+  int capacity_max_age_s = 900;          // /metrics' capacity answers are recomputed at most this often
 };
 
 // The server on a thread of its own (and cpp-httplib's workers) from Start until Stop or

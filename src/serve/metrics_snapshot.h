@@ -4,6 +4,7 @@
 #ifndef VRECON_SRC_SERVE_METRICS_SNAPSHOT_H_
 #define VRECON_SRC_SERVE_METRICS_SNAPSHOT_H_
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,8 +28,17 @@ struct VmMetrics {
   std::vector<DispatchWait> dispatch;
 };
 
+// One capacity entity's answers with `vrecon capacity`'s defaults (src/serve/capacity_cache.h).
+struct CapacityMetric {
+  std::string scope, name, key, source;
+  std::optional<double> usable_cores, demand_p95_cores;
+  std::optional<double> time_remaining_days;  // +inf: a forecast that does not cross within the horizon
+};
+
 struct MetricsSnapshot {
   std::vector<VmMetrics> vms;
+  // Computed every few minutes, not per scrape (capacity_cache.h); null: not computed.
+  std::shared_ptr<const std::vector<CapacityMetric>> capacity;
   std::vector<SourceStatus> sources;
   std::string version, commit;  // of the vrecon serving them (vrecon_build_info); "" leaves it out
 };

@@ -167,6 +167,26 @@ void Sources(const MetricsSnapshot& s, Exposition* e) {
   }
 }
 
+void Capacity(const MetricsSnapshot& s, Exposition* e) {
+  if (!s.capacity) return;
+  using Field = std::optional<double> CapacityMetric::*;
+  const std::tuple<const char*, const char*, Field> families[] = {
+      {"vrecon_capacity_time_remaining_days",
+       "Days until the forecast (upper band) exceeds usable capacity; +Inf: not within a year (vrecon capacity).",
+       &CapacityMetric::time_remaining_days},
+      {"vrecon_capacity_usable_cores", "Capacity less the 10% buffer, in cores (vrecon capacity).",
+       &CapacityMetric::usable_cores},
+      {"vrecon_capacity_demand_p95_cores", "p95 of the last 30 days' 5-minute demand, in cores (vrecon capacity).",
+       &CapacityMetric::demand_p95_cores},
+  };
+  for (const auto& [name, help, field] : families) {
+    e->Family(name, "gauge", help);
+    for (const CapacityMetric& c : *s.capacity)
+      if (const std::optional<double>& v = c.*field)
+        e->Sample({{"scope", c.scope}, {"name", c.name}, {"key", c.key}, {"source", c.source}}, *v);
+  }
+}
+
 }  // namespace
 
 void RenderMetrics(const MetricsSnapshot& snapshot, double read_seconds, std::string* out) {
@@ -183,6 +203,7 @@ void RenderMetrics(const MetricsSnapshot& snapshot, double read_seconds, std::st
   Flags(snapshot, &e);
   Processes(snapshot, &e);
   Sources(snapshot, &e);
+  Capacity(snapshot, &e);
   e.Family("vrecon_store_read_seconds", "gauge", "How long this scrape took to read the store.");
   e.Sample({}, read_seconds);
 }

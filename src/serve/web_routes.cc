@@ -7,9 +7,11 @@
 
 #include "src/engine/correction_job.h"
 #include "src/engine/ready_job.h"
+#include "src/report/capacity_report.h"
 #include "src/report/correction_report.h"
 #include "src/report/html_report.h"
 #include "src/report/ready_json.h"
+#include "src/store/correction_tables.h"
 #include "src/store/store.h"
 
 namespace vrecon::serve {
@@ -38,9 +40,28 @@ WebReply ReportPage(const ServerOptions& o, const WebQuery& q) {
   report::HtmlOptions opt;
   opt.vm_href = [&q](const report::VmReport& v) { return VmPageLink(q, v.vm.vm_key); };
   if (q.vm) opt.open_sections = SIZE_MAX;  // the VM's own page: its sections open
+  opt.keep_capacity_digests = false;       // a page view reads; collectors and `vrecon report` keep the digests
   std::ostringstream html;
   StatusOr<report::FleetReport> r = report::WriteHtmlReport(html, store->get(), req, opt);
   if (!r.ok()) return ErrorReply(r.status(), "no stored VM matches vm=" + UrlEncode(q.vm.value_or("")));
+  return Ok(std::move(html).str(), "text/html; charset=utf-8");
+}
+
+WebReply CapacityPage(const ServerOptions& o, const WebQuery& q) {
+  StatusOr<std::unique_ptr<Store>> store = Store::OpenForReading(o.db);
+  if (!store.ok()) return ErrorReply(store.status(), "the capacity page");
+  report::ReportRequest req;
+  req.vm = q.vm;
+  req.to = q.to;
+  report::HtmlOptions opt;
+  opt.keep_capacity_digests = false;
+  // A VM links to its page when the store has its corrections (the pages are of those).
+  std::map<std::string, std::string> links;
+  if (StatusOr<std::vector<CorrVm>> vms = ListCorrVms(store->get()); vms.ok())
+    for (const CorrVm& v : *vms) links[v.vm_key] = VmPageLink(q, v.vm_key);
+  std::ostringstream html;
+  StatusOr<report::CapacityReport> r = report::WriteCapacityPage(html, store->get(), req, opt, links);
+  if (!r.ok()) return ErrorReply(r.status(), "the capacity page");
   return Ok(std::move(html).str(), "text/html; charset=utf-8");
 }
 
@@ -92,6 +113,7 @@ void AddWebRoutes(httplib::Server* svr, const ServerOptions& o) {
     };
   };
   svr->Get("/", route([&o](const WebQuery& q, const httplib::Request&) { return ReportPage(o, q); }));
+  svr->Get("/capacity", route([&o](const WebQuery& q, const httplib::Request&) { return CapacityPage(o, q); }));
   svr->Get("/api/vms", route([&o](const WebQuery& q, const httplib::Request&) { return VmsJson(o, q); }));
   // A vm_key holds '/' ("vsphere:<vCenter id>/vm-42"): the pattern takes everything between.
   svr->Get(R"(/api/vms/(.+)/windows)",

@@ -1,82 +1,23 @@
 // `vrecon capacity` (docs/capacity.md) through the binary: 35 days of esxtop captures of a VM
-// whose demand grows and one whose demand is flat; the answers, the output shapes and the usage
-// errors.
+// whose demand grows and one whose demand is flat (tests/support/capacity_logs.h); the answers, the
+// output shapes and the usage errors; the report's Capacity section in CSV, JSON and markdown.
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <regex>
 #include <string>
 
-#include "src/core/time_util.h"
+#include "tests/support/capacity_logs.h"
 #include "tests/support/cli_runner.h"
 
 namespace vrecon::testing {
 namespace {
-
-constexpr int kDays = 35;
-
-// 5-minute esxtop rows from 2026-10-01 UTC: WEB02 runs 60% + 2% a day of one vCPU plus 5% ready
-// (demand 0.65 + 0.02 x day cores), with a little swing within each day; DB02 a flat 50%; APP03
-// 250% of its 2 vCPUs' worth, with 10% co-stop (5% a vCPU). The host's 4 PCPUs are 40% busy.
-std::string EsxtopLog() {
-  std::string s = "\"(PDH-CSV 4.0) (UTC)(0)\"";
-  for (const char* vm : {"101:WEB02", "102:DB02"})
-    for (const char* c : {"% Run", "% Ready"})
-      s += std::string(",\"\\\\esx01.example.com\\Group Cpu(") + vm + ")\\" + c + "\"";
-  for (const char* c : {"% Run", "% CoStop"})
-    s += std::string(",\"\\\\esx01.example.com\\Group Cpu(103:APP03)\\") + c + "\"";
-  for (const char* pcpu : {"_Total", "0", "1", "2", "3"})
-    s += std::string(",\"\\\\esx01.example.com\\Physical Cpu(") + pcpu + ")\\% Util Time\"";
-  s += "\n";
-  const TimeNs start = DaysFromCivil(2026, 10, 1) * 86400 * kNsPerSec;
-  char b[192];
-  for (int i = 0; i < kDays * 288; ++i) {
-    const CivilTime c = CivilFromNs(start + static_cast<TimeNs>(i + 1) * 300 * kNsPerSec);
-    const double day = i / 288.0, swing = (i % 288) % 7 * 0.5;
-    std::snprintf(
-        b, sizeof b,
-        "\"%02d/%02d/%04d %02d:%02d:%02d.000\",\"%.3f\",\"5\",\"%.3f\",\"1\",\"250\",\"10\",\"40\",\"40\",\"40\","
-        "\"40\",\"40\"\n",
-        c.month, c.day, c.year, c.hour, c.minute, c.second, 60 + 2 * day + swing, 50 + swing);
-    s += b;
-  }
-  return s;
-}
-
-// 22 days of a Hyper-V host's log: APP01's two virtual processors at 30% and 50% run time (0.8
-// cores of demand, no ready on Hyper-V), 5-minute rows from 2026-10-14.
-std::string HyperVLog() {
-  std::string s = "\"(PDH-CSV 4.0) (UTC)(0)\"";
-  for (const char* vp : {"0", "1"})
-    s += std::string(",\"\\\\HV02\\Hyper-V Hypervisor Virtual Processor(APP01:Hv VP ") + vp + ")\\% Total Run Time\"";
-  s += "\n";
-  const TimeNs start = DaysFromCivil(2026, 10, 14) * 86400 * kNsPerSec;
-  char b[96];
-  for (int i = 0; i < 22 * 288; ++i) {
-    const CivilTime c = CivilFromNs(start + static_cast<TimeNs>(i + 1) * 300 * kNsPerSec);
-    std::snprintf(b, sizeof b, "\"%02d/%02d/%04d %02d:%02d:%02d.000\",\"30\",\"50\"\n", c.month, c.day, c.year, c.hour,
-                  c.minute, c.second);
-    s += b;
-  }
-  return s;
-}
-
-// The guests' Processor(n) instances give the VMs' vCPUs: WEB02 2, DB02 4, APP03 2.
-std::string Guests() {
-  std::string s = "\"(PDH-CSV 4.0) (UTC)(0)\"";
-  for (const char* cpu : {"0", "1"}) s += std::string(",\"\\\\WEB02\\Processor(") + cpu + ")\\% Processor Time\"";
-  for (const char* cpu : {"0", "1", "2", "3"})
-    s += std::string(",\"\\\\DB02\\Processor(") + cpu + ")\\% Processor Time\"";
-  for (const char* cpu : {"0", "1"}) s += std::string(",\"\\\\APP03\\Processor(") + cpu + ")\\% Processor Time\"";
-  return s + "\n\"10/01/2026 01:00:00.000\",\"5\",\"5\",\"5\",\"5\",\"5\",\"5\",\"5\",\"5\"\n";
-}
 
 class CapacityCommandTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new TempDir;
     WriteText(dir_->File("esxtop.csv"), EsxtopLog());
-    WriteText(dir_->File("guests.csv"), Guests());
+    WriteText(dir_->File("guests.csv"), CapacityGuests());
     WriteText(dir_->File("hyperv.csv"), HyperVLog());
     db_ = dir_->File("cap.db");
     CliResult r = RunVrecon(
@@ -109,8 +50,8 @@ TEST_F(CapacityCommandTest, GrowingDemandRunsOutWhenItsTruthDoes) {
   // 1.8 from day 56.
   EXPECT_EQ(Field(r.out, "WEB02", "vcpus"), 2);
   EXPECT_DOUBLE_EQ(Field(r.out, "WEB02", "usable_cores"), 1.8);
-  EXPECT_EQ(Field(r.out, "WEB02", "history_days"), kDays);
-  EXPECT_NEAR(Field(r.out, "WEB02", "time_remaining_days"), 56 - (kDays - 1), 7);
+  EXPECT_EQ(Field(r.out, "WEB02", "history_days"), kCapacityLogDays);
+  EXPECT_NEAR(Field(r.out, "WEB02", "time_remaining_days"), 56 - (kCapacityLogDays - 1), 7);
   EXPECT_NE(r.out.find("\"demand_counter\": \"% Run + % Ready\""), std::string::npos);
   // DB02: flat at 0.51-0.54 cores of 4 vCPUs: no crossing, and 1 vCPU is enough at 70%.
   EXPECT_EQ(Field(r.out, "DB02", "time_remaining_days"), -1);
@@ -146,7 +87,7 @@ TEST_F(CapacityCommandTest, AHostLogsHostIsItsBusyProcessorsAndItsVmsReady) {
             std::string::npos)
       << r.out.substr(0, 400);
   EXPECT_NEAR(Field(r.out, "esx01.example.com", "demand_p95_cores"), 1.6 + 0.05 + 0.01, 1e-9);
-  EXPECT_EQ(Field(r.out, "esx01.example.com", "history_days"), kDays);
+  EXPECT_EQ(Field(r.out, "esx01.example.com", "history_days"), kCapacityLogDays);
   EXPECT_NE(r.out.find("\"code\": \"capacity-logical\""), std::string::npos);
   EXPECT_EQ(r.out.find("\"scope\": \"vm\""), std::string::npos);
   EXPECT_EQ(r.out.find("HV02"), std::string::npos);
@@ -204,43 +145,6 @@ TEST_F(CapacityCommandTest, AsOfAndTooLittleHistory) {
   EXPECT_NE(r.out.find("\"model\": \"none: 10 day(s) of history, 21 needed\""), std::string::npos);
 }
 
-// esxtop.csv's WEB02 with `% Used` (the counter the correction divides by) equal to its run.
-std::string Web02HostLog() {
-  std::string s = "\"(PDH-CSV 4.0) (UTC)(0)\"";
-  for (const char* c : {"% Run", "% Ready", "% Used"})
-    s += std::string(",\"\\\\esx01.example.com\\Group Cpu(101:WEB02)\\") + c + "\"";
-  s += "\n";
-  const TimeNs start = DaysFromCivil(2026, 10, 1) * 86400 * kNsPerSec;
-  char b[128];
-  for (int i = 0; i < kDays * 288; ++i) {
-    const CivilTime c = CivilFromNs(start + static_cast<TimeNs>(i + 1) * 300 * kNsPerSec);
-    const double run = 60 + 2 * (i / 288.0) + (i % 288) % 7 * 0.5;
-    std::snprintf(b, sizeof b, "\"%02d/%02d/%04d %02d:%02d:%02d.000\",\"%.3f\",\"5\",\"%.3f\"\n", c.month, c.day,
-                  c.year, c.hour, c.minute, c.second, run, run);
-    s += b;
-  }
-  return s;
-}
-
-// WEB02's guest as it logs itself beside Web02HostLog, 5-minute rows: its two CPUs' mean load is
-// half the host's run (so w is 1), `app` grows a core a hundred days and `svc` is flat.
-std::string GrowingGuestLog() {
-  std::string s = "\"(PDH-CSV 4.0) (UTC)(0)\"";
-  for (const char* c : {"Processor(_Total)", "Processor(0)", "Processor(1)", "Process(app)", "Process(svc)"})
-    s += std::string(",\"\\\\WEB02\\") + c + "\\% Processor Time\"";
-  s += "\n";
-  const TimeNs start = DaysFromCivil(2026, 10, 1) * 86400 * kNsPerSec;
-  char b[192];
-  for (int i = 0; i < kDays * 288; ++i) {
-    const CivilTime c = CivilFromNs(start + static_cast<TimeNs>(i + 1) * 300 * kNsPerSec);
-    const double day = i / 288.0, cpu = (60 + 2 * day + (i % 288) % 7 * 0.5) / 2;
-    std::snprintf(b, sizeof b, "\"%02d/%02d/%04d %02d:%02d:%02d.000\",\"%.4f\",\"%.4f\",\"%.4f\",\"%.4f\",\"10\"\n",
-                  c.month, c.day, c.year, c.hour, c.minute, c.second, cpu, cpu, cpu, 20 + day);
-    s += b;
-  }
-  return s;
-}
-
 // With stored corrections (a report makes them), a VM lists the processes that drive its growth.
 TEST_F(CapacityCommandTest, GrowthDriversAreTheProcessesWhoseCorrectedDemandGrows) {
   const std::string db = dir_->File("growth.db");
@@ -284,9 +188,88 @@ TEST_F(CapacityCommandTest, TheDaysOutliveThePrunedSamples) {
   CliResult after = RunVrecon({"capacity", "--db", db, "--name", "WEB02", "--format", "json"});
   CliResult full = RunVrecon({"capacity", "--db", db_, "--name", "WEB02", "--format", "json"});
   ASSERT_EQ(after.exit_code, 0) << after.err;
-  EXPECT_EQ(Field(after.out, "WEB02", "history_days"), kDays);
+  EXPECT_EQ(Field(after.out, "WEB02", "history_days"), kCapacityLogDays);
   EXPECT_EQ(Field(after.out, "WEB02", "demand_p95_cores"), Field(full.out, "WEB02", "demand_p95_cores"));
   EXPECT_EQ(Field(after.out, "WEB02", "time_remaining_days"), Field(full.out, "WEB02", "time_remaining_days"));
+}
+
+// A CSV line's cells, quotes taken off.
+std::vector<std::string> CsvCells(const std::string& line) {
+  std::vector<std::string> cells(1);
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (c == '"' && quoted && i + 1 < line.size() && line[i + 1] == '"') {
+      cells.back() += '"';
+      ++i;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      cells.emplace_back();
+    } else {
+      cells.back() += c;
+    }
+  }
+  return cells;
+}
+
+// The report's Capacity section carries `vrecon capacity`'s answers with the same defaults: the
+// JSON report's `capacity` object is the command's output, the CSV has a `capacity` row per
+// entity and a `forecast` row per entity and day, the markdown summary starts with them.
+TEST_F(CapacityCommandTest, TheReportCarriesTheCapacityAnswers) {
+  const std::string db = dir_->File("report.db");
+  ASSERT_EQ(RunVrecon({"ingest", "--db", db, dir_->File("esxtop.csv"), dir_->File("guests.csv")}).exit_code, 0);
+  CliResult json = RunVrecon({"report", "--db", db, "--format", "json", "--out", "-"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  CliResult cap = RunVrecon({"capacity", "--db", db, "--format", "json"});
+  ASSERT_EQ(cap.exit_code, 0) << cap.err;
+  const std::string key = ",\n \"capacity\": ";
+  const size_t at = json.out.find(key);
+  ASSERT_NE(at, std::string::npos) << json.out.substr(json.out.size() - 500);
+  EXPECT_EQ(json.out.substr(at + key.size()), cap.out + "}\n");
+  EXPECT_NE(cap.out.find("\"name\": \"esx01.example.com\""), std::string::npos);
+
+  CliResult csv = RunVrecon({"report", "--db", db, "--format", "csv", "--out", "-"});
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  const std::vector<std::string> header = CsvCells(csv.out.substr(0, csv.out.find('\n')));
+  // The CSV row that starts with `start`, split into cells.
+  auto row = [&](const std::string& start) {
+    const size_t at = csv.out.find("\n" + start);
+    if (at == std::string::npos) return std::vector<std::string>();
+    return CsvCells(csv.out.substr(at + 1, csv.out.find('\n', at + 1) - at - 1));
+  };
+  auto column = [&](const std::vector<std::string>& cells, const std::string& name) {
+    for (size_t i = 0; i < header.size() && i < cells.size(); ++i)
+      if (header[i] == name) return cells[i];
+    return std::string("(no column ") + name + ")";
+  };
+  const std::vector<std::string> web02 = row("capacity,WEB02,vm,esxtop,");
+  ASSERT_EQ(web02.size(), header.size()) << "every row has every column";
+  EXPECT_EQ(std::stod(column(web02, "time_remaining_days")), Field(cap.out, "WEB02", "time_remaining_days"));
+  EXPECT_EQ(column(web02, "usable_cores"), "1.8");
+  EXPECT_EQ(column(web02, "vcpus"), "2");
+  EXPECT_EQ(column(web02, "count"), std::to_string(kCapacityLogDays)) << "the history's days";
+  const std::vector<std::string> host = row("capacity,esx01.example.com,host,esxtop,");
+  ASSERT_EQ(host.size(), header.size());
+  EXPECT_EQ(std::stod(column(host, "usable_cores")), Field(cap.out, "esx01.example.com", "usable_cores"));
+  const std::vector<std::string> day = row("forecast,WEB02,vm,,,2026-11-05T00:00:00Z,");
+  ASSERT_EQ(day.size(), header.size());
+  EXPECT_LE(std::stod(column(day, "lower")), std::stod(column(day, "mid")));
+  EXPECT_LE(std::stod(column(day, "mid")), std::stod(column(day, "upper")));
+  size_t forecast_rows = 0;
+  for (size_t p = csv.out.find("\nforecast,WEB02,"); p != std::string::npos;
+       p = csv.out.find("\nforecast,WEB02,", p + 1))
+    ++forecast_rows;
+  EXPECT_EQ(forecast_rows, 365u);
+  EXPECT_LT(csv.out.find("\ncapacity,"), csv.out.find("\nwindow,")) << "the Capacity section first";
+
+  CliResult md = RunVrecon({"report", "--db", db, "--format", "markdown", "--out", "-"});
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_NE(md.out.find("**Capacity** (as of 2026-11-05T00:00:00Z; conservative, 10% buffer)"), std::string::npos)
+      << md.out;
+  EXPECT_NE(md.out.find("- host esx01.example.com: "), std::string::npos) << md.out;
+  EXPECT_NE(md.out.find("- VMs to resize: "), std::string::npos) << md.out;
+  EXPECT_NE(md.out.find("  - DB02: 4 -> 1 vCPUs"), std::string::npos) << md.out;
 }
 
 TEST_F(CapacityCommandTest, UsageErrorsAndUnknownNames) {

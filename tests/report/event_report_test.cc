@@ -34,13 +34,14 @@ class EventReportTest : public ::testing::Test {
 
 TEST_F(EventReportTest, CsvAndJsonCarryTheEventFigures) {
   const std::string csv = Report("csv");
-  EXPECT_NE(csv.find(",host_counter,basis,bottleneck_pct,queue_ms_mean,queue_ms_p95,sampled_pct,events_pct\n"),
+  EXPECT_NE(csv.find(",host_counter,basis,bottleneck_pct,queue_ms_mean,queue_ms_p95,sampled_pct,events_pct,"),
             std::string::npos)
       << csv;
   // multi.exe: 100% of one CPU, 125% corrected, bottleneck 25%, 10 ms a switch-in; Perfmon said 80%.
   EXPECT_NE(csv.find("process,WEB01,multi:200,,,,,1,,,,,,,,,,,100,125,"), std::string::npos) << csv;
-  EXPECT_NE(csv.find(",events,25,10,10,80,100\n"), std::string::npos) << csv;
-  EXPECT_NE(csv.find(",events,100,,,100,100\n"), std::string::npos) << csv;  // single.exe: never queued
+  // The capacity columns follow, empty on a process row.
+  EXPECT_NE(csv.find(",events,25,10,10,80,100,,,,,,,,,,,,\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",events,100,,,100,100,,,,,,,,,,,,\n"), std::string::npos) << csv;  // single.exe: never queued
   const std::string json = Report("json");
   EXPECT_NE(json.find("{\"name\": \"multi:200\", \"windows\": 1, \"guest_pct\": 100, \"corrected_pct\": 125"),
             std::string::npos)

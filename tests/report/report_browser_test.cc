@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <regex>
 
+#include "tests/support/capacity_logs.h"
 #include "tests/support/cli_runner.h"
 #include "tests/support/golden.h"
 #include "tests/support/png_pixels.h"
@@ -55,14 +56,24 @@ std::pair<int, int> PngSize(const std::string& png) {
   return {static_cast<int>(be(16)), static_cast<int>(be(20))};
 }
 
-TEST(ReportBrowserTest, HtmlReportRendersInHeadlessChromium) {
-  const std::string chromium = FindChromium();
-  if (chromium.empty()) {
-    const char* req = std::getenv("VRECON_REQUIRE_CHROMIUM");
-    if (req && std::string(req) == "1")
-      FAIL() << "VRECON_REQUIRE_CHROMIUM=1 but chromium is not installed (apt-get install chromium)";
-    GTEST_SKIP() << "chromium not installed (Debian package `chromium`); CI sets VRECON_REQUIRE_CHROMIUM=1";
+// Chromium's path; "" (and the test skipped or failed, as VRECON_REQUIRE_CHROMIUM says) when none.
+#define REQUIRE_CHROMIUM(chromium)                                                                           \
+  const std::string chromium = FindChromium();                                                               \
+  if (chromium.empty()) {                                                                                    \
+    const char* req = std::getenv("VRECON_REQUIRE_CHROMIUM");                                                \
+    if (req && std::string(req) == "1")                                                                      \
+      FAIL() << "VRECON_REQUIRE_CHROMIUM=1 but chromium is not installed (apt-get install chromium)";        \
+    GTEST_SKIP() << "chromium not installed (Debian package `chromium`); CI sets VRECON_REQUIRE_CHROMIUM=1"; \
   }
+
+std::string HeadlessFlags(const TempDir& dir) {
+  return " --headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking "
+         "--disable-extensions --user-data-dir=" +
+         Quote(dir.File("profile")) + " ";
+}
+
+TEST(ReportBrowserTest, HtmlReportRendersInHeadlessChromium) {
+  REQUIRE_CHROMIUM(chromium);
   TempDir dir;
   const std::string db = dir.File("fleet.db");
   for (const char* f : {"report/fleet-guests.csv", "report/fleet-esxtop.csv"})
@@ -86,10 +97,7 @@ TEST(ReportBrowserTest, HtmlReportRendersInHeadlessChromium) {
             "<!DOCTYPE html><html><body><iframe id=f src=\"report.html\" style=\"width:1200px;height:800px\" "
             "onload=\"document.getElementById('h').textContent='HEIGHT='+this.contentDocument.documentElement."
             "scrollHeight\"></iframe><p id=h>HEIGHT=none</p></body></html>");
-  const std::string flags =
-      " --headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking "
-      "--disable-extensions --user-data-dir=" +
-      Quote(dir.File("profile")) + " ";
+  const std::string flags = HeadlessFlags(dir);
   const std::string dom = dir.File("dom.html"), log = dir.File("chromium.log");
   ASSERT_EQ(
       Shell("timeout 120 " + Quote(chromium) + flags + "--enable-logging=stderr --v=0 --virtual-time-budget=5000 " +
@@ -159,6 +167,74 @@ TEST(ReportBrowserTest, HtmlReportRendersInHeadlessChromium) {
   const double total = static_cast<double>(px.width) * px.height;
   EXPECT_LT(black / total, 0.002) << black << " near-black pixels of " << total;
   EXPECT_GT(white / total, 0.6) << "mostly white page";
+}
+
+// The Capacity section of a report over 35 days of a host's esxtop log: the browser draws the
+// host's forecast chart (history, forecast, band, usable line) and the tables, without errors.
+TEST(ReportBrowserTest, CapacitySectionDrawsTheForecast) {
+  REQUIRE_CHROMIUM(chromium);
+  TempDir dir;
+  const std::string db = dir.File("capacity.db");
+  WriteText(dir.File("esxtop.csv"), testing::EsxtopLog());
+  WriteText(dir.File("guests.csv"), testing::CapacityGuests());
+  ASSERT_EQ(RunVrecon({"ingest", "--db", db, dir.File("esxtop.csv"), dir.File("guests.csv")}).exit_code, 0);
+  const std::string html = dir.File("report.html");
+  CliResult r = RunVrecon({"report", "--db", db, "--out", html});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string dom = dir.File("dom.html"), log = dir.File("chromium.log");
+  ASSERT_EQ(Shell("timeout 120 " + Quote(chromium) + HeadlessFlags(dir) +
+                  "--enable-logging=stderr --v=0 --virtual-time-budget=5000 --dump-dom " + Quote("file://" + html) +
+                  " >" + Quote(dom) + " 2>" + Quote(log)),
+            0)
+      << ReadText(log);
+  const std::string console = ReadText(log);
+  EXPECT_EQ(console.find("CONSOLE("), std::string::npos) << console;
+  EXPECT_EQ(console.find("Uncaught"), std::string::npos) << console;
+  const std::string rendered = ReadText(dom);
+  const size_t begin = rendered.find("<section id=\"capacity\">");
+  ASSERT_NE(begin, std::string::npos);
+  const size_t end = rendered.find("</section>", begin);
+  ASSERT_NE(end, std::string::npos);
+  EXPECT_LT(end, rendered.find("<section id=\"fleet\">")) << "the Capacity section comes first";
+  const std::string section = rendered.substr(begin, end - begin);
+  EXPECT_NE(section.find("<td>host</td><td>esx01.example.com</td>"), std::string::npos) << section.substr(0, 3000);
+  EXPECT_NE(section.find("<h3>VMs to resize</h3>"), std::string::npos);
+  EXPECT_NE(section.find(">DB02</a>"), std::string::npos) << "a VM to resize links to its section";
+  // The host's chart: its history and forecast lines hold many points, its band is an area.
+  const std::regex line_re("<path class=\"line( dash)?\" stroke=\"[^\"]+\" d=\"([^\"]+)\"");
+  int long_lines = 0;
+  for (auto it = std::sregex_iterator(section.begin(), section.end(), line_re); it != std::sregex_iterator(); ++it) {
+    const std::string d = (*it)[2];
+    const std::regex number("-?[0-9.]+");
+    if (std::distance(std::sregex_iterator(d.begin(), d.end(), number), std::sregex_iterator()) / 2 >= 20) ++long_lines;
+  }
+  EXPECT_GE(long_lines, 2) << "the history's line and the forecast's";
+  EXPECT_NE(section.find("<path class=\"env\""), std::string::npos);
+  EXPECT_NE(section.find("<line class=\"thr\""), std::string::npos);
+  // The legends are drawn from the page's shared chart parts, before the section.
+  EXPECT_NE(rendered.find("usable 3.6 cores"), std::string::npos) << "4 processors less 10%";
+
+  const std::string artifacts = std::string(VRECON_ARTIFACT_DIR);
+  std::filesystem::create_directories(artifacts);
+  const std::string shot = artifacts + "/report-capacity.png";
+  std::filesystem::remove(shot);
+  ASSERT_EQ(Shell("timeout 120 " + Quote(chromium) + HeadlessFlags(dir) +
+                  "--window-size=1280,1400 --hide-scrollbars --screenshot=" + Quote(shot) + " " +
+                  Quote("file://" + html) + " >/dev/null 2>&1"),
+            0);
+  std::string error;
+  const testing::Pixels px = testing::DecodePng(ReadText(shot), &error);
+  ASSERT_TRUE(error.empty()) << error;
+  size_t black = 0, red = 0;
+  for (int y = 0; y < px.height; ++y)
+    for (int x = 0; x < px.width; ++x) {
+      const uint8_t* p = px.at(x, y);
+      if (p[0] < 24 && p[1] < 24 && p[2] < 24) ++black;
+      if (p[0] > 150 && p[1] < 120 && p[2] < 120) ++red;  // the forecast's line and band
+    }
+  const double total = static_cast<double>(px.width) * px.height;
+  EXPECT_LT(black / total, 0.002) << "an unstyled shape fills black";
+  EXPECT_GT(red, 300u) << "the forecast is drawn where a reader sees it";
 }
 
 }  // namespace

@@ -35,16 +35,17 @@ TEST(GrafanaDashboardTest, QueriesOnlyMetricsAndLabelsThatAreServed) {
   source.source = "vc01";
   MetricsSnapshot snapshot;
   snapshot.sources = {source};
+  snapshot.capacity = std::make_shared<const std::vector<CapacityMetric>>();
   RenderMetrics(snapshot, 0, &exposition);
   const std::set<std::string> families = Matches(exposition, std::regex(R"(# TYPE (\S+) )"));
 
   const std::set<std::string> used = Matches(queries, std::regex(R"(\b(vrecon_[a-z0-9_]+))"));
-  EXPECT_GE(used.size(), 15u) << "the dashboard covers the estate, a VM and the sources";
+  EXPECT_GE(used.size(), 18u) << "the dashboard covers the estate, a VM, the sources and capacity";
   for (const std::string& name : used) EXPECT_EQ(families.count(name), 1u) << name << " is not served on /metrics";
 
-  const std::set<std::string> labels = {"vm",          "vm_key",       "vm_source", "guest_machine",
-                                        "host_source", "host_counter", "process",   "code",
-                                        "severity",    "source",       "kind"};
+  const std::set<std::string> labels = {
+      "vm",   "vm_key",   "vm_source", "guest_machine", "host_source", "host_counter", "process",
+      "code", "severity", "source",    "kind",          "scope",       "name",         "key"};
   std::set<std::string> selected = Matches(queries, std::regex(R"(([a-z_]+)=\\")"));
   for (const std::string& by : Matches(queries, std::regex(R"(by \(([a-z_, ]+)\))"))) {
     for (const std::string& l : Matches(by, std::regex(R"(([a-z_]+))"))) selected.insert(l);

@@ -17,6 +17,7 @@
 #include "tests/serve/exposition_parse.h"
 #include "tests/serve/serve_runner.h"
 #include "tests/support/background.h"
+#include "tests/support/capacity_logs.h"
 #include "tests/support/cli_runner.h"
 #include "tests/support/test_store.h"
 
@@ -167,6 +168,62 @@ TEST_P(ServeTest, TheLatestWindowIsCompleteFollowsNewDataAndGoesWithAPrune) {
   EXPECT_EQ(p.samples.count(start), 0u);
 }
 
+// /metrics carries `vrecon capacity`'s answers for every entity (+Inf where the forecast crosses
+// nothing within the horizon), and /capacity is the report's Capacity section on a page.
+TEST_P(ServeTest, MetricsAndTheCapacityPageCarryTheCapacityAnswers) {
+  const std::string db = NewStore(GetParam(), dir_.path());
+  WriteText(dir_.File("esxtop.csv"), EsxtopLog());
+  WriteText(dir_.File("guests.csv"), CapacityGuests());
+  ASSERT_EQ(RunVrecon({"ingest", "--db", db, dir_.File("esxtop.csv"), dir_.File("guests.csv")}).exit_code, 0);
+  CliResult cap = RunVrecon({"capacity", "--db", db, "--format", "csv"});
+  ASSERT_EQ(cap.exit_code, 0) << cap.err;
+  ServeRunner serve(db);
+  ASSERT_TRUE(serve.listening()) << serve.process().err();
+  const auto [status, body] = serve.Get("/metrics");
+  ASSERT_EQ(status, 200);
+  const ParsedExposition p = ParseExposition(body);
+  EXPECT_EQ(p.types.at("vrecon_capacity_time_remaining_days"), "gauge");
+  // `vrecon capacity --format csv`: scope,name,key,...,usable_cores,demand_p95_cores,time_remaining_days
+  std::stringstream rows(cap.out);
+  std::string line;
+  std::getline(rows, line);
+  const std::vector<std::string> header = SplitCsv(line);
+  int entities = 0;
+  while (std::getline(rows, line)) {
+    std::map<std::string, std::string> row;
+    const std::vector<std::string> f = SplitCsv(line);
+    for (size_t i = 0; i < header.size() && i < f.size(); ++i) row[header[i]] = f[i];
+    const std::string labels = "{scope=\"" + row["scope"] + "\",name=\"" + row["name"] + "\",key=\"" + row["key"] +
+                               "\",source=\"" + row["source"] + "\"}";
+    ++entities;
+    if (!row["usable_cores"].empty()) {
+      EXPECT_DOUBLE_EQ(p.samples.at("vrecon_capacity_usable_cores" + labels), std::stod(row["usable_cores"]));
+    }
+    EXPECT_DOUBLE_EQ(p.samples.at("vrecon_capacity_demand_p95_cores" + labels), std::stod(row["demand_p95_cores"]))
+        << labels;
+    const double days = p.samples.at("vrecon_capacity_time_remaining_days" + labels);
+    if (row["time_remaining_days"].empty()) {
+      EXPECT_TRUE(std::isinf(days)) << labels << ": a forecast that crosses nothing";
+    } else {
+      EXPECT_EQ(days, std::stod(row["time_remaining_days"])) << labels;
+    }
+  }
+  EXPECT_EQ(entities, 4) << "the host and its three VMs";
+  EXPECT_TRUE(
+      std::isinf(p.samples.at("vrecon_capacity_time_remaining_days{scope=\"vm\",name=\"DB02\",key=\"esxtop:"
+                              "esx01.example.com/db02\",source=\"esxtop\"}")));
+
+  const auto [page_status, page] = serve.Get("/capacity");
+  ASSERT_EQ(page_status, 200) << page;
+  EXPECT_NE(page.find("<section id=\"capacity\"><h2>Capacity</h2>"), std::string::npos);
+  EXPECT_NE(page.find("<td>host</td><td>esx01.example.com</td>"), std::string::npos) << page.substr(0, 4000);
+  EXPECT_NE(page.find("<svg class=\"chart\""), std::string::npos);
+  const auto [one_status, one] = serve.Get("/capacity?vm=DB02");
+  ASSERT_EQ(one_status, 200) << one;
+  EXPECT_NE(one.find(">DB02<"), std::string::npos);
+  EXPECT_EQ(one.find("esx01.example.com</td><td>esxtop"), std::string::npos) << "a VM's page: no host table rows";
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, ServeTest, ::testing::Values(TestBackend::kSqlite, TestBackend::kPostgres),
                          BackendParamName);
 
@@ -196,7 +253,7 @@ TEST(ServeCliTest, UnknownPathsAre404AndABusyPortIsAnError) {
   ASSERT_TRUE(serve.listening()) << serve.process().err();
   const auto [status, body] = serve.Get("/etc/passwd");
   EXPECT_EQ(status, 404);
-  EXPECT_EQ(body, "not found: vrecon serve answers /, /api/vms, /api/vms/{vm_key}/windows and /metrics\n");
+  EXPECT_EQ(body, "not found: vrecon serve answers /, /capacity, /api/vms, /api/vms/{vm_key}/windows and /metrics\n");
   const auto metrics = serve.Get("/metrics");
   EXPECT_EQ(metrics.first, 200);
   EXPECT_NE(metrics.second.find("vrecon_vms 0\n"), std::string::npos) << "no stored corrections yet";

@@ -1,4 +1,4 @@
-#include "src/cli/capacity_output.h"
+#include "src/report/capacity_output.h"
 
 #include <map>
 #include <string>
@@ -7,7 +7,7 @@
 #include "src/core/text_util.h"
 #include "src/report/output.h"
 
-namespace vrecon::cli {
+namespace vrecon::report {
 namespace {
 
 std::optional<double> Num(const std::optional<int>& v) { return v ? std::optional<double>(*v) : std::nullopt; }
@@ -123,4 +123,4 @@ void WriteCapacityTable(std::ostream& os, const std::vector<CapacityEntity>& ent
          << "): " << f.message << "\n";
 }
 
-}  // namespace vrecon::cli
+}  // namespace vrecon::report

@@ -1,7 +1,7 @@
 // `vrecon capacity`'s outputs (docs/capacity.md, "Output"): JSON, CSV (one row per entity, the
 // daily forecast in a second CSV), and a table, worst first.
-#ifndef VRECON_SRC_CLI_CAPACITY_OUTPUT_H_
-#define VRECON_SRC_CLI_CAPACITY_OUTPUT_H_
+#ifndef VRECON_SRC_REPORT_CAPACITY_OUTPUT_H_
+#define VRECON_SRC_REPORT_CAPACITY_OUTPUT_H_
 
 #include <optional>
 #include <ostream>
@@ -9,7 +9,7 @@
 
 #include "src/engine/capacity_job.h"
 
-namespace vrecon::cli {
+namespace vrecon::report {
 
 struct CapacityHeader {
   std::optional<TimeNs> as_of;  // --as-of, else the latest end of the entities' data
@@ -23,6 +23,6 @@ void WriteCapacityCsv(std::ostream& os, const std::vector<CapacityEntity>& entit
 void WriteCapacityForecastCsv(std::ostream& os, const std::vector<CapacityEntity>& entities);
 void WriteCapacityTable(std::ostream& os, const std::vector<CapacityEntity>& entities);
 
-}  // namespace vrecon::cli
+}  // namespace vrecon::report
 
-#endif  // VRECON_SRC_CLI_CAPACITY_OUTPUT_H_
+#endif  // VRECON_SRC_REPORT_CAPACITY_OUTPUT_H_
