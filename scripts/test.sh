@@ -4,9 +4,12 @@
 #   scripts/test.sh             Release build in build/
 #   scripts/test.sh --sanitize  AddressSanitizer + UndefinedBehaviorSanitizer build in build-asan/,
 #                               compiled with clang (GCC builds the Release)
+#   scripts/test.sh --build     the Release build only, no tests (CI starts the lint, which reads
+#                               build/compile_commands.json, while the tests run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sanitize=0; [ "${1:-}" = "--sanitize" ] && sanitize=1
+build_only=0; [ "${1:-}" = "--build" ] && build_only=1
 if [ $sanitize = 1 ]; then scripts/install-deps.sh --clang; else scripts/install-deps.sh; fi
 # CI must run the browser test of the HTML report (tests/report/report_browser_test.cc), not skip it.
 export VRECON_REQUIRE_CHROMIUM=1
@@ -28,6 +31,7 @@ export CCACHE_SLOPPINESS=pch_defines,time_macros
 flags+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DVRECON_GOCACHE="$PWD/build-gocache")
 cmake -S . -B "$build" "${flags[@]}"
 cmake --build "$build" -j"$(nproc)"
+[ $build_only = 1 ] && exit 0
 # The PostgreSQL store's tests run against a throw-away cluster that Debian's pg_virtualenv starts
 # (and removes) around ctest; there a missing PostgreSQL fails them rather than skipping them.
 # The sanitizer run leaves out the statistical accuracy tests (label `accuracy`, tests/CMakeLists.txt).
