@@ -6,16 +6,18 @@
 #             json, wall time and peak RSS (/usr/bin/time), best of REPEAT;
 #   round     what a fleet round's day-digest update adds: a store of ROUND_VMS VMs x 24 h written
 #             as rounds write it, then ROUNDS more 5-minute rounds, each's corrections and digest
-#             update timed apart (vrecon_bench_fleet round --capacity).
+#             update timed apart (vrecon_bench_fleet round --capacity), twice from the same copy:
+#             every VM's digests each round, then those a collector every EVERY seconds updates
+#             (CapacityDigestsDue: each VM once an hour).
 # Usage: bench/capacity_bench.sh [forecast|command|round|all] (default all).
-#   ENTITIES=10400 DAYS=365 VMS=10000 HOSTS=400 REPEAT=3 ROUND_VMS=200 ROUNDS=6 CORE=0
+#   ENTITIES=10400 DAYS=365 VMS=10000 HOSTS=400 REPEAT=3 ROUND_VMS=200 ROUNDS=6 EVERY=300 CORE=0
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}
 BUILD_DIR=${BUILD_DIR:-build-bench}
 DATA_DIR=${DATA_DIR:-$BUILD_DIR/capacity-data}
 ENTITIES=${ENTITIES:-10400} DAYS=${DAYS:-365} VMS=${VMS:-10000} HOSTS=${HOSTS:-400} REPEAT=${REPEAT:-3}
-ROUND_VMS=${ROUND_VMS:-200} ROUNDS=${ROUNDS:-6} CORE=${CORE:-0}
+ROUND_VMS=${ROUND_VMS:-200} ROUNDS=${ROUNDS:-6} EVERY=${EVERY:-300} CORE=${CORE:-0}
 PIN=(taskset -c "$CORE")
 
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DVRECON_BUILD_BENCH=ON >/dev/null
@@ -51,9 +53,17 @@ if [ "$what" = round ] || [ "$what" = all ]; then
   gen=(--db "$db" --vms "$ROUND_VMS" --hours 24 --processes 10 --file-minutes 5)
   "$fleet" generate "${gen[@]}" >/dev/null
   "$fleet" round --db "$db" --hours 24 --capacity >/dev/null  # every day's digests, once
-  for r in $(seq 1 "$ROUNDS"); do
-    to=$((1440 + 5 * r))
-    "$fleet" generate "${gen[@]}" --from-minutes $((to - 5)) --to-minutes "$to" >/dev/null
-    "${PIN[@]}" "$fleet" round --db "$db" --hours 24 --to-minutes "$to" --capacity | grep '^round: windows'
+  cp "$db" "$db.start"
+  for mode in all "every $EVERY s"; do
+    echo "-- digests of: $mode"
+    cp "$db.start" "$db"
+    rm -f "$db-wal" "$db-shm"
+    due=(); [ "$mode" = all ] || due=(--every "$EVERY")
+    for r in $(seq 1 "$ROUNDS"); do
+      to=$((1440 + 5 * r))
+      "$fleet" generate "${gen[@]}" --from-minutes $((to - 5)) --to-minutes "$to" >/dev/null
+      "${PIN[@]}" "$fleet" round --db "$db" --hours 24 --to-minutes "$to" --capacity "${due[@]}" | grep '^round: windows'
+    done
   done
+  rm -f "$db.start"
 fi

@@ -13,7 +13,7 @@
 //                               [--file-minutes M [--from-minutes F] [--to-minutes T]]
 //   vrecon_bench_fleet scan --db F
 //   vrecon_bench_fleet correct --db F [--no-align] [--digest]
-//   vrecon_bench_fleet round --db F --hours H [--minutes 10] [--to-minutes T] [--capacity]
+//   vrecon_bench_fleet round --db F --hours H [--minutes 10] [--to-minutes T] [--capacity] [--every S]
 #include <sys/resource.h>
 
 #include <cmath>
@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "src/core/text_util.h"
+#include "src/engine/capacity_days.h"
 #include "src/engine/capacity_job.h"
 #include "src/engine/correction_job.h"
 #include "src/engine/stored_corrections.h"
@@ -52,6 +53,7 @@ struct Options {
   // end of --hours when 0), to add rounds to a store; round: the data's end (0: --hours).
   int from_minutes = 0, to_minutes = 0;
   bool capacity = false;  // round --capacity: then the capacity day digests' update, timed apart
+  int every_s = 0;        // round --every S: only the VMs whose turn it is in a collector of that interval
   bool align = true;      // correct --no-align: without the clock alignment
   // generate --noise: guest and host loads are independent noise (the alignment's worst case:
   // nothing correlates, every range runs the full search); by default both follow one load
@@ -256,9 +258,18 @@ Status Round(const Options& o) {
   ASSIGN_OR_RETURN(req.view, ReadVmView(store.get(), std::nullopt, {}));
   ASSIGN_OR_RETURN(const int64_t windows, StoreCorrections(store.get(), req));
   const double t1 = CpuSeconds();
-  if (o.capacity) RETURN_IF_ERROR(RefreshCapacityDigests(store.get(), std::nullopt, req.view));
-  std::printf("round: windows=%lld corrections_cpu_s=%.3f capacity_cpu_s=%.3f\n", static_cast<long long>(windows),
-              t1 - t0, o.capacity ? CpuSeconds() - t1 : 0.0);
+  // Every VM (a collector's first round), or with --every those a collector's round updates.
+  std::optional<std::set<std::string>> due;
+  if (o.every_s > 0) {
+    std::set<std::string> keys;
+    for (const VmEntry& e : req.view->dir.entries()) keys.insert(e.key);
+    const TimeNs now = NowNs();
+    due = CapacityDigestsDue(keys, now, now - o.every_s * kNsPerSec);
+  }
+  if (o.capacity) RETURN_IF_ERROR(RefreshCapacityDigests(store.get(), due, req.view));
+  std::printf("round: windows=%lld corrections_cpu_s=%.3f capacity_cpu_s=%.3f capacity_vms=%s\n",
+              static_cast<long long>(windows), t1 - t0, o.capacity ? CpuSeconds() - t1 : 0.0,
+              due ? std::to_string(due->size()).c_str() : "all");
   return Status::Ok();
 }
 
@@ -269,7 +280,7 @@ int Main(int argc, char** argv) {
         stderr,
         "usage: %s generate|scan|correct|round --db F [--vms N] [--hours H] [--processes P] [--vcpus K] "
         "[--noise] [--file-minutes M] [--from-minutes F] [--to-minutes T] [--no-align] [--digest] [--minutes M] "
-        "[--capacity]\n",
+        "[--capacity] [--every S]\n",
         argv[0]);
     return 2;
   }
@@ -307,6 +318,7 @@ int Main(int argc, char** argv) {
     else if (a == "--vcpus") o.vcpus = std::atoi(argv[i + 1]);
     else if (a == "--file-minutes") o.file_minutes = std::atoi(argv[i + 1]);
     else if (a == "--minutes") o.minutes = std::atoi(argv[i + 1]);
+    else if (a == "--every") o.every_s = std::atoi(argv[i + 1]);
     else if (a == "--from-minutes") o.from_minutes = std::atoi(argv[i + 1]);
     else if (a == "--to-minutes") o.to_minutes = std::atoi(argv[i + 1]);
     else {

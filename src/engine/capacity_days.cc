@@ -149,4 +149,18 @@ StatusOr<DemandHistory> ReadDemandHistory(Store* store, const DemandPlan& plan, 
   return h;
 }
 
+std::set<std::string> CapacityDigestsDue(const std::set<std::string>& vm_keys, TimeNs now,
+                                         std::optional<TimeNs> previous_round, TimeNs period) {
+  if (!previous_round || now <= *previous_round || now - *previous_round >= period) return vm_keys;
+  std::set<std::string> due;
+  for (const std::string& key : vm_keys) {
+    // FNV-1a: the same place in the period for a key in every run and on every machine.
+    uint64_t h = 14695981039346656037ULL;
+    for (const char c : key) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+    const TimeNs offset = static_cast<TimeNs>(h % static_cast<uint64_t>(period));
+    if ((now + offset) / period != (*previous_round + offset) / period) due.insert(key);
+  }
+  return due;
+}
+
 }  // namespace vrecon

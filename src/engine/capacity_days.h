@@ -10,6 +10,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,14 @@ struct DemandHistory {
 // UTC days that end by it.
 StatusOr<DemandHistory> ReadDemandHistory(Store* store, const DemandPlan& plan, const UpdatedDays& unstored,
                                           std::optional<TimeNs> as_of);
+
+// Which of a fleet round's VMs bring their day digests up to date: each VM once a `period`, at
+// a place in it that its key gives, so that a collector running every 5 minutes updates a twelfth
+// of its VMs a round and every VM's digests stay at most a period behind its samples (whoever
+// reads them, `vrecon capacity`, the report, /metrics, digests the rest first). All of them when
+// the previous round is unknown or a period or more before `now`.
+std::set<std::string> CapacityDigestsDue(const std::set<std::string>& vm_keys, TimeNs now,
+                                         std::optional<TimeNs> previous_round, TimeNs period = kNsPerHour);
 
 }  // namespace vrecon
 

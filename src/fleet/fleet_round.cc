@@ -9,6 +9,7 @@
 
 #include "src/collect/vsphere_collect.h"
 #include "src/core/text_util.h"
+#include "src/engine/capacity_days.h"
 #include "src/engine/capacity_job.h"
 #include "src/engine/stored_corrections.h"
 #include "src/fleet/drop_folder.h"
@@ -288,8 +289,12 @@ void StoreRoundCorrections(const RoundContext& ctx, std::unique_ptr<Store>* runn
     round->correction_error = "storing the corrections failed: " + stored.status().message();
     ctx.log->Error(round->correction_error);
   }
-  // The round's VMs' capacity day digests take in its samples (a fold into each VM's open bins).
-  if (Status s = store.ok() ? RefreshCapacityDigests(*store, req.vm_keys, req.view) : Status::Ok(); !s.ok()) {
+  // The round's VMs whose turn it is take its samples into their capacity day digests: each VM
+  // once an hour, a twelfth of them a 5-minute round (docs/capacity.md, "Day digests").
+  std::optional<std::set<std::string>> due = req.vm_keys;
+  if (due) due = CapacityDigestsDue(*due, round->started, ctx.previous_round);
+  const bool refresh = store.ok() && (!due || !due->empty());
+  if (Status s = refresh ? RefreshCapacityDigests(*store, due, req.view) : Status::Ok(); !s.ok()) {
     const std::string error = "updating the capacity day digests failed: " + s.message();
     round->correction_error = round->correction_error.empty() ? error : round->correction_error + "; " + error;
     ctx.log->Error(error);

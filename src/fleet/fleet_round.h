@@ -57,6 +57,9 @@ struct RoundContext {
   // sources open theirs: a PostgreSQL source claim lasts as long as its connection). Opened by
   // the round when empty, opened again when it no longer answers. Null: the round's own.
   std::unique_ptr<Store>* store = nullptr;
+  // When the collector's previous round started (this run's, else the newest attempt on record):
+  // which VMs' capacity digests the round brings up to date (CapacityDigestsDue). Unset: all.
+  std::optional<TimeNs> previous_round;
 };
 
 // Never fails as a whole: a store that cannot be opened is every source's error.

@@ -8,6 +8,7 @@
 
 #include "src/core/free_memory.h"
 #include "src/fleet/store_lock.h"
+#include "src/store/source_tables.h"
 #include "src/store/store.h"
 #include "src/store/store_location.h"
 
@@ -39,6 +40,17 @@ Status SaveMappings(const std::string& db, const FleetConfig& cfg) {
   ASSIGN_OR_RETURN(auto store, Store::Open(db));
   for (const auto& [guest, vm] : cfg.mappings) RETURN_IF_ERROR(store->SetMapping(guest, vm));
   return Status::Ok();
+}
+
+// When a collector of this store last tried a source: the previous round, for a collector that
+// runs one round at a time (--once) or starts again. Unset when none did, or it cannot be read.
+std::optional<TimeNs> NewestAttempt(Store* store) {
+  StatusOr<std::vector<SourceStatus>> statuses = SourceStatuses(store);
+  std::optional<TimeNs> newest;
+  if (statuses.ok())
+    for (const SourceStatus& s : *statuses)
+      if (s.last_attempt && (!newest || *s.last_attempt > *newest)) newest = s.last_attempt;
+  return newest;
 }
 
 // A new configuration replaces the old one only when it loads and writes the same store.
@@ -111,11 +123,13 @@ RunOutcome RunFleet(const RunnerOptions& o) {
   log.Info(std::string(o.every > 0 ? "collector started" : "one round") + ": " + std::to_string(cfg.vcenters.size()) +
            " vCenter(s), " + std::to_string(cfg.drop_folders.size()) + " drop folder(s), store " + db);
   bool last_ok = true;
+  std::optional<TimeNs> previous_round = NewestAttempt(store.get());
   while (true) {
     if (g_reload.exchange(false)) Reload(o, &cfg, &log);
     const auto started = std::chrono::steady_clock::now();
-    RoundContext ctx{&cfg, db, &log, &g_stop, interval_s, &store};
+    RoundContext ctx{&cfg, db, &log, &g_stop, interval_s, &store, previous_round};
     RoundResult round = RunRound(ctx);
+    previous_round = round.started;
     last_ok = round.ok();
     log.Info("round finished in " + std::to_string(round.seconds).substr(0, 5) + " s, " +
              std::to_string(round.windows_stored) + " correction windows stored");

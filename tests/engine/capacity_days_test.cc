@@ -250,5 +250,30 @@ TEST(CapacityDayCodecTest, ATruncatedOrForeignBlobIsAnError) {
   EXPECT_TRUE(DecodeDemandDay(past_the_day, kStart).ok());
 }
 
+// A collector every 5 minutes brings each VM's digests up to date once an hour, about a twelfth of
+// them a round; one that runs every minute also once an hour each; all of them after a restart
+// whose previous round is unknown or over an hour ago.
+TEST(CapacityDigestsDueTest, EachVmOnceAnHourSpreadOverTheRounds) {
+  std::set<std::string> keys;
+  for (int i = 0; i < 1200; ++i) keys.insert("vsphere:vc-1/vm-" + std::to_string(i));
+  const TimeNs t0 = DaysFromCivil(2026, 11, 2) * kNsPerDay + 7 * 60 * kNsPerSec;  // off the hour
+  for (const TimeNs step : {5 * 60 * kNsPerSec, 60 * kNsPerSec}) {
+    std::map<std::string, int> times;
+    size_t most = 0;
+    for (TimeNs t = t0 + step; t <= t0 + kNsPerHour; t += step) {
+      const std::set<std::string> due = CapacityDigestsDue(keys, t, t - step);
+      most = std::max(most, due.size());
+      for (const std::string& k : due) ++times[k];
+    }
+    EXPECT_EQ(times.size(), keys.size()) << "every VM within the hour";
+    for (const auto& [k, n] : times) EXPECT_EQ(n, 1) << k;
+    const size_t rounds = static_cast<size_t>(kNsPerHour / step);
+    EXPECT_LT(most, 2 * keys.size() / rounds) << "spread over the rounds, not all in one";
+  }
+  EXPECT_EQ(CapacityDigestsDue(keys, t0, std::nullopt), keys) << "no round before";
+  EXPECT_EQ(CapacityDigestsDue(keys, t0, t0 - 2 * kNsPerHour), keys) << "the last round two hours ago";
+  EXPECT_EQ(CapacityDigestsDue(keys, t0, t0 + 60 * kNsPerSec), keys) << "a clock set back";
+}
+
 }  // namespace
 }  // namespace vrecon::testing
