@@ -67,6 +67,16 @@ std::vector<DemandBin> SumOfParts(const std::vector<std::vector<DemandBin>>& par
   return out;
 }
 
+std::vector<DemandBin> SumOfMembers(const std::vector<std::vector<DemandBin>>& members) {
+  std::map<TimeNs, double> sums;
+  for (const std::vector<DemandBin>& member : members)
+    for (const DemandBin& b : member) sums[b.start] += b.cores;
+  std::vector<DemandBin> out;
+  out.reserve(sums.size());
+  for (const auto& [start, cores] : sums) out.push_back({start, cores});
+  return out;
+}
+
 std::vector<DailyDemand> DailyP95(const std::vector<DemandBin>& bins, int min_bins) {
   std::map<int64_t, std::vector<double>> by_day;
   for (const DemandBin& b : bins) by_day[FloorTo(b.start, 86400 * kNsPerSec) / (86400 * kNsPerSec)].push_back(b.cores);

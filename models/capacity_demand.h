@@ -29,6 +29,9 @@ std::vector<DemandBin> FiveMinuteDemand(const std::vector<Interval>& run, const 
 
 // The bins every part has, their cores summed: a VM's virtual processors, each read apart.
 std::vector<DemandBin> SumOfParts(const std::vector<std::vector<DemandBin>>& parts);
+// The bins any member has, the cores of those that have it summed: a cluster's VMs, of which
+// one powered off (no samples) uses nothing.
+std::vector<DemandBin> SumOfMembers(const std::vector<std::vector<DemandBin>>& members);
 
 // Each UTC day's p95 of its bins (nearest rank), for the days with at least `min_bins` of them.
 std::vector<DailyDemand> DailyP95(const std::vector<DemandBin>& bins, int min_bins = kMinBinsPerDay);

@@ -146,16 +146,28 @@ StatusOr<std::vector<VmInfo>> VsphereClient::VirtualMachines() {
 
 StatusOr<std::vector<HostInfo>> VsphereClient::Hosts() {
   ASSIGN_OR_RETURN(auto objs,
-                   RetrieveView("HostSystem", {"name", "summary.hardware.numCpuCores", "summary.hardware.cpuMhz"}));
+                   RetrieveView("HostSystem", {"name", "summary.hardware.numCpuCores", "summary.hardware.numCpuThreads",
+                                               "summary.hardware.cpuMhz", "config.hyperThread.active", "parent"}));
   std::vector<HostInfo> out;
   for (ObjectProps& o : objs) {
     HostInfo h;
     h.moid = o.obj.value;
     h.name = o.props["name"];
     h.cores = std::atoi(o.props["summary.hardware.numCpuCores"].c_str());
+    h.threads = std::atoi(o.props["summary.hardware.numCpuThreads"].c_str());
     h.mhz = std::atoi(o.props["summary.hardware.cpuMhz"].c_str());
+    if (auto ht = o.props.find("config.hyperThread.active"); ht != o.props.end() && !ht->second.empty())
+      h.hyperthreading = ht->second == "true";
+    if (o.props["parent#type"] == "ClusterComputeResource") h.cluster_moid = o.props["parent"];
     out.push_back(std::move(h));
   }
+  return out;
+}
+
+StatusOr<std::vector<ClusterInfo>> VsphereClient::Clusters() {
+  ASSIGN_OR_RETURN(auto objs, RetrieveView("ClusterComputeResource", {"name"}));
+  std::vector<ClusterInfo> out;
+  for (ObjectProps& o : objs) out.push_back({o.obj.value, o.props["name"]});
   return out;
 }
 

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,7 +30,13 @@ struct VmInfo {
 struct HostInfo {
   std::string moid, name;
   int cores = 0;
+  int threads = 0;  // logical processors; 0 when the server does not say
   int mhz = 0;
+  std::optional<bool> hyperthreading;  // active, as config.hyperThread says; unset when it does not
+  std::string cluster_moid;            // its ClusterComputeResource; "" for a standalone host
+};
+struct ClusterInfo {
+  std::string moid, name;
 };
 
 class VsphereClient {
@@ -45,6 +52,7 @@ class VsphereClient {
   int MaxQueryMetrics(int unlimited);
   StatusOr<std::vector<VmInfo>> VirtualMachines();
   StatusOr<std::vector<HostInfo>> Hosts();
+  StatusOr<std::vector<ClusterInfo>> Clusters();
   StatusOr<std::vector<EntityMetrics>> QueryPerf(const std::vector<QuerySpec>& specs);
   Status Logout();
 

@@ -151,8 +151,13 @@ StatusOr<RetrieveResult> ParseRetrieveResult(std::string_view body) {
   ForChildren(rv, "objects", [&](pugi::xml_node o) {
     ObjectProps p;
     p.obj = ReadMoRef(Child(o, "obj"));
-    ForChildren(o, "propSet",
-                [&](pugi::xml_node ps) { p.props[Child(ps, "name").text().get()] = Child(ps, "val").text().get(); });
+    ForChildren(o, "propSet", [&](pugi::xml_node ps) {
+      const std::string name = Child(ps, "name").text().get();
+      pugi::xml_node val = Child(ps, "val");
+      p.props[name] = val.text().get();
+      // A reference's type beside its value ("parent#type": a host's cluster or standalone resource).
+      if (pugi::xml_attribute type = val.attribute("type")) p.props[name + "#type"] = type.value();
+    });
     r.objects.push_back(std::move(p));
   });
   return r;

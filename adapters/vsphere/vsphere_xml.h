@@ -41,7 +41,8 @@ struct CounterInfo {
 
 struct ObjectProps {
   MoRef obj;
-  std::map<std::string, std::string> props;  // property path -> text (a MoRef's value for references)
+  // property path -> text (a MoRef's value for references; "PATH#type" its managed object type)
+  std::map<std::string, std::string> props;
 };
 struct RetrieveResult {
   std::vector<ObjectProps> objects;

@@ -1,4 +1,5 @@
 // `vrecon capacity`: headroom, time remaining and right sizes from demand (docs/capacity.md).
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 
@@ -25,6 +26,7 @@ StatusOr<CapacityRequest> RequestOf(const CapacityArgs& o) {
   req.risk = models::ParseRisk(o.risk).value_or(models::Risk::kConservative);
   req.buffer_pct = o.buffer_pct;
   req.target_util_pct = o.target_util_pct;
+  req.ha_hosts = o.ha_hosts;
   req.forecast.horizon_days = o.horizon_days;
   if (!o.as_of.empty()) RETURN_IF_ERROR(ParseTimeOption("--as-of", o.as_of, &req.as_of));
   return req;
@@ -55,10 +57,10 @@ int RunCapacityCommand(const CapacityArgs& o) {
     PrintError(entities.status().message());
     return kExitFailure;
   }
-  if (o.scope == "cluster" || o.scope == "all")
-    std::cerr << "vrecon: note: clusters need a vCenter's hosts and their hardware, which vrecon does not collect yet; "
-                 "hosts are answered from esxtop and Hyper-V logs\n";
-  if (entities->empty())
+  if ((o.scope == "cluster" || o.scope == "all") &&
+      std::none_of(entities->begin(), entities->end(), [](const CapacityEntity& e) { return e.scope == "cluster"; }))
+    std::cerr << "vrecon: note: no cluster: clusters come from a vCenter's inventory (vrecon collect vsphere)\n";
+  if (entities->empty() && o.scope != "cluster")
     std::cerr << "vrecon: nothing with host-side CPU data (vSphere, esxtop or Hyper-V) in the store\n";
   if (!o.forecast_out.empty()) {
     if (Status s = WriteForecast(o.forecast_out, *entities); !s.ok()) {

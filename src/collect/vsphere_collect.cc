@@ -75,10 +75,13 @@ StatusOr<std::map<int, CounterInfo>> WantedCounters(VsphereClient* client, const
 }
 
 Status SaveInventory(Store* store, const std::string& vcenter, const std::string& vcenter_id,
-                     const std::vector<vsphere::VmInfo>& vms, const std::vector<vsphere::HostInfo>& hosts) {
+                     const std::vector<vsphere::VmInfo>& vms, const std::vector<vsphere::HostInfo>& hosts,
+                     const std::vector<vsphere::ClusterInfo>& clusters) {
   ASSIGN_OR_RETURN(Transaction tx, store->BeginTransaction());
   for (const auto& h : hosts)
-    RETURN_IF_ERROR(SaveVsphereHost(store, StoredHost{vcenter, h.moid, h.name, h.cores, h.mhz}));
+    RETURN_IF_ERROR(SaveVsphereHost(
+        store, StoredHost{vcenter, h.moid, h.name, h.cores, h.mhz, h.threads, h.hyperthreading, h.cluster_moid}));
+  for (const auto& c : clusters) RETURN_IF_ERROR(SaveVsphereCluster(store, vcenter, c.moid, c.name));
   std::vector<StoredVm> stored;
   stored.reserve(vms.size());
   for (const auto& v : vms)
@@ -147,8 +150,9 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
   ASSIGN_OR_RETURN(const auto wanted, WantedCounters(client.get(), opt, vcenter, &result));
   ASSIGN_OR_RETURN(std::vector<vsphere::VmInfo> vm_list, client->VirtualMachines());
   ASSIGN_OR_RETURN(std::vector<vsphere::HostInfo> hosts, client->Hosts());
+  ASSIGN_OR_RETURN(std::vector<vsphere::ClusterInfo> clusters, client->Clusters());
   result.batch_limit = client->MaxQueryMetrics(/*unlimited=*/256);
-  RETURN_IF_ERROR(FromStore(SaveInventory(store, vcenter, vcenter_id, vm_list, hosts)));
+  RETURN_IF_ERROR(FromStore(SaveInventory(store, vcenter, vcenter_id, vm_list, hosts, clusters)));
   const std::map<std::string, vsphere::VmInfo> vms = SelectVms(opt, vm_list, &result);
 
   PlanInput in;

@@ -10,6 +10,7 @@
 #include "src/core/text_util.h"
 #include "src/engine/capacity_days.h"
 #include "src/engine/capacity_parts.h"
+#include "src/engine/capacity_vm_demand.h"
 #include "src/engine/vm_view.h"
 #include "src/store/correction_tables.h"
 #include "src/store/retention.h"
@@ -18,76 +19,6 @@
 
 namespace vrecon {
 namespace {
-
-// One VM's host-side series of one source that say what it used.
-struct DemandSeries {
-  std::string source;
-  std::vector<int64_t> run, ready, usage, costop;
-  std::map<int, std::vector<int64_t>> vp_run;  // Hyper-V: each virtual processor's (one per host log)
-  std::set<std::string> vcpu_instances;        // vSphere's per-vCPU ready instances
-  bool HasRun() const { return !run.empty() || !usage.empty() || !vp_run.empty(); }
-};
-
-// Which part of a VM's demand a host-side series is, when it is one.
-void Classify(const StoredSeries& s, DemandSeries* d) {
-  const SeriesKey& k = s.key;
-  if (k.source == SourceKind::kVsphere) {
-    if (!k.instance.empty()) {
-      if (k.counter == "cpu.ready.summation") d->vcpu_instances.insert(k.instance);
-      return;
-    }
-    if (k.counter == "cpu.run.summation") d->run.push_back(s.id);
-    if (k.counter == "cpu.ready.summation") d->ready.push_back(s.id);
-    if (k.counter == "cpu.usage.average") d->usage.push_back(s.id);
-    if (k.counter == "cpu.costop.summation") d->costop.push_back(s.id);
-  } else if (k.source == SourceKind::kEsxtop) {
-    if (k.counter == "% Run") d->run.push_back(s.id);
-    if (k.counter == "% Ready") d->ready.push_back(s.id);
-    if (k.counter == "% CoStop") d->costop.push_back(s.id);
-  } else if (k.source == SourceKind::kHyperV && k.object == "Hyper-V Hypervisor Virtual Processor" &&
-             k.counter == "% Total Run Time") {
-    if (auto vp = models::ParseHyperVVpInstance(k.instance)) d->vp_run[vp->vp].push_back(s.id);
-  }
-}
-
-// What the VM's demand is computed from; "" when it cannot be told (a vSphere usage without a vCPU
-// count).
-std::string DemandCounter(const DemandSeries& d, std::optional<int> vcpus) {
-  if (!d.vp_run.empty()) return "Hyper-V Hypervisor Virtual Processor % Total Run Time";
-  const bool vsphere = d.source == "vsphere";
-  const std::string plus_ready = d.ready.empty() ? "" : vsphere ? " + cpu.ready.summation" : " + % Ready";
-  if (!d.run.empty()) return (vsphere ? "cpu.run.summation" : "% Run") + plus_ready;
-  if (!vcpus) return "";
-  return "cpu.usage.average x " + std::to_string(*vcpus) + " vCPUs" + plus_ready;
-}
-
-// The VM's 5-minute demand (DemandCounter says from what).
-std::vector<models::DemandBin> DemandOf(const DemandSeries& d, const Samples& samples, std::optional<int> vcpus) {
-  const std::vector<models::Interval> ready = Joined(samples, d.ready);
-  if (!d.vp_run.empty()) {
-    std::vector<std::vector<models::DemandBin>> parts;
-    for (const auto& [vp, ids] : d.vp_run) parts.push_back(models::FiveMinuteDemand(Joined(samples, ids), {}));
-    return models::SumOfParts(parts);
-  }
-  if (!d.run.empty()) return models::FiveMinuteDemand(Joined(samples, d.run), ready);
-  if (!vcpus) return {};
-  // cpu.usage.average is a percent of the VM's capacity: x vCPUs is a percent of one core.
-  return models::FiveMinuteDemand(Joined(samples, d.usage, *vcpus), ready);
-}
-
-DemandPlan PlanOf(const DemandSeries& d, const std::string& key, std::optional<int> vcpus) {
-  DemandPlan plan;
-  plan.entity = key;
-  plan.source = d.source;
-  plan.counter = DemandCounter(d, vcpus);
-  plan.ids = d.run;
-  for (const std::vector<int64_t>* more : {&d.ready, &d.usage})
-    plan.ids.insert(plan.ids.end(), more->begin(), more->end());
-  for (const auto& [vp, vp_ids] : d.vp_run) plan.ids.insert(plan.ids.end(), vp_ids.begin(), vp_ids.end());
-  plan.costop_ids = d.costop;
-  plan.bins = [&d, vcpus](const Samples& samples) { return DemandOf(d, samples, vcpus); };
-  return plan;
-}
 
 // The cores of the hosts VMs run on: a vSphere VM's host from the inventory (by the VM's entity),
 // a host log's from its processors (by the host's folded name).
@@ -211,7 +142,6 @@ StatusOr<std::vector<CapacityEntity>> VmCapacities(Store* store, const VmView& v
 
 StatusOr<std::vector<CapacityEntity>> RunCapacity(Store* store, const CapacityRequest& req) {
   std::vector<CapacityEntity> out;
-  if (req.scope == "cluster") return out;  // clusters: a vCenter's inventory, not collected yet
   VmViewPtr view = req.view;
   if (!view) {
     ASSIGN_OR_RETURN(auto mappings, store->Mappings());
@@ -233,6 +163,10 @@ StatusOr<std::vector<CapacityEntity>> RunCapacity(Store* store, const CapacityRe
   }
   if ((req.scope == "all" || req.scope == "host") && !req.vm_keys) {
     ASSIGN_OR_RETURN(out, HostCapacities(store, *view, req, update));
+  }
+  if ((req.scope == "all" || req.scope == "cluster") && !req.vm_keys) {
+    ASSIGN_OR_RETURN(std::vector<CapacityEntity> clusters, ClusterCapacities(store, *view, req, update));
+    out.insert(out.end(), std::make_move_iterator(clusters.begin()), std::make_move_iterator(clusters.end()));
   }
   if (req.scope == "all" || req.scope == "vm") {
     ASSIGN_OR_RETURN(std::vector<CapacityEntity> vms, VmCapacities(store, *view, req, update));

@@ -1,8 +1,9 @@
 // `vrecon capacity` (docs/capacity.md): each VM's demand read from its host-side series (run +
-// ready: vSphere, esxtop; the virtual processors' run time: Hyper-V) and each host-log host's
-// (busy logical processors + its VMs' ready: esxtop, Hyper-V), their days' p95 forecast, and the
-// answers of models/capacity.h. Clusters, and a vCenter's hosts, need its HostSystem counters
-// and hardware, which vrecon does not collect yet.
+// ready: vSphere, esxtop; the virtual processors' run time: Hyper-V), each host-log host's (busy
+// logical processors + its VMs' ready: esxtop, Hyper-V) and each vCenter cluster's (its VMs'
+// demand against its hosts' cores), their days' p95 forecast, and the answers of
+// models/capacity.h. A vCenter's hosts on their own need its HostSystem counters, not collected
+// yet.
 #ifndef VRECON_SRC_ENGINE_CAPACITY_JOB_H_
 #define VRECON_SRC_ENGINE_CAPACITY_JOB_H_
 
@@ -24,6 +25,7 @@ struct CapacityRequest {
   models::Risk risk = models::Risk::kConservative;
   double buffer_pct = 10;
   double target_util_pct = 70;
+  int ha_hosts = -1;  // hosts a cluster holds back for a failure; -1: models::DefaultHaHosts
   models::ForecastOptions forecast;
   bool digests_only = false;  // bring the day digests up to date; answer nothing
   // Only these VMs (vm_keys), and no host: a fleet round's. Unset: as `names` says.

@@ -46,6 +46,11 @@ std::map<std::string, int> LogHostCores(const VmView& view);
 StatusOr<std::vector<CapacityEntity>> HostCapacities(Store* store, const VmView& view, const CapacityRequest& req,
                                                      const DayUpdate& update);
 
+// A vCenter's clusters (capacity_clusters.cc; `--scope cluster`, `all`): their hosts' cores less
+// the hosts held back for HA, against the demand of the VMs on them.
+StatusOr<std::vector<CapacityEntity>> ClusterCapacities(Store* store, const VmView& view, const CapacityRequest& req,
+                                                        const DayUpdate& update);
+
 }  // namespace vrecon
 
 #endif  // VRECON_SRC_ENGINE_CAPACITY_PARTS_H_

@@ -38,8 +38,8 @@ StatusOr<CapacityReport> BuildCapacityReport(Store* store, const ReportRequest& 
                              : "no host-side CPU data (vSphere, esxtop or Hyper-V) to forecast from");
   if (!req.vm)
     r.notes.push_back(
-        "clusters need a vCenter's hosts and their hardware, which vrecon does not collect yet; hosts are answered "
-        "from esxtop and Hyper-V logs");
+        "a vCenter's hosts are answered as their clusters (their own HostSystem counters are not collected yet); "
+        "hosts on their own come from esxtop and Hyper-V logs");
   return r;
 }
 

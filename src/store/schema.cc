@@ -376,6 +376,20 @@ CREATE TABLE capacity_day_state(
   PRIMARY KEY(entity, source, day_ns)
 ) WITHOUT ROWID;
 )sql",
+    // 18: a vCenter's hosts' logical processors, hyper-threading and cluster, and its clusters
+    // (issue 40: a cluster's capacity is its hosts'). hyperthreading: 1 active, 0 not, NULL unknown.
+    R"sql(
+ALTER TABLE vsphere_host ADD COLUMN threads INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE vsphere_host ADD COLUMN hyperthreading INTEGER;
+ALTER TABLE vsphere_host ADD COLUMN cluster_moid TEXT NOT NULL DEFAULT '';
+CREATE TABLE vsphere_cluster(
+  vcenter TEXT NOT NULL,
+  moid TEXT NOT NULL,
+  name TEXT NOT NULL,
+  seen_at TEXT NOT NULL,
+  PRIMARY KEY(vcenter, moid)
+);
+)sql",
 };
 
 constexpr int kMigrationCount = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));

@@ -172,12 +172,73 @@ Status SaveVsphereVms(Store* store, const std::vector<StoredVm>& vms) {
 Status SaveVsphereHost(Store* store, const StoredHost& h) {
   Database* db = store->db();
   ASSIGN_OR_RETURN(Statement * q,
-                   db->Cached("INSERT INTO vsphere_host(vcenter, moid, name, cores, mhz, seen_at) VALUES(?,?,?,?,?,?) "
-                              "ON CONFLICT(vcenter, moid) DO UPDATE SET name = excluded.name, cores = excluded.cores, "
-                              "mhz = excluded.mhz, seen_at = excluded.seen_at"));
+                   db->Cached("INSERT INTO vsphere_host(vcenter, moid, name, cores, mhz, seen_at, threads, "
+                              "hyperthreading, cluster_moid) VALUES(?,?,?,?,?,?,?,?,?) "
+                              "ON CONFLICT(vcenter, moid) DO UPDATE SET name = excluded.name, cores = "
+                              "excluded.cores, mhz = excluded.mhz, seen_at = excluded.seen_at, threads = "
+                              "excluded.threads, hyperthreading = excluded.hyperthreading, "
+                              "cluster_moid = excluded.cluster_moid"));
   q->Bind(1, h.vcenter).Bind(2, h.moid).Bind(3, h.name).Bind(4, static_cast<int64_t>(h.cores));
-  q->Bind(5, static_cast<int64_t>(h.mhz)).Bind(6, NowIso());
+  q->Bind(5, static_cast<int64_t>(h.mhz)).Bind(6, NowIso()).Bind(7, static_cast<int64_t>(h.threads));
+  if (h.hyperthreading) {
+    q->Bind(8, static_cast<int64_t>(*h.hyperthreading ? 1 : 0));
+  } else {
+    q->BindNull(8);
+  }
+  q->Bind(9, h.cluster_moid);
   return q->Run();
+}
+
+Status SaveVsphereCluster(Store* store, const std::string& vcenter, const std::string& moid, const std::string& name) {
+  ASSIGN_OR_RETURN(Statement * q, store->db()->Cached("INSERT INTO vsphere_cluster(vcenter, moid, name, seen_at) "
+                                                      "VALUES(?,?,?,?) ON CONFLICT(vcenter, moid) DO UPDATE SET "
+                                                      "name = excluded.name, seen_at = excluded.seen_at"));
+  q->Bind(1, vcenter).Bind(2, moid).Bind(3, name).Bind(4, NowIso());
+  return q->Run();
+}
+
+StatusOr<std::vector<StoredCluster>> VsphereClusters(Store* store) {
+  std::map<std::pair<std::string, std::string>, StoredCluster> by_key;  // (vcenter, moid)
+  {
+    ASSIGN_OR_RETURN(Statement q,
+                     store->db()->Prepare("SELECT h.vcenter, h.cluster_moid, coalesce(c.name, h.cluster_moid), "
+                                          "h.moid, h.name, h.cores, h.mhz, h.threads, h.hyperthreading FROM "
+                                          "vsphere_host h LEFT JOIN vsphere_cluster c ON c.vcenter = h.vcenter AND "
+                                          "c.moid = h.cluster_moid WHERE h.cluster_moid <> ''"));
+    while (true) {
+      ASSIGN_OR_RETURN(bool row, q.Step());
+      if (!row) break;
+      StoredCluster& c = by_key[{q.ColumnText(0), q.ColumnText(1)}];
+      c.vcenter = q.ColumnText(0);
+      c.moid = q.ColumnText(1);
+      c.name = q.ColumnText(2);
+      StoredHost h{c.vcenter,
+                   q.ColumnText(3),
+                   q.ColumnText(4),
+                   static_cast<int>(q.ColumnInt(5)),
+                   static_cast<int>(q.ColumnInt(6)),
+                   static_cast<int>(q.ColumnInt(7)),
+                   std::nullopt,
+                   c.moid};
+      if (!q.ColumnIsNull(8)) h.hyperthreading = q.ColumnInt(8) != 0;
+      c.hosts.push_back(std::move(h));
+    }
+  }
+  ASSIGN_OR_RETURN(Statement q, store->db()->Prepare("SELECT h.vcenter, h.cluster_moid, v.entity FROM vsphere_vm v "
+                                                     "JOIN vsphere_host h ON h.vcenter = v.vcenter AND h.moid = "
+                                                     "v.host_moid WHERE h.cluster_moid <> '' ORDER BY v.entity"));
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, q.Step());
+    if (!row) break;
+    if (auto it = by_key.find({q.ColumnText(0), q.ColumnText(1)}); it != by_key.end())
+      it->second.vm_entities.push_back(q.ColumnText(2));
+  }
+  std::vector<StoredCluster> out;
+  for (auto& [key, c] : by_key) out.push_back(std::move(c));
+  std::sort(out.begin(), out.end(), [](const StoredCluster& a, const StoredCluster& b) {
+    return std::tie(a.vcenter, a.name, a.moid) < std::tie(b.vcenter, b.name, b.moid);
+  });
+  return out;
 }
 
 StatusOr<std::map<std::string, int>> VsphereVmHostCores(Store* store) {

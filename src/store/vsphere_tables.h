@@ -24,11 +24,23 @@ struct StoredVm {
 struct StoredHost {
   std::string vcenter, moid, name;
   int cores = 0, mhz = 0;
+  int threads = 0;                     // logical processors; 0 unknown
+  std::optional<bool> hyperthreading;  // active; unset unknown
+  std::string cluster_moid;            // "" for a standalone host
+};
+// A vCenter's cluster with its hosts and the VMs on them, as the inventory last saw them.
+struct StoredCluster {
+  std::string vcenter, moid, name;
+  std::vector<StoredHost> hosts;
+  std::vector<std::string> vm_entities;  // "<vCenter id>/<moid>", as their series carry it
 };
 
 Status SaveVsphereVm(Store* store, const StoredVm& vm);
 Status SaveVsphereVms(Store* store, const std::vector<StoredVm>& vms);
 Status SaveVsphereHost(Store* store, const StoredHost& host);
+Status SaveVsphereCluster(Store* store, const std::string& vcenter, const std::string& moid, const std::string& name);
+// Every cluster with at least one host, by vCenter and name.
+StatusOr<std::vector<StoredCluster>> VsphereClusters(Store* store);
 // Every VM of every vCenter, for matching guests (guest_hostname) and vCPU counts.
 StatusOr<std::vector<StoredVm>> VsphereVms(Store* store);
 // Each VM's host's cores as the inventory last saw them, by the VM's entity (hosts of 0 cores,

@@ -46,9 +46,10 @@ TEST_F(VsphereCollectTest, CollectsEveryVmAndStoresPercentOfInterval) {
   EXPECT_EQ(JsonInt(r.out, "batch_limit"), 50) << "the server's maxQueryMetrics must size the batches";
   // 40 VMs x 6 counters = 240 metrics -> ceil(240/50) = 5 QueryPerf batches.
   EXPECT_EQ(JsonInt(r.out, "batches"), 5);
-  // Discovery: service content, login, time, counters, option, 2 x (view, retrieve, destroy),
-  // then the batches and logout: requests <= discovery + ceil(series / batch limit).
-  EXPECT_LE(JsonInt(r.out, "requests"), 11 + 5 + 1);
+  // Discovery: service content, login, time, counters, option, 3 x (view, retrieve, destroy) for
+  // the VMs, hosts and clusters, then the batches and logout: requests <= discovery +
+  // ceil(series / batch limit).
+  EXPECT_LE(JsonInt(r.out, "requests"), 14 + 5 + 1);
   EXPECT_GT(JsonInt(r.out, "samples"), 0);
 
   CliResult s = RunVrecon(
@@ -223,6 +224,32 @@ TEST_F(VsphereCollectTest, UnreachableHostIsOneLine) {
                            f, "--db", dir_.File("x.db")});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("cannot reach https://127.0.0.1:1/sdk"), std::string::npos) << r.err;
+}
+
+// The simulator's cluster DC0_C0: three hosts of 2 cores (hyper-threading off), one held back for
+// HA, so 4 cores of capacity and 3.6 usable; its demand is its VMs' run + ready, said so.
+TEST_F(VsphereCollectTest, AClusterIsItsHostsCoresAgainstItsVmsDemand) {
+  VRECON_REQUIRE_VCSIM();
+  auto sim = Vcsim::Start({.vms = 2});
+  ASSERT_NE(sim, nullptr) << Vcsim::last_error();
+  const std::string db = dir_.File("fleet.db");
+  CliResult r = Collect(*sim, db);
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  CliResult cap = RunVrecon({"capacity", "--db", db, "--scope", "cluster", "--format", "json"});
+  ASSERT_EQ(cap.exit_code, 0) << cap.err;
+  const size_t at = cap.out.find("{\"scope\": \"cluster\", \"name\": \"DC0_C0\", \"key\": \"vsphere-cluster:");
+  ASSERT_NE(at, std::string::npos) << cap.out;
+  const std::string c = cap.out.substr(at, cap.out.find("\n", at) - at);
+  EXPECT_NE(c.find("\"capacity_cores\": 4, \"usable_cores\": 3.6"), std::string::npos) << c;
+  EXPECT_NE(c.find("\"code\": \"demand-from-vms\""), std::string::npos) << c;
+  EXPECT_NE(c.find("\"code\": \"insufficient-history\""), std::string::npos) << "5 minutes of data" << c;
+  EXPECT_EQ(c.find("\"demand_p95_cores\": null"), std::string::npos) << "its VMs' demand" << c;
+  EXPECT_EQ(cap.out.find("\"scope\": \"vm\""), std::string::npos) << "--scope cluster";
+  // Two hosts held back: 2 cores left.
+  CliResult two = RunVrecon({"capacity", "--db", db, "--scope", "cluster", "--ha-hosts", "2", "--format", "csv"});
+  ASSERT_EQ(two.exit_code, 0) << two.err;
+  EXPECT_NE(two.out.find("cluster,DC0_C0,vsphere-cluster:"), std::string::npos) << two.out;
+  EXPECT_NE(two.out.find(",2,1.8,"), std::string::npos) << two.out;
 }
 
 }  // namespace

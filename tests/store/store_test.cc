@@ -75,9 +75,10 @@ TEST(StoreTest, VsphereVmHostCoresFollowEachVmToItsHost) {
   auto store = Store::Open(dir.File("inventory.db"));
   ASSERT_TRUE(store.ok()) << store.status().message();
   Store* s = store->get();
-  ASSERT_TRUE(SaveVsphereHost(s, StoredHost{"vc", "host-1", "esx01", 16, 2600}).ok());
-  ASSERT_TRUE(SaveVsphereHost(s, StoredHost{"vc", "host-2", "esx02", 0, 0}).ok());
-  ASSERT_TRUE(SaveVsphereHost(s, StoredHost{"other-vc", "host-1", "esx09", 64, 2600}).ok());
+  ASSERT_TRUE(SaveVsphereHost(s, StoredHost{"vc", "host-1", "esx01", 16, 2600, 32, true, "domain-c7"}).ok());
+  ASSERT_TRUE(SaveVsphereHost(s, StoredHost{"vc", "host-2", "esx02", 0, 0, 0, std::nullopt, "domain-c7"}).ok());
+  ASSERT_TRUE(SaveVsphereHost(s, StoredHost{"other-vc", "host-1", "esx09", 64, 2600, 64, false, ""}).ok());
+  ASSERT_TRUE(SaveVsphereCluster(s, "vc", "domain-c7", "Cluster01").ok());
   ASSERT_TRUE(SaveVsphereVm(s, StoredVm{"vc", "vm-1", "WEB01", "host-1", "poweredOn", "", 4, "vc/vm-1"}).ok());
   ASSERT_TRUE(SaveVsphereVm(s, StoredVm{"vc", "vm-2", "DB01", "host-2", "poweredOn", "", 8, "vc/vm-2"}).ok());
   ASSERT_TRUE(SaveVsphereVm(s, StoredVm{"vc", "vm-3", "APP01", "host-7", "poweredOn", "", 2, "vc/vm-3"}).ok());
@@ -86,6 +87,21 @@ TEST(StoreTest, VsphereVmHostCoresFollowEachVmToItsHost) {
   StatusOr<std::map<std::string, int>> cores = VsphereVmHostCores(s);
   ASSERT_TRUE(cores.ok()) << cores.status().message();
   EXPECT_EQ(*cores, (std::map<std::string, int>{{"other-vc/vm-1", 64}, {"vc/vm-1", 16}}));
+  // The cluster with its two hosts (as saved, unknowns kept unknown) and the VMs on them; the
+  // standalone host is in none.
+  StatusOr<std::vector<StoredCluster>> clusters = VsphereClusters(s);
+  ASSERT_TRUE(clusters.ok()) << clusters.status().message();
+  ASSERT_EQ(clusters->size(), 1u);
+  const StoredCluster& c = clusters->front();
+  EXPECT_EQ(c.name, "Cluster01");
+  ASSERT_EQ(c.hosts.size(), 2u);
+  const StoredHost& h1 = c.hosts[0].moid == "host-1" ? c.hosts[0] : c.hosts[1];
+  const StoredHost& h2 = c.hosts[0].moid == "host-1" ? c.hosts[1] : c.hosts[0];
+  EXPECT_EQ(h1.threads, 32);
+  EXPECT_EQ(h1.hyperthreading, std::optional<bool>(true));
+  EXPECT_EQ(h2.cores, 0);
+  EXPECT_FALSE(h2.hyperthreading.has_value());
+  EXPECT_EQ(c.vm_entities, (std::vector<std::string>{"vc/vm-1", "vc/vm-2"}));
 }
 
 TEST(StoreTest, ReleaseMemoryGivesBackTheReadCache) {

@@ -432,6 +432,15 @@ FakeResponse FakeVcenter::Handle(const std::string& head, const std::string& bod
         PropSet("name", "<val xsi:type=\"xsd:string\">esx01.lab.example</val>") +
         PropSet("summary.hardware.cpuMhz", "<val xsi:type=\"xsd:int\">2600</val>") +
         PropSet("summary.hardware.numCpuCores", "<val xsi:type=\"xsd:short\">16</val>") +
+        PropSet("summary.hardware.numCpuThreads", "<val xsi:type=\"xsd:short\">32</val>") +
+        PropSet("config.hyperThread.active", "<val xsi:type=\"xsd:boolean\">true</val>") +
+        PropSet("parent", "<val type=\"ClusterComputeResource\" xsi:type=\"ManagedObjectReference\">domain-c7</val>") +
+        "</objects></returnval></RetrievePropertiesExResponse>");
+  } else if (op == "RetrievePropertiesEx" && body.find("<type>ClusterComputeResource</type>") != std::string::npos) {
+    r.body = Envelope(
+        "<RetrievePropertiesExResponse xmlns=\"urn:vim25\"><returnval><objects>"
+        "<obj type=\"ClusterComputeResource\">domain-c7</obj>" +
+        PropSet("name", "<val xsi:type=\"xsd:string\">Cluster01</val>") +
         "</objects></returnval></RetrievePropertiesExResponse>");
   } else if (op == "QueryPerf") {
     const bool matches = (mode_entity_.empty() || body.find(">" + mode_entity_ + "</entity>") != std::string::npos) &&

@@ -309,6 +309,19 @@ CREATE TABLE capacity_day_state(
   PRIMARY KEY(entity, source, day_ns)
 );
 )sql",
+    // 18: as SQLite's 18.
+    R"sql(
+ALTER TABLE vsphere_host ADD COLUMN threads bigint NOT NULL DEFAULT 0;
+ALTER TABLE vsphere_host ADD COLUMN hyperthreading bigint;
+ALTER TABLE vsphere_host ADD COLUMN cluster_moid text COLLATE "C" NOT NULL DEFAULT '';
+CREATE TABLE vsphere_cluster(
+  vcenter text COLLATE "C" NOT NULL,
+  moid text COLLATE "C" NOT NULL,
+  name text COLLATE "C" NOT NULL,
+  seen_at text COLLATE "C" NOT NULL,
+  PRIMARY KEY(vcenter, moid)
+);
+)sql",
 };
 
 constexpr int kLatest = kFirstVersion - 1 + static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));
