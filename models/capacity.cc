@@ -40,6 +40,12 @@ double ClusterCapacity(std::vector<double> host_cores, int ha_hosts) {
   return std::max(sum, 0.0);
 }
 
+double ClusterCapacityLessShare(const std::vector<double>& host_cores, double reserve_pct) {
+  double total = 0;
+  for (double c : host_cores) total += c;
+  return total * (1 - std::clamp(reserve_pct, 0.0, 100.0) / 100);
+}
+
 int DefaultHaHosts(size_t hosts) { return hosts >= 2 ? 1 : 0; }
 
 double UsableCores(double capacity_cores, double buffer_pct) { return capacity_cores * (1 - buffer_pct / 100); }

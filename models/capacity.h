@@ -38,6 +38,8 @@ std::optional<CapacityCores> HostCapacity(const HostProcessors& p);
 // The hosts' capacity less the largest `ha_hosts` of them (held back for a host failure), never
 // below 0.
 double ClusterCapacity(std::vector<double> host_cores, int ha_hosts);
+// The hosts' capacity less `reserve_pct` of it (HA admission control by a percentage of CPU).
+double ClusterCapacityLessShare(const std::vector<double>& host_cores, double reserve_pct);
 // --ha-hosts' default: 1 for a cluster of two hosts or more, else 0.
 int DefaultHaHosts(size_t hosts);
 // capacity x (1 - buffer/100).

@@ -165,9 +165,9 @@ StatusOr<std::vector<HostInfo>> VsphereClient::Hosts() {
 }
 
 StatusOr<std::vector<ClusterInfo>> VsphereClient::Clusters() {
-  ASSIGN_OR_RETURN(auto objs, RetrieveView("ClusterComputeResource", {"name"}));
+  ASSIGN_OR_RETURN(auto objs, RetrieveView("ClusterComputeResource", {"name", "configurationEx"}));
   std::vector<ClusterInfo> out;
-  for (ObjectProps& o : objs) out.push_back({o.obj.value, o.props["name"]});
+  for (ObjectProps& o : objs) out.push_back({o.obj.value, o.props["name"], ClusterHaReserve(o.props)});
   return out;
 }
 

@@ -37,6 +37,7 @@ struct HostInfo {
 };
 struct ClusterInfo {
   std::string moid, name;
+  HaReserve ha;  // its HA admission control's reserve, when it says
 };
 
 class VsphereClient {

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
+#include <map>
 #include <numeric>
 
 #include "adapters/vsphere/answer_xml.h"
@@ -52,6 +54,31 @@ Status Load(std::string_view text, Doc* d) {
 }
 
 MoRef ReadMoRef(pugi::xml_node n) { return MoRef{n.attribute("type").value(), n.text().get()}; }
+
+bool HasElements(pugi::xml_node n) {
+  for (pugi::xml_node c = n.first_child(); c; c = c.next_sibling())
+    if (c.type() == pugi::node_element) return true;
+  return false;
+}
+
+// A data object's fields as dotted paths under `path` ("configurationEx.dasConfig.enabled"): a
+// field's text, its xsi:type as "PATH#type", and how many times a repeated field came as
+// "PATH#count". At most `*budget` fields: a large cluster's per-VM settings are not needed whole.
+void Flatten(pugi::xml_node n, const std::string& path, int* budget, std::map<std::string, std::string>* props) {
+  for (pugi::xml_node c = n.first_child(); c && *budget > 0; c = c.next_sibling()) {
+    if (c.type() != pugi::node_element) continue;
+    --*budget;
+    const std::string p = path + "." + std::string(Local(c.name()));
+    std::string& count = (*props)[p + "#count"];
+    count = std::to_string(std::atoi(count.c_str()) + 1);
+    if (pugi::xml_attribute t = c.attribute("xsi:type")) (*props)[p + "#type"] = t.value();
+    if (HasElements(c)) {
+      Flatten(c, p, budget, props);
+    } else {
+      (*props)[p] = c.text().get();
+    }
+  }
+}
 
 std::optional<TimeNs> ParseTime(std::string_view s) { return ParseIso(Trim(s)); }
 
@@ -157,6 +184,9 @@ StatusOr<RetrieveResult> ParseRetrieveResult(std::string_view body) {
       p.props[name] = val.text().get();
       // A reference's type beside its value ("parent#type": a host's cluster or standalone resource).
       if (pugi::xml_attribute type = val.attribute("type")) p.props[name + "#type"] = type.value();
+      // A data object's fields as paths under its name.
+      int budget = 4096;
+      if (HasElements(val)) Flatten(val, name, &budget, &p.props);
     });
     r.objects.push_back(std::move(p));
   });
@@ -262,6 +292,36 @@ StatusOr<std::vector<EntityMetrics>> ParseQueryPerf(std::string_view body) {
     out.push_back(std::move(em));
   }
   return out;
+}
+
+HaReserve ClusterHaReserve(const std::map<std::string, std::string>& props) {
+  const auto get = [&props](const std::string& path) {
+    auto it = props.find("configurationEx.dasConfig." + path);
+    return it == props.end() ? std::string() : std::string(Trim(it->second));
+  };
+  HaReserve r;
+  const std::string enabled = get("enabled"), admission = get("admissionControlEnabled");
+  if (enabled == "false" || (enabled == "true" && admission == "false")) {
+    r.hosts = 0;  // nothing held back
+    return r;
+  }
+  if (enabled != "true") return r;
+  const std::string type = get("admissionControlPolicy#type"), level = get("admissionControlPolicy.failoverLevel");
+  const std::string pct = get("admissionControlPolicy.cpuFailoverResourcesPercent");
+  if (type == "ClusterFailoverLevelAdmissionControlPolicy" && !level.empty()) {
+    r.hosts = std::atoi(level.c_str());
+  } else if (type == "ClusterFailoverHostAdmissionControlPolicy") {
+    r.hosts = std::atoi(get("admissionControlPolicy.failoverHosts#count").c_str());
+  } else if (type == "ClusterFailoverResourcesAdmissionControlPolicy") {
+    // vSphere 6.5 on computes the percentage from a host count it is given.
+    if (get("admissionControlPolicy.autoComputePercentages") == "true" && !level.empty()) {
+      r.hosts = std::atoi(level.c_str());
+    } else if (!pct.empty()) {
+      r.cpu_pct = std::clamp(std::atof(pct.c_str()), 0.0, 100.0);
+    }
+  }
+  if (r.hosts && *r.hosts < 0) r.hosts.reset();
+  return r;
 }
 
 }  // namespace vrecon::vsphere

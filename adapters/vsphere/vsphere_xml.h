@@ -91,6 +91,15 @@ StatusOr<ServiceContent> ParseServiceContent(std::string_view body);
 StatusOr<TimeNs> ParseCurrentTime(std::string_view body);
 StatusOr<std::vector<CounterInfo>> ParsePerfCounters(std::string_view body);
 StatusOr<RetrieveResult> ParseRetrieveResult(std::string_view body);
+// What a cluster's HA admission control holds back for host failures, from its retrieved
+// `configurationEx` (dasConfig): a number of hosts (failover level, dedicated failover hosts, or a
+// percentage computed from a host count; 0 with HA or admission control off) or a percentage of
+// CPU; neither when it does not say.
+struct HaReserve {
+  std::optional<int> hosts;
+  std::optional<double> cpu_pct;
+};
+HaReserve ClusterHaReserve(const std::map<std::string, std::string>& props);
 StatusOr<MoRef> ParseMoRefReturn(std::string_view body);
 // The value of the first OptionValue in a QueryOptions answer.
 StatusOr<std::string> ParseOptionValue(std::string_view body);

@@ -127,7 +127,9 @@ RunFn AddCapacityCommand(CLI::App& app) {
   cmd->add_option("--target-util-pct", o->target_util_pct, "Utilisation a recommended VM size aims at")
       ->check(CLI::Range(1.0, 100.0))
       ->capture_default_str();
-  cmd->add_option("--ha-hosts", o->ha_hosts, "Hosts a cluster holds back for failures (default 1 from 2 hosts on)")
+  cmd->add_option("--ha-hosts", o->ha_hosts,
+                  "Hosts a cluster holds back for failures (default: what its HA admission control holds back, else 1 "
+                  "from 2 hosts on)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--as-of", o->as_of, "Read data up to this time, ISO 8601 (default: all of it)");
   cmd->add_option("--forecast-out", o->forecast_out, "Also write each entity's daily forecast to this CSV file");

@@ -81,7 +81,9 @@ Status SaveInventory(Store* store, const std::string& vcenter, const std::string
   for (const auto& h : hosts)
     RETURN_IF_ERROR(SaveVsphereHost(
         store, StoredHost{vcenter, h.moid, h.name, h.cores, h.mhz, h.threads, h.hyperthreading, h.cluster_moid}));
-  for (const auto& c : clusters) RETURN_IF_ERROR(SaveVsphereCluster(store, vcenter, c.moid, c.name));
+  for (const auto& c : clusters)
+    RETURN_IF_ERROR(
+        SaveVsphereCluster(store, StoredCluster{vcenter, c.moid, c.name, c.ha.hosts, c.ha.cpu_pct, {}, {}}));
   std::vector<StoredVm> stored;
   stored.reserve(vms.size());
   for (const auto& v : vms)

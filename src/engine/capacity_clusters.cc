@@ -48,7 +48,23 @@ std::optional<double> CapacityOf(const StoredCluster& c, const CapacityRequest& 
   if (logical)
     e->flags.push_back({"capacity-logical", Severity::kInfo,
                         "hyper-threading is unknown for a host of the cluster: its logical processors are counted"});
-  const int ha = req.ha_hosts >= 0 ? req.ha_hosts : models::DefaultHaHosts(cores.size());
+  // --ha-hosts, else what the cluster's HA admission control holds back, else the largest host.
+  if (req.ha_hosts >= 0) return models::ClusterCapacity(cores, req.ha_hosts);
+  if (c.ha_cpu_pct) {
+    e->flags.push_back({"ha-reserve", Severity::kInfo,
+                        "HA admission control holds back " + FormatFixed(*c.ha_cpu_pct, 0) + "% of the cluster's CPU"});
+    return models::ClusterCapacityLessShare(cores, *c.ha_cpu_pct);
+  }
+  if (c.ha_hosts) {
+    e->flags.push_back(
+        {"ha-reserve", Severity::kInfo, "HA admission control holds back " + std::to_string(*c.ha_hosts) + " host(s)"});
+    return models::ClusterCapacity(cores, *c.ha_hosts);
+  }
+  const int ha = models::DefaultHaHosts(cores.size());
+  if (ha > 0)
+    e->flags.push_back({"ha-assumed", Severity::kInfo,
+                        "the cluster's HA admission control does not say what it holds back: its largest host is "
+                        "(--ha-hosts says otherwise)"});
   return models::ClusterCapacity(cores, ha);
 }
 

@@ -377,7 +377,8 @@ CREATE TABLE capacity_day_state(
 ) WITHOUT ROWID;
 )sql",
     // 18: a vCenter's hosts' logical processors, hyper-threading and cluster, and its clusters
-    // (issue 40: a cluster's capacity is its hosts'). hyperthreading: 1 active, 0 not, NULL unknown.
+    // with what HA admission control holds back (issue 40: a cluster's capacity is its hosts').
+    // hyperthreading: 1 active, 0 not, NULL unknown; ha_*: NULL when the cluster does not say.
     R"sql(
 ALTER TABLE vsphere_host ADD COLUMN threads INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE vsphere_host ADD COLUMN hyperthreading INTEGER;
@@ -386,6 +387,8 @@ CREATE TABLE vsphere_cluster(
   vcenter TEXT NOT NULL,
   moid TEXT NOT NULL,
   name TEXT NOT NULL,
+  ha_hosts INTEGER,
+  ha_cpu_pct REAL,
   seen_at TEXT NOT NULL,
   PRIMARY KEY(vcenter, moid)
 );

@@ -189,11 +189,24 @@ Status SaveVsphereHost(Store* store, const StoredHost& h) {
   return q->Run();
 }
 
-Status SaveVsphereCluster(Store* store, const std::string& vcenter, const std::string& moid, const std::string& name) {
-  ASSIGN_OR_RETURN(Statement * q, store->db()->Cached("INSERT INTO vsphere_cluster(vcenter, moid, name, seen_at) "
-                                                      "VALUES(?,?,?,?) ON CONFLICT(vcenter, moid) DO UPDATE SET "
-                                                      "name = excluded.name, seen_at = excluded.seen_at"));
-  q->Bind(1, vcenter).Bind(2, moid).Bind(3, name).Bind(4, NowIso());
+Status SaveVsphereCluster(Store* store, const StoredCluster& c) {
+  ASSIGN_OR_RETURN(Statement * q, store->db()->Cached(
+                                      "INSERT INTO vsphere_cluster(vcenter, moid, name, ha_hosts, ha_cpu_pct, seen_at) "
+                                      "VALUES(?,?,?,?,?,?) ON CONFLICT(vcenter, moid) DO UPDATE SET name = "
+                                      "excluded.name, ha_hosts = excluded.ha_hosts, ha_cpu_pct = excluded.ha_cpu_pct, "
+                                      "seen_at = excluded.seen_at"));
+  q->Bind(1, c.vcenter).Bind(2, c.moid).Bind(3, c.name);
+  if (c.ha_hosts) {
+    q->Bind(4, static_cast<int64_t>(*c.ha_hosts));
+  } else {
+    q->BindNull(4);
+  }
+  if (c.ha_cpu_pct) {
+    q->Bind(5, *c.ha_cpu_pct);
+  } else {
+    q->BindNull(5);
+  }
+  q->Bind(6, NowIso());
   return q->Run();
 }
 
@@ -202,7 +215,8 @@ StatusOr<std::vector<StoredCluster>> VsphereClusters(Store* store) {
   {
     ASSIGN_OR_RETURN(Statement q,
                      store->db()->Prepare("SELECT h.vcenter, h.cluster_moid, coalesce(c.name, h.cluster_moid), "
-                                          "h.moid, h.name, h.cores, h.mhz, h.threads, h.hyperthreading FROM "
+                                          "h.moid, h.name, h.cores, h.mhz, h.threads, h.hyperthreading, c.ha_hosts, "
+                                          "c.ha_cpu_pct FROM "
                                           "vsphere_host h LEFT JOIN vsphere_cluster c ON c.vcenter = h.vcenter AND "
                                           "c.moid = h.cluster_moid WHERE h.cluster_moid <> ''"));
     while (true) {
@@ -222,6 +236,8 @@ StatusOr<std::vector<StoredCluster>> VsphereClusters(Store* store) {
                    c.moid};
       if (!q.ColumnIsNull(8)) h.hyperthreading = q.ColumnInt(8) != 0;
       c.hosts.push_back(std::move(h));
+      if (!q.ColumnIsNull(9)) c.ha_hosts = static_cast<int>(q.ColumnInt(9));
+      if (!q.ColumnIsNull(10)) c.ha_cpu_pct = q.ColumnDouble(10);
     }
   }
   ASSIGN_OR_RETURN(Statement q, store->db()->Prepare("SELECT h.vcenter, h.cluster_moid, v.entity FROM vsphere_vm v "

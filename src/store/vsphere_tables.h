@@ -31,6 +31,9 @@ struct StoredHost {
 // A vCenter's cluster with its hosts and the VMs on them, as the inventory last saw them.
 struct StoredCluster {
   std::string vcenter, moid, name;
+  // What its HA admission control holds back: hosts, or a percentage of CPU; unset: not said.
+  std::optional<int> ha_hosts;
+  std::optional<double> ha_cpu_pct;
   std::vector<StoredHost> hosts;
   std::vector<std::string> vm_entities;  // "<vCenter id>/<moid>", as their series carry it
 };
@@ -38,7 +41,8 @@ struct StoredCluster {
 Status SaveVsphereVm(Store* store, const StoredVm& vm);
 Status SaveVsphereVms(Store* store, const std::vector<StoredVm>& vms);
 Status SaveVsphereHost(Store* store, const StoredHost& host);
-Status SaveVsphereCluster(Store* store, const std::string& vcenter, const std::string& moid, const std::string& name);
+// Its name and HA reserve (hosts and VMs are not written: they come from the hosts' rows).
+Status SaveVsphereCluster(Store* store, const StoredCluster& cluster);
 // Every cluster with at least one host, by vCenter and name.
 StatusOr<std::vector<StoredCluster>> VsphereClusters(Store* store);
 // Every VM of every vCenter, for matching guests (guest_hostname) and vCPU counts.

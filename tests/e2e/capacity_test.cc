@@ -8,6 +8,7 @@
 
 #include "tests/support/capacity_logs.h"
 #include "tests/support/cli_runner.h"
+#include "tests/support/fake_vcenter.h"
 
 namespace vrecon::testing {
 namespace {
@@ -270,6 +271,30 @@ TEST_F(CapacityCommandTest, TheReportCarriesTheCapacityAnswers) {
   EXPECT_NE(md.out.find("- host esx01.example.com: "), std::string::npos) << md.out;
   EXPECT_NE(md.out.find("- VMs to resize: "), std::string::npos) << md.out;
   EXPECT_NE(md.out.find("  - DB02: 4 -> 1 vCPUs"), std::string::npos) << md.out;
+}
+
+// A cluster whose HA admission control holds back 25% of its CPU (the fake vCenter's Cluster01:
+// one host of 16 cores with hyper-threading active, 32 threads): 12 cores of capacity, 10.8
+// usable; --ha-hosts overrides what the cluster says.
+TEST_F(CapacityCommandTest, AClustersHaAdmissionControlIsWhatItHoldsBack) {
+  auto vc = FakeVcenter::Start({.max_query_metrics = 4});
+  ASSERT_NE(vc, nullptr);
+  const std::string db = dir_->File("fake-vc.db");
+  setenv("VRECON_VSPHERE_PASSWORD", vc->options().password.c_str(), 1);
+  CliResult r = RunVrecon({"collect", "vsphere", "--url", vc->url(), "--allow-insecure-http", "--user",
+                           vc->options().user, "--db", db, "--since", "5m"});
+  unsetenv("VRECON_VSPHERE_PASSWORD");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  CliResult cap = RunVrecon({"capacity", "--db", db, "--scope", "cluster", "--format", "json"});
+  ASSERT_EQ(cap.exit_code, 0) << cap.err;
+  EXPECT_EQ(Field(cap.out, "Cluster01", "capacity_cores"), 12);
+  EXPECT_DOUBLE_EQ(Field(cap.out, "Cluster01", "usable_cores"), 10.8);
+  EXPECT_NE(cap.out.find("HA admission control holds back 25% of the cluster's CPU"), std::string::npos) << cap.out;
+  EXPECT_NE(cap.out.find("the cluster's demand is its 2 VMs' run + ready"), std::string::npos) << cap.out;
+  CliResult none = RunVrecon({"capacity", "--db", db, "--name", "cluster01", "--ha-hosts", "0", "--format", "json"});
+  ASSERT_EQ(none.exit_code, 0) << none.err;
+  EXPECT_EQ(Field(none.out, "Cluster01", "capacity_cores"), 16);
+  EXPECT_EQ(none.out.find("ha-reserve"), std::string::npos);
 }
 
 TEST_F(CapacityCommandTest, UsageErrorsAndUnknownNames) {

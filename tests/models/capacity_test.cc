@@ -27,6 +27,8 @@ TEST(CapacityTest, ClusterHoldsBackItsLargestHostsForHa) {
   EXPECT_EQ(ClusterCapacity({16, 32, 24}, 2), 16);
   EXPECT_EQ(ClusterCapacity({16, 32, 24}, 0), 72);
   EXPECT_EQ(ClusterCapacity({16}, 3), 0);
+  EXPECT_DOUBLE_EQ(ClusterCapacityLessShare({16, 32, 24}, 25), 54);
+  EXPECT_DOUBLE_EQ(ClusterCapacityLessShare({16, 32, 24}, 150), 0) << "at most all of it";
   EXPECT_EQ(DefaultHaHosts(1), 0);
   EXPECT_EQ(DefaultHaHosts(2), 1);
   EXPECT_DOUBLE_EQ(UsableCores(40, 10), 36);

@@ -78,7 +78,7 @@ TEST(StoreTest, VsphereVmHostCoresFollowEachVmToItsHost) {
   ASSERT_TRUE(SaveVsphereHost(s, StoredHost{"vc", "host-1", "esx01", 16, 2600, 32, true, "domain-c7"}).ok());
   ASSERT_TRUE(SaveVsphereHost(s, StoredHost{"vc", "host-2", "esx02", 0, 0, 0, std::nullopt, "domain-c7"}).ok());
   ASSERT_TRUE(SaveVsphereHost(s, StoredHost{"other-vc", "host-1", "esx09", 64, 2600, 64, false, ""}).ok());
-  ASSERT_TRUE(SaveVsphereCluster(s, "vc", "domain-c7", "Cluster01").ok());
+  ASSERT_TRUE(SaveVsphereCluster(s, StoredCluster{"vc", "domain-c7", "Cluster01", std::nullopt, 25.0, {}, {}}).ok());
   ASSERT_TRUE(SaveVsphereVm(s, StoredVm{"vc", "vm-1", "WEB01", "host-1", "poweredOn", "", 4, "vc/vm-1"}).ok());
   ASSERT_TRUE(SaveVsphereVm(s, StoredVm{"vc", "vm-2", "DB01", "host-2", "poweredOn", "", 8, "vc/vm-2"}).ok());
   ASSERT_TRUE(SaveVsphereVm(s, StoredVm{"vc", "vm-3", "APP01", "host-7", "poweredOn", "", 2, "vc/vm-3"}).ok());
@@ -94,6 +94,8 @@ TEST(StoreTest, VsphereVmHostCoresFollowEachVmToItsHost) {
   ASSERT_EQ(clusters->size(), 1u);
   const StoredCluster& c = clusters->front();
   EXPECT_EQ(c.name, "Cluster01");
+  EXPECT_FALSE(c.ha_hosts.has_value());
+  EXPECT_EQ(c.ha_cpu_pct, std::optional<double>(25.0));
   ASSERT_EQ(c.hosts.size(), 2u);
   const StoredHost& h1 = c.hosts[0].moid == "host-1" ? c.hosts[0] : c.hosts[1];
   const StoredHost& h2 = c.hosts[0].moid == "host-1" ? c.hosts[1] : c.hosts[0];

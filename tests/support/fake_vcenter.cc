@@ -440,6 +440,11 @@ FakeResponse FakeVcenter::Handle(const std::string& head, const std::string& bod
     r.body = Envelope(
         "<RetrievePropertiesExResponse xmlns=\"urn:vim25\"><returnval><objects>"
         "<obj type=\"ClusterComputeResource\">domain-c7</obj>" +
+        PropSet("configurationEx",
+                "<val xsi:type=\"ClusterConfigInfoEx\"><dasConfig><enabled>true</enabled><admissionControlEnabled>"
+                "true</admissionControlEnabled><admissionControlPolicy "
+                "xsi:type=\"ClusterFailoverResourcesAdmissionControlPolicy\"><cpuFailoverResourcesPercent>25</"
+                "cpuFailoverResourcesPercent></admissionControlPolicy></dasConfig></val>") +
         PropSet("name", "<val xsi:type=\"xsd:string\">Cluster01</val>") +
         "</objects></returnval></RetrievePropertiesExResponse>");
   } else if (op == "QueryPerf") {

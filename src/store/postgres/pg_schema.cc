@@ -318,6 +318,8 @@ CREATE TABLE vsphere_cluster(
   vcenter text COLLATE "C" NOT NULL,
   moid text COLLATE "C" NOT NULL,
   name text COLLATE "C" NOT NULL,
+  ha_hosts bigint,
+  ha_cpu_pct double precision,
   seen_at text COLLATE "C" NOT NULL,
   PRIMARY KEY(vcenter, moid)
 );

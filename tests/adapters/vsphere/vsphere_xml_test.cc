@@ -129,5 +129,70 @@ TEST(VsphereXmlTest, RequestsEscapeWhatTheyCarry) {
   EXPECT_NE(qp.find("<metricId><counterId>12</counterId><instance>*</instance></metricId>"), std::string::npos);
 }
 
+// RetrievePropertiesEx of a cluster's configurationEx (the shape vSphere sends: a data object
+// with xsi:type on the value and its policy) and of a host's parent: a reference keeps its type,
+// a data object its fields as dotted paths, and HA admission control's reserve is read from them.
+std::string ClusterAnswer(const std::string& das) {
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?><soapenv:Envelope "
+         "xmlns:soapenv=\"http://schemas.xmlsoap.org/soap/envelope/\" "
+         "xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\"><soapenv:Body><RetrievePropertiesExResponse "
+         "xmlns=\"urn:vim25\"><returnval><objects><obj type=\"ClusterComputeResource\">domain-c7</obj>"
+         "<propSet><name>configurationEx</name><val xsi:type=\"ClusterConfigInfoEx\"><dasConfig>" +
+         das +
+         "</dasConfig><drsConfig><enabled>true</enabled></drsConfig></val></propSet>"
+         "<propSet><name>name</name><val xsi:type=\"xsd:string\">Cluster01</val></propSet></objects>"
+         "<objects><obj type=\"HostSystem\">host-10</obj><propSet><name>parent</name><val "
+         "type=\"ClusterComputeResource\" xsi:type=\"ManagedObjectReference\">domain-c7</val></propSet></objects>"
+         "</returnval></RetrievePropertiesExResponse></soapenv:Body></soapenv:Envelope>";
+}
+
+TEST(VsphereXmlTest, AClustersHaReserveAndAHostsClusterAreRead) {
+  auto r = ParseRetrieveResult(ClusterAnswer(
+      "<enabled>true</enabled><admissionControlEnabled>true</admissionControlEnabled><admissionControlPolicy "
+      "xsi:type=\"ClusterFailoverResourcesAdmissionControlPolicy\"><cpuFailoverResourcesPercent>25</"
+      "cpuFailoverResourcesPercent><memoryFailoverResourcesPercent>25</memoryFailoverResourcesPercent></"
+      "admissionControlPolicy>"));
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->objects.size(), 2u);
+  auto& cluster = r->objects[0].props;
+  EXPECT_EQ(cluster["name"], "Cluster01");
+  EXPECT_EQ(cluster["configurationEx.dasConfig.enabled"], "true");
+  EXPECT_EQ(cluster["configurationEx.dasConfig.admissionControlPolicy#type"],
+            "ClusterFailoverResourcesAdmissionControlPolicy");
+  EXPECT_EQ(cluster["configurationEx.drsConfig.enabled"], "true");
+  HaReserve ha = ClusterHaReserve(cluster);
+  EXPECT_FALSE(ha.hosts.has_value());
+  EXPECT_EQ(ha.cpu_pct, std::optional<double>(25));
+  auto& host = r->objects[1].props;
+  EXPECT_EQ(host["parent"], "domain-c7");
+  EXPECT_EQ(host["parent#type"], "ClusterComputeResource");
+
+  auto level = [](const std::string& das) {
+    auto r = ParseRetrieveResult(ClusterAnswer(das));
+    return r.ok() ? ClusterHaReserve(r->objects[0].props) : HaReserve{};
+  };
+  EXPECT_EQ(
+      level("<enabled>true</enabled><admissionControlPolicy xsi:type=\"ClusterFailoverLevelAdmissionControlPolicy\">"
+            "<failoverLevel>2</failoverLevel></admissionControlPolicy>")
+          .hosts,
+      2);
+  EXPECT_EQ(
+      level("<enabled>true</enabled><admissionControlPolicy xsi:type=\"ClusterFailoverHostAdmissionControlPolicy\">"
+            "<failoverHosts type=\"HostSystem\">host-1</failoverHosts><failoverHosts "
+            "type=\"HostSystem\">host-2</failoverHosts></admissionControlPolicy>")
+          .hosts,
+      2);
+  EXPECT_EQ(level("<enabled>true</enabled><admissionControlPolicy "
+                  "xsi:type=\"ClusterFailoverResourcesAdmissionControlPolicy\"><cpuFailoverResourcesPercent>33</"
+                  "cpuFailoverResourcesPercent><autoComputePercentages>true</autoComputePercentages><failoverLevel>1<"
+                  "/failoverLevel></admissionControlPolicy>")
+                .hosts,
+            1);
+  EXPECT_EQ(level("<enabled>false</enabled>").hosts, 0) << "HA off holds nothing back";
+  EXPECT_EQ(level("<enabled>true</enabled><admissionControlEnabled>false</admissionControlEnabled>").hosts, 0);
+  const HaReserve unknown = level("");
+  EXPECT_FALSE(unknown.hosts || unknown.cpu_pct) << "a cluster that does not say";
+}
+
 }  // namespace
 }  // namespace vrecon::vsphere
