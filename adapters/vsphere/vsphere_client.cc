@@ -167,6 +167,7 @@ StatusOr<std::vector<HostInfo>> VsphereClient::Hosts() {
 StatusOr<std::vector<ClusterInfo>> VsphereClient::Clusters() {
   ASSIGN_OR_RETURN(auto objs, RetrieveView("ClusterComputeResource", {"name", "configurationEx"}));
   std::vector<ClusterInfo> out;
+  out.reserve(objs.size());
   for (ObjectProps& o : objs) out.push_back({o.obj.value, o.props["name"], ClusterHaReserve(o.props)});
   return out;
 }

@@ -250,6 +250,7 @@ StatusOr<std::vector<StoredCluster>> VsphereClusters(Store* store) {
       it->second.vm_entities.push_back(q.ColumnText(2));
   }
   std::vector<StoredCluster> out;
+  out.reserve(by_key.size());
   for (auto& [key, c] : by_key) out.push_back(std::move(c));
   std::sort(out.begin(), out.end(), [](const StoredCluster& a, const StoredCluster& b) {
     return std::tie(a.vcenter, a.name, a.moid) < std::tie(b.vcenter, b.name, b.moid);
