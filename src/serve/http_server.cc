@@ -23,7 +23,13 @@ StatusOr<std::string> Metrics(const ServerOptions& o, CapacityCache* capacity) {
   const auto t0 = std::chrono::steady_clock::now();
   ASSIGN_OR_RETURN(std::unique_ptr<Store> store, Store::OpenForReading(o.db));
   ASSIGN_OR_RETURN(MetricsSnapshot snapshot, ReadMetricsSnapshot(store.get(), o.top));
-  ASSIGN_OR_RETURN(snapshot.capacity, capacity->Get(store.get()));
+  // The capacity answers are an extra: when they cannot be computed the scrape goes on without
+  // them (their families left out) and the log says why.
+  if (StatusOr<std::shared_ptr<const std::vector<CapacityMetric>>> c = capacity->Get(store.get()); c.ok()) {
+    snapshot.capacity = *std::move(c);
+  } else {
+    std::cerr << "vrecon serve: /metrics: the capacity answers: " << c.status().message() << std::endl;
+  }
   snapshot.version = o.version;
   snapshot.commit = o.commit;
   const double read_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
