@@ -1,19 +1,9 @@
 // The report CSV's capacity rows and the markdown summary's capacity lines (docs/report.md).
 #include "src/core/text_util.h"
+#include "src/report/capacity_output.h"
 #include "src/report/csv_row.h"
 
 namespace vrecon::report {
-namespace {
-
-D Opt(const std::optional<int>& v) { return v ? D(*v) : std::nullopt; }
-
-std::string Codes(const std::vector<models::Flag>& flags) {
-  std::string out;
-  for (const models::Flag& f : flags) out += (out.empty() ? "" : ";") + f.code;
-  return out;
-}
-
-}  // namespace
 
 void WriteCapacityRows(Sink& s, const CapacityReport& c) {
   for (const CapacityEntity& e : c.entities) {
@@ -25,17 +15,17 @@ void WriteCapacityRows(Sink& s, const CapacityReport& c) {
     if (e.as_of) row.start = Iso(*e.as_of);
     row.count = std::to_string(e.history_days);
     row.vcpus = OptInt(e.vcpus);
-    row.flags = Codes(e.flags);
+    row.flags = FlagCodes(e.flags);
     row.message = e.model;
     row.vm_key = e.key;
     row.host_counter = e.demand_counter;
     row.capacity = e.capacity_cores;
     row.usable = e.usable_cores;
     row.demand_p95 = e.demand_p95_cores;
-    row.days_left = Opt(e.time_remaining_days);
-    row.peak_days_left = Opt(e.peak_time_remaining_days);
+    row.days_left = AsNumber(e.time_remaining_days);
+    row.peak_days_left = AsNumber(e.peak_time_remaining_days);
     row.room = e.capacity_remaining_pct;
-    row.recommended = Opt(e.recommended_vcpus);
+    row.recommended = AsNumber(e.recommended_vcpus);
     row.Write(s);
   }
   for (const CapacityEntity& e : c.entities)

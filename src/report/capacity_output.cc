@@ -10,14 +10,6 @@
 namespace vrecon::report {
 namespace {
 
-std::optional<double> Num(const std::optional<int>& v) { return v ? std::optional<double>(*v) : std::nullopt; }
-
-std::string Codes(const std::vector<models::Flag>& flags) {
-  std::string out;
-  for (const models::Flag& f : flags) out += (out.empty() ? "" : ";") + f.code;
-  return out;
-}
-
 // The forecast's days as text, by day: every entity's forecast covers about the same days.
 using DayNames = std::map<int64_t, std::string>;
 
@@ -35,15 +27,15 @@ void WriteEntityJson(std::ostream& os, const CapacityEntity& e, DayNames* names)
      << ", \"key\": " << JsonString(e.key) << ", \"capacity_cores\": " << JsonNumber(e.capacity_cores)
      << ", \"usable_cores\": " << JsonNumber(e.usable_cores)
      << ", \"demand_p95_cores\": " << JsonNumber(e.demand_p95_cores)
-     << ", \"time_remaining_days\": " << JsonNumber(Num(e.time_remaining_days))
-     << ", \"peak_time_remaining_days\": " << JsonNumber(Num(e.peak_time_remaining_days))
+     << ", \"time_remaining_days\": " << JsonNumber(AsNumber(e.time_remaining_days))
+     << ", \"peak_time_remaining_days\": " << JsonNumber(AsNumber(e.peak_time_remaining_days))
      << ", \"capacity_remaining_pct\": " << JsonNumber(e.capacity_remaining_pct)
      << ", \"model\": " << JsonString(e.model) << ", \"history_days\": " << e.history_days
      << ", \"as_of\": " << (e.as_of ? JsonString(FormatIso(*e.as_of, false)) : "null")
      << ", \"source\": " << JsonString(e.source) << ", \"demand_counter\": " << JsonString(e.demand_counter);
   if (e.scope == "vm") {
-    os << ", \"host\": " << JsonString(e.host) << ", \"vcpus\": " << JsonNumber(Num(e.vcpus))
-       << ", \"recommended_vcpus\": " << JsonNumber(Num(e.recommended_vcpus)) << ", \"growth_drivers\": [";
+    os << ", \"host\": " << JsonString(e.host) << ", \"vcpus\": " << JsonNumber(AsNumber(e.vcpus))
+       << ", \"recommended_vcpus\": " << JsonNumber(AsNumber(e.recommended_vcpus)) << ", \"growth_drivers\": [";
     for (size_t i = 0; i < e.growth_drivers.size(); ++i) {
       const GrowthDriver& g = e.growth_drivers[i];
       os << (i ? ", " : "") << "{\"process\": " << JsonString(g.process)
@@ -72,6 +64,17 @@ std::string Days(const std::optional<int>& v) { return v ? std::to_string(*v) : 
 
 }  // namespace
 
+std::string FlagCodes(const std::vector<models::Flag>& flags, std::string_view sep) {
+  std::string out;
+  for (const models::Flag& f : flags) {
+    if (!out.empty()) out += sep;
+    out += f.code;
+  }
+  return out;
+}
+
+std::optional<double> AsNumber(const std::optional<int>& v) { return v ? std::optional<double>(*v) : std::nullopt; }
+
 void WriteCapacityJson(std::ostream& os, const CapacityHeader& h, const std::vector<CapacityEntity>& entities) {
   os << "{\"as_of\": " << (h.as_of ? JsonString(FormatIso(*h.as_of, false)) : "null")
      << ", \"risk\": " << JsonString(models::RiskName(h.risk)) << ", \"buffer_pct\": " << JsonNumber(h.buffer_pct)
@@ -90,12 +93,12 @@ void WriteCapacityCsv(std::ostream& os, const std::vector<CapacityEntity>& entit
         "demand_counter,model,flags\n";
   for (const CapacityEntity& e : entities) {
     os << e.scope << "," << CsvCell(e.name) << "," << CsvCell(e.key) << "," << CsvCell(e.host) << ","
-       << CsvNumber(Num(e.vcpus)) << "," << CsvNumber(Num(e.recommended_vcpus)) << "," << CsvNumber(e.capacity_cores)
-       << "," << CsvNumber(e.usable_cores) << "," << CsvNumber(e.demand_p95_cores) << ","
-       << CsvNumber(Num(e.time_remaining_days)) << "," << CsvNumber(Num(e.peak_time_remaining_days)) << ","
+       << CsvNumber(AsNumber(e.vcpus)) << "," << CsvNumber(AsNumber(e.recommended_vcpus)) << ","
+       << CsvNumber(e.capacity_cores) << "," << CsvNumber(e.usable_cores) << "," << CsvNumber(e.demand_p95_cores) << ","
+       << CsvNumber(AsNumber(e.time_remaining_days)) << "," << CsvNumber(AsNumber(e.peak_time_remaining_days)) << ","
        << CsvNumber(e.capacity_remaining_pct) << "," << e.history_days << ","
        << (e.as_of ? FormatIso(*e.as_of, false) : "") << "," << e.source << "," << CsvCell(e.demand_counter) << ","
-       << CsvCell(e.model) << "," << CsvCell(Codes(e.flags)) << "\n";
+       << CsvCell(e.model) << "," << CsvCell(FlagCodes(e.flags)) << "\n";
   }
 }
 
@@ -115,7 +118,7 @@ void WriteCapacityTable(std::ostream& os, const std::vector<CapacityEntity>& ent
               Fixed(e.demand_p95_cores, 2), Fixed(e.usable_cores, 2), Days(e.time_remaining_days),
               Days(e.peak_time_remaining_days),
               e.capacity_remaining_pct ? FormatFixed(*e.capacity_remaining_pct, 0) + "%" : "-",
-              std::to_string(e.history_days) + " d", Codes(e.flags)});
+              std::to_string(e.history_days) + " d", FlagCodes(e.flags)});
   t.Print(os);
   for (const CapacityEntity& e : entities)
     for (const models::Flag& f : e.flags)

@@ -5,6 +5,8 @@
 
 #include <optional>
 #include <ostream>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "src/engine/capacity_job.h"
@@ -16,6 +18,11 @@ struct CapacityHeader {
   models::Risk risk = models::Risk::kConservative;
   double buffer_pct = 10;
 };
+
+// An entity's flag codes, `sep` between them (";" in CSV cells, ", " in HTML).
+std::string FlagCodes(const std::vector<models::Flag>& flags, std::string_view sep = ";");
+// A count as a number cell's value (unset stays unset).
+std::optional<double> AsNumber(const std::optional<int>& v);
 
 void WriteCapacityJson(std::ostream& os, const CapacityHeader& h, const std::vector<CapacityEntity>& entities);
 void WriteCapacityCsv(std::ostream& os, const std::vector<CapacityEntity>& entities);

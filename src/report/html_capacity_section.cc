@@ -4,6 +4,7 @@
 #include <map>
 
 #include "src/core/text_util.h"
+#include "src/report/capacity_output.h"
 #include "src/report/capacity_report.h"
 #include "src/report/html_report.h"
 #include "src/report/svg_chart.h"
@@ -15,12 +16,6 @@ constexpr size_t kCharts = 12;  // forecast charts at most: the worst hosts and 
 constexpr size_t kResizeRows = 25;
 
 std::string Days(const std::optional<int>& v) { return v ? std::to_string(*v) : "-"; }
-
-std::string Codes(const std::vector<models::Flag>& flags) {
-  std::string out;
-  for (const models::Flag& f : flags) out += (out.empty() ? "" : ", ") + f.code;
-  return out;
-}
 
 // A VM's name, linked to its section when the report has one.
 std::string VmCell(const CapacityEntity& e, const std::map<std::string, std::string>& href) {
@@ -85,7 +80,7 @@ void HostTable(Sink& s, const std::vector<const CapacityEntity*>& hosts) {
       << Num(e->usable_cores, 1) << "</td><td class=\"n\">" << Num(e->demand_p95_cores, 2) << "</td><td class=\"n\">"
       << Days(e->time_remaining_days) << "</td><td class=\"n\">" << Days(e->peak_time_remaining_days)
       << "</td><td class=\"n\">" << Num(e->capacity_remaining_pct, 0, "%") << "</td><td class=\"n\">"
-      << std::to_string(e->history_days) << " d</td><td>" << H(e->model) << "</td><td>" << H(Codes(e->flags))
+      << std::to_string(e->history_days) << " d</td><td>" << H(e->model) << "</td><td>" << H(FlagCodes(e->flags, ", "))
       << "</td></tr>";
   s << "</table>";
 }
