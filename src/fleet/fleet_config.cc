@@ -110,7 +110,12 @@ class Checker {
     const toml::node* n = t.get(key);
     if (!n) return Status::Ok();
     std::optional<TimeNs> d;
-    if (n->is_integer() && n->as_integer()->get() > 0) d = n->as_integer()->get() * kNsPerSec;
+    // Whole seconds up to the text form's ~31 years: 360077777777 is refused, not overflowed.
+    constexpr int64_t kMaxSeconds = 1'000'000'000;
+    if (n->is_integer()) {
+      const int64_t v = n->as_integer()->get();
+      if (v > 0 && v <= kMaxSeconds) d = v * kNsPerSec;
+    }
     if (n->is_string()) d = ParseDuration(n->as_string()->get());
     if (!d) return Bad(n->source(), prefix + key, "must be a positive duration such as 30, \"30s\", \"5m\" or \"1h\"");
     *out = *d;
