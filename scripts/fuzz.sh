@@ -46,7 +46,7 @@ if [ "$seconds" -eq 0 ] && [ "$mode" != merge ]; then echo "fuzz.sh: SECONDS mus
 scripts/install-deps.sh --fuzz
 build=${VRECON_FUZZ_BUILD_DIR:-build-fuzz}
 CC=clang CXX=clang++ cmake -S . -B "$build" -DVRECON_FUZZ=ON -DVRECON_BUILD_TESTS=OFF -DVRECON_BUILD_BENCH=OFF -DVRECON_WERROR=ON \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -gline-tables-only -DNDEBUG" >/dev/null
 jobs=${VRECON_FUZZ_BUILD_JOBS:-$(nproc)}
 nice -n 19 cmake --build "$build" --target vrecon_fuzzers -j"$jobs"
 
