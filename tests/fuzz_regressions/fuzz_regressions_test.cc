@@ -194,12 +194,13 @@ TEST(FuzzRegressionTest, NonAsciiInsideStringsAndCommentsIsStillRead) {
 
 TEST(FuzzRegressionTest, WholeSecondsTooManyForNanosecondsAreRefusedNotWrapped) {
   // 360077777777 s x 1e9 overflows int64 (UBSan); the text form stops at ~31 years, so does this.
-  auto cfg = fleet::ParseFleetConfig(Regression("fleet_toml/seconds-past-int64-ns.toml"), "/etc/vrecon/fleet.toml",
-                                     Lookups());
+  auto cfg =
+      fleet::ParseFleetConfig(Regression("fleet_toml/seconds-past-int64-ns.toml"), "/etc/vrecon/fleet.toml", Lookups());
   ASSERT_FALSE(cfg.ok());
   EXPECT_TRUE(cfg.status().message().starts_with("/etc/vrecon/fleet.toml:1: since: must be a positive duration"))
       << cfg.status().message();
-  auto longest = fleet::ParseFleetConfig("since = 1000000000\n[[drop_folder]]\npath = \"/in\"\n", "/etc/vrecon/fleet.toml", Lookups());
+  auto longest = fleet::ParseFleetConfig("since = 1000000000\n[[drop_folder]]\npath = \"/in\"\n",
+                                         "/etc/vrecon/fleet.toml", Lookups());
   ASSERT_TRUE(longest.ok()) << longest.status().message();
   EXPECT_EQ(longest->since, 1'000'000'000 * kNsPerSec);
 }
