@@ -46,6 +46,7 @@ std::string SeriesVmName(const SeriesKey& k) {
       if (k.object != "Hyper-V Hypervisor Virtual Processor") return "";
       if (auto vp = ParseHyperVVpInstance(k.instance)) return NormalizeVmName(vp->vm);
       return "";
+    case SourceKind::kVsphereHost: return "";
     case SourceKind::kEsxtop:
       if (k.object != "Group Cpu") return "";
       if (auto g = ParseEsxtopGroupInstance(k.instance)) return NormalizeVmName(*g);

@@ -105,12 +105,13 @@ std::string ContinueRetrieveRequest(const ServiceContent& sc, std::string_view t
 std::string QueryPerfRequest(const ServiceContent& sc, const std::vector<QuerySpec>& specs) {
   std::string body = "<QueryPerf xmlns=\"urn:vim25\">" + This(sc.perf_manager);
   for (const QuerySpec& q : specs) {
-    body += "<querySpec><entity type=\"VirtualMachine\">" + XmlEscape(q.entity) + "</entity>";
+    body += "<querySpec><entity type=\"" + XmlEscape(q.entity_type) + "\">" + XmlEscape(q.entity) + "</entity>";
     if (q.start) body += "<startTime>" + FormatIso(*q.start, false) + "</startTime>";
     if (q.end) body += "<endTime>" + FormatIso(*q.end, false) + "</endTime>";
     body += "<maxSample>" + std::to_string(q.max_sample) + "</maxSample>";
     for (int id : q.counter_ids)
-      body += "<metricId><counterId>" + std::to_string(id) + "</counterId><instance>*</instance></metricId>";
+      body += "<metricId><counterId>" + std::to_string(id) + "</counterId><instance>" + XmlEscape(q.instance) +
+              "</instance></metricId>";
     body += "<intervalId>" + std::to_string(q.interval_id) + "</intervalId>";
     body += q.csv ? "<format>csv</format>" : "<format>normal</format>";
     body += "</querySpec>";

@@ -76,8 +76,12 @@ std::string RetrieveViewRequest(const ServiceContent& sc, const MoRef& view, std
 std::string ContinueRetrieveRequest(const ServiceContent& sc, std::string_view token);
 
 struct QuerySpec {
-  std::string entity;            // VM MoRef value
-  std::vector<int> counter_ids;  // queried with instance "*": aggregate and every vCPU
+  std::string entity;                          // MoRef value
+  std::string entity_type = "VirtualMachine";  // or "HostSystem"
+  std::vector<int> counter_ids;
+  // "*": the aggregate and every instance (a VM's vCPUs); "": the aggregate alone (a host's
+  // threads are not needed, and would be 64 series a counter on a large host).
+  std::string instance = "*";
   int interval_id = 20;
   std::optional<TimeNs> start, end;  // start exclusive, end inclusive (server time)
   int max_sample = 0;                // always set: the simulator returns nothing without it

@@ -114,19 +114,21 @@ int RunCollectVsphereCommand(const CollectVsphereArgs& o) {
               << ", \"batch_limit\": " << r->batch_limit << ", \"requests\": " << r->transport.requests
               << ", \"bytes_sent\": " << r->transport.bytes_sent
               << ", \"bytes_received\": " << r->transport.bytes_received << ", \"relogins\": " << r->relogins
-              << ", \"issues\": " << r->issues.size() << "}\n";
+              << ", \"issues\": " << r->issues.size() << ", \"hosts_selected\": " << r->hosts_selected
+              << ", \"hosts_collected\": " << r->hosts_collected << "}\n";
   } else if (fmt == OutputFormat::kCsv) {
     std::cout << "url,server,vms_selected,vms_collected,vms_skipped_powered_off,interval_s,from,to,samples,"
-                 "batches,batches_failed,requests,bytes_received,relogins,issues\n"
+                 "batches,batches_failed,requests,bytes_received,relogins,issues,hosts_selected,hosts_collected\n"
               << CsvCell(o.url) << "," << CsvCell(r->server) << "," << r->vms_selected << "," << r->vms_collected << ","
               << r->vms_skipped << "," << r->interval_s << "," << FormatIso(r->from, false) << ","
               << FormatIso(r->to, false) << "," << r->samples << "," << r->batches << "," << r->batches_failed << ","
               << r->transport.requests << "," << r->transport.bytes_received << "," << r->relogins << ","
-              << r->issues.size() << "\n";
+              << r->issues.size() << "," << r->hosts_selected << "," << r->hosts_collected << "\n";
   } else {
     std::cout << o.url << " (" << r->server << ")\n"
               << "  VMs: " << r->vms_collected << " of " << r->vms_selected << " collected"
               << (r->vms_skipped ? ", " + std::to_string(r->vms_skipped) + " powered off skipped" : "") << "\n"
+              << "  hosts (their own counters): " << r->hosts_collected << " of " << r->hosts_selected << " collected\n"
               << "  range (server time): " << range << ", " << r->interval_s << " s samples\n"
               << "  samples stored: " << r->samples << "\n"
               << "  requests: " << r->transport.requests << " (" << r->batches << " QueryPerf batches of up to "

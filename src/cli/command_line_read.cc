@@ -85,8 +85,9 @@ RunFn AddSamplesCommand(CLI::App& app) {
   cmd->add_option("--object", o->object, "Object, English name (Processor, Process, ...); glob allowed");
   cmd->add_option("--counter", o->counter, "Counter, English name (% Processor Time, ...); glob allowed");
   cmd->add_option("--instance", o->instance, "Instance (_Total, 0, chrome#2, WEB01:Hv VP 0, ...); glob allowed");
-  cmd->add_option("--source", o->source, "guest, vmtools, hyperv, esxtop or vsphere")
-      ->check(CLI::IsMember({"guest", "vmtools", "hyperv", "esxtop", "vsphere"}));
+  cmd->add_option("--source", o->source,
+                  "guest, vmtools, hyperv, esxtop, vsphere or vsphere-host (a host's own counters)")
+      ->check(CLI::IsMember({"guest", "vmtools", "hyperv", "esxtop", "vsphere", "vsphere-host"}));
   cmd->add_option("--from", o->from, "Start of the range, ISO 8601");
   cmd->add_option("--to", o->to, "End of the range, ISO 8601");
   AddFormatOption(cmd, &o->format);
@@ -111,7 +112,8 @@ RunFn AddCapacityCommand(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "capacity", "Headroom, time remaining and right sizes, forecast from demand (docs/capacity.md)");
   AddDbOption(cmd, &o->db, "Store to read")->capture_default_str();
-  cmd->add_option("--scope", o->scope, "Entities to answer for (hosts and clusters are not collected yet)")
+  cmd->add_option("--scope", o->scope,
+                  "Entities to answer for: vCenter clusters, hosts (a vCenter's, esxtop and Hyper-V logs'), VMs")
       ->check(CLI::IsMember({"all", "cluster", "host", "vm"}))
       ->capture_default_str();
   cmd->add_option("--name", o->names, "Only this entity: a VM's vm_key, or a name or glob; may be repeated");

@@ -9,11 +9,34 @@ namespace {
 
 using vsphere::QuerySpec;
 
-// The VM's oldest mark at `interval` when every counter has one (a counter without a mark, e.g.
-// its part of a VM split across batches failed, would keep a gap behind its siblings' marks).
-std::optional<TimeNs> OldestMark(const PlanInput& in, const std::string& moid, int interval) {
+// A VM or a host as the plan asks for it.
+struct Entity {
+  const std::string& moid;
+  const std::map<int, std::string>& counters;
+  bool host = false;
+
+  QuerySpec Query(int interval, TimeNs start, TimeNs end, int max_sample) const {
+    QuerySpec q;
+    q.entity = moid;
+    if (host) {
+      q.entity_type = "HostSystem";
+      q.instance = "";
+    }
+    q.interval_id = interval;
+    q.start = start;
+    q.end = end;
+    q.max_sample = max_sample;
+    return q;
+  }
+  void AddTo(Batch* b) const { (host ? b->hosts : b->vms).insert(moid); }
+};
+
+// The entity's oldest mark at `interval` when every counter has one (a counter without a mark,
+// e.g. its part of a VM split across batches failed, would keep a gap behind its siblings' marks).
+std::optional<TimeNs> OldestMark(const PlanInput& in, const Entity& e, int interval) {
+  const std::string& moid = e.moid;
   std::optional<TimeNs> oldest;
-  for (const auto& [id, name] : in.counters) {
+  for (const auto& [id, name] : e.counters) {
     auto m = in.marks.find(MarkKey{moid, name, interval});
     if (m == in.marks.end()) return std::nullopt;
     oldest = std::min(oldest.value_or(m->second), m->second);
@@ -25,8 +48,9 @@ std::optional<TimeNs> OldestMark(const PlanInput& in, const std::string& moid, i
 // holds at 20 s comes from the 300 s rollup, up to one rollup into the realtime range so the two
 // meet without a gap (a little overlap, weighted away by the windows). A range owed by an earlier
 // round is asked again, as far as vCenter still keeps it.
-void PlanRollup(const PlanInput& in, const std::string& moid, std::optional<TimeNs> oldest, TimeNs realtime_first,
+void PlanRollup(const PlanInput& in, const Entity& e, std::optional<TimeNs> oldest, TimeNs realtime_first,
                 std::vector<Batch>* catch_up, BatchPlan* plan) {
+  const std::string& moid = e.moid;
   const auto owed = in.owed.find(moid);
   const bool gap = oldest && *oldest < realtime_first;
   if (!gap && owed == in.owed.end()) return;
@@ -36,7 +60,7 @@ void PlanRollup(const PlanInput& in, const std::string& moid, std::optional<Time
     from = std::min(from, std::max(owed->second.from, in.now - kRollupKeep));
     to = std::max(to, owed->second.to);
   }
-  for (const auto& [id, name] : in.counters) {
+  for (const auto& [id, name] : e.counters) {
     auto h = in.marks.find(MarkKey{moid, name, kRollupS});
     if (h != in.marks.end()) from = std::max(from, h->second);
   }
@@ -47,18 +71,13 @@ void PlanRollup(const PlanInput& in, const std::string& moid, std::optional<Time
     }
     return;
   }
-  QuerySpec q;
-  q.entity = moid;
-  q.interval_id = kRollupS;
-  q.start = from;
-  q.end = to;
-  q.max_sample = static_cast<int>((to - from) / (kRollupS * kNsPerSec)) + 1;
-  for (const auto& [id, name] : in.counters) q.counter_ids.push_back(id);
+  QuerySpec q = e.Query(kRollupS, from, to, static_cast<int>((to - from) / (kRollupS * kNsPerSec)) + 1);
+  for (const auto& [id, name] : e.counters) q.counter_ids.push_back(id);
   Batch b;
   b.specs.push_back(std::move(q));
-  b.vms.insert(moid);
+  e.AddTo(&b);
   catch_up->push_back(std::move(b));
-  ++plan->vms_caught_up;
+  if (!e.host) ++plan->vms_caught_up;
   plan->from = std::min(plan->from, from);
   plan->owe[moid] = RollupDue{from, to};
 }
@@ -77,6 +96,7 @@ std::vector<Batch> Pack(std::vector<Batch> one_per_vm, int limit) {
     }
     packed.specs.push_back(std::move(b.specs.front()));
     packed.vms.insert(b.vms.begin(), b.vms.end());
+    packed.hosts.insert(b.hosts.begin(), b.hosts.end());
     metrics += n;
   }
   if (!packed.specs.empty()) out.push_back(std::move(packed));
@@ -94,35 +114,40 @@ BatchPlan PlanBatches(const PlanInput& in) {
   const TimeNs lookback = historical ? 3600 * kNsPerSec : 60 * kNsPerSec;  // late data
   const int limit = std::max(1, in.batch_limit);
 
+  std::vector<Entity> entities;
+  entities.reserve(in.vms.size() + in.hosts.size());
+  for (const std::string& moid : in.vms) entities.push_back(Entity{moid, in.counters, false});
+  if (!in.host_counters.empty())
+    for (const std::string& moid : in.hosts) entities.push_back(Entity{moid, in.host_counters, true});
+
   std::vector<Batch> batches, catch_up;
   Batch current;
   int in_batch = 0;
-  for (const std::string& moid : in.vms) {
-    // `since` is for a VM without marks; one with marks goes on from them, however long ago
-    // (capped below by what the server still keeps), or a round after a pause longer than
+  for (const Entity& e : entities) {
+    // Hosts in batches of their own: a host the server will not answer for fails no VM's batch.
+    if (e.host && !current.specs.empty() && current.hosts.empty()) {
+      batches.push_back(std::move(current));
+      current = Batch{};
+      in_batch = 0;
+    }
+    // `since` is for an entity without marks; one with marks goes on from them, however long
+    // ago (capped below by what the server still keeps), or a round after a pause longer than
     // `since` would leave a gap.
-    const std::optional<TimeNs> oldest = OldestMark(in, moid, interval);
+    const std::optional<TimeNs> oldest = OldestMark(in, e, interval);
     TimeNs start = oldest ? *oldest - lookback : in.now - in.since;
     if (!historical) {
       const TimeNs realtime_first = in.now - kRealtimeKeep + interval * kNsPerSec;
-      PlanRollup(in, moid, oldest, realtime_first, &catch_up, &plan);
+      PlanRollup(in, e, oldest, realtime_first, &catch_up, &plan);
       start = std::max(start, realtime_first);
     }
     plan.from = std::min(plan.from, start);
     const int max_sample = static_cast<int>((in.now - start) / (interval * kNsPerSec)) + 1;
-    // A VM's counters go in one query while they fit; the limit may split them across batches.
-    for (const auto& [id, name] : in.counters) {
-      if (current.specs.empty() || current.specs.back().entity != moid) {
-        QuerySpec q;
-        q.entity = moid;
-        q.interval_id = interval;
-        q.start = start;
-        q.end = in.now;
-        q.max_sample = max_sample;
-        current.specs.push_back(std::move(q));
-      }
+    // An entity's counters go in one query while they fit; the limit may split them across batches.
+    for (const auto& [id, name] : e.counters) {
+      if (current.specs.empty() || current.specs.back().entity != e.moid)
+        current.specs.push_back(e.Query(interval, start, in.now, max_sample));
       current.specs.back().counter_ids.push_back(id);
-      current.vms.insert(moid);
+      e.AddTo(&current);
       if (++in_batch == limit) {
         batches.push_back(std::move(current));
         current = Batch{};

@@ -20,19 +20,24 @@ inline constexpr TimeNs kRealtimeKeep = 3600 * kNsPerSec;  // vCenter keeps real
 inline constexpr int kRollupS = 300;                       // the first historical rollup's interval...
 inline constexpr TimeNs kRollupKeep = 86400 * kNsPerSec;   // ...kept a day by default
 
-// One QueryPerf call: at most the server's limit of (VM, counter) metrics.
+// One QueryPerf call: at most the server's limit of (entity, counter) metrics.
 struct Batch {
   std::vector<vsphere::QuerySpec> specs;
-  std::set<std::string> vms;  // moids
+  std::set<std::string> vms;    // moids
+  std::set<std::string> hosts;  // moids
 };
 
 struct PlanInput {
-  TimeNs now = 0;                         // the server's time
-  TimeNs since = kRealtimeKeep;           // how far back a VM without marks starts
-  bool historical = false;                // asked for the 300 s rollup (or since beyond realtime)
-  int batch_limit = 64;                   // metrics per query
-  std::map<int, std::string> counters;    // counter id -> name, those collected
-  std::vector<std::string> vms;           // moids selected and powered on, in order
+  TimeNs now = 0;                       // the server's time
+  TimeNs since = kRealtimeKeep;         // how far back a VM without marks starts
+  bool historical = false;              // asked for the 300 s rollup (or since beyond realtime)
+  int batch_limit = 64;                 // metrics per query
+  std::map<int, std::string> counters;  // counter id -> name, those collected
+  std::vector<std::string> vms;         // moids selected and powered on, in order
+  // Hosts, asked for their own counters' aggregate (HostSystem), after the VMs and by the same
+  // rules (marks, catch-up from the rollup, owed ranges).
+  std::map<int, std::string> host_counters;
+  std::vector<std::string> hosts;
   std::map<MarkKey, TimeNs> marks;        // this vCenter's high-water marks
   std::map<std::string, RollupDue> owed;  // by moid: rollup ranges earlier rounds did not store
 };

@@ -119,7 +119,7 @@ StatusOr<std::vector<FileRecord>> VsphereBatchWriter::FileRows(const std::vector
     file.fingerprint = fingerprints[i];
     file.path = vcenter_;
     file.format = "vsphere-api";
-    file.kinds = "vsphere";
+    file.kinds = columns[i].host ? "vsphere-host" : "vsphere";
     file.machines = columns[i].vm_name;
     if (file.consumed_line_hash.empty()) file.consumed_line_hash = "0";
     if (file.id == 0) added.push_back(&file);
@@ -135,13 +135,17 @@ std::string VsphereBatchWriter::Fingerprint(const EntityMetrics& em) const {
 VsphereBatchWriter::Columns VsphereBatchWriter::ColumnsOf(const EntityMetrics& em) const {
   Columns out;
   auto vm_it = vms_.find(em.entity.value);
-  out.vm_name = vm_it != vms_.end() ? vm_it->second.name : em.entity.value;
+  auto host_it = hosts_.find(em.entity.value);
+  out.host = vm_it == vms_.end() && (host_it != hosts_.end() || em.entity.type == "HostSystem");
+  out.vm_name = vm_it != vms_.end()                   ? vm_it->second.name
+                : out.host && host_it != hosts_.end() ? host_it->second.name
+                                                      : em.entity.value;
   for (const vsphere::MetricSeries& ms : em.series) {
     auto c = counters_.find(ms.counter_id);
     if (c == counters_.end()) continue;
     const vsphere::RawUnit unit = vsphere::ApiUnit(c->second.unit_key);
     SeriesKey k;
-    k.source = SourceKind::kVsphere;
+    k.source = out.host ? SourceKind::kVsphereHost : SourceKind::kVsphere;
     k.machine = out.vm_name;
     k.object = vsphere::CounterGroup(c->second.name);
     k.instance = ms.instance;
@@ -200,7 +204,7 @@ Status VsphereBatchWriter::WriteEntity(const EntityMetrics& em, const Columns& c
     if (!first_ || em.ends[i] < *first_) first_ = em.ends[i];
     if (!last_ || em.ends[i] > *last_) last_ = em.ends[i];
   }
-  if (stored) vm_keys_.insert("vsphere:" + columns.front().entity);  // the VM's vm_key (src/engine/vm_directory.h)
+  if (stored && !cols.host) vm_keys_.insert("vsphere:" + columns.front().entity);  // the VM's vm_key (vm_directory.h)
   for (ImportIssue& i : own) writer.AddIssue(i);
   RETURN_IF_ERROR(writer.Finish());
   file->issues += static_cast<int64_t>(own.size());

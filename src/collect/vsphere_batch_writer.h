@@ -1,5 +1,5 @@
 // Stores one QueryPerf answer (a batch) in one transaction: samples as blocks under one file
-// record per VM, import issues, and the high-water marks, which move only with the commit.
+// record per VM or host, import issues, and the high-water marks, which move only with the commit.
 #ifndef VRECON_SRC_COLLECT_VSPHERE_BATCH_WRITER_H_
 #define VRECON_SRC_COLLECT_VSPHERE_BATCH_WRITER_H_
 
@@ -22,14 +22,18 @@ class VsphereBatchWriter {
  public:
   // `vcenter` is the URL (files, marks, messages); `vcenter_id` names the server in each series'
   // entity (src/core/vsphere_entity.h).
+  // `counters`: the VMs' and the hosts' by id; `hosts`: the hosts asked for their own counters,
+  // stored as source vsphere-host.
   VsphereBatchWriter(Store* store, std::string vcenter, std::string vcenter_id,
                      const std::map<int, vsphere::CounterInfo>& counters,
-                     const std::map<std::string, vsphere::VmInfo>& vms, std::map<MarkKey, TimeNs>* marks)
+                     const std::map<std::string, vsphere::VmInfo>& vms,
+                     const std::map<std::string, vsphere::HostInfo>& hosts, std::map<MarkKey, TimeNs>* marks)
       : store_(store),
         vcenter_(std::move(vcenter)),
         vcenter_id_(std::move(vcenter_id)),
         counters_(counters),
         vms_(vms),
+        hosts_(hosts),
         marks_(marks) {}
 
   // Samples at or before a (VM, counter, interval) mark are skipped: servers repeat the sample
@@ -40,7 +44,8 @@ class VsphereBatchWriter {
  private:
   // One VM's answer as series: a column per counter and instance the server answered for.
   struct Columns {
-    std::string vm_name;
+    std::string vm_name;  // or the host's
+    bool host = false;
     std::vector<SeriesKey> keys;
     std::vector<const vsphere::MetricSeries*> series;
     std::vector<vsphere::RawUnit> units;
@@ -61,6 +66,7 @@ class VsphereBatchWriter {
   std::string vcenter_, vcenter_id_;
   const std::map<int, vsphere::CounterInfo>& counters_;
   const std::map<std::string, vsphere::VmInfo>& vms_;
+  const std::map<std::string, vsphere::HostInfo>& hosts_;
   std::map<MarkKey, TimeNs>* marks_;
   std::optional<TimeNs> first_, last_;  // sample ends written by the batch in progress
   std::set<std::string> vm_keys_;       // VMs the batch in progress wrote samples of

@@ -54,13 +54,18 @@ StatusOr<std::string> IdentifyVcenter(Store* store, const VsphereClient& client,
   return vcenter_id;
 }
 
-// The counters asked for that the server has, by id; a missing one is an issue, none an error.
-StatusOr<std::map<int, CounterInfo>> WantedCounters(VsphereClient* client, const VsphereCollectOptions& opt,
-                                                    const std::string& vcenter, VsphereCollectResult* result) {
+struct Wanted {
+  std::map<int, CounterInfo> vm, host;
+};
+
+// The counters asked for that the server has, by id; a missing VM counter is an issue, none an
+// error; the hosts' are asked where the server has them.
+StatusOr<Wanted> WantedCounters(VsphereClient* client, const VsphereCollectOptions& opt, const std::string& vcenter,
+                                VsphereCollectResult* result) {
   ASSIGN_OR_RETURN(std::vector<CounterInfo> all, client->PerfCounters());
   std::map<std::string, const CounterInfo*> by_name;
   for (const CounterInfo& c : all) by_name.emplace(c.name, &c);
-  std::map<int, CounterInfo> wanted;
+  Wanted wanted;
   for (const std::string& name : opt.counters) {
     auto it = by_name.find(name);
     if (it == by_name.end()) {
@@ -68,9 +73,13 @@ StatusOr<std::map<int, CounterInfo>> WantedCounters(VsphereClient* client, const
                                            vcenter + " has no performance counter " + name + "; it is not collected"});
       continue;
     }
-    wanted[it->second->key] = *it->second;
+    wanted.vm[it->second->key] = *it->second;
   }
-  if (wanted.empty()) return Status::NotFound(vcenter + " offers none of the CPU counters vrecon collects");
+  if (wanted.vm.empty()) return Status::NotFound(vcenter + " offers none of the CPU counters vrecon collects");
+  // A host's demand needs its utilization: without it the others are not asked for.
+  if (!by_name.contains("cpu.utilization.average")) return wanted;
+  for (const std::string& name : opt.host_counters)
+    if (auto it = by_name.find(name); it != by_name.end()) wanted.host[it->second->key] = *it->second;
   return wanted;
 }
 
@@ -80,7 +89,7 @@ Status SaveInventory(Store* store, const std::string& vcenter, const std::string
   ASSIGN_OR_RETURN(Transaction tx, store->BeginTransaction());
   for (const auto& h : hosts)
     RETURN_IF_ERROR(SaveVsphereHost(
-        store, StoredHost{vcenter, h.moid, h.name, h.cores, h.mhz, h.threads, h.hyperthreading, h.cluster_moid}));
+        store, StoredHost{vcenter, h.moid, h.name, h.cores, h.mhz, h.threads, h.hyperthreading, h.cluster_moid, ""}));
   for (const auto& c : clusters)
     RETURN_IF_ERROR(
         SaveVsphereCluster(store, StoredCluster{vcenter, c.moid, c.name, c.ha.hosts, c.ha.cpu_pct, {}, {}}));
@@ -108,6 +117,20 @@ std::map<std::string, vsphere::VmInfo> SelectVms(const VsphereCollectOptions& op
   }
   result->vms_selected = static_cast<int>(vms.size());
   return vms;
+}
+
+// The hosts the selected VMs run on and the other hosts of their clusters (a cluster's demand
+// is its hosts' only when every host's is stored), by moid.
+std::map<std::string, vsphere::HostInfo> SelectHosts(const std::map<std::string, vsphere::VmInfo>& vms,
+                                                     const std::vector<vsphere::HostInfo>& all) {
+  std::set<std::string> running, clusters;
+  for (const auto& [moid, vm] : vms) running.insert(vm.host_moid);
+  for (const vsphere::HostInfo& h : all)
+    if (running.contains(h.moid) && !h.cluster_moid.empty()) clusters.insert(h.cluster_moid);
+  std::map<std::string, vsphere::HostInfo> hosts;
+  for (const vsphere::HostInfo& h : all)
+    if (running.contains(h.moid) || clusters.contains(h.cluster_moid)) hosts[h.moid] = h;
+  return hosts;
 }
 
 // The plan's rollup ranges are owed from now until a batch stores them: a failed rollup beside a
@@ -156,14 +179,19 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
   result.batch_limit = client->MaxQueryMetrics(/*unlimited=*/256);
   RETURN_IF_ERROR(FromStore(SaveInventory(store, vcenter, vcenter_id, vm_list, hosts, clusters)));
   const std::map<std::string, vsphere::VmInfo> vms = SelectVms(opt, vm_list, &result);
+  const std::map<std::string, vsphere::HostInfo> selected_hosts =
+      wanted.host.empty() ? std::map<std::string, vsphere::HostInfo>{} : SelectHosts(vms, hosts);
+  result.hosts_selected = static_cast<int>(selected_hosts.size());
 
   PlanInput in;
   in.now = now;
   in.since = opt.since;
   in.historical = opt.historical;
   in.batch_limit = result.batch_limit;
-  for (const auto& [id, c] : wanted) in.counters[id] = c.name;
+  for (const auto& [id, c] : wanted.vm) in.counters[id] = c.name;
   for (const auto& [moid, vm] : vms) in.vms.push_back(moid);
+  for (const auto& [id, c] : wanted.host) in.host_counters[id] = c.name;
+  for (const auto& [moid, h] : selected_hosts) in.hosts.push_back(moid);
   ASSIGN_OR_RETURN(in.marks, FromStore(VsphereMarks(store, vcenter)));
   ASSIGN_OR_RETURN(in.owed, FromStore(RollupsDue(store, vcenter)));
   const BatchPlan plan = PlanBatches(in);
@@ -177,8 +205,10 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
 
   const int workers = std::max(1, std::min<int>(opt.concurrency, result.batches));
   ASSIGN_OR_RETURN(auto clients, Clients(std::move(client), workers));
-  VsphereBatchWriter writer(store, vcenter, vcenter_id, wanted, vms, &in.marks);
-  std::set<std::string> failed_vms;
+  std::map<int, CounterInfo> counters = wanted.vm;
+  counters.insert(wanted.host.begin(), wanted.host.end());
+  VsphereBatchWriter writer(store, vcenter, vcenter_id, counters, vms, selected_hosts, &in.marks);
+  std::set<std::string> failed_vms, failed_hosts;
   int done = 0;
   auto ask = [&](int w, size_t i) { return clients[w]->QueryPerf(plan.batches[i].specs); };
   Status store_failure;  // the first: no batch is stored after it
@@ -196,6 +226,7 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
       ++result.batches_failed;
       result.errors.push_back(s.message());
       failed_vms.insert(batch.vms.begin(), batch.vms.end());
+      failed_hosts.insert(batch.hosts.begin(), batch.hosts.end());
     } else if (plan.interval_s != kRollupS) {
       for (const QuerySpec& q : batch.specs) {
         if (q.interval_id != kRollupS) continue;
@@ -210,9 +241,12 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
   };
   const PoolRun run = RunQueryPool(plan.batches.size(), workers, ask, keep, opt.stop);
   result.stopped = run.stopped;
-  for (size_t i = run.asked; i < plan.batches.size(); ++i)  // never asked: stopped
+  for (size_t i = run.asked; i < plan.batches.size(); ++i) {  // never asked: stopped
     failed_vms.insert(plan.batches[i].vms.begin(), plan.batches[i].vms.end());
+    failed_hosts.insert(plan.batches[i].hosts.begin(), plan.batches[i].hosts.end());
+  }
   result.vms_collected = result.vms_selected - static_cast<int>(failed_vms.size());
+  result.hosts_collected = result.hosts_selected - static_cast<int>(failed_hosts.size());
   Tally(clients, &result);  // logs out: before any return, or the vCenter keeps the sessions
   RETURN_IF_ERROR(FromStore(store_failure));
   ASSIGN_OR_RETURN(auto still_due, FromStore(RollupsDue(store, vcenter)));

@@ -27,6 +27,13 @@ struct VsphereCollectOptions {
   // Counters collected, as the VM aggregate and per vCPU.
   std::vector<std::string> counters = {"cpu.usage.average", "cpu.ready.summation", "cpu.costop.summation",
                                        "cpu.run.summation", "cpu.used.summation",  "cpu.wait.summation"};
+  // The hosts' own counters, their aggregate only, for the hosts the selected VMs run on and the
+  // other hosts of their clusters (docs/capacity.md: a host's demand); stored as source
+  // vsphere-host. Those the server lacks
+  // are left out without an issue, all of them when it lacks cpu.utilization.average (what a
+  // host's demand needs): a cluster's capacity answer then says its demand is its VMs'.
+  std::vector<std::string> host_counters = {"cpu.utilization.average", "cpu.coreUtilization.average",
+                                            "cpu.usage.average", "cpu.ready.summation"};
   std::function<void(int done, int total)> progress;
   // Set (by a signal handler) to stop: no new batch is asked for; the batches already answered
   // are stored, each in its own transaction, and the round returns.
@@ -34,10 +41,12 @@ struct VsphereCollectOptions {
 };
 
 struct VsphereCollectResult {
-  std::string server;     // the server's full name
-  int vms_selected = 0;   // matching --vm and powered on
-  int vms_skipped = 0;    // matching --vm but not powered on (no performance data)
-  int vms_collected = 0;  // every batch holding the VM stored
+  std::string server;       // the server's full name
+  int vms_selected = 0;     // matching --vm and powered on
+  int vms_skipped = 0;      // matching --vm but not powered on (no performance data)
+  int vms_collected = 0;    // every batch holding the VM stored
+  int hosts_selected = 0;   // hosts of the selected VMs (and of their clusters) asked for their own counters
+  int hosts_collected = 0;  // every batch holding the host stored
   int interval_s = 20;
   int batch_limit = 64;
   int batches = 0, batches_failed = 0;

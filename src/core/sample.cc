@@ -9,13 +9,14 @@ std::string_view SourceKindName(SourceKind k) {
     case SourceKind::kHyperV: return "hyperv";
     case SourceKind::kEsxtop: return "esxtop";
     case SourceKind::kVsphere: return "vsphere";
+    case SourceKind::kVsphereHost: return "vsphere-host";
   }
   return "guest";
 }
 
 bool ParseSourceKind(std::string_view s, SourceKind* out) {
-  for (SourceKind k :
-       {SourceKind::kGuest, SourceKind::kVmTools, SourceKind::kHyperV, SourceKind::kEsxtop, SourceKind::kVsphere}) {
+  for (SourceKind k : {SourceKind::kGuest, SourceKind::kVmTools, SourceKind::kHyperV, SourceKind::kEsxtop,
+                       SourceKind::kVsphere, SourceKind::kVsphereHost}) {
     if (SourceKindName(k) == s) {
       *out = k;
       return true;

@@ -17,7 +17,8 @@ namespace vrecon {
 // Where a series was measured. Guest = counters of the guest OS about itself; vmtools = VMware
 // Tools counters read from the host but logged inside the guest; hyperv / esxtop / vsphere =
 // host side (vsphere: vCenter/ESXi PerformanceManager, over the API or a PowerCLI export).
-enum class SourceKind { kGuest, kVmTools, kHyperV, kEsxtop, kVsphere };
+// kVsphereHost: a vSphere HostSystem's own counters (its utilization), not a VM's.
+enum class SourceKind { kGuest, kVmTools, kHyperV, kEsxtop, kVsphere, kVsphereHost };
 std::string_view SourceKindName(SourceKind k);
 bool ParseSourceKind(std::string_view s, SourceKind* out);
 inline bool IsHostSide(SourceKind k) { return k != SourceKind::kGuest; }

@@ -1,8 +1,9 @@
 // A vCenter's clusters for `vrecon capacity` (docs/capacity.md, "Definitions"): capacity from the
 // inventory's hosts (physical cores with hyper-threading active, else logical processors) less
-// the largest hosts held back for HA; demand the sum of the 5-minute demand (run + ready) of the
-// VMs on its hosts, since the hosts' own HostSystem counters are not collected yet: the
-// hypervisor's own CPU is not in it (flag `demand-from-vms`).
+// the largest hosts held back for HA; demand the sum of its hosts' own (busy logical processors +
+// their VMs' ready) when every host has its counters stored, else the sum of the 5-minute demand
+// (run + ready) of the VMs on its hosts, without the hypervisor's own CPU (flag
+// `demand-from-vms`).
 #include <algorithm>
 #include <map>
 
@@ -68,6 +69,62 @@ std::optional<double> CapacityOf(const StoredCluster& c, const CapacityRequest& 
   return models::ClusterCapacity(cores, ha);
 }
 
+// Each host's own series and threads, when every host of the cluster has them.
+std::optional<std::vector<std::pair<const VsphereHostSeries*, int>>> HostsWithCounters(
+    const StoredCluster& c, const std::map<std::string, VsphereHostSeries>& hosts) {
+  std::vector<std::pair<const VsphereHostSeries*, int>> out;
+  for (const StoredHost& h : c.hosts) {
+    auto it = hosts.find(h.entity);
+    const int threads = h.threads > 0 ? h.threads : h.hyperthreading == false ? h.cores : 0;
+    if (h.entity.empty() || it == hosts.end() || it->second.utilization.empty() || threads <= 0) return std::nullopt;
+    out.emplace_back(&it->second, threads);
+  }
+  return out;
+}
+
+// The cluster's demand from its hosts' own counters.
+DemandPlan FromHosts(const std::string& key, const std::vector<std::pair<const VsphereHostSeries*, int>>& hosts) {
+  DemandPlan plan;
+  plan.entity = key;
+  plan.source = "vsphere";
+  plan.counter = "its hosts' cpu.utilization.average x threads + cpu.ready.summation";
+  for (const auto& [s, threads] : hosts)
+    for (const std::vector<int64_t>* ids : {&s->utilization, &s->ready})
+      plan.ids.insert(plan.ids.end(), ids->begin(), ids->end());
+  plan.bins = [hosts](const Samples& samples) {
+    std::vector<std::vector<models::DemandBin>> parts;
+    parts.reserve(hosts.size());
+    for (const auto& [s, threads] : hosts) parts.push_back(VsphereHostBins(*s, samples, threads));
+    return models::SumOfMembers(parts);
+  };
+  return plan;
+}
+
+// The cluster's demand from the VMs on its hosts (those with a demand counter).
+DemandPlan FromVms(const std::string& key, const StoredCluster& c, const std::map<std::string, Member>& members,
+                   size_t* vms) {
+  std::vector<const Member*> in;
+  for (const std::string& entity : c.vm_entities)
+    if (auto it = members.find(entity); it != members.end() && it->second.series.HasRun() &&
+                                        !DemandCounter(it->second.series, it->second.vcpus).empty())
+      in.push_back(&it->second);
+  *vms = in.size();
+  DemandPlan plan;
+  plan.entity = key;
+  plan.source = "vsphere";
+  plan.counter = "its VMs' cpu.run.summation (or cpu.usage.average x vCPUs) + cpu.ready.summation";
+  for (const Member* m : in)
+    for (const std::vector<int64_t>* ids : {&m->series.run, &m->series.ready, &m->series.usage})
+      plan.ids.insert(plan.ids.end(), ids->begin(), ids->end());
+  plan.bins = [in](const Samples& samples) {
+    std::vector<std::vector<models::DemandBin>> parts;
+    parts.reserve(in.size());
+    for (const Member* m : in) parts.push_back(DemandOf(m->series, samples, m->vcpus));
+    return models::SumOfMembers(parts);
+  };
+  return plan;
+}
+
 bool Selected(const CapacityRequest& req, const StoredCluster& c) {
   if (req.names.empty()) return true;
   return std::any_of(req.names.begin(), req.names.end(),
@@ -81,6 +138,7 @@ StatusOr<std::vector<CapacityEntity>> ClusterCapacities(Store* store, const VmVi
   ASSIGN_OR_RETURN(const std::vector<StoredCluster> clusters, VsphereClusters(store));
   std::vector<CapacityEntity> out;
   if (clusters.empty()) return out;
+  const std::map<std::string, VsphereHostSeries> host_series = VsphereHostSeriesOf(view);
   // Each vSphere VM's demand series, by its entity ("<vCenter id>/<moid>").
   const GuestCpus guest_cpus = GuestCpuInstances(view);
   std::map<std::string, Member> members;
@@ -105,32 +163,17 @@ StatusOr<std::vector<CapacityEntity>> ClusterCapacities(Store* store, const VmVi
     e.name = e.label = c.name;
     e.key = "vsphere-cluster:" + c.vcenter + "/" + c.moid;
     e.source = "vsphere";
-    std::vector<const Member*> in;
-    for (const std::string& entity : c.vm_entities)
-      if (auto it = members.find(entity); it != members.end() && it->second.series.HasRun() &&
-                                          !DemandCounter(it->second.series, it->second.vcpus).empty())
-        in.push_back(&it->second);
-    DemandPlan plan;
-    plan.entity = e.key;
-    plan.source = e.source;
-    plan.counter = "its VMs' cpu.run.summation (or cpu.usage.average x vCPUs) + cpu.ready.summation";
-    for (const Member* m : in)
-      for (const std::vector<int64_t>* ids : {&m->series.run, &m->series.ready, &m->series.usage})
-        plan.ids.insert(plan.ids.end(), ids->begin(), ids->end());
-    plan.bins = [in](const Samples& samples) {
-      std::vector<std::vector<models::DemandBin>> parts;
-      parts.reserve(in.size());
-      for (const Member* m : in) parts.push_back(DemandOf(m->series, samples, m->vcpus));
-      return models::SumOfMembers(parts);
-    };
+    const auto hosts = HostsWithCounters(c, host_series);
+    size_t vms = 0;
+    const DemandPlan plan = hosts ? FromHosts(e.key, *hosts) : FromVms(e.key, c, members, &vms);
     e.demand_counter = plan.counter;
-    e.flags.push_back({"demand-from-vms", Severity::kInfo,
-                       "the cluster's demand is its " + std::to_string(in.size()) +
-                           (in.size() == 1 ? " VM's" : " VMs'") +
-                           " run + ready: the hypervisor's own CPU is not in it (the hosts' counters are not "
-                           "collected yet)"});
+    if (!hosts)
+      e.flags.push_back({"demand-from-vms", Severity::kInfo,
+                         "the cluster's demand is its " + std::to_string(vms) + (vms == 1 ? " VM's" : " VMs'") +
+                             " run + ready: the hypervisor's own CPU is not in it (not every host's own counters "
+                             "are stored)"});
     const std::optional<double> capacity = CapacityOf(c, req, &e);
-    if (!in.empty()) RETURN_IF_ERROR(AnswerFromPlan(store, req, update, plan, capacity, &e));
+    if (!plan.ids.empty()) RETURN_IF_ERROR(AnswerFromPlan(store, req, update, plan, capacity, &e));
     if (!req.digests_only) out.push_back(std::move(e));
   }
   return out;

@@ -1,8 +1,9 @@
 // The hosts of host logs for `vrecon capacity` (docs/capacity.md): esxtop's `Physical Cpu` and
-// Hyper-V's `Hyper-V Hypervisor Logical Processor`. A vCenter's hosts need its HostSystem
-// counters and hardware, not collected yet.
+// Hyper-V's `Hyper-V Hypervisor Logical Processor`; a vCenter's hosts are in
+// capacity_vsphere_hosts.cc.
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -138,6 +139,8 @@ StatusOr<std::vector<CapacityEntity>> HostCapacities(Store* store, const VmView&
     ASSIGN_OR_RETURN(CapacityEntity e, HostEntity(store, h, req, update));
     out.push_back(std::move(e));
   }
+  ASSIGN_OR_RETURN(std::vector<CapacityEntity> vsphere, VsphereHostCapacities(store, view, req, update));
+  out.insert(out.end(), std::make_move_iterator(vsphere.begin()), std::make_move_iterator(vsphere.end()));
   return out;
 }
 

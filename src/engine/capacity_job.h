@@ -1,9 +1,8 @@
 // `vrecon capacity` (docs/capacity.md): each VM's demand read from its host-side series (run +
-// ready: vSphere, esxtop; the virtual processors' run time: Hyper-V), each host-log host's (busy
-// logical processors + its VMs' ready: esxtop, Hyper-V) and each vCenter cluster's (its VMs'
-// demand against its hosts' cores), their days' p95 forecast, and the answers of
-// models/capacity.h. A vCenter's hosts on their own need its HostSystem counters, not collected
-// yet.
+// ready: vSphere, esxtop; the virtual processors' run time: Hyper-V), each host's (busy logical
+// processors + its VMs' ready: a vCenter's HostSystem counters, esxtop, Hyper-V) and each vCenter
+// cluster's (its hosts' demand, else its VMs', against its hosts' cores), their days' p95
+// forecast, and the answers of models/capacity.h.
 #ifndef VRECON_SRC_ENGINE_CAPACITY_JOB_H_
 #define VRECON_SRC_ENGINE_CAPACITY_JOB_H_
 

@@ -6,6 +6,7 @@
 
 #include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "models/capacity_demand.h"
@@ -42,12 +43,25 @@ StatusOr<std::vector<GrowthDriver>> GrowthDriversOf(Store* store, int64_t corr_v
 // else logical processors), by its folded name: what a VM's right size is capped at.
 std::map<std::string, int> LogHostCores(const VmView& view);
 
-// The hosts of host logs (esxtop, Hyper-V) and their answers (`--scope host`, `all`).
+// The hosts of host logs (esxtop, Hyper-V) and of collected vCenters, and their answers
+// (`--scope host`, `all`).
 StatusOr<std::vector<CapacityEntity>> HostCapacities(Store* store, const VmView& view, const CapacityRequest& req,
                                                      const DayUpdate& update);
 
+// A vCenter host's own series (source vsphere-host, the aggregate), by its entity
+// ("<vCenter id>/<moid>"; capacity_vsphere_hosts.cc).
+struct VsphereHostSeries {
+  std::vector<int64_t> utilization, ready;  // cpu.utilization.average, cpu.ready.summation
+};
+std::map<std::string, VsphereHostSeries> VsphereHostSeriesOf(const VmView& view);
+// Its 5-minute demand in cores: busy logical processors (utilization x `threads`) + its VMs' ready.
+std::vector<models::DemandBin> VsphereHostBins(const VsphereHostSeries& s, const Samples& samples, int threads);
+// The collected vCenters' hosts with their own counters and their answers (`--scope host`, `all`).
+StatusOr<std::vector<CapacityEntity>> VsphereHostCapacities(Store* store, const VmView& view,
+                                                            const CapacityRequest& req, const DayUpdate& update);
+
 // A vCenter's clusters (capacity_clusters.cc; `--scope cluster`, `all`): their hosts' cores less
-// the hosts held back for HA, against the demand of the VMs on them.
+// the hosts held back for HA, against its hosts' demand (their own counters), else its VMs'.
 StatusOr<std::vector<CapacityEntity>> ClusterCapacities(Store* store, const VmView& view, const CapacityRequest& req,
                                                         const DayUpdate& update);
 

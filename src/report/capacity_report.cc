@@ -36,10 +36,6 @@ StatusOr<CapacityReport> BuildCapacityReport(Store* store, const ReportRequest& 
   if (r.entities.empty())
     r.notes.push_back(req.vm ? "no VM matching " + *req.vm + " has host-side CPU data (vSphere, esxtop or Hyper-V)"
                              : "no host-side CPU data (vSphere, esxtop or Hyper-V) to forecast from");
-  if (!req.vm)
-    r.notes.push_back(
-        "a vCenter's hosts are answered as their clusters (their own HostSystem counters are not collected yet); "
-        "hosts on their own come from esxtop and Hyper-V logs");
   return r;
 }
 

@@ -36,30 +36,36 @@ Status TakeVms(Statement* q, std::set<std::pair<std::string, std::string>>* seen
   return Status::Ok();
 }
 
-// Moves every vSphere series stored under entity prefix `from` + "/" to `to` + "/"; a series
-// that exists under both keeps the existing row and takes the other's blocks.
+// Moves every vSphere series (a VM's or a host's) stored under entity prefix `from` + "/" to
+// `to` + "/"; a series that exists under both keeps the existing row and takes the other's blocks.
 Status RekeySeries(Database* db, const std::string& from, const std::string& to) {
-  ASSIGN_OR_RETURN(Statement q, db->Prepare("SELECT id, machine, object, instance, counter, entity FROM series "
-                                            "WHERE source = 'vsphere' AND substr(entity, 1, ?2) = ?1"));
+  ASSIGN_OR_RETURN(Statement q,
+                   db->Prepare("SELECT id, source, machine, object, instance, counter, entity FROM series "
+                               "WHERE source IN ('vsphere', 'vsphere-host') AND substr(entity, 1, ?2) = ?1"));
   q.Bind(1, from + "/").Bind(2, static_cast<int64_t>(from.size() + 1));
   struct Row {
     int64_t id;
-    std::string machine, object, instance, counter, entity;
+    std::string source, machine, object, instance, counter, entity;
   };
   std::vector<Row> rows;
   while (true) {
     ASSIGN_OR_RETURN(bool row, q.Step());
     if (!row) break;
-    rows.push_back({q.ColumnInt(0), q.ColumnText(1), q.ColumnText(2), q.ColumnText(3), q.ColumnText(4),
-                    to + q.ColumnText(5).substr(from.size())});
+    rows.push_back({q.ColumnInt(0), q.ColumnText(1), q.ColumnText(2), q.ColumnText(3), q.ColumnText(4), q.ColumnText(5),
+                    to + q.ColumnText(6).substr(from.size())});
   }
-  ASSIGN_OR_RETURN(Statement find, db->Prepare("SELECT id FROM series WHERE source = 'vsphere' AND machine = ?1 AND "
+  ASSIGN_OR_RETURN(Statement find, db->Prepare("SELECT id FROM series WHERE source = ?6 AND machine = ?1 AND "
                                                "object = ?2 AND instance = ?3 AND counter = ?4 AND entity = ?5"));
   ASSIGN_OR_RETURN(Statement rename, db->Prepare("UPDATE series SET entity = ?1 WHERE id = ?2"));
   ASSIGN_OR_RETURN(Statement move, db->Prepare("UPDATE value_block SET series_id = ?1 WHERE series_id = ?2"));
   ASSIGN_OR_RETURN(Statement drop, db->Prepare("DELETE FROM series WHERE id = ?1"));
   for (const Row& r : rows) {
-    find.Bind(1, r.machine).Bind(2, r.object).Bind(3, r.instance).Bind(4, r.counter).Bind(5, r.entity);
+    find.Bind(1, r.machine)
+        .Bind(2, r.object)
+        .Bind(3, r.instance)
+        .Bind(4, r.counter)
+        .Bind(5, r.entity)
+        .Bind(6, r.source);
     ASSIGN_OR_RETURN(bool exists, find.Step());
     const int64_t existing = exists ? find.ColumnInt(0) : 0;
     find.Reset();
@@ -210,34 +216,62 @@ Status SaveVsphereCluster(Store* store, const StoredCluster& c) {
   return q->Run();
 }
 
+namespace {
+
+// The columns HostRow reads, from vsphere_host h joined with the vCenter's id (vsphere_server s).
+constexpr const char* kHostColumns =
+    "h.vcenter, h.moid, h.name, h.cores, h.mhz, h.threads, h.hyperthreading, h.cluster_moid, s.vcenter_id";
+constexpr const char* kHostsJoined = "vsphere_host h LEFT JOIN vsphere_server s ON s.url = h.vcenter";
+
+StoredHost HostRow(Statement& q) {
+  StoredHost h{q.ColumnText(0),
+               q.ColumnText(1),
+               q.ColumnText(2),
+               static_cast<int>(q.ColumnInt(3)),
+               static_cast<int>(q.ColumnInt(4)),
+               static_cast<int>(q.ColumnInt(5)),
+               std::nullopt,
+               q.ColumnText(7),
+               {}};
+  if (!q.ColumnIsNull(6)) h.hyperthreading = q.ColumnInt(6) != 0;
+  if (!q.ColumnIsNull(8)) h.entity = q.ColumnText(8) + "/" + h.moid;
+  return h;
+}
+
+}  // namespace
+
+StatusOr<std::vector<StoredHost>> VsphereHosts(Store* store) {
+  ASSIGN_OR_RETURN(Statement q, store->db()->Prepare(std::string("SELECT ") + kHostColumns + " FROM " + kHostsJoined +
+                                                     " ORDER BY h.vcenter, h.name, h.moid"));
+  std::vector<StoredHost> out;
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, q.Step());
+    if (!row) break;
+    out.push_back(HostRow(q));
+  }
+  return out;
+}
+
 StatusOr<std::vector<StoredCluster>> VsphereClusters(Store* store) {
   std::map<std::pair<std::string, std::string>, StoredCluster> by_key;  // (vcenter, moid)
   {
-    ASSIGN_OR_RETURN(Statement q,
-                     store->db()->Prepare("SELECT h.vcenter, h.cluster_moid, coalesce(c.name, h.cluster_moid), "
-                                          "h.moid, h.name, h.cores, h.mhz, h.threads, h.hyperthreading, c.ha_hosts, "
-                                          "c.ha_cpu_pct FROM "
-                                          "vsphere_host h LEFT JOIN vsphere_cluster c ON c.vcenter = h.vcenter AND "
-                                          "c.moid = h.cluster_moid WHERE h.cluster_moid <> ''"));
+    ASSIGN_OR_RETURN(
+        Statement q,
+        store->db()->Prepare(std::string("SELECT ") + kHostColumns +
+                             ", coalesce(c.name, h.cluster_moid), c.ha_hosts, c.ha_cpu_pct FROM " + kHostsJoined +
+                             " LEFT JOIN vsphere_cluster c ON c.vcenter = h.vcenter AND "
+                             "c.moid = h.cluster_moid WHERE h.cluster_moid <> ''"));
     while (true) {
       ASSIGN_OR_RETURN(bool row, q.Step());
       if (!row) break;
-      StoredCluster& c = by_key[{q.ColumnText(0), q.ColumnText(1)}];
-      c.vcenter = q.ColumnText(0);
-      c.moid = q.ColumnText(1);
-      c.name = q.ColumnText(2);
-      StoredHost h{c.vcenter,
-                   q.ColumnText(3),
-                   q.ColumnText(4),
-                   static_cast<int>(q.ColumnInt(5)),
-                   static_cast<int>(q.ColumnInt(6)),
-                   static_cast<int>(q.ColumnInt(7)),
-                   std::nullopt,
-                   c.moid};
-      if (!q.ColumnIsNull(8)) h.hyperthreading = q.ColumnInt(8) != 0;
+      StoredHost h = HostRow(q);
+      StoredCluster& c = by_key[{h.vcenter, h.cluster_moid}];
+      c.vcenter = h.vcenter;
+      c.moid = h.cluster_moid;
+      c.name = q.ColumnText(9);
+      if (!q.ColumnIsNull(10)) c.ha_hosts = static_cast<int>(q.ColumnInt(10));
+      if (!q.ColumnIsNull(11)) c.ha_cpu_pct = q.ColumnDouble(11);
       c.hosts.push_back(std::move(h));
-      if (!q.ColumnIsNull(9)) c.ha_hosts = static_cast<int>(q.ColumnInt(9));
-      if (!q.ColumnIsNull(10)) c.ha_cpu_pct = q.ColumnDouble(10);
     }
   }
   ASSIGN_OR_RETURN(Statement q, store->db()->Prepare("SELECT h.vcenter, h.cluster_moid, v.entity FROM vsphere_vm v "

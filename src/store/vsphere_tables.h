@@ -27,6 +27,7 @@ struct StoredHost {
   int threads = 0;                     // logical processors; 0 unknown
   std::optional<bool> hyperthreading;  // active; unset unknown
   std::string cluster_moid;            // "" for a standalone host
+  std::string entity;                  // "<vCenter id>/<moid>" as its series carry it (read back only)
 };
 // A vCenter's cluster with its hosts and the VMs on them, as the inventory last saw them.
 struct StoredCluster {
@@ -45,6 +46,8 @@ Status SaveVsphereHost(Store* store, const StoredHost& host);
 Status SaveVsphereCluster(Store* store, const StoredCluster& cluster);
 // Every cluster with at least one host, by vCenter and name.
 StatusOr<std::vector<StoredCluster>> VsphereClusters(Store* store);
+// Every host of every vCenter, by vCenter and name.
+StatusOr<std::vector<StoredHost>> VsphereHosts(Store* store);
 // Every VM of every vCenter, for matching guests (guest_hostname) and vCPU counts.
 StatusOr<std::vector<StoredVm>> VsphereVms(Store* store);
 // Each VM's host's cores as the inventory last saw them, by the VM's entity (hosts of 0 cores,

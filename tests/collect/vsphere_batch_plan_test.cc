@@ -146,5 +146,38 @@ TEST(VsphereBatchPlanTest, CatchUpQueriesPackWholeVmsIntoTheLimit) {
   EXPECT_EQ(p.vms_caught_up, 3);
 }
 
+TEST(VsphereBatchPlanTest, HostsAreAskedForTheirAggregateInBatchesOfTheirOwnAfterTheVms) {
+  PlanInput in = Input({"vm-1"});
+  in.host_counters = {{200, "cpu.utilization.average"}, {101, "cpu.ready.summation"}};
+  in.hosts = {"host-1", "host-2"};
+  in.batch_limit = 4;
+  // host-1 was stored up to 2 minutes ago; host-2 never.
+  for (const auto& [id, name] : in.host_counters) in.marks[MarkKey{"host-1", name, 20}] = kNow - 2 * kMin;
+  const BatchPlan p = PlanBatches(in);
+  ASSERT_EQ(p.batches.size(), 2u);
+  EXPECT_EQ(p.batches[0].vms, (std::set<std::string>{"vm-1"}));  // 3 metrics: room for one more, not a host's
+  EXPECT_TRUE(p.batches[0].hosts.empty());
+  EXPECT_EQ(p.batches[0].specs[0].entity_type, "VirtualMachine");
+  EXPECT_EQ(p.batches[0].specs[0].instance, "*");
+  EXPECT_TRUE(p.batches[1].vms.empty());
+  EXPECT_EQ(p.batches[1].hosts, (std::set<std::string>{"host-1", "host-2"}));
+  ASSERT_EQ(p.batches[1].specs.size(), 2u);
+  for (const vsphere::QuerySpec& q : p.batches[1].specs) {
+    EXPECT_EQ(q.entity_type, "HostSystem");
+    EXPECT_EQ(q.instance, "");  // the aggregate alone
+    EXPECT_EQ(q.counter_ids, (std::vector<int>{101, 200}));
+  }
+  EXPECT_EQ(*p.batches[1].specs[0].start, kNow - 3 * kMin);   // its marks, a minute back
+  EXPECT_EQ(*p.batches[1].specs[1].start, kNow - 10 * kMin);  // --since
+}
+
+TEST(VsphereBatchPlanTest, HostsWithoutCountersAreNotAsked) {
+  PlanInput in = Input({"vm-1"});
+  in.hosts = {"host-1"};
+  const BatchPlan p = PlanBatches(in);
+  ASSERT_EQ(p.batches.size(), 1u);
+  EXPECT_TRUE(p.batches[0].hosts.empty());
+}
+
 }  // namespace
 }  // namespace vrecon

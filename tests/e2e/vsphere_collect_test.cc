@@ -44,12 +44,16 @@ TEST_F(VsphereCollectTest, CollectsEveryVmAndStoresPercentOfInterval) {
   EXPECT_EQ(JsonInt(r.out, "vms_selected"), 40);
   EXPECT_EQ(JsonInt(r.out, "vms_collected"), 40);
   EXPECT_EQ(JsonInt(r.out, "batch_limit"), 50) << "the server's maxQueryMetrics must size the batches";
-  // 40 VMs x 6 counters = 240 metrics -> ceil(240/50) = 5 QueryPerf batches.
-  EXPECT_EQ(JsonInt(r.out, "batches"), 5);
+  // 40 VMs x 6 counters = 240 metrics -> ceil(240/50) = 5 QueryPerf batches, then the hosts
+  // they run on, 4 counters each, in a batch of their own.
+  const int64_t hosts = JsonInt(r.out, "hosts_selected");
+  EXPECT_GE(hosts, 2);
+  EXPECT_EQ(JsonInt(r.out, "hosts_collected"), hosts);
+  EXPECT_EQ(JsonInt(r.out, "batches"), 5 + (hosts * 4 + 49) / 50);
   // Discovery: service content, login, time, counters, option, 3 x (view, retrieve, destroy) for
   // the VMs, hosts and clusters, then the batches and logout: requests <= discovery +
   // ceil(series / batch limit).
-  EXPECT_LE(JsonInt(r.out, "requests"), 14 + 5 + 1);
+  EXPECT_LE(JsonInt(r.out, "requests"), 14 + JsonInt(r.out, "batches") + 1);
   EXPECT_GT(JsonInt(r.out, "samples"), 0);
 
   CliResult s = RunVrecon(
@@ -148,7 +152,8 @@ TEST_F(VsphereCollectTest, AVmsCountersAskedInTwoBatchesKeepAllTheirMarks) {
   ASSERT_TRUE(store.ok()) << store.status().message();
   auto marks = VsphereMarks(store->get(), sim->url());
   ASSERT_TRUE(marks.ok()) << marks.status().message();
-  EXPECT_EQ(marks->size(), 5u * 6u) << "a mark per VM and counter";
+  EXPECT_EQ(VmMarks(*marks), 5u * 6u) << "a mark per VM and counter";
+  EXPECT_EQ((marks->size() - VmMarks(*marks)) % 4, 0u) << "a mark per host and host counter";
 }
 
 TEST_F(VsphereCollectTest, ExpiredSessionLogsInAgainOnce) {
@@ -228,23 +233,58 @@ TEST_F(VsphereCollectTest, UnreachableHostIsOneLine) {
 
 // The simulator's cluster DC0_C0: three hosts of 2 cores (hyper-threading off), one held back for
 // HA, so 4 cores of capacity and 3.6 usable; its demand is its VMs' run + ready, said so.
-TEST_F(VsphereCollectTest, AClusterIsItsHostsCoresAgainstItsVmsDemand) {
+// The line of `vrecon capacity --format json`'s entity of `scope` and `name`; "" (and a failure)
+// when there is none.
+std::string EntityLine(const std::string& json, const std::string& scope, const std::string& name) {
+  const size_t at = json.find("{\"scope\": \"" + scope + "\", \"name\": \"" + name + "\", \"key\": ");
+  if (at == std::string::npos) {
+    ADD_FAILURE() << "no " << scope << " " << name << " in " << json;
+    return "";
+  }
+  return json.substr(at, json.find('\n', at) - at);
+}
+
+// A host's own counters (source vsphere-host, the aggregate alone) are stored beside its VMs',
+// never read as a VM, and give the host its capacity answer (busy threads plus its VMs' ready
+// against its cores); a cluster whose hosts all have theirs is their sum against the hosts' cores
+// less HA.
+TEST_F(VsphereCollectTest, AHostIsItsOwnCountersAndAClusterItsHostsAgainstTheirCores) {
   VRECON_REQUIRE_VCSIM();
   auto sim = Vcsim::Start({.vms = 2});
   ASSERT_NE(sim, nullptr) << Vcsim::last_error();
   const std::string db = dir_.File("fleet.db");
   CliResult r = Collect(*sim, db);
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
-  CliResult cap = RunVrecon({"capacity", "--db", db, "--scope", "cluster", "--format", "json"});
+  // The hosts the VMs run on and the other hosts of their cluster: the standalone one and three.
+  EXPECT_EQ(JsonInt(r.out, "hosts_selected"), 4);
+  EXPECT_EQ(JsonInt(r.out, "hosts_collected"), 4);
+  CliResult s =
+      RunVrecon({"samples", "--db", db, "--source", "vsphere-host", "--machine", "DC0_H0", "--format", "csv"});
+  ASSERT_EQ(s.exit_code, 0) << s.err;
+  EXPECT_NE(s.out.find("vsphere-host,DC0_H0,cpu,,cpu.utilization.average,"), std::string::npos) << s.out;
+  EXPECT_NE(s.out.find("vsphere-host,DC0_H0,cpu,,cpu.ready.summation,"), std::string::npos) << s.out;
+  EXPECT_EQ(s.out.find("vsphere-host,DC0_H0,cpu,0,"), std::string::npos) << "the aggregate alone" << s.out;
+
+  CliResult cap = RunVrecon({"capacity", "--db", db, "--format", "json"});
   ASSERT_EQ(cap.exit_code, 0) << cap.err;
-  const size_t at = cap.out.find("{\"scope\": \"cluster\", \"name\": \"DC0_C0\", \"key\": \"vsphere-cluster:");
-  ASSERT_NE(at, std::string::npos) << cap.out;
-  const std::string c = cap.out.substr(at, cap.out.find("\n", at) - at);
+  // The simulator's hosts have 2 cores, hyper-threading off.
+  const std::string h = EntityLine(cap.out, "host", "DC0_H0");
+  EXPECT_NE(h.find("\"key\": \"vsphere-host:"), std::string::npos) << h;
+  EXPECT_NE(h.find("\"capacity_cores\": 2, \"usable_cores\": 1.8"), std::string::npos) << h;
+  EXPECT_NE(h.find("cpu.utilization.average x threads + cpu.ready.summation"), std::string::npos) << h;
+  EXPECT_NE(h.find("\"code\": \"insufficient-history\""), std::string::npos) << "5 minutes of data" << h;
+  EXPECT_EQ(h.find("\"demand_p95_cores\": null"), std::string::npos) << h;
+  // Not a VM: the VMs are the two.
+  EXPECT_EQ(cap.out.find("\"scope\": \"vm\", \"name\": \"DC0_H0\""), std::string::npos) << cap.out;
+  const std::string c = EntityLine(cap.out, "cluster", "DC0_C0");
   EXPECT_NE(c.find("\"capacity_cores\": 4, \"usable_cores\": 3.6"), std::string::npos) << c;
-  EXPECT_NE(c.find("\"code\": \"demand-from-vms\""), std::string::npos) << c;
-  EXPECT_NE(c.find("\"code\": \"insufficient-history\""), std::string::npos) << "5 minutes of data" << c;
-  EXPECT_EQ(c.find("\"demand_p95_cores\": null"), std::string::npos) << "its VMs' demand" << c;
-  EXPECT_EQ(cap.out.find("\"scope\": \"vm\""), std::string::npos) << "--scope cluster";
+  EXPECT_EQ(c.find("\"code\": \"demand-from-vms\""), std::string::npos) << c;
+  EXPECT_NE(c.find("its hosts' cpu.utilization.average x threads + cpu.ready.summation"), std::string::npos) << c;
+  EXPECT_EQ(c.find("\"demand_p95_cores\": null"), std::string::npos) << "its hosts' demand" << c;
+  CliResult clusters = RunVrecon({"capacity", "--db", db, "--scope", "cluster", "--format", "json"});
+  ASSERT_EQ(clusters.exit_code, 0) << clusters.err;
+  EXPECT_EQ(clusters.out.find("\"scope\": \"vm\""), std::string::npos) << "--scope cluster";
+  EXPECT_EQ(clusters.out.find("\"scope\": \"host\""), std::string::npos) << "--scope cluster";
   // Two hosts held back: 2 cores left.
   CliResult two = RunVrecon({"capacity", "--db", db, "--scope", "cluster", "--ha-hosts", "2", "--format", "csv"});
   ASSERT_EQ(two.exit_code, 0) << two.err;

@@ -75,9 +75,9 @@ TEST(StoreTest, VsphereVmHostCoresFollowEachVmToItsHost) {
   auto store = Store::Open(dir.File("inventory.db"));
   ASSERT_TRUE(store.ok()) << store.status().message();
   Store* s = store->get();
-  ASSERT_TRUE(SaveVsphereHost(s, StoredHost{"vc", "host-1", "esx01", 16, 2600, 32, true, "domain-c7"}).ok());
-  ASSERT_TRUE(SaveVsphereHost(s, StoredHost{"vc", "host-2", "esx02", 0, 0, 0, std::nullopt, "domain-c7"}).ok());
-  ASSERT_TRUE(SaveVsphereHost(s, StoredHost{"other-vc", "host-1", "esx09", 64, 2600, 64, false, ""}).ok());
+  ASSERT_TRUE(SaveVsphereHost(s, StoredHost{"vc", "host-1", "esx01", 16, 2600, 32, true, "domain-c7", ""}).ok());
+  ASSERT_TRUE(SaveVsphereHost(s, StoredHost{"vc", "host-2", "esx02", 0, 0, 0, std::nullopt, "domain-c7", ""}).ok());
+  ASSERT_TRUE(SaveVsphereHost(s, StoredHost{"other-vc", "host-1", "esx09", 64, 2600, 64, false, "", ""}).ok());
   ASSERT_TRUE(SaveVsphereCluster(s, StoredCluster{"vc", "domain-c7", "Cluster01", std::nullopt, 25.0, {}, {}}).ok());
   ASSERT_TRUE(SaveVsphereVm(s, StoredVm{"vc", "vm-1", "WEB01", "host-1", "poweredOn", "", 4, "vc/vm-1"}).ok());
   ASSERT_TRUE(SaveVsphereVm(s, StoredVm{"vc", "vm-2", "DB01", "host-2", "poweredOn", "", 8, "vc/vm-2"}).ok());
@@ -104,6 +104,21 @@ TEST(StoreTest, VsphereVmHostCoresFollowEachVmToItsHost) {
   EXPECT_EQ(h2.cores, 0);
   EXPECT_FALSE(h2.hyperthreading.has_value());
   EXPECT_EQ(c.vm_entities, (std::vector<std::string>{"vc/vm-1", "vc/vm-2"}));
+  // Every host, standalone ones too, with the entity its own series carry once the vCenter's id
+  // is known (none before).
+  EXPECT_EQ(h1.entity, "");
+  ASSERT_TRUE(RecordVcenter(s, "vc", "uuid-vc").ok());
+  StatusOr<std::vector<StoredHost>> hosts = VsphereHosts(s);
+  ASSERT_TRUE(hosts.ok()) << hosts.status().message();
+  ASSERT_EQ(hosts->size(), 3u);
+  EXPECT_EQ((*hosts)[0].name, "esx09");  // by vCenter, then name
+  EXPECT_EQ((*hosts)[0].entity, "");
+  EXPECT_EQ((*hosts)[0].threads, 64);
+  EXPECT_EQ((*hosts)[1].entity, "uuid-vc/host-1");
+  EXPECT_EQ((*hosts)[1].cluster_moid, "domain-c7");
+  EXPECT_EQ((*hosts)[2].entity, "uuid-vc/host-2");
+  ASSERT_TRUE(VsphereClusters(s).ok());
+  EXPECT_EQ(VsphereClusters(s)->front().hosts.front().entity.substr(0, 8), "uuid-vc/");
 }
 
 TEST(StoreTest, ReleaseMemoryGivesBackTheReadCache) {

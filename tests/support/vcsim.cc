@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -181,6 +182,11 @@ std::string VcenterToml(const std::string& name, const Vcsim& sim, int concurren
   return "[[vcenter]]\nname = \"" + name + "\"\nurl = \"" + sim.url() + "\"\nuser = \"" + sim.user() +
          "\"\npassword_env = \"VRECON_TEST_VC_PW\"\nca = \"" + sim.ca_file() +
          "\"\nconcurrency = " + std::to_string(concurrency) + "\nvms = [\"" + vms + "\"]\n";
+}
+
+size_t VmMarks(const std::map<MarkKey, TimeNs>& marks) {
+  return static_cast<size_t>(
+      std::count_if(marks.begin(), marks.end(), [](const auto& m) { return std::get<0>(m.first).starts_with("vm-"); }));
 }
 
 }  // namespace vrecon::testing

@@ -13,9 +13,12 @@
 
 #include <sys/types.h>
 
+#include <map>
 #include <memory>
 #include <string>
 
+#include "src/core/time_util.h"
+#include "src/store/vsphere_marks.h"
 #include "tests/support/cli_runner.h"
 
 namespace vrecon::testing {
@@ -73,6 +76,10 @@ class Vcsim {
 // A fleet file's [[vcenter]] table for `sim`: its URL, user and CA, the password from the
 // environment variable VRECON_TEST_VC_PW, and the VMs matching the glob `vms`.
 std::string VcenterToml(const std::string& name, const Vcsim& sim, int concurrency = 2, const std::string& vms = "*");
+
+// How many of a vCenter's high-water marks (VsphereMarks) are its VMs': the simulator's VM
+// moids start "vm-"; the rest are its hosts' own counters'.
+size_t VmMarks(const std::map<MarkKey, TimeNs>& marks);
 
 }  // namespace vrecon::testing
 

@@ -127,6 +127,15 @@ TEST(VsphereXmlTest, RequestsEscapeWhatTheyCarry) {
   const std::string qp = QueryPerfRequest(sc, {q});
   EXPECT_NE(qp.find("<maxSample>15</maxSample>"), std::string::npos);
   EXPECT_NE(qp.find("<metricId><counterId>12</counterId><instance>*</instance></metricId>"), std::string::npos);
+  EXPECT_NE(qp.find("<entity type=\"VirtualMachine\">vm-1</entity>"), std::string::npos);
+  // A host is asked for its aggregate only.
+  q.entity = "host-10";
+  q.entity_type = "HostSystem";
+  q.instance = "";
+  const std::string host = QueryPerfRequest(sc, {q});
+  EXPECT_NE(host.find("<entity type=\"HostSystem\">host-10</entity>"), std::string::npos);
+  EXPECT_NE(host.find("<metricId><counterId>2</counterId><instance></instance></metricId>"), std::string::npos);
+  EXPECT_EQ(host.find("<instance>*</instance>"), std::string::npos);
 }
 
 // RetrievePropertiesEx of a cluster's configurationEx (the shape vSphere sends: a data object
