@@ -158,6 +158,10 @@ Status PowerCliParser::ReadRow(std::string_view line, bool quiet, bool* good) {
   const std::string_view metric = cell(col_metric_);
   std::string_view entity = cell(col_entity_);
   if (entity.empty()) entity = cell(col_entity_id_);
+  // Get-Stat of a host (Get-VMHost) writes EntityId "HostSystem-host-12": the host's own
+  // counters, never a VM's.
+  const SourceKind source =
+      cell(col_entity_id_).starts_with("HostSystem-") ? SourceKind::kVsphereHost : SourceKind::kVsphere;
   if (metric.empty() || entity.empty()) {
     Issue(n, Severity::kWarning, "missing-field",
           std::string("the row names no ") + (metric.empty() ? "MetricId" : "Entity") + "; the row is skipped");
@@ -206,13 +210,17 @@ Status PowerCliParser::ReadRow(std::string_view line, bool quiet, bool* good) {
   const vsphere::RawUnit unit = vsphere::PowerCliUnit(cell(col_unit_));
   const std::string_view instance = cell(col_instance_);
   // Every series the file holds is listed, also when an earlier ingest stored its samples.
-  if (entity != last_entity_ || metric != last_metric_ || instance != last_instance_) {
+  if (entity != last_entity_ || metric != last_metric_ || instance != last_instance_ || source != last_source_) {
+    last_source_ = source;
     last_entity_ = std::string(entity);
     last_metric_ = std::string(metric);
     last_instance_ = std::string(instance);
-    if (declared_.insert(last_entity_ + '\x1f' + last_metric_ + '\x1f' + last_instance_).second) {
+    if (declared_
+            .insert(std::string(SourceKindName(source)) + '\x1f' + last_entity_ + '\x1f' + last_metric_ + '\x1f' +
+                    last_instance_)
+            .second) {
       summary_.columns.push_back(
-          SeriesKey{SourceKind::kVsphere, last_entity_, vsphere::CounterGroup(metric), last_instance_, last_metric_,
+          SeriesKey{source, last_entity_, vsphere::CounterGroup(metric), last_instance_, last_metric_,
                     vsphere::Convert(metric, 0, unit, secs).value_or(vsphere::StoredValue{}).unit,
                     "powercli:" + last_metric_, ""});
     }
@@ -223,10 +231,12 @@ Status PowerCliParser::ReadRow(std::string_view line, bool quiet, bool* good) {
   if (raw) {
     if (auto v = vsphere::Convert(metric, *raw, unit, secs)) value = v->value;
   }
-  if (metric != group_metric_ || entity != group_entity_ || group_.size() >= kMaxGroupSamples) {
+  if (metric != group_metric_ || entity != group_entity_ || source != group_source_ ||
+      group_.size() >= kMaxGroupSamples) {
     RETURN_IF_ERROR(EmitGroup());
     group_metric_ = std::string(metric);
     group_entity_ = std::string(entity);
+    group_source_ = source;
   }
   int idx = -1;
   for (size_t i = 0; i < group_instances_.size(); ++i)
@@ -262,9 +272,9 @@ Status PowerCliParser::EmitGroup() {
   std::vector<size_t> first(group_instances_.size(), 0);  // every instance has a sample
   for (size_t j = group_.size(); j-- > 0;) first[group_[j].instance] = j;
   for (const int inst : order) {
-    const std::vector<SeriesKey> columns{SeriesKey{SourceKind::kVsphere, group_entity_,
-                                                   vsphere::CounterGroup(group_metric_), group_instances_[inst],
-                                                   group_metric_, group_units_[inst], "powercli:" + group_metric_, ""}};
+    const std::vector<SeriesKey> columns{SeriesKey{group_source_, group_entity_, vsphere::CounterGroup(group_metric_),
+                                                   group_instances_[inst], group_metric_, group_units_[inst],
+                                                   "powercli:" + group_metric_, ""}};
     RETURN_IF_ERROR(sink_->DeclareColumns(columns));
     const Sample* prev = nullptr;
     for (size_t j = first[inst]; j < group_.size() && group_[j].instance == inst; ++j) {

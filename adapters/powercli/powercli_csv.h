@@ -74,11 +74,13 @@ class PowerCliParser : public Reader {
 
   // The group being buffered: one entity and metric, all its instances.
   std::string group_entity_, group_metric_;
+  SourceKind group_source_ = SourceKind::kVsphere;  // kVsphereHost for a HostSystem's rows
   std::vector<std::string> group_instances_;
   std::vector<std::string> group_units_;  // stored unit, per instance
   std::vector<Sample> group_;
   std::set<std::string> declared_;  // series already in summary_.columns (entity, metric, instance)
   std::string last_entity_, last_metric_, last_instance_;
+  SourceKind last_source_ = SourceKind::kVsphere;
 
   std::vector<std::string> cells_;
   std::string first_row_problem_;

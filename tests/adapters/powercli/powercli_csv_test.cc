@@ -97,6 +97,24 @@ TEST(PowerCliCsvTest, ConvertsUnitsAndPlacesIntervals) {
   EXPECT_EQ(sink.Codes(), std::vector<std::string>{"3:no-bias"});
 }
 
+// Get-Stat of a host (EntityId "HostSystem-...") is the host's own counters, stored as such,
+// never read as a VM of the host's name.
+TEST(PowerCliCsvTest, AHostsRowsAreTheHostsOwnCounters) {
+  std::string host = Row("37.5", "5/5/2026 6:41:20 PM", "cpu.utilization.average", "%", "", "esx01");
+  host.replace(host.find("VirtualMachine-vm-1085"), 22, "HostSystem-host-12");
+  const std::string text =
+      std::string(kHeader) + host + Row("0.55", "5/5/2026 6:41:20 PM", "cpu.usage.average", "%", "");
+  SetSink sink;
+  ASSERT_TRUE(ParseAll(text, text.size(), &sink).ok());
+  const auto* h = sink.Find("esx01", "cpu.utilization.average", "");
+  ASSERT_NE(h, nullptr);
+  EXPECT_EQ(h->columns[0].source, SourceKind::kVsphereHost);
+  EXPECT_EQ(h->rows[0].values[0], 37.5);
+  const auto* vm = sink.Find("WEB01", "cpu.usage.average", "");
+  ASSERT_NE(vm, nullptr);
+  EXPECT_EQ(vm->columns[0].source, SourceKind::kVsphere);
+}
+
 TEST(PowerCliCsvTest, MinusOneAndEmptyAreMissingNeverZero) {
   const std::string text = std::string(kHeader) + Row("-1", "5/5/2026 6:41:20 PM", "cpu.ready.summation", "ms", "") +
                            Row("", "5/5/2026 6:41:00 PM", "cpu.ready.summation", "ms", "") +
