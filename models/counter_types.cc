@@ -27,6 +27,11 @@ constexpr Rule kRules[] = {
      "Linux steal time"},
     {kCpuObjects, "% Processor Time|% User Time|% Privileged Time|% Interrupt Time|% DPC Time",
      CounterType::kPercentTime, PercentRule::kScale, "tick-sampled busy time"},
+    // Seed 000: the scheduler's clock interrupt counts the ready threads, and the counter keeps its
+    // last count: one observation at the tick, when the threads that slept on it (the collector's
+    // own among them) have just woken together; in a VM, at a virtualized tick.
+    {"System", "Processor Queue Length", CounterType::kTickSnapshot, PercentRule::kScale,
+     "ready queue counted at the clock tick"},
     {"LogicalDisk|PhysicalDisk", "Avg. Disk sec/Transfer|Avg. Disk sec/Read|Avg. Disk sec/Write",
      CounterType::kQpcLatency, PercentRule::kScale, "QPC-timed disk latency"},
     // Averages over the interval that are ratios of two deltas or time integrals (Avg. Disk
@@ -65,6 +70,7 @@ const char* CounterTypeName(CounterType t) {
     case CounterType::kPercentTime: return "percent-time";
     case CounterType::kRate: return "rate";
     case CounterType::kInstantaneous: return "instantaneous";
+    case CounterType::kTickSnapshot: return "tick-snapshot";
     case CounterType::kQpcLatency: return "qpc-latency";
     case CounterType::kUnknown: break;
   }

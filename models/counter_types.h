@@ -1,7 +1,8 @@
 // What kind of Windows performance counter a stored guest series is, which decides how
 // virtualization distorts it (seed 003): tick-sampled `% ... Time` is corrected with w,
 // difference counters (events/sec) keep their count and get the true interval, instantaneous
-// counters are valid as they are, QPC-timed disk latency includes the hypervisor's dispatch delay.
+// counters are valid as they are, the processor queue is one observation taken at the tick (seed
+// 000), QPC-timed disk latency includes the hypervisor's dispatch delay.
 // The rules are a table, first match wins; docs/counter-types.md lists them.
 #ifndef VRECON_MODELS_COUNTER_TYPES_H_
 #define VRECON_MODELS_COUNTER_TYPES_H_
@@ -10,8 +11,8 @@
 
 namespace vrecon::models {
 
-enum class CounterType { kPercentTime, kRate, kInstantaneous, kQpcLatency, kUnknown };
-// "percent-time", "rate", "instantaneous", "qpc-latency", "unknown".
+enum class CounterType { kPercentTime, kRate, kInstantaneous, kTickSnapshot, kQpcLatency, kUnknown };
+// "percent-time", "rate", "instantaneous", "tick-snapshot", "qpc-latency", "unknown".
 const char* CounterTypeName(CounterType t);
 
 // How a percent-time counter relates to w.

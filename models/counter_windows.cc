@@ -99,6 +99,12 @@ std::optional<CounterValue> EvaluateCounter(const std::string& path, const std::
     case CounterType::kPercentTime: PercentTime(in, &v); break;
     case CounterType::kRate: Rate(in, &v); break;
     case CounterType::kInstantaneous: v.value = in.guest_mean; break;
+    case CounterType::kTickSnapshot:
+      v.value = in.guest_mean;
+      v.note =
+          "one count per sample, taken at the clock tick: inflated on an idle machine (threads woken together "
+          "by the tick) and not robust in a VM (seed 000); ETW's queue time (queue_ms_p95) measures waiting";
+      break;
     case CounterType::kQpcLatency: Latency(in, &v); break;
     case CounterType::kUnknown:
       v.value = in.guest_mean;

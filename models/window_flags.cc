@@ -79,7 +79,7 @@ void Unstable(const WindowFlagConfig& cfg, const WindowResult& prev, WindowResul
 }
 
 // A low w with high ready, co-stop or dispatch wait is what contention looks like (seed 000: the
-// guest counts the time its vCPU waited as busy; seed 003's case study has w ~ 0.23 under heavy
+// guest counts the time its vCPU waited as busy; seed 000's case study has w ~ 0.23 under heavy
 // ready): only a high w, or a low one the host does not explain, is implausible.
 bool ContentionFlagged(const WindowResult& r) {
   return std::any_of(r.flags.begin(), r.flags.end(), [](const Flag& f) {
@@ -100,11 +100,15 @@ void QueueOnIdle(const WindowFlagConfig& cfg, const WindowSeries* queue, int ind
   const auto q = queue->Mean(index);
   const double k = r->vcpus.value_or(1);
   if (!q || *q < cfg.queue_per_vcpu * k || *r->guest_util_pct >= cfg.queue_idle_busy_pct) return;
-  Add(r, "queue-on-idle", Severity::kWarning,
+  // Seed 000: the queue is one observation taken at the clock tick, when the threads that slept
+  // on that tick (Perfmon's own among them) have just woken together; an idle machine, native or
+  // virtual, shows an inflated queue. The CPU figures are not what this says is wrong.
+  Add(r, "queue-on-idle", Severity::kInfo,
       "Processor Queue Length averages " + Num("%.1f", *q) + " on " + Num("%.0f", k) +
           " vCPUs while the guest is only " + Num("%.1f", *r->guest_util_pct) +
-          "% busy: delayed clock ticks release waiting threads in clumps (seed 000), so the guest's CPU figures "
-          "in this window are distorted");
+          "% busy: on an idle machine the threads waiting on a clock tick wake together and the queue, sampled "
+          "at that tick, is inflated (seed 000); not a CPU shortage. ETW's queue time (queue_p95_ms) measures "
+          "waiting without this artefact");
 }
 
 }  // namespace

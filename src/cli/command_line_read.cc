@@ -66,8 +66,8 @@ RunFn AddCountersCommand(CLI::App& app) {
   auto o = std::make_shared<CountersArgs>();
   CLI::App* cmd = app.add_subcommand(
       "counters",
-      "The guest's other counters per VM and UTC window, typed (percent-time, rate, instantaneous, qpc-latency, "
-      "unknown) and corrected as their type needs");
+      "The guest's other counters per VM and UTC window, typed (percent-time, rate, instantaneous, tick-snapshot, "
+      "qpc-latency, unknown) and corrected as their type needs");
   AddDbOption(cmd, &o->db, "Store to read")->capture_default_str();
   AddCorrectionOptions(cmd, &o->sel);
   cmd->add_option("--host-disk", o->host_disk,

@@ -41,7 +41,7 @@ TEST(CounterTypesTest, ClassifiesByTable) {
       {"Memory", "", "Available Bytes", "bytes", CounterType::kInstantaneous, PercentRule::kScale},
       {"Memory", "", "Available MBytes", "MB", CounterType::kInstantaneous, PercentRule::kScale},
       {"Memory", "", "% Committed Bytes In Use", "percent", CounterType::kInstantaneous, PercentRule::kScale},
-      {"System", "", "Processor Queue Length", "count", CounterType::kInstantaneous, PercentRule::kScale},
+      {"System", "", "Processor Queue Length", "count", CounterType::kTickSnapshot, PercentRule::kScale},
       {"LogicalDisk", "C:", "Current Disk Queue Length", "count", CounterType::kInstantaneous, PercentRule::kScale},
       {"LogicalDisk", "C:", "% Free Space", "percent", CounterType::kInstantaneous, PercentRule::kScale},
       {"Process", "w3wp", "Thread Count", "count", CounterType::kInstantaneous, PercentRule::kScale},
@@ -74,6 +74,7 @@ TEST(CounterTypesTest, TypeNames) {
   EXPECT_STREQ(CounterTypeName(CounterType::kPercentTime), "percent-time");
   EXPECT_STREQ(CounterTypeName(CounterType::kRate), "rate");
   EXPECT_STREQ(CounterTypeName(CounterType::kInstantaneous), "instantaneous");
+  EXPECT_STREQ(CounterTypeName(CounterType::kTickSnapshot), "tick-snapshot");
   EXPECT_STREQ(CounterTypeName(CounterType::kQpcLatency), "qpc-latency");
   EXPECT_STREQ(CounterTypeName(CounterType::kUnknown), "unknown");
 }
@@ -131,6 +132,24 @@ TEST(CounterWindowsTest, RateSpreadsACountOverTheWindowsItsTrueIntervalOverlaps)
   CounterWindowInput empty;
   empty.cls = in.cls;
   EXPECT_FALSE(EvaluateCounter("p", "per_second", empty));
+}
+
+// Seed 000: the processor queue is one count at the (virtualised) clock tick: reported as logged,
+// never scaled, with a note that says what it is and where waiting is measured instead.
+TEST(CounterWindowsTest, TheProcessorQueueIsATickSnapshotPassedThroughWithWhatItIs) {
+  CounterWindowInput in;
+  in.cls = ClassifyCounter("System", "", "Processor Queue Length", "count");
+  in.guest_mean = 6;
+  in.w = 0.5;
+  auto v = EvaluateCounter("q", "count", in);
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->type, CounterType::kTickSnapshot);
+  EXPECT_NEAR(*v->value, 6, 1e-12);
+  EXPECT_NE(v->note.find("taken at the clock tick"), std::string::npos) << v->note;
+  EXPECT_NE(v->note.find("queue_ms_p95"), std::string::npos) << v->note;
+  // Another queue (a disk's) stays a snapshot of a state.
+  EXPECT_EQ(ClassifyCounter("LogicalDisk", "C:", "Current Disk Queue Length", "count").type,
+            CounterType::kInstantaneous);
 }
 
 TEST(CounterWindowsTest, PercentTimeIsScaledByW) {

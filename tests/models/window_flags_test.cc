@@ -57,7 +57,7 @@ TEST(WindowFlagsTest, ImplausibleWIsFlaggedBothWays) {
   EXPECT_NE(r[2].flags.back().message.find("0.10"), std::string::npos);
 }
 
-// Seed 003's case study: a 2-vCPU guest 97% busy while the host ran it 44% of one CPU (22% of
+// Seed 000's case study: a 2-vCPU guest 97% busy while the host ran it 44% of one CPU (22% of
 // its capacity), under heavy ready: w ~ 0.23, and in its worst windows under 0.2. That is what
 // contention looks like, not a mismatched VM (issue 14).
 TEST(WindowFlagsTest, ALowWUnderHeavyReadyOrDispatchWaitIsNotImplausible) {
@@ -145,6 +145,11 @@ TEST(WindowFlagsTest, LongQueueOnAnIdleGuestIsFlaggedButNotOnABusyOne) {
   ASSERT_EQ(r.size(), 2u);
   EXPECT_EQ(Count(r[0], "queue-on-idle"), 1);
   EXPECT_EQ(Count(r[1], "queue-on-idle"), 0);
+  // Seed 000: an artefact of the queue's measurement on an idle machine, not of the CPU figures.
+  const Flag& f = r[0].flags.back();
+  EXPECT_EQ(f.severity, Severity::kInfo);
+  EXPECT_NE(f.message.find("queue, sampled at that tick, is inflated"), std::string::npos) << f.message;
+  EXPECT_EQ(f.message.find("CPU figures"), std::string::npos) << f.message;
   vm.guest_queue = Steps(g, {0.5, 0.5});
   EXPECT_EQ(Count(Correct(vm, g)[0], "queue-on-idle"), 0);
 }
