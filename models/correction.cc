@@ -54,10 +54,30 @@ std::string Seconds(double s) {
   return b;
 }
 
+// esxtop's % Used is % Run scaled by the cores' clock, plus the VM's % System (time the VMkernel
+// spent for it, charged to it), less overlap wait; the guest's ticks count time. Where % Used less
+// % System and % Run differ by more than 10%, the clock is what differs, and the choice of counter
+// (--esxtop-counter) changes w.
+void EsxtopFrequencyScaled(const VmSeries& vm, int w, WindowResult* r) {
+  if (!vm.esxtop_used || !vm.esxtop_run) return;
+  const std::optional<double> used = vm.esxtop_used->Mean(w), run = vm.esxtop_run->Mean(w);
+  if (!used || !run) return;
+  const double system = vm.esxtop_system ? vm.esxtop_system->Mean(w).value_or(0) : 0;
+  const double scaled = *used - system;
+  const double larger = std::max(scaled, *run);
+  if (larger <= 0 || std::fabs(scaled - *run) <= 0.10 * larger) return;
+  AddFlag(r, "frequency-scaled", Severity::kInfo,
+          "esxtop % Used less % System reads " + FlagPct(scaled) + " but % Run " + FlagPct(*run) +
+              " (summed over vCPUs): % Used is scaled by the cores' clock (turbo, hyper-threading), % Run counts "
+              "time as the guest's ticks do; w uses " +
+              vm.host_counter + " (--esxtop-counter)");
+}
+
 // vSphere's cpu.usage is scaled by the cores' clock (turbo lifts it above run, hyper-threading
 // and power saving push it below) while the guest's ticks count time: where usage and run per
 // vCPU differ by more than 10% the choice of counter (--vsphere-counter) changes w.
 void FrequencyScaled(const VmSeries& vm, int w, std::optional<int> vcpus, WindowResult* r) {
+  EsxtopFrequencyScaled(vm, w, r);
   if (!vm.vsphere_usage || !vm.vsphere_run || !vcpus) return;
   const std::optional<double> usage = vm.vsphere_usage->Mean(w), run_sum = vm.vsphere_run->Mean(w);
   if (!usage || !run_sum) return;
@@ -164,7 +184,7 @@ void FlagInputs(const VmSeries& vm, const WindowVcpus& vcpus, const GuestSide& g
                           ? "no host-side data (Hyper-V, vSphere, esxtop or VMware Tools) matches this VM"
                           : "no host-side value in this window";
     if (vm.host == HostSource::kEsxtop && !vcpus.count)
-      why = "esxtop % Used needs the vCPU count, and no guest Processor(n) shows it";
+      why = "esxtop " + vm.host_counter + " needs the vCPU count, and no guest Processor(n) shows it";
     if (vm.host_counter == "cpu.run.summation" && !vcpus.count)
       why = "cpu.run.summation needs the vCPU count, and neither the guest nor the inventory shows it";
     AddFlag(r, "missing-host", Severity::kError, why + ": nothing to correct with");

@@ -80,6 +80,9 @@ struct VmSeries {
   // vSphere, when both are stored: cpu.usage.average (% of capacity, frequency-scaled) and
   // cpu.run.summation (% of the interval summed over vCPUs), for the frequency-scaled flag.
   std::optional<WindowSeries> vsphere_usage, vsphere_run;
+  // esxtop, when % Used and % Run are both stored: the group's % Used (frequency-scaled, and with
+  // its % System), % Run (time) and % System, each summed over vCPUs, for the same flag.
+  std::optional<WindowSeries> esxtop_used, esxtop_run, esxtop_system;
   std::optional<int> host_vcpus;  // VP count the host side shows, when it shows one
   // The host side's typical sample length (median, seconds), when known: a window shorter than it
   // holds a piece of one host sample, so its w cannot show what changed inside the window.

@@ -49,6 +49,11 @@ void AddCorrectionOptions(CLI::App* cmd, CorrectionOptions* o) {
                   "move it), run = cpu.run.summation (time, as the guest's ticks count it)")
       ->check(CLI::IsMember({"usage", "run"}))
       ->capture_default_str();
+  cmd->add_option("--esxtop-counter", o->esxtop_counter,
+                  "esxtop host utilization: used = the group's % Used (frequency-scaled, with its % System), run = "
+                  "% Run (time, as the guest's ticks count it)")
+      ->check(CLI::IsMember({"used", "run"}))
+      ->capture_default_str();
   cmd->add_flag("--no-align", o->no_align,
                 "Use guest timestamps as they are instead of estimating the guest clock's offset and drift "
                 "against the host (to compare; no clock offset is reported, rates keep the guest's interval)");

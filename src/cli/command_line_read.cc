@@ -158,6 +158,11 @@ RunFn AddReportCommand(CLI::App& app) {
                   "cpu.run.summation (as for vrecon correct)")
       ->check(CLI::IsMember({"usage", "run"}))
       ->capture_default_str();
+  cmd->add_option("--esxtop-counter", o->esxtop_counter,
+                  "For --recompute and --format pdh-csv: esxtop host utilization, used = % Used, run = % Run (as for "
+                  "vrecon correct)")
+      ->check(CLI::IsMember({"used", "run"}))
+      ->capture_default_str();
   return [o]() { return RunReportCommand(*o); };
 }
 

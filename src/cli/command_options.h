@@ -67,7 +67,7 @@ struct CapacityArgs {
 
 struct ReportArgs {
   std::string db = "vrecon.db";
-  std::string vm, from, to, format = "html", out, vsphere_counter = "usage";
+  std::string vm, from, to, format = "html", out, vsphere_counter = "usage", esxtop_counter = "used";
   bool recompute = false;
 };
 

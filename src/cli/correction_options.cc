@@ -9,6 +9,7 @@ Status ToCorrectionRequest(const CorrectionOptions& o, CorrectionRequest* req) {
   if (!o.vm.empty()) req->vm = o.vm;
   req->hyperv_guest_run_time = o.hyperv_counter == "guest";
   req->vsphere_run = o.vsphere_counter == "run";
+  req->esxtop_run = o.esxtop_counter == "run";
   req->align = !o.no_align;
   RETURN_IF_ERROR(ParseTimeRange(o.from, o.to, &req->from, &req->to));
   for (const std::string& m : o.maps) {

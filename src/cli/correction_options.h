@@ -14,7 +14,7 @@ namespace vrecon::cli {
 
 struct CorrectionOptions {
   std::vector<std::string> maps;
-  std::string vm, from, to, hyperv_counter = "total", vsphere_counter = "usage";
+  std::string vm, from, to, hyperv_counter = "total", vsphere_counter = "usage", esxtop_counter = "used";
   int window = 300;
   bool no_align = false;
 };

@@ -73,6 +73,7 @@ int RunReportCommand(const ReportArgs& o) {
   creq.from = rreq.from;
   creq.to = rreq.to;
   creq.vsphere_run = o.vsphere_counter == "run";
+  creq.esxtop_run = o.esxtop_counter == "run";
   auto store = OpenExistingStore(o.db);
   if (!store.ok()) {
     PrintError(store.status().message());
@@ -129,6 +130,7 @@ int RunReportCommand(const ReportArgs& o) {
     }
     CorrectionRequest all;  // everything: a report reads stored results, whatever its range
     all.vsphere_run = creq.vsphere_run;
+    all.esxtop_run = creq.esxtop_run;
     auto n = StoreCorrections(store->get(), all);
     if (!n.ok()) {
       PrintError(n.status().message());

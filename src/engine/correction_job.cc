@@ -110,7 +110,7 @@ VmWork PlanVm(const CorrectionRequest& req, const VmDirectory& dir, size_t i,
   w.plans.resize(w.guests.size());
   for (size_t g = 0; g < w.guests.size(); ++g) {
     if (!w.guests[g].empty()) PlanGuest(guest_series[dir.GuestId(w.guests[g])], &w.plans[g]);
-    PlanHost(host_series, req.hyperv_guest_run_time, req.vsphere_run, &w.plans[g]);
+    PlanHost(host_series, HostChoice{req.hyperv_guest_run_time, req.vsphere_run, req.esxtop_run}, &w.plans[g]);
     const std::vector<int64_t> own = w.plans[g].AllIds();
     w.ids.insert(w.ids.end(), own.begin(), own.end());
   }

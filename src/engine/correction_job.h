@@ -32,6 +32,9 @@ struct CorrectionRequest {
   // vSphere host truth: cpu.run.summation (time, like the guest's ticks) instead of
   // cpu.usage.average (frequency-scaled: turbo lifts it, hyper-threading discounts it).
   bool vsphere_run = false;
+  // esxtop host truth: the group's % Run (time) instead of % Used (frequency-scaled and with the
+  // VM's % System, as vSphere's usage).
+  bool esxtop_run = false;
   bool align = true;  // estimate the guest clock against the host's and shift guest times (--no-align: off)
   models::AlignmentConfig alignment;
   models::TimelineConfig timeline;

@@ -277,6 +277,8 @@ StatusOr<std::vector<models::WindowResult>> CorrectPlanned(RunContext* ctx, cons
   for (auto [series, dst] :
        {std::pair{&plan.host_ready, &vm.host_ready}, std::pair{&plan.host_costop, &vm.host_costop},
         std::pair{&plan.vsphere_usage, &vm.vsphere_usage}, std::pair{&plan.vsphere_run, &vm.vsphere_run},
+        std::pair{&plan.esxtop_used, &vm.esxtop_used}, std::pair{&plan.esxtop_run, &vm.esxtop_run},
+        std::pair{&plan.esxtop_system, &vm.esxtop_system},
         std::pair{&plan.host_dispatch_wait, &vm.host_dispatch_wait}}) {
     if (series->empty()) continue;
     models::WindowSeries w(grid);

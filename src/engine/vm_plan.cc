@@ -57,7 +57,8 @@ std::vector<int64_t> VmPlan::ReadIds() const {
   for (auto& [n, e] : event_processes)
     for (const StoredSeries* s : {e.bottleneck, e.queue, e.switch_ins, e.queue_p95})
       if (s) ids.push_back(s->id);
-  for (const auto* list : {&host_ready, &host_costop, &host_dispatch_wait, &vsphere_usage, &vsphere_run})
+  for (const auto* list : {&host_ready, &host_costop, &host_dispatch_wait, &vsphere_usage, &vsphere_run, &esxtop_used,
+                           &esxtop_run, &esxtop_system})
     for (const StoredSeries* s : *list) ids.push_back(s->id);
   return ids;
 }
@@ -102,10 +103,10 @@ void PlanGuest(const std::vector<const StoredSeries*>& all, VmPlan* p) {
   }
 }
 
-void PlanHost(const std::vector<const StoredSeries*>& all, bool guest_run_time, bool vsphere_run, VmPlan* p) {
-  const std::string vp_counter = guest_run_time ? "% Guest Run Time" : "% Total Run Time";
+void PlanHost(const std::vector<const StoredSeries*>& all, const HostChoice& choice, VmPlan* p) {
+  const std::string vp_counter = choice.hyperv_guest_run_time ? "% Guest Run Time" : "% Total Run Time";
   std::map<int, std::vector<const StoredSeries*>> vps;
-  std::vector<const StoredSeries*> groups, vsphere_usage, vsphere_runs;
+  std::vector<const StoredSeries*> groups, group_runs, group_system, vsphere_usage, vsphere_runs;
   std::vector<const StoredSeries*> vs_ready, vs_costop, esx_ready, esx_costop;
   for (const StoredSeries* s : all) {
     const SeriesKey& k = s->key;
@@ -120,6 +121,8 @@ void PlanHost(const std::vector<const StoredSeries*>& all, bool guest_run_time, 
       if (k.counter == "cpu.costop.summation") vs_costop.push_back(s);
     } else if (k.source == SourceKind::kEsxtop) {
       if (k.counter == "% Used") groups.push_back(s);
+      if (k.counter == "% Run") group_runs.push_back(s);
+      if (k.counter == "% System") group_system.push_back(s);
       if (k.counter == "% Ready") esx_ready.push_back(s);
       if (k.counter == "% CoStop") esx_costop.push_back(s);
     }
@@ -134,17 +137,24 @@ void PlanHost(const std::vector<const StoredSeries*>& all, bool guest_run_time, 
   } else if (!vsphere_usage.empty() || !vsphere_runs.empty()) {
     p->host = HostSource::kVsphere;
     // run when asked for and stored; usage otherwise (the default, and what PowerCLI exports hold).
-    const bool run = !vsphere_runs.empty() && (vsphere_run || vsphere_usage.empty());
+    const bool run = !vsphere_runs.empty() && (choice.vsphere_run || vsphere_usage.empty());
     p->host_group = run ? vsphere_runs : vsphere_usage;
     p->host_counter = run ? "cpu.run.summation" : "cpu.usage.average";
     if (!vsphere_usage.empty() && !vsphere_runs.empty()) {
       p->vsphere_usage = std::move(vsphere_usage);
       p->vsphere_run = std::move(vsphere_runs);
     }
-  } else if (!groups.empty()) {
+  } else if (!groups.empty() || !group_runs.empty()) {
     p->host = HostSource::kEsxtop;
-    p->host_group = std::move(groups);
-    p->host_counter = "% Used";
+    // % Used when not asked otherwise, as before --esxtop-counter; % Run when asked for or alone.
+    const bool run = !group_runs.empty() && (choice.esxtop_run || groups.empty());
+    p->host_group = run ? group_runs : groups;
+    p->host_counter = run ? "% Run" : "% Used";
+    if (!groups.empty() && !group_runs.empty()) {
+      p->esxtop_used = std::move(groups);
+      p->esxtop_run = std::move(group_runs);
+      p->esxtop_system = std::move(group_system);
+    }
   }
 }
 

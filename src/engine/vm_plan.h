@@ -38,6 +38,8 @@ struct VmPlan {
   // vSphere: both utilization counters when both are stored (the frequency-scaled flag), whichever
   // of them host_group holds.
   std::vector<const StoredSeries*> vsphere_usage, vsphere_run;
+  // esxtop: % Used, % Run and % System of the VM's group when % Used and % Run are both stored.
+  std::vector<const StoredSeries*> esxtop_used, esxtop_run, esxtop_system;
   std::string host_counter;  // the counter host_group holds
 
   // The series whose samples place the VM's windows (those the times it has samples in come from).
@@ -48,9 +50,14 @@ struct VmPlan {
 
 // `all`: every series of one guest machine.
 void PlanGuest(const std::vector<const StoredSeries*>& all, VmPlan* p);
+// Which host counter stands for the VM's CPU where a source has two.
+struct HostChoice {
+  bool hyperv_guest_run_time = false;  // % Guest Run Time rather than % Total Run Time
+  bool vsphere_run = false;            // cpu.run.summation rather than cpu.usage.average, where both are stored
+  bool esxtop_run = false;             // % Run rather than % Used, where both are stored
+};
 // `all`: every host-side series of one VM.
-// `vsphere_run`: cpu.run.summation rather than cpu.usage.average where both are stored.
-void PlanHost(const std::vector<const StoredSeries*>& all, bool guest_run_time, bool vsphere_run, VmPlan* p);
+void PlanHost(const std::vector<const StoredSeries*>& all, const HostChoice& choice, VmPlan* p);
 
 }  // namespace vrecon
 

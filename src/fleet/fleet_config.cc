@@ -301,10 +301,10 @@ StatusOr<FleetConfig> ParseFleetConfig(std::string_view text, const std::string&
   std::error_code cwd_error;  // absolute() without it throws when the working directory is gone
   const std::filesystem::path absolute = std::filesystem::absolute(path, cwd_error);
   const Checker c(path, (cwd_error ? std::filesystem::path(path) : absolute).parent_path(), lookups);
-  RETURN_IF_ERROR(
-      c.CheckKeys(root, "",
-                  {"db", "window", "since", "parallel_sources", "retries", "retry_backoff", "settle", "mappings", "map",
-                   "vcenter", "drop_folder", "vsphere_counter", "retain_samples", "retain_corrections"}));
+  RETURN_IF_ERROR(c.CheckKeys(
+      root, "",
+      {"db", "window", "since", "parallel_sources", "retries", "retry_backoff", "settle", "mappings", "map", "vcenter",
+       "drop_folder", "vsphere_counter", "esxtop_counter", "retain_samples", "retain_corrections"}));
   RETURN_IF_ERROR(c.Store(root, "db", &cfg.db));
   RETURN_IF_ERROR(c.Int(root, "", "window", 20, 86400, &cfg.window_s));
   RETURN_IF_ERROR(c.Duration(root, "", "since", &cfg.since));
@@ -318,6 +318,11 @@ StatusOr<FleetConfig> ParseFleetConfig(std::string_view text, const std::string&
   if (vsphere_counter != "usage" && vsphere_counter != "run")
     return c.Bad(root.get("vsphere_counter")->source(), "vsphere_counter", "must be \"usage\" or \"run\"");
   cfg.vsphere_run = vsphere_counter == "run";
+  std::string esxtop_counter = "used";
+  RETURN_IF_ERROR(c.String(root, "", "esxtop_counter", &esxtop_counter));
+  if (esxtop_counter != "used" && esxtop_counter != "run")
+    return c.Bad(root.get("esxtop_counter")->source(), "esxtop_counter", "must be \"used\" or \"run\"");
+  cfg.esxtop_run = esxtop_counter == "run";
   if (const toml::node* m = root.get("mappings")) {
     if (!m->is_table()) return c.Bad(m->source(), "mappings", "must be a [mappings] table of \"guest\" = \"VM\"");
     for (auto&& [k, v] : *m->as_table()) {

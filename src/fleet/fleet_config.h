@@ -49,6 +49,7 @@ struct FleetConfig {
   // Retention after each round (vrecon prune): keep samples / stored corrections this long.
   std::optional<TimeNs> retain_samples, retain_corrections;
   bool vsphere_run = false;  // vsphere_counter = "run": cpu.run.summation is the host's truth (--vsphere-counter)
+  bool esxtop_run = false;   // esxtop_counter = "run": % Run rather than % Used (--esxtop-counter)
   std::vector<VcenterConfig> vcenters;
   std::vector<DropFolderConfig> drop_folders;
 };

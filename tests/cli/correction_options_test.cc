@@ -16,6 +16,7 @@ TEST(CorrectionOptionsTest, TheDefaultsAskForEveryVmInFiveMinuteWindowsAligned) 
   EXPECT_FALSE(req.to);
   EXPECT_TRUE(req.align);
   EXPECT_FALSE(req.vsphere_run);
+  EXPECT_FALSE(req.esxtop_run);
   EXPECT_FALSE(req.hyperv_guest_run_time);
   EXPECT_TRUE(req.mappings.empty());
 }
@@ -28,6 +29,7 @@ TEST(CorrectionOptionsTest, EveryOptionReachesTheRequest) {
   o.window = 60;
   o.no_align = true;
   o.vsphere_counter = "run";
+  o.esxtop_counter = "run";
   o.hyperv_counter = "guest";
   o.maps = {"web01=WEB01", "db01=DB01"};
   CorrectionRequest req;
@@ -38,6 +40,7 @@ TEST(CorrectionOptionsTest, EveryOptionReachesTheRequest) {
   EXPECT_EQ(req.window, 60 * kNsPerSec);
   EXPECT_FALSE(req.align);
   EXPECT_TRUE(req.vsphere_run);
+  EXPECT_TRUE(req.esxtop_run);
   EXPECT_TRUE(req.hyperv_guest_run_time);
   EXPECT_EQ(req.mappings.size(), 2u);
   EXPECT_EQ(req.mappings.at("db01"), "DB01");

@@ -88,6 +88,8 @@ TEST_F(FleetConfigParseTest, EachBadKeyOrValueIsRefusedWithFileLineAndKey) {
        "2: mappings.web01: must be the VM name"},
       {"vsphere counter", "vsphere_counter = \"ready\"\n[[drop_folder]]\npath = \"drop\"\n",
        "1: vsphere_counter: must be \"usage\" or \"run\""},
+      {"esxtop counter", "esxtop_counter = \"usage\"\n[[drop_folder]]\npath = \"drop\"\n",
+       "1: esxtop_counter: must be \"used\" or \"run\""},
       {"map without vm", "[[map]]\nguest = \"web01\"\n[[drop_folder]]\npath = \"drop\"\n",
        "1: map[0].vm: missing (required)"},
       {"map unknown key", "[[map]]\nguest = \"a\"\nvm = \"b\"\nhost = \"x\"\n[[drop_folder]]\npath = \"drop\"\n",
@@ -123,7 +125,7 @@ TEST_F(FleetConfigParseTest, AGoodFileGivesEveryValueAndResolvesPasswordsAndPath
   chmod(pass.c_str(), 0600);
   const auto cfg = Parse(
       "db = \"fleet.db\"\nwindow = 600\nsince = \"2h\"\nretries = 1\nretry_backoff = \"5s\"\n"
-      "retain_samples = \"35d\"\nretain_corrections = \"400d\"\nvsphere_counter = \"run\"\n"
+      "retain_samples = \"35d\"\nretain_corrections = \"400d\"\nvsphere_counter = \"run\"\nesxtop_counter = \"run\"\n"
       "[mappings]\n\"web01\" = \"WEB01 (prod)\"\n"
       "[[vcenter]]\nurl = \"https://vc01.example/sdk\"\nuser = \"svc\"\npassword_env = \"VRECON_TEST_PW\"\n"
       "vms = [\"WEB*\"]\nexclude = [\"WEB-test*\"]\nconcurrency = 2\n"
@@ -139,6 +141,7 @@ TEST_F(FleetConfigParseTest, AGoodFileGivesEveryValueAndResolvesPasswordsAndPath
   EXPECT_EQ(cfg->retain_samples, 35 * 86400 * kNsPerSec);
   EXPECT_EQ(cfg->retain_corrections, 400 * 86400 * kNsPerSec);
   EXPECT_TRUE(cfg->vsphere_run);
+  EXPECT_TRUE(cfg->esxtop_run);
   EXPECT_EQ(cfg->mappings.at("web01"), "WEB01 (prod)");
   ASSERT_EQ(cfg->vcenters.size(), 2u);
   EXPECT_EQ(cfg->vcenters[0].id, "https://vc01.example/sdk");

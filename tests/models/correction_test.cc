@@ -195,6 +195,46 @@ TEST(CorrectionTest, VsphereRunIsPerVcpuAndAFrequencyGapIsNoted) {
   EXPECT_EQ(count(r[1]), 0);  // 61 against 60
 }
 
+// esxtop's two (issue 39 part 2): % Used is % Run scaled by the clock plus % System; % Run is
+// time. Turbo at 1.25 shows as % Used less % System 25% above % Run: noted, whichever w uses.
+TEST(CorrectionTest, EsxtopRunIsTimeAndUsedLessSystemAboveItIsNoted) {
+  const WindowGrid g = Grid(2);
+  VmSeries vm;
+  vm.vm = vm.guest_machine = "VM1";
+  for (int cpu = 0; cpu < 2; ++cpu) vm.guest_cpus.push_back(Flat(g, 50, 0, 600));
+  vm.host = HostSource::kEsxtop;
+  vm.esxtop_used = WindowSeries(g);
+  vm.esxtop_run = WindowSeries(g);
+  vm.esxtop_system = WindowSeries(g);
+  for (int t = 0; t < 600; t += 5) {
+    // Two vCPUs 60% running: % Run 120; % System 4; turbo 1.25 in the first window, none after.
+    vm.esxtop_run->Add(t * kS, (t + 5) * kS, 120);
+    vm.esxtop_system->Add(t * kS, (t + 5) * kS, 4);
+    vm.esxtop_used->Add(t * kS, (t + 5) * kS, t < 300 ? 120 * 1.25 + 4 : 120 + 4);
+  }
+  auto count = [](const WindowResult& w) {
+    return std::count_if(w.flags.begin(), w.flags.end(), [](const Flag& f) { return f.code == "frequency-scaled"; });
+  };
+  vm.host_counter = "% Run";
+  vm.host_group = vm.esxtop_run;
+  auto run = CorrectVm(vm, g, CorrectionConfig{});
+  ASSERT_EQ(run.size(), 2u);
+  ASSERT_TRUE(run[0].w);
+  EXPECT_NEAR(*run[0].w, 60.0 / 50.0, 1e-12);  // time against time
+  EXPECT_EQ(run[0].host_counter, "% Run");
+  EXPECT_EQ(count(run[0]), 1);
+  EXPECT_EQ(count(run[1]), 0);  // % Used less % System equals % Run
+  vm.host_counter = "% Used";
+  vm.host_group = vm.esxtop_used;
+  auto used = CorrectVm(vm, g, CorrectionConfig{});
+  ASSERT_TRUE(used[0].w);
+  EXPECT_NEAR(*used[0].w, (150.0 + 4) / 2 / 50.0, 1e-12);  // the clock's gain and % System in w
+  EXPECT_EQ(count(used[0]), 1);
+  const auto f = std::find_if(used[0].flags.begin(), used[0].flags.end(),
+                              [](const Flag& x) { return x.code == "frequency-scaled"; });
+  EXPECT_NE(f->message.find("w uses % Used (--esxtop-counter)"), std::string::npos) << f->message;
+}
+
 TEST(CorrectionTest, IntervalFollowsTickSamplingError) {
   const WindowGrid g = Grid(1);
   auto r = CorrectVm(SeedVm(g), g, CorrectionConfig{});

@@ -1,0 +1,72 @@
+// --esxtop-counter (issue 39 part 2), through the binary: an esxtop capture whose group % Used
+// is % Run x 1.25 (turbo) plus % System, beside a guest log of the VM. % Used stays the default;
+// % Run gives w against time; either way the window says the two differ (frequency-scaled).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "tests/support/cli_runner.h"
+#include "tests/support/pdh_log.h"
+
+namespace vrecon::testing {
+namespace {
+
+// 10:00 to 10:10, every 20 s: two vCPUs 60% running (% Run 120), % System 4, % Used at 1.25 x run.
+std::string Esxtop() {
+  const std::string g = "\\\\esx01\\Group Cpu(4242:WEB01)\\";
+  std::string out = PdhHeader({g + "% Used", g + "% Run", g + "% System", g + "% Ready"});
+  for (int s = 0; s <= 600; s += 20) out += PdhRow(s, {"154", "120", "4", "2"});
+  return out;
+}
+
+// The guest: two processors 50% busy, one process 30% of one.
+std::string Guest() {
+  std::string out =
+      PdhHeader({"\\\\WEB01\\Processor(0)\\% Processor Time", "\\\\WEB01\\Processor(1)\\% Processor Time",
+                 "\\\\WEB01\\Processor(_Total)\\% Processor Time", "\\\\WEB01\\Process(app)\\% Processor Time"});
+  for (int s = 0; s <= 600; s += 15) out += PdhRow(s, {"50", "50", "50", "30"});
+  return out;
+}
+
+class EsxtopCounterTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    WriteText(dir_.File("esxtop.csv"), Esxtop());
+    WriteText(dir_.File("guest.csv"), Guest());
+    CliResult r = RunVrecon({"ingest", "--db", db_, dir_.File("esxtop.csv"), dir_.File("guest.csv")});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  // The first full window's CSV row (10:05 to 10:10) of `vrecon correct` with `args`.
+  std::string SecondWindow(const std::vector<std::string>& args) {
+    std::vector<std::string> all = {"correct", "--db", db_, "--format", "csv"};
+    all.insert(all.end(), args.begin(), args.end());
+    CliResult r = RunVrecon(all);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const size_t at = r.out.find("2026-11-02T10:05:00");
+    if (at == std::string::npos) {
+      ADD_FAILURE() << r.out;
+      return "";
+    }
+    const size_t begin = r.out.rfind('\n', at) + 1;
+    return r.out.substr(begin, r.out.find('\n', at) - begin);
+  }
+  TempDir dir_;
+  const std::string db_ = dir_.File("esx.db");
+};
+
+TEST_F(EsxtopCounterTest, UsedIsTheDefaultAndRunIsTimeAgainstTime) {
+  // % Used: (154 / 2) / 50 = 1.54; the clock's gain and % System are in it.
+  const std::string used = SecondWindow({});
+  EXPECT_NE(used.find(",77,1.54,"), std::string::npos) << used;
+  EXPECT_NE(used.find(",% Used,"), std::string::npos) << used;
+  EXPECT_NE(used.find("frequency-scaled"), std::string::npos) << used;
+  // % Run: (120 / 2) / 50 = 1.2.
+  const std::string run = SecondWindow({"--esxtop-counter", "run"});
+  EXPECT_NE(run.find(",60,1.2,"), std::string::npos) << run;
+  EXPECT_NE(run.find(",% Run,"), std::string::npos) << run;
+  EXPECT_NE(run.find("frequency-scaled"), std::string::npos) << run;
+  EXPECT_EQ(RunVrecon({"correct", "--db", db_, "--esxtop-counter", "usage"}).exit_code, 2);
+}
+
+}  // namespace
+}  // namespace vrecon::testing
