@@ -133,6 +133,31 @@ GuestSide SetGuest(const VmSeries& vm, const WindowSeries* guest_total, int w, d
   return g;
 }
 
+// VMware Tools' VM Processor(_Total) is read as a percent of the VM's capacity: its instances'
+// mean. Where two or more instances have data and _Total sits nearer their sum than their mean
+// (by more than 2 points and 10%), the log says otherwise: it is read as the sum, divided by the
+// instances, and the window says so.
+void VmToolsScale(const VmSeries& vm, int w, WindowResult* r) {
+  if (vm.host != HostSource::kVmTools || vm.vmtools_cpus.size() < 2 || !r->host_util_pct) return;
+  double sum = 0;
+  int n = 0;
+  for (const WindowSeries& s : vm.vmtools_cpus) {
+    if (const std::optional<double> v = s.Mean(w)) {
+      sum += *v;
+      ++n;
+    }
+  }
+  if (n < 2) return;
+  const double total = *r->host_util_pct, mean = sum / n;
+  const double off_mean = std::fabs(total - mean), off_sum = std::fabs(total - sum);
+  if (off_sum >= off_mean || off_mean <= std::max(2.0, 0.10 * std::max(total, mean))) return;
+  r->host_util_pct = total / n;
+  AddFlag(r, "vm-processor-scale", Severity::kWarning,
+          "VMware Tools VM Processor(_Total) reads " + FlagPct(total) + ", the sum of its " + std::to_string(n) +
+              " vCPU instances (" + FlagPct(sum) + "), not their mean (" + FlagPct(mean) +
+              "): read as the sum and divided by " + std::to_string(n));
+}
+
 // The host's figure for the VM, over the seconds the guest has data for where it has only part
 // of the window. Returns that same-seconds figure (none where the guest covers the window).
 std::optional<double> SetHost(const VmSeries& vm, bool events, int w, std::optional<int> vcpus, WindowResult* r) {
@@ -152,6 +177,7 @@ std::optional<double> SetHost(const VmSeries& vm, bool events, int w, std::optio
       r->host_util_pct = raw;
     }
   }
+  VmToolsScale(vm, w, r);
   return same_seconds;
 }
 

@@ -83,6 +83,9 @@ struct VmSeries {
   // esxtop, when % Used and % Run are both stored: the group's % Used (frequency-scaled, and with
   // its % System), % Run (time) and % System, each summed over vCPUs, for the same flag.
   std::optional<WindowSeries> esxtop_used, esxtop_run, esxtop_system;
+  // VMware Tools: the VM Processor(n) instances beside _Total (host_group), one per vCPU, to check
+  // whether _Total is their mean (% of the VM's capacity, as read) or their sum.
+  std::vector<WindowSeries> vmtools_cpus;
   std::optional<int> host_vcpus;  // VP count the host side shows, when it shows one
   // The host side's typical sample length (median, seconds), when known: a window shorter than it
   // holds a piece of one host sample, so its w cannot show what changed inside the window.

@@ -285,6 +285,11 @@ StatusOr<std::vector<models::WindowResult>> CorrectPlanned(RunContext* ctx, cons
     for (const StoredSeries* s : *series) RETURN_IF_ERROR(Fill(&reader, s, range, &w));
     *dst = std::move(w);
   }
+  for (const StoredSeries* s : plan.vmtools_cpus) {
+    models::WindowSeries w(grid);
+    RETURN_IF_ERROR(Fill(&reader, s, range, &w));
+    vm.vmtools_cpus.push_back(std::move(w));
+  }
   std::vector<models::WindowResult> r = models::CorrectVm(vm, grid, req.config);
   models::AddWindowFlags(vm, grid, models::WindowFlagConfig{}, &r);
   return r;

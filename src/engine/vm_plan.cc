@@ -58,7 +58,7 @@ std::vector<int64_t> VmPlan::ReadIds() const {
     for (const StoredSeries* s : {e.bottleneck, e.queue, e.switch_ins, e.queue_p95})
       if (s) ids.push_back(s->id);
   for (const auto* list : {&host_ready, &host_costop, &host_dispatch_wait, &vsphere_usage, &vsphere_run, &esxtop_used,
-                           &esxtop_run, &esxtop_system})
+                           &esxtop_run, &esxtop_system, &vmtools_cpus})
     for (const StoredSeries* s : *list) ids.push_back(s->id);
   return ids;
 }
@@ -90,9 +90,10 @@ void PlanGuest(const std::vector<const StoredSeries*>& all, VmPlan* p) {
       if (k.counter == "ID Process") p->process_ids[k.instance] = s;
     } else if (k.source == SourceKind::kGuest && (k.object == "ETW Processor" || k.object == "ETW Process")) {
       PlanEvents(s, p);
-    } else if (k.source == SourceKind::kVmTools && k.object == "VM Processor" && k.instance == "_Total" &&
-               k.counter == "% Processor Time" && p->host == HostSource::kNone) {
-      p->host_group.push_back(s);
+    } else if (k.source == SourceKind::kVmTools && k.object == "VM Processor" && k.counter == "% Processor Time" &&
+               p->host == HostSource::kNone) {
+      if (k.instance == "_Total") p->host_group.push_back(s);
+      if (IsPerCpuInstance(k)) p->vmtools_cpus.push_back(s);
     }
   }
   // A process whose CPU series is not stored (a store written part-way) has nothing to show.
@@ -100,6 +101,8 @@ void PlanGuest(const std::vector<const StoredSeries*>& all, VmPlan* p) {
   if (!p->host_group.empty()) {
     p->host = HostSource::kVmTools;
     p->host_counter = "VM Processor(_Total)\\% Processor Time";
+  } else {
+    p->vmtools_cpus.clear();
   }
 }
 

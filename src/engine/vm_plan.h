@@ -40,6 +40,8 @@ struct VmPlan {
   std::vector<const StoredSeries*> vsphere_usage, vsphere_run;
   // esxtop: % Used, % Run and % System of the VM's group when % Used and % Run are both stored.
   std::vector<const StoredSeries*> esxtop_used, esxtop_run, esxtop_system;
+  // VMware Tools: VM Processor(n)\% Processor Time, one per vCPU, beside _Total in host_group.
+  std::vector<const StoredSeries*> vmtools_cpus;
   std::string host_counter;  // the counter host_group holds
 
   // The series whose samples place the VM's windows (those the times it has samples in come from).

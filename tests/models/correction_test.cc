@@ -235,6 +235,39 @@ TEST(CorrectionTest, EsxtopRunIsTimeAndUsedLessSystemAboveItIsNoted) {
   EXPECT_NE(f->message.find("w uses % Used (--esxtop-counter)"), std::string::npos) << f->message;
 }
 
+// VMware Tools' VM Processor(_Total) (issue 39 part 2): read as its vCPUs' mean unless the log
+// shows it is their sum.
+TEST(CorrectionTest, VmProcessorTotalIsReadAsTheLogShowsIt) {
+  const WindowGrid g = Grid(1);
+  VmSeries vm;
+  vm.vm = vm.guest_machine = "VM1";
+  for (int cpu = 0; cpu < 2; ++cpu) vm.guest_cpus.push_back(Flat(g, 50, 0, 300));
+  vm.host = HostSource::kVmTools;
+  vm.host_counter = "VM Processor(_Total)\\% Processor Time";
+  vm.vmtools_cpus = {Flat(g, 70, 0, 300), Flat(g, 50, 0, 300)};
+  auto flagged = [](const WindowResult& w) {
+    return std::count_if(w.flags.begin(), w.flags.end(), [](const Flag& f) { return f.code == "vm-processor-scale"; });
+  };
+  vm.host_group = Flat(g, 60, 0, 300);  // their mean: as assumed
+  auto mean = CorrectVm(vm, g, CorrectionConfig{});
+  ASSERT_TRUE(mean[0].w);
+  EXPECT_NEAR(*mean[0].host_util_pct, 60, 1e-9);
+  EXPECT_EQ(flagged(mean[0]), 0);
+  vm.host_group = Flat(g, 120, 0, 300);  // their sum
+  auto sum = CorrectVm(vm, g, CorrectionConfig{});
+  ASSERT_TRUE(sum[0].w);
+  EXPECT_NEAR(*sum[0].host_util_pct, 60, 1e-9);
+  EXPECT_NEAR(*sum[0].w, 60.0 / 50.0, 1e-9);
+  ASSERT_EQ(flagged(sum[0]), 1);
+  const auto f = std::find_if(sum[0].flags.begin(), sum[0].flags.end(),
+                              [](const Flag& x) { return x.code == "vm-processor-scale"; });
+  EXPECT_EQ(f->severity, Severity::kWarning);
+  EXPECT_NE(f->message.find("the sum of its 2 vCPU instances"), std::string::npos) << f->message;
+  // Without instances there is nothing to decide from: read as logged.
+  vm.vmtools_cpus.clear();
+  EXPECT_NEAR(*CorrectVm(vm, g, CorrectionConfig{})[0].host_util_pct, 120, 1e-9);
+}
+
 TEST(CorrectionTest, IntervalFollowsTickSamplingError) {
   const WindowGrid g = Grid(1);
   auto r = CorrectVm(SeedVm(g), g, CorrectionConfig{});

@@ -1,6 +1,8 @@
-// --esxtop-counter (issue 39 part 2), through the binary: an esxtop capture whose group % Used
-// is % Run x 1.25 (turbo) plus % System, beside a guest log of the VM. % Used stays the default;
-// % Run gives w against time; either way the window says the two differ (frequency-scaled).
+// Like-for-like host figures (issue 39 part 2), through the binary. --esxtop-counter: an esxtop
+// capture whose group % Used is % Run x 1.25 (turbo) plus % System, beside a guest log of the VM;
+// % Used stays the default, % Run gives w against time, and either way the window says the two
+// differ (frequency-scaled). VMware Tools' VM Processor(_Total): read as its vCPUs' mean unless
+// the log shows it is their sum.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -28,7 +30,7 @@ std::string Guest() {
   return out;
 }
 
-class EsxtopCounterTest : public ::testing::Test {
+class HostFiguresTest : public ::testing::Test {
  protected:
   void SetUp() override {
     WriteText(dir_.File("esxtop.csv"), Esxtop());
@@ -54,7 +56,7 @@ class EsxtopCounterTest : public ::testing::Test {
   const std::string db_ = dir_.File("esx.db");
 };
 
-TEST_F(EsxtopCounterTest, UsedIsTheDefaultAndRunIsTimeAgainstTime) {
+TEST_F(HostFiguresTest, EsxtopUsedIsTheDefaultAndRunIsTimeAgainstTime) {
   // % Used: (154 / 2) / 50 = 1.54; the clock's gain and % System are in it.
   const std::string used = SecondWindow({});
   EXPECT_NE(used.find(",77,1.54,"), std::string::npos) << used;
@@ -66,6 +68,25 @@ TEST_F(EsxtopCounterTest, UsedIsTheDefaultAndRunIsTimeAgainstTime) {
   EXPECT_NE(run.find(",% Run,"), std::string::npos) << run;
   EXPECT_NE(run.find("frequency-scaled"), std::string::npos) << run;
   EXPECT_EQ(RunVrecon({"correct", "--db", db_, "--esxtop-counter", "usage"}).exit_code, 2);
+}
+
+// A guest log with VMware Tools' counters whose _Total is the sum of its two vCPUs (140 = 70 +
+// 70) is read as 70% of the VM, with the window saying why.
+TEST(VmToolsScaleTest, ATotalThatIsTheSumOfItsVcpusIsReadAsTheSum) {
+  TempDir dir;
+  const std::string db = dir.File("tools.db");
+  std::string log =
+      PdhHeader({"\\\\DB01\\Processor(0)\\% Processor Time", "\\\\DB01\\Processor(1)\\% Processor Time",
+                 "\\\\DB01\\Processor(_Total)\\% Processor Time", "\\\\DB01\\VM Processor(0)\\% Processor Time",
+                 "\\\\DB01\\VM Processor(1)\\% Processor Time", "\\\\DB01\\VM Processor(_Total)\\% Processor Time"});
+  for (int s = 0; s <= 600; s += 15) log += PdhRow(s, {"56", "56", "56", "70", "70", "140"});
+  WriteText(dir.File("db01.csv"), log);
+  ASSERT_EQ(RunVrecon({"ingest", "--db", db, dir.File("db01.csv")}).exit_code, 0);
+  CliResult r = RunVrecon({"correct", "--db", db, "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"host_util_pct\": 70"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("vm-processor-scale"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"host_counter\": \"VM Processor(_Total)\\\\% Processor Time\""), std::string::npos) << r.out;
 }
 
 }  // namespace
