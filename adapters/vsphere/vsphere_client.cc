@@ -147,7 +147,8 @@ StatusOr<std::vector<VmInfo>> VsphereClient::VirtualMachines() {
 StatusOr<std::vector<HostInfo>> VsphereClient::Hosts() {
   ASSIGN_OR_RETURN(auto objs,
                    RetrieveView("HostSystem", {"name", "summary.hardware.numCpuCores", "summary.hardware.numCpuThreads",
-                                               "summary.hardware.cpuMhz", "config.hyperThread.active", "parent"}));
+                                               "summary.hardware.cpuMhz", "config.hyperThread.active", "parent",
+                                               "runtime.connectionState"}));
   std::vector<HostInfo> out;
   for (ObjectProps& o : objs) {
     HostInfo h;
@@ -159,6 +160,9 @@ StatusOr<std::vector<HostInfo>> VsphereClient::Hosts() {
     if (auto ht = o.props.find("config.hyperThread.active"); ht != o.props.end() && !ht->second.empty())
       h.hyperthreading = ht->second == "true";
     if (o.props["parent#type"] == "ClusterComputeResource") h.cluster_moid = o.props["parent"];
+    // disconnected or notResponding: vCenter has nothing new of it to give.
+    if (auto c = o.props.find("runtime.connectionState"); c != o.props.end() && !c->second.empty())
+      h.connected = c->second == "connected";
     out.push_back(std::move(h));
   }
   return out;

@@ -34,6 +34,7 @@ struct HostInfo {
   int mhz = 0;
   std::optional<bool> hyperthreading;  // active, as config.hyperThread says; unset when it does not
   std::string cluster_moid;            // its ClusterComputeResource; "" for a standalone host
+  bool connected = true;               // runtime.connectionState; true when the server does not say
 };
 struct ClusterInfo {
   std::string moid, name;

@@ -158,10 +158,28 @@ BatchPlan PlanBatches(const PlanInput& in) {
   if (!current.specs.empty()) batches.push_back(std::move(current));
   // Rollups are asked first: a round stopped part-way then leaves those VMs' realtime marks old,
   // so the next round still sees the gap (from the rollup marks on) instead of losing it.
-  plan.batches = Pack(std::move(catch_up), limit);
+  // Hosts' rollups packed apart from VMs', as their realtime queries are.
+  std::vector<Batch> vm_catch_up, host_catch_up;
+  for (Batch& b : catch_up) (b.hosts.empty() ? vm_catch_up : host_catch_up).push_back(std::move(b));
+  plan.batches = Pack(std::move(vm_catch_up), limit);
+  std::vector<Batch> host_rollups = Pack(std::move(host_catch_up), limit);
+  plan.batches.insert(plan.batches.end(), std::make_move_iterator(host_rollups.begin()),
+                      std::make_move_iterator(host_rollups.end()));
   plan.batches.insert(plan.batches.end(), std::make_move_iterator(batches.begin()),
                       std::make_move_iterator(batches.end()));
   return plan;
+}
+
+std::map<std::string, vsphere::HostInfo> HostsToAsk(const std::map<std::string, vsphere::VmInfo>& vms,
+                                                    const std::vector<vsphere::HostInfo>& all) {
+  std::set<std::string> running, clusters;
+  for (const auto& [moid, vm] : vms) running.insert(vm.host_moid);
+  for (const vsphere::HostInfo& h : all)
+    if (running.contains(h.moid) && !h.cluster_moid.empty()) clusters.insert(h.cluster_moid);
+  std::map<std::string, vsphere::HostInfo> hosts;
+  for (const vsphere::HostInfo& h : all)
+    if (h.connected && (running.contains(h.moid) || clusters.contains(h.cluster_moid))) hosts[h.moid] = h;
+  return hosts;
 }
 
 }  // namespace vrecon

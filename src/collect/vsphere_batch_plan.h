@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "adapters/vsphere/vsphere_client.h"
 #include "adapters/vsphere/vsphere_xml.h"
 #include "src/core/time_util.h"
 #include "src/store/vsphere_tables.h"
@@ -54,6 +55,12 @@ struct BatchPlan {
 };
 
 BatchPlan PlanBatches(const PlanInput& in);
+
+// The hosts to ask for their own counters, by moid: those the selected VMs (`vms`, by moid) run
+// on and the other hosts of their clusters (a cluster's demand is its hosts' only when every
+// host's is stored), less those vCenter has lost (disconnected, not responding).
+std::map<std::string, vsphere::HostInfo> HostsToAsk(const std::map<std::string, vsphere::VmInfo>& vms,
+                                                    const std::vector<vsphere::HostInfo>& all);
 
 }  // namespace vrecon
 

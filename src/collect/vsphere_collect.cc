@@ -119,20 +119,6 @@ std::map<std::string, vsphere::VmInfo> SelectVms(const VsphereCollectOptions& op
   return vms;
 }
 
-// The hosts the selected VMs run on and the other hosts of their clusters (a cluster's demand
-// is its hosts' only when every host's is stored), by moid.
-std::map<std::string, vsphere::HostInfo> SelectHosts(const std::map<std::string, vsphere::VmInfo>& vms,
-                                                     const std::vector<vsphere::HostInfo>& all) {
-  std::set<std::string> running, clusters;
-  for (const auto& [moid, vm] : vms) running.insert(vm.host_moid);
-  for (const vsphere::HostInfo& h : all)
-    if (running.contains(h.moid) && !h.cluster_moid.empty()) clusters.insert(h.cluster_moid);
-  std::map<std::string, vsphere::HostInfo> hosts;
-  for (const vsphere::HostInfo& h : all)
-    if (running.contains(h.moid) || clusters.contains(h.cluster_moid)) hosts[h.moid] = h;
-  return hosts;
-}
-
 // The plan's rollup ranges are owed from now until a batch stores them: a failed rollup beside a
 // stored realtime batch would otherwise leave a gap that no later round asks for.
 Status RecordOwed(Store* store, const std::string& vcenter, const BatchPlan& plan) {
@@ -180,7 +166,7 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
   RETURN_IF_ERROR(FromStore(SaveInventory(store, vcenter, vcenter_id, vm_list, hosts, clusters)));
   const std::map<std::string, vsphere::VmInfo> vms = SelectVms(opt, vm_list, &result);
   const std::map<std::string, vsphere::HostInfo> selected_hosts =
-      wanted.host.empty() ? std::map<std::string, vsphere::HostInfo>{} : SelectHosts(vms, hosts);
+      wanted.host.empty() ? std::map<std::string, vsphere::HostInfo>{} : HostsToAsk(vms, hosts);
   result.hosts_selected = static_cast<int>(selected_hosts.size());
 
   PlanInput in;

@@ -171,6 +171,46 @@ TEST(VsphereBatchPlanTest, HostsAreAskedForTheirAggregateInBatchesOfTheirOwnAfte
   EXPECT_EQ(*p.batches[1].specs[1].start, kNow - 10 * kMin);  // --since
 }
 
+// Back after three hours: a host catches up from the rollup too, in a batch apart from the VMs'.
+TEST(VsphereBatchPlanTest, AHostsCatchUpIsPackedApartFromTheVms) {
+  PlanInput in = Input({"vm-1"});
+  in.host_counters = {{200, "cpu.utilization.average"}};
+  in.hosts = {"host-1"};
+  MarkAll(&in, "vm-1", 20, kNow - 3 * 3600 * kNsPerSec);
+  in.marks[MarkKey{"host-1", "cpu.utilization.average", 20}] = kNow - 3 * 3600 * kNsPerSec;
+  const BatchPlan p = PlanBatches(in);
+  // Rollups: the VM's, then the host's; then realtime: the VM's, then the host's.
+  ASSERT_EQ(p.batches.size(), 4u);
+  EXPECT_EQ(p.batches[0].vms, (std::set<std::string>{"vm-1"}));
+  EXPECT_TRUE(p.batches[0].hosts.empty());
+  EXPECT_EQ(p.batches[1].hosts, (std::set<std::string>{"host-1"}));
+  EXPECT_TRUE(p.batches[1].vms.empty());
+  EXPECT_EQ(p.batches[1].specs[0].interval_id, 300);
+  EXPECT_EQ(p.batches[1].specs[0].entity_type, "HostSystem");
+  EXPECT_EQ(p.batches[3].hosts, (std::set<std::string>{"host-1"}));
+  EXPECT_EQ(p.batches[3].specs[0].interval_id, 20);
+  EXPECT_EQ(p.vms_caught_up, 1);  // VMs only
+}
+
+TEST(VsphereHostsToAskTest, TheVmsHostsAndTheirClustersOthersButNotALostHost) {
+  std::map<std::string, vsphere::VmInfo> vms;
+  vms["vm-1"].host_moid = "host-1";  // in cluster c1
+  vms["vm-2"].host_moid = "host-9";  // standalone
+  auto host = [](const std::string& moid, const std::string& cluster, bool connected = true) {
+    vsphere::HostInfo h;
+    h.moid = moid;
+    h.cluster_moid = cluster;
+    h.connected = connected;
+    return h;
+  };
+  const std::vector<vsphere::HostInfo> all = {
+      host("host-1", "c1"), host("host-2", "c1"), host("host-3", "c1", false),  // disconnected
+      host("host-4", "c2"), host("host-9", ""),   host("host-8", "")};
+  std::set<std::string> asked;
+  for (const auto& [moid, h] : HostsToAsk(vms, all)) asked.insert(moid);
+  EXPECT_EQ(asked, (std::set<std::string>{"host-1", "host-2", "host-9"}));
+}
+
 TEST(VsphereBatchPlanTest, HostsWithoutCountersAreNotAsked) {
   PlanInput in = Input({"vm-1"});
   in.hosts = {"host-1"};
