@@ -54,6 +54,13 @@ std::string Seconds(double s) {
   return b;
 }
 
+// A clock-scaled figure and a time figure of one VM that differ by more than 10% of the larger:
+// the choice of counter then changes w.
+bool ClockApart(double scaled, double time) {
+  const double larger = std::max(scaled, time);
+  return larger > 0 && std::fabs(scaled - time) > 0.10 * larger;
+}
+
 // esxtop's % Used is % Run scaled by the cores' clock, plus the VM's % System (time the VMkernel
 // spent for it, charged to it), less overlap wait; the guest's ticks count time. Where % Used less
 // % System and % Run differ by more than 10%, the clock is what differs, and the choice of counter
@@ -64,8 +71,7 @@ void EsxtopFrequencyScaled(const VmSeries& vm, int w, WindowResult* r) {
   if (!used || !run) return;
   const double system = vm.esxtop_system ? vm.esxtop_system->Mean(w).value_or(0) : 0;
   const double scaled = *used - system;
-  const double larger = std::max(scaled, *run);
-  if (larger <= 0 || std::fabs(scaled - *run) <= 0.10 * larger) return;
+  if (!ClockApart(scaled, *run)) return;
   AddFlag(r, "frequency-scaled", Severity::kInfo,
           "esxtop % Used less % System reads " + FlagPct(scaled) + " but % Run " + FlagPct(*run) +
               " (summed over vCPUs): % Used is scaled by the cores' clock (turbo, hyper-threading), % Run counts "
@@ -76,14 +82,12 @@ void EsxtopFrequencyScaled(const VmSeries& vm, int w, WindowResult* r) {
 // vSphere's cpu.usage is scaled by the cores' clock (turbo lifts it above run, hyper-threading
 // and power saving push it below) while the guest's ticks count time: where usage and run per
 // vCPU differ by more than 10% the choice of counter (--vsphere-counter) changes w.
-void FrequencyScaled(const VmSeries& vm, int w, std::optional<int> vcpus, WindowResult* r) {
-  EsxtopFrequencyScaled(vm, w, r);
+void VsphereFrequencyScaled(const VmSeries& vm, int w, std::optional<int> vcpus, WindowResult* r) {
   if (!vm.vsphere_usage || !vm.vsphere_run || !vcpus) return;
   const std::optional<double> usage = vm.vsphere_usage->Mean(w), run_sum = vm.vsphere_run->Mean(w);
   if (!usage || !run_sum) return;
   const double run = *run_sum / *vcpus;
-  const double larger = std::max(*usage, run);
-  if (larger <= 0 || std::fabs(*usage - run) <= 0.10 * larger) return;
+  if (!ClockApart(*usage, run)) return;
   AddFlag(r, "frequency-scaled", Severity::kInfo,
           "vSphere cpu.usage.average reads " + FlagPct(*usage) + " of capacity but cpu.run.summation " + FlagPct(run) +
               " per vCPU: usage is scaled by the cores' clock (turbo, hyper-threading), run counts time as the "
@@ -344,7 +348,8 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
     } else {
       FlagPartialTrace(vm, w, cfg, &r);
     }
-    FrequencyScaled(vm, w, vcpus.count, &r);
+    VsphereFrequencyScaled(vm, w, vcpus.count, &r);
+    EsxtopFrequencyScaled(vm, w, &r);
     SetReady(vm, w, vcpus.host ? vcpus.host : vcpus.count, &r);
     SetAlignment(vm, w, guest_total, &r);
     out.push_back(std::move(r));

@@ -29,11 +29,7 @@ std::optional<double> CapacityOf(const StoredCluster& c, const CapacityRequest& 
   std::vector<double> cores;
   bool logical = false, unknown = false;
   for (const StoredHost& h : c.hosts) {
-    models::HostProcessors p;
-    if (h.cores > 0) p.cores = h.cores;
-    if (h.threads > 0) p.threads = h.threads;
-    p.hyperthreading = h.hyperthreading;
-    const std::optional<models::CapacityCores> cap = models::HostCapacity(p);
+    const std::optional<models::CapacityCores> cap = models::HostCapacity(VsphereHostProcessors(h));
     if (!cap) {
       unknown = true;
       continue;
@@ -75,9 +71,9 @@ std::optional<std::vector<std::pair<const VsphereHostSeries*, int>>> HostsWithCo
   std::vector<std::pair<const VsphereHostSeries*, int>> out;
   for (const StoredHost& h : c.hosts) {
     auto it = hosts.find(h.entity);
-    const int threads = h.threads > 0 ? h.threads : h.hyperthreading == false ? h.cores : 0;
-    if (h.entity.empty() || it == hosts.end() || it->second.utilization.empty() || threads <= 0) return std::nullopt;
-    out.emplace_back(&it->second, threads);
+    const std::optional<int> threads = VsphereHostThreads(h);
+    if (h.entity.empty() || it == hosts.end() || it->second.utilization.empty() || !threads) return std::nullopt;
+    out.emplace_back(&it->second, *threads);
   }
   return out;
 }

@@ -13,6 +13,7 @@
 #include "src/engine/capacity_job.h"
 #include "src/engine/vm_view.h"
 #include "src/store/sample_reader.h"
+#include "src/store/vsphere_tables.h"
 
 namespace vrecon {
 
@@ -47,6 +48,11 @@ std::map<std::string, int> LogHostCores(const VmView& view);
 // (`--scope host`, `all`).
 StatusOr<std::vector<CapacityEntity>> HostCapacities(Store* store, const VmView& view, const CapacityRequest& req,
                                                      const DayUpdate& update);
+
+// A vCenter host's processors as its inventory row gives them (0: not said), and its logical
+// processors: the threads, else its cores when hyper-threading is off; nullopt when neither says.
+models::HostProcessors VsphereHostProcessors(const StoredHost& h);
+std::optional<int> VsphereHostThreads(const StoredHost& h);
 
 // A vCenter host's own series (source vsphere-host, the aggregate), by its entity
 // ("<vCenter id>/<moid>"; capacity_vsphere_hosts.cc).

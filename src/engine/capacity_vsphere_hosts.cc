@@ -20,13 +20,6 @@ bool Selected(const CapacityRequest& req, const StoredHost& h, const std::string
                      [&](const std::string& n) { return GlobMatch(n, h.name) || n == key || n == h.moid; });
 }
 
-// Its logical processors: the inventory's threads, else its cores when hyper-threading is off.
-std::optional<int> ThreadsOf(const StoredHost& h) {
-  if (h.threads > 0) return h.threads;
-  if (h.cores > 0 && h.hyperthreading == false) return h.cores;
-  return std::nullopt;
-}
-
 StatusOr<CapacityEntity> HostEntity(Store* store, const StoredHost& h, const VsphereHostSeries& s,
                                     const CapacityRequest& req, const DayUpdate& update) {
   CapacityEntity e;
@@ -35,17 +28,13 @@ StatusOr<CapacityEntity> HostEntity(Store* store, const StoredHost& h, const Vsp
   e.key = "vsphere-host:" + h.entity;
   e.source = "vsphere";
   e.demand_counter = "cpu.utilization.average x threads" + std::string(s.ready.empty() ? "" : " + cpu.ready.summation");
-  const std::optional<int> threads = ThreadsOf(h);
+  const std::optional<int> threads = VsphereHostThreads(h);
   if (!threads) {
     e.flags.push_back({"lp-count-unknown", Severity::kWarning,
                        "the inventory gives no logical processor count for the host: no capacity or demand in cores"});
     return e;
   }
-  models::HostProcessors p;
-  if (h.cores > 0) p.cores = h.cores;
-  p.threads = *threads;
-  p.hyperthreading = h.hyperthreading;
-  const std::optional<models::CapacityCores> cap = models::HostCapacity(p);
+  const std::optional<models::CapacityCores> cap = models::HostCapacity(VsphereHostProcessors(h));
   DemandPlan plan;
   plan.entity = e.key;
   plan.source = e.source;
@@ -62,6 +51,20 @@ StatusOr<CapacityEntity> HostEntity(Store* store, const StoredHost& h, const Vsp
 }
 
 }  // namespace
+
+models::HostProcessors VsphereHostProcessors(const StoredHost& h) {
+  models::HostProcessors p;
+  if (h.cores > 0) p.cores = h.cores;
+  if (h.threads > 0) p.threads = h.threads;
+  p.hyperthreading = h.hyperthreading;
+  return p;
+}
+
+std::optional<int> VsphereHostThreads(const StoredHost& h) {
+  if (h.threads > 0) return h.threads;
+  if (h.cores > 0 && h.hyperthreading == false) return h.cores;
+  return std::nullopt;
+}
 
 std::map<std::string, VsphereHostSeries> VsphereHostSeriesOf(const VmView& view) {
   std::map<std::string, VsphereHostSeries> out;

@@ -11,6 +11,23 @@ bool IsPerCpuInstance(const SeriesKey& k) {
   return !k.instance.empty() && k.instance.find("_Total") == std::string::npos;
 }
 
+// A source's frequency-scaled counter (vSphere usage, esxtop % Used) and its time counter (run).
+struct CounterSeries {
+  const std::vector<const StoredSeries*>* series;
+  const char* name;
+};
+
+// The host's figure from `usage` unless `want_run` (or usage is not stored) and run is: usage by
+// default, as vCenter's charts and PowerCLI exports show it. True when both are stored, for the
+// frequency-scaled flag.
+bool ChooseUsageOrRun(CounterSeries usage, CounterSeries run, bool want_run, VmPlan* p) {
+  const bool use_run = !run.series->empty() && (want_run || usage.series->empty());
+  const CounterSeries& chosen = use_run ? run : usage;
+  p->host_group = *chosen.series;
+  p->host_counter = chosen.name;
+  return !usage.series->empty() && !run.series->empty();
+}
+
 // The ETW readers' series (adapters/etw/event_series.h): object names as they store them.
 void PlanEvents(const StoredSeries* s, VmPlan* p) {
   const SeriesKey& k = s->key;
@@ -139,21 +156,14 @@ void PlanHost(const std::vector<const StoredSeries*>& all, const HostChoice& cho
     p->host_counter = vp_counter;
   } else if (!vsphere_usage.empty() || !vsphere_runs.empty()) {
     p->host = HostSource::kVsphere;
-    // run when asked for and stored; usage otherwise (the default, and what PowerCLI exports hold).
-    const bool run = !vsphere_runs.empty() && (choice.vsphere_run || vsphere_usage.empty());
-    p->host_group = run ? vsphere_runs : vsphere_usage;
-    p->host_counter = run ? "cpu.run.summation" : "cpu.usage.average";
-    if (!vsphere_usage.empty() && !vsphere_runs.empty()) {
+    if (ChooseUsageOrRun({&vsphere_usage, "cpu.usage.average"}, {&vsphere_runs, "cpu.run.summation"},
+                         choice.vsphere_run, p)) {
       p->vsphere_usage = std::move(vsphere_usage);
       p->vsphere_run = std::move(vsphere_runs);
     }
   } else if (!groups.empty() || !group_runs.empty()) {
     p->host = HostSource::kEsxtop;
-    // % Used when not asked otherwise, as before --esxtop-counter; % Run when asked for or alone.
-    const bool run = !group_runs.empty() && (choice.esxtop_run || groups.empty());
-    p->host_group = run ? group_runs : groups;
-    p->host_counter = run ? "% Run" : "% Used";
-    if (!groups.empty() && !group_runs.empty()) {
+    if (ChooseUsageOrRun({&groups, "% Used"}, {&group_runs, "% Run"}, choice.esxtop_run, p)) {
       p->esxtop_used = std::move(groups);
       p->esxtop_run = std::move(group_runs);
       p->esxtop_system = std::move(group_system);
