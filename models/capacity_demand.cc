@@ -9,6 +9,7 @@ namespace {
 
 struct Covered {
   double seconds = 0, value_seconds = 0;
+  TimeNs longest = 0;
   double Mean() const { return value_seconds / seconds; }
 };
 
@@ -26,6 +27,7 @@ std::map<TimeNs, Covered> ByBin(const std::vector<Interval>& samples) {
       Covered& c = bins[b];
       c.seconds += sec;
       c.value_seconds += s.value * sec;
+      c.longest = std::max(c.longest, s.end - s.start);
     }
   }
   return bins;
@@ -48,32 +50,39 @@ std::vector<DemandBin> FiveMinuteDemand(const std::vector<Interval>& run, const 
     double pct = c.Mean();
     auto r = ready_bins.find(start);
     if (r != ready_bins.end()) pct += r->second.Mean();
-    out.push_back({start, pct / 100});
+    out.push_back({start, pct / 100, static_cast<int32_t>(std::min<TimeNs>(c.longest / kNsPerSec, 1 << 30))});
   }
   return out;
 }
 
 std::vector<DemandBin> SumOfParts(const std::vector<std::vector<DemandBin>>& parts) {
-  std::map<TimeNs, std::pair<double, size_t>> sums;
+  std::map<TimeNs, std::pair<DemandBin, size_t>> sums;
   for (const std::vector<DemandBin>& part : parts)
     for (const DemandBin& b : part) {
-      auto& [cores, count] = sums[b.start];
-      cores += b.cores;
+      auto& [sum, count] = sums[b.start];
+      sum.start = b.start;
+      sum.cores += b.cores;
+      sum.sample_s = std::max(sum.sample_s, b.sample_s);
       ++count;
     }
   std::vector<DemandBin> out;
   for (const auto& [start, sc] : sums)
-    if (sc.second == parts.size()) out.push_back({start, sc.first});
+    if (sc.second == parts.size()) out.push_back(sc.first);
   return out;
 }
 
 std::vector<DemandBin> SumOfMembers(const std::vector<std::vector<DemandBin>>& members) {
-  std::map<TimeNs, double> sums;
+  std::map<TimeNs, DemandBin> sums;
   for (const std::vector<DemandBin>& member : members)
-    for (const DemandBin& b : member) sums[b.start] += b.cores;
+    for (const DemandBin& b : member) {
+      DemandBin& sum = sums[b.start];
+      sum.start = b.start;
+      sum.cores += b.cores;
+      sum.sample_s = std::max(sum.sample_s, b.sample_s);
+    }
   std::vector<DemandBin> out;
   out.reserve(sums.size());
-  for (const auto& [start, cores] : sums) out.push_back({start, cores});
+  for (const auto& [start, sum] : sums) out.push_back(sum);
   return out;
 }
 

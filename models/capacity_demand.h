@@ -13,12 +13,15 @@
 namespace vrecon::models {
 
 inline constexpr TimeNs kDemandBinNs = 300 * kNsPerSec;
+// A bin read from a longer sample holds a rollup's mean (models/capacity_rollups.h).
+inline constexpr int kFineSampleS = 300;
 // A day with fewer 5-minute bins (an hour) is left out of the forecast's series.
 inline constexpr int kMinBinsPerDay = 12;
 
 struct DemandBin {
   TimeNs start = 0;
   double cores = 0;
+  int32_t sample_s = 0;  // the longest sample it was read from, in seconds (a rollup's interval)
 };
 
 // `run` and `ready` in % of each sample's interval, summed over vCPUs (100 = one core's worth).
@@ -27,7 +30,8 @@ struct DemandBin {
 // less than half of is left out: missing, not low. In time order.
 std::vector<DemandBin> FiveMinuteDemand(const std::vector<Interval>& run, const std::vector<Interval>& ready);
 
-// The bins every part has, their cores summed: a VM's virtual processors, each read apart.
+// The bins every part has, their cores summed (and the longest sample of any): a VM's virtual processors, each read
+// apart.
 std::vector<DemandBin> SumOfParts(const std::vector<std::vector<DemandBin>>& parts);
 // The bins any member has, the cores of those that have it summed: a cluster's VMs, of which
 // one powered off (no samples) uses nothing.

@@ -90,6 +90,8 @@ std::map<TimeNs, DemandDay> DigestDays(const std::vector<DemandBin>& demand, con
     bin.milli = ToMilliCores(b.cores);
     if (auto it = costop_at.find(b.start); it != costop_at.end()) bin.costop = it->second;
     day.bins.push_back(bin);
+    day.sample_s = std::max(day.sample_s, b.sample_s);
+    if (b.sample_s > kFineSampleS) day.fine_from = std::max(day.fine_from, bin.index + 1);
   }
   for (auto& [start, day] : days)
     std::sort(day.bins.begin(), day.bins.end(), [](const DayBin& a, const DayBin& b) { return a.index < b.index; });
@@ -101,6 +103,10 @@ void ReplaceFrom(TimeNs from, const DemandDay& fresh, DemandDay* day) {
   std::erase_if(day->bins, [first](const DayBin& b) { return b.index >= first; });
   for (const DayBin& b : fresh.bins)
     if (b.index >= first) day->bins.push_back(b);
+  day->sample_s = first == 0 ? fresh.sample_s : std::max(day->sample_s, fresh.sample_s);
+  // Rollups among the fresh values: from after the last of them; else the kept values' 5-minute
+  // run, reaching up to `first` when it does.
+  day->fine_from = fresh.fine_from > first ? fresh.fine_from : std::min(day->fine_from, first);
   day->reach = std::max(day->reach, fresh.reach);
   day->block_seen = std::max(day->block_seen, fresh.block_seen);
 }

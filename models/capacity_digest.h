@@ -36,6 +36,10 @@ struct DemandDay {
   std::vector<DayBin> bins;  // by index
   TimeNs reach = 0;          // the latest sample end read into the day
   int64_t block_seen = 0;    // the store's newest sample block of the entity when it was read
+  int32_t sample_s = 0;      // the longest sample its values were read from (s; 0: not known)
+  // The first place from which every value was read from samples of at most kFineSampleS
+  // (kBinsPerDay when its last value was not): where a backfill's rollups give way to 5 minutes.
+  int32_t fine_from = 0;
 
   int64_t Bins() const { return static_cast<int64_t>(bins.size()); }
   double Sum() const;
@@ -54,7 +58,8 @@ struct DemandDay {
 std::map<TimeNs, DemandDay> DigestDays(const std::vector<DemandBin>& demand, const std::vector<DemandBin>& costop);
 
 // `day`'s values from `from` (a 5-minute boundary) on replaced by `fresh`'s: an update that read
-// every sample ending after `from`.
+// every sample ending after `from`. Its longest sample is the longer of the two, or fresh's when
+// every value is; its 5-minute values start where the two parts' say.
 void ReplaceFrom(TimeNs from, const DemandDay& fresh, DemandDay* day);
 
 }  // namespace vrecon::models

@@ -90,6 +90,7 @@ int RunCollectVsphereCommand(const CollectVsphereArgs& o) {
   opt.vm_glob = o.vm;
   opt.historical = o.historical;
   opt.since = *since;
+  opt.backfill = static_cast<TimeNs>(o.backfill_days) * 86400 * kNsPerSec;
   opt.concurrency = o.concurrency;
   if (isatty(STDERR_FILENO)) {
     opt.progress = [](int done, int total) {
@@ -115,20 +116,29 @@ int RunCollectVsphereCommand(const CollectVsphereArgs& o) {
               << ", \"bytes_sent\": " << r->transport.bytes_sent
               << ", \"bytes_received\": " << r->transport.bytes_received << ", \"relogins\": " << r->relogins
               << ", \"issues\": " << r->issues.size() << ", \"hosts_selected\": " << r->hosts_selected
-              << ", \"hosts_collected\": " << r->hosts_collected << "}\n";
+              << ", \"hosts_collected\": " << r->hosts_collected << ", \"vms_backfilled\": " << r->vms_backfilled
+              << ", \"hosts_backfilled\": " << r->hosts_backfilled << ", \"backfill_failed\": " << r->backfill_failed
+              << "}\n";
   } else if (fmt == OutputFormat::kCsv) {
     std::cout << "url,server,vms_selected,vms_collected,vms_skipped_powered_off,interval_s,from,to,samples,"
-                 "batches,batches_failed,requests,bytes_received,relogins,issues,hosts_selected,hosts_collected\n"
+                 "batches,batches_failed,requests,bytes_received,relogins,issues,hosts_selected,hosts_collected,"
+                 "vms_backfilled,hosts_backfilled,backfill_failed\n"
               << CsvCell(o.url) << "," << CsvCell(r->server) << "," << r->vms_selected << "," << r->vms_collected << ","
               << r->vms_skipped << "," << r->interval_s << "," << FormatIso(r->from, false) << ","
               << FormatIso(r->to, false) << "," << r->samples << "," << r->batches << "," << r->batches_failed << ","
               << r->transport.requests << "," << r->transport.bytes_received << "," << r->relogins << ","
-              << r->issues.size() << "," << r->hosts_selected << "," << r->hosts_collected << "\n";
+              << r->issues.size() << "," << r->hosts_selected << "," << r->hosts_collected << "," << r->vms_backfilled
+              << "," << r->hosts_backfilled << "," << r->backfill_failed << "\n";
   } else {
     std::cout << o.url << " (" << r->server << ")\n"
               << "  VMs: " << r->vms_collected << " of " << r->vms_selected << " collected"
               << (r->vms_skipped ? ", " + std::to_string(r->vms_skipped) + " powered off skipped" : "") << "\n"
               << "  hosts (their own counters): " << r->hosts_collected << " of " << r->hosts_selected << " collected\n"
+              << (r->vms_backfilled + r->hosts_backfilled + r->backfill_failed
+                      ? "  backfilled from the rollups: " + std::to_string(r->vms_backfilled) + " VMs, " +
+                            std::to_string(r->hosts_backfilled) + " hosts" +
+                            (r->backfill_failed ? ", " + std::to_string(r->backfill_failed) + " failed" : "") + "\n"
+                      : "")
               << "  range (server time): " << range << ", " << r->interval_s << " s samples\n"
               << "  samples stored: " << r->samples << "\n"
               << "  requests: " << r->transport.requests << " (" << r->batches << " QueryPerf batches of up to "

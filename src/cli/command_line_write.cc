@@ -78,6 +78,12 @@ RunFn AddCollectCommand(CLI::App& app) {
   cmd->add_flag("--historical", o->historical, "Use the 300 s historical rollup instead of 20 s realtime");
   cmd->add_option("--since", o->since, "How far back to start for VMs never collected (90s, 15m, 1h, 2d)")
       ->capture_default_str();
+  cmd->add_option("--backfill-days", o->backfill_days,
+                  "On a VM's or host's first round, also fetch this many days of vCenter's historical rollups "
+                  "(5 min for a day, 30 min a week, 2 h a month, 1 day a year), so capacity forecasts start at once; "
+                  "0: none")
+      ->check(CLI::Range(0, 365))
+      ->capture_default_str();
   cmd->add_option("--concurrency", o->concurrency, "Parallel QueryPerf requests")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();

@@ -93,6 +93,7 @@ struct ServeArgs {
 struct CollectVsphereArgs {
   std::string url, user, password_file, ca, vm = "*", since = "1h", db = "vrecon.db", format = "table";
   bool insecure = false, allow_http = false, historical = false;
+  int backfill_days = 0;  // a VM or host seen the first time: its history from the rollups
   int concurrency = 4;
   int timeout = 120;
 };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <limits>
 #include <optional>
 
 namespace vrecon {
@@ -82,6 +83,40 @@ void PlanRollup(const PlanInput& in, const Entity& e, std::optional<TimeNs> olde
   plan->owe[moid] = RollupDue{from, to};
 }
 
+// An entity this vCenter has no marks for, at any interval, and owes nothing: its first round.
+bool FirstSeen(const PlanInput& in, const Entity& e) {
+  auto m = in.marks.lower_bound(MarkKey{e.moid, "", std::numeric_limits<int>::min()});
+  return (m == in.marks.end() || std::get<0>(m->first) != e.moid) && !in.owed.contains(e.moid);
+}
+
+// Backfill: an entity's first round also asks each coarser rollup for what it keeps before the
+// finer ones' span, back to `in.backfill` ago. Each level reaches one of its intervals into the
+// finer data after it, so the two meet without a gap (as the catch-up does). `covered` is where
+// the round's own query for the entity starts.
+void PlanBackfill(const PlanInput& in, const Entity& e, int interval, TimeNs covered, std::vector<Batch>* out,
+                  BatchPlan* plan) {
+  const TimeNs oldest = in.now - in.backfill;
+  bool asked = false;
+  for (const RollupLevel& level : kRollupLevels) {
+    if (level.interval_s < interval || oldest >= covered) continue;
+    const TimeNs from = std::max(oldest, in.now - level.keep);
+    if (from >= covered) continue;  // a level keeping less than the round asks: the next keeps more
+    const TimeNs step = level.interval_s * kNsPerSec;
+    const TimeNs to = covered + step;
+    QuerySpec q = e.Query(level.interval_s, from, to, static_cast<int>((to - from) / step) + 1);
+    for (const auto& [id, name] : e.counters) q.counter_ids.push_back(id);
+    Batch b;
+    b.specs.push_back(std::move(q));
+    b.backfill = true;
+    e.AddTo(&b);
+    out->push_back(std::move(b));
+    plan->from = std::min(plan->from, from);
+    covered = from;
+    asked = true;
+  }
+  if (asked) ++(e.host ? plan->hosts_backfilled : plan->vms_backfilled);
+}
+
 // Rollup queries packed into batches of the same limit, one VM's query never split.
 std::vector<Batch> Pack(std::vector<Batch> one_per_vm, int limit) {
   std::vector<Batch> out;
@@ -97,6 +132,7 @@ std::vector<Batch> Pack(std::vector<Batch> one_per_vm, int limit) {
     packed.specs.push_back(std::move(b.specs.front()));
     packed.vms.insert(b.vms.begin(), b.vms.end());
     packed.hosts.insert(b.hosts.begin(), b.hosts.end());
+    packed.backfill = b.backfill;
     metrics += n;
   }
   if (!packed.specs.empty()) out.push_back(std::move(packed));
@@ -120,7 +156,7 @@ BatchPlan PlanBatches(const PlanInput& in) {
   if (!in.host_counters.empty())
     for (const std::string& moid : in.hosts) entities.push_back(Entity{moid, in.host_counters, true});
 
-  std::vector<Batch> batches, catch_up;
+  std::vector<Batch> batches, catch_up, backfill;
   Batch current;
   int in_batch = 0;
   for (const Entity& e : entities) {
@@ -140,6 +176,7 @@ BatchPlan PlanBatches(const PlanInput& in) {
       PlanRollup(in, e, oldest, realtime_first, &catch_up, &plan);
       start = std::max(start, realtime_first);
     }
+    if (in.backfill > 0 && FirstSeen(in, e)) PlanBackfill(in, e, interval, start, &backfill, &plan);
     plan.from = std::min(plan.from, start);
     const int max_sample = static_cast<int>((in.now - start) / (interval * kNsPerSec)) + 1;
     // An entity's counters go in one query while they fit; the limit may split them across batches.
@@ -157,16 +194,20 @@ BatchPlan PlanBatches(const PlanInput& in) {
   }
   if (!current.specs.empty()) batches.push_back(std::move(current));
   // Rollups are asked first: a round stopped part-way then leaves those VMs' realtime marks old,
-  // so the next round still sees the gap (from the rollup marks on) instead of losing it.
+  // so the next round still sees the gap (from the rollup marks on) instead of losing it; and
+  // those of a backfill unasked leave the entity without marks, so the next round backfills it.
   // Hosts' rollups packed apart from VMs', as their realtime queries are.
-  std::vector<Batch> vm_catch_up, host_catch_up;
-  for (Batch& b : catch_up) (b.hosts.empty() ? vm_catch_up : host_catch_up).push_back(std::move(b));
-  plan.batches = Pack(std::move(vm_catch_up), limit);
-  std::vector<Batch> host_rollups = Pack(std::move(host_catch_up), limit);
-  plan.batches.insert(plan.batches.end(), std::make_move_iterator(host_rollups.begin()),
-                      std::make_move_iterator(host_rollups.end()));
-  plan.batches.insert(plan.batches.end(), std::make_move_iterator(batches.begin()),
-                      std::make_move_iterator(batches.end()));
+  auto append = [&plan](std::vector<Batch> packed) {
+    plan.batches.insert(plan.batches.end(), std::make_move_iterator(packed.begin()),
+                        std::make_move_iterator(packed.end()));
+  };
+  for (std::vector<Batch>* rollups : {&backfill, &catch_up}) {
+    std::vector<Batch> vms, hosts;
+    for (Batch& b : *rollups) (b.hosts.empty() ? vms : hosts).push_back(std::move(b));
+    append(Pack(std::move(vms), limit));
+    append(Pack(std::move(hosts), limit));
+  }
+  append(std::move(batches));
   return plan;
 }
 

@@ -21,18 +21,34 @@ inline constexpr TimeNs kRealtimeKeep = 3600 * kNsPerSec;  // vCenter keeps real
 inline constexpr int kRollupS = 300;                       // the first historical rollup's interval...
 inline constexpr TimeNs kRollupKeep = 86400 * kNsPerSec;   // ...kept a day by default
 
+// vCenter's historical rollups as it keeps them by default (its statistics intervals): 5 minutes
+// for a day, 30 minutes for a week, 2 hours for 30 days, a day for a year. A backfill asks each
+// for the part of its span the finer ones do not cover.
+struct RollupLevel {
+  int interval_s;
+  TimeNs keep;
+};
+inline constexpr RollupLevel kRollupLevels[] = {{kRollupS, kRollupKeep},
+                                                {1800, 7 * 86400 * kNsPerSec},
+                                                {7200, 30 * 86400 * kNsPerSec},
+                                                {86400, 365 * 86400 * kNsPerSec}};
+
 // One QueryPerf call: at most the server's limit of (entity, counter) metrics.
 struct Batch {
   std::vector<vsphere::QuerySpec> specs;
   std::set<std::string> vms;    // moids
   std::set<std::string> hosts;  // moids
+  bool backfill = false;        // a backfill's: the rollups of entities seen the first time
 };
 
 struct PlanInput {
-  TimeNs now = 0;                       // the server's time
-  TimeNs since = kRealtimeKeep;         // how far back a VM without marks starts
-  bool historical = false;              // asked for the 300 s rollup (or since beyond realtime)
-  int batch_limit = 64;                 // metrics per query
+  TimeNs now = 0;                // the server's time
+  TimeNs since = kRealtimeKeep;  // how far back a VM without marks starts
+  bool historical = false;       // asked for the 300 s rollup (or since beyond realtime)
+  int batch_limit = 64;          // metrics per query
+  // How far back an entity this vCenter has no marks for (its first round) is filled from the
+  // historical rollups, beyond what the round itself asks; 0: not at all (docs/capacity.md).
+  TimeNs backfill = 0;
   std::map<int, std::string> counters;  // counter id -> name, those collected
   std::vector<std::string> vms;         // moids selected and powered on, in order
   // Hosts, asked for their own counters' aggregate (HostSystem), after the VMs and by the same
@@ -44,11 +60,13 @@ struct PlanInput {
 };
 
 struct BatchPlan {
-  std::vector<Batch> batches;  // the rollup catch-up batches first, then the round's own
+  // The backfill batches first (VMs', then hosts'), then the rollup catch-up's, then the round's own.
+  std::vector<Batch> batches;
   int interval_s = 20;
-  TimeNs from = 0, to = 0;  // the range asked, in server time
-  int vms_caught_up = 0;    // VMs asked for a rollup range (their realtime gap is too old)
-  int rollups_expired = 0;  // owed ranges vCenter no longer keeps: dropped
+  TimeNs from = 0, to = 0;                       // the range asked, in server time
+  int vms_caught_up = 0;                         // VMs asked for a rollup range (their realtime gap is too old)
+  int rollups_expired = 0;                       // owed ranges vCenter no longer keeps: dropped
+  int vms_backfilled = 0, hosts_backfilled = 0;  // entities asked for a backfill
   // To record before asking (owed until a batch stores them) and to forget.
   std::map<std::string, RollupDue> owe;
   std::vector<std::string> forgive;

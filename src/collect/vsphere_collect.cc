@@ -149,6 +149,32 @@ void Tally(std::vector<std::unique_ptr<VsphereClient>>& clients, VsphereCollectR
   result->transport.requests += 1;
 }
 
+// The entities whose backfill batches were all asked and stored, and a warning for the others.
+void CountBackfills(const BatchPlan& plan, size_t asked, std::set<std::string> failed, const std::string& vcenter,
+                    VsphereCollectResult* result) {
+  std::set<std::string> vms, hosts;
+  for (size_t i = 0; i < plan.batches.size(); ++i) {
+    const Batch& b = plan.batches[i];
+    if (!b.backfill) continue;
+    vms.insert(b.vms.begin(), b.vms.end());
+    hosts.insert(b.hosts.begin(), b.hosts.end());
+    if (i >= asked) {
+      failed.insert(b.vms.begin(), b.vms.end());
+      failed.insert(b.hosts.begin(), b.hosts.end());
+    }
+  }
+  for (const std::string& moid : failed) vms.erase(moid), hosts.erase(moid);
+  result->vms_backfilled = static_cast<int>(vms.size());
+  result->hosts_backfilled = static_cast<int>(hosts.size());
+  result->backfill_failed = static_cast<int>(failed.size());
+  if (failed.empty()) return;
+  result->issues.push_back(
+      ImportIssue{vcenter, 0, Severity::kWarning, "backfill-failed",
+                  "the backfill from " + vcenter + "'s historical rollups failed for " + std::to_string(failed.size()) +
+                      " VMs and hosts (first " + *failed.begin() +
+                      "); a later round asks again only for those of them this round stored nothing of"});
+}
+
 }  // namespace
 
 StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollectOptions& opt) {
@@ -173,6 +199,7 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
   in.now = now;
   in.since = opt.since;
   in.historical = opt.historical;
+  in.backfill = opt.backfill;
   in.batch_limit = result.batch_limit;
   for (const auto& [id, c] : wanted.vm) in.counters[id] = c.name;
   for (const auto& [moid, vm] : vms) in.vms.push_back(moid);
@@ -194,7 +221,7 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
   std::map<int, CounterInfo> counters = wanted.vm;
   counters.insert(wanted.host.begin(), wanted.host.end());
   VsphereBatchWriter writer(store, vcenter, vcenter_id, counters, vms, selected_hosts, &in.marks);
-  std::set<std::string> failed_vms, failed_hosts;
+  std::set<std::string> failed_vms, failed_hosts, backfill_failed;
   int done = 0;
   auto ask = [&](int w, size_t i) { return clients[w]->QueryPerf(plan.batches[i].specs); };
   Status store_failure;  // the first: no batch is stored after it
@@ -213,6 +240,10 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
       result.errors.push_back(s.message());
       failed_vms.insert(batch.vms.begin(), batch.vms.end());
       failed_hosts.insert(batch.hosts.begin(), batch.hosts.end());
+      if (batch.backfill) {
+        backfill_failed.insert(batch.vms.begin(), batch.vms.end());
+        backfill_failed.insert(batch.hosts.begin(), batch.hosts.end());
+      }
     } else if (plan.interval_s != kRollupS) {
       for (const QuerySpec& q : batch.specs) {
         if (q.interval_id != kRollupS) continue;
@@ -231,6 +262,7 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
     failed_vms.insert(plan.batches[i].vms.begin(), plan.batches[i].vms.end());
     failed_hosts.insert(plan.batches[i].hosts.begin(), plan.batches[i].hosts.end());
   }
+  CountBackfills(plan, run.asked, backfill_failed, vcenter, &result);
   result.vms_collected = result.vms_selected - static_cast<int>(failed_vms.size());
   result.hosts_collected = result.hosts_selected - static_cast<int>(failed_hosts.size());
   Tally(clients, &result);  // logs out: before any return, or the vCenter keeps the sessions

@@ -23,6 +23,9 @@ struct VsphereCollectOptions {
   std::vector<std::string> include_globs, exclude_globs;
   bool historical = false;
   TimeNs since = 3600 * kNsPerSec;  // how far back a VM without a high-water mark starts
+  // How far back a VM or host seen the first time is filled from vCenter's historical rollups
+  // (--backfill-days); 0: not at all.
+  TimeNs backfill = 0;
   int concurrency = 1;
   // Counters collected, as the VM aggregate and per vCPU.
   std::vector<std::string> counters = {"cpu.usage.average", "cpu.ready.summation", "cpu.costop.summation",
@@ -59,7 +62,10 @@ struct VsphereCollectResult {
   int vms_caught_up = 0;    // VMs whose realtime gap was older than realtime keeps: 300 s rollups asked
   int rollups_due = 0;      // after the round: VMs whose planned rollup range is still not stored
   int rollups_expired = 0;  // rollup ranges dropped unstored: vCenter no longer keeps them
-  bool stopped = false;     // `stop` was set before every batch was asked
+  // VMs and hosts whose first round's backfill was stored; those whose backfill failed (their
+  // history then starts with this round: a backfill is not asked again).
+  int vms_backfilled = 0, hosts_backfilled = 0, backfill_failed = 0;
+  bool stopped = false;  // `stop` was set before every batch was asked
   std::vector<ImportIssue> issues;
   std::vector<std::string> errors;  // one sentence per failed batch
 };

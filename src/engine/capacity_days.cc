@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "models/capacity_rollups.h"
 #include "src/core/time_util.h"
 #include "src/engine/capacity_day_codec.h"
 
@@ -53,7 +54,23 @@ StatusOr<std::optional<models::DemandDay>> StoredDay(Store* store, const DemandP
   if (rows.empty() || rows.front().day != day || rows.front().counter != plan.counter)
     return std::optional<models::DemandDay>();
   ASSIGN_OR_RETURN(models::DemandDay d, DecodeDemandDay(rows.front().state, day));
+  d.sample_s = static_cast<int32_t>(rows.front().sample_s);
+  d.fine_from = static_cast<int32_t>(rows.front().fine_from);
   return std::optional<models::DemandDay>(std::move(d));
+}
+
+// The ratios the entity's 5-minute values among `recent` (days with their blobs) show for its
+// rollups.
+StatusOr<models::RollupScale> RollupScaleOf(const std::vector<StoredCapacityDay>& recent,
+                                            const std::set<int>& rollups) {
+  std::vector<models::DemandDay> days;
+  for (const StoredCapacityDay& r : recent) {
+    if (r.fine_from >= models::kBinsPerDay) continue;
+    ASSIGN_OR_RETURN(models::DemandDay d, DecodeDemandDay(r.state, r.day));
+    d.fine_from = static_cast<int32_t>(r.fine_from);
+    days.push_back(std::move(d));
+  }
+  return models::EstimateRollupScale(days, std::vector<int>(rollups.begin(), rollups.end()));
 }
 
 }  // namespace
@@ -68,6 +85,8 @@ StoredCapacityDay CapacityDayRow(const models::DemandDay& d, const std::string& 
   r.p95_cores = d.P95();
   r.end = d.End();
   r.costop_pct = d.CostopPct();
+  r.sample_s = d.sample_s;
+  r.fine_from = d.fine_from;
   r.state = EncodeDemandDay(d);
   return r;
 }
@@ -79,6 +98,8 @@ StatusOr<UpdatedDays> UpdateDemandDays(Store* store, const DemandPlan& plan, con
   std::optional<models::DemandDay> last;
   if (!out.latest.empty() && out.latest.back().counter == plan.counter) {
     ASSIGN_OR_RETURN(last, DecodeDemandDay(out.latest.back().state, out.latest.back().day));
+    last->sample_s = static_cast<int32_t>(out.latest.back().sample_s);
+    last->fine_from = static_cast<int32_t>(out.latest.back().fine_from);
   }
   ASSIGN_OR_RETURN(const std::optional<NewBlocks> fresh, NewBlocksOf(store, AllIds(plan), last ? last->block_seen : 0));
   if (!fresh) return out;
@@ -136,14 +157,34 @@ StatusOr<DemandHistory> ReadDemandHistory(Store* store, const DemandPlan& plan, 
   };
   DemandHistory h;
   ASSIGN_OR_RETURN(const std::vector<StoredCapacityDay> rows, read(kEver, false));
+  std::set<int> rollups;
   for (const StoredCapacityDay& r : rows) {
-    if (r.bins >= models::kMinBinsPerDay && r.p95_cores) h.days.push_back({r.day / kNsPerDay, *r.p95_cores});
     if (r.bins > 0) h.as_of = std::max(h.as_of.value_or(kEver), r.end);
+    if (r.sample_s > models::kFineSampleS) rollups.insert(static_cast<int>(r.sample_s));
   }
   if (!h.as_of) return h;
   ASSIGN_OR_RETURN(const std::vector<StoredCapacityDay> recent, read(FloorTo(*h.as_of - kRecentNs, kNsPerDay), true));
+  models::RollupScale scale;
+  if (!rollups.empty()) {
+    ASSIGN_OR_RETURN(scale, RollupScaleOf(recent, rollups));
+    h.rollup_factor = scale.factor;
+  }
+  auto factor = [&scale](const StoredCapacityDay& r) {
+    return models::DayScale(scale, static_cast<int>(r.sample_s), static_cast<int>(r.fine_from));
+  };
+  for (const StoredCapacityDay& r : rows) {
+    if (r.bins < models::kMinBinsPerDay || !r.p95_cores) continue;
+    const std::optional<double> f = factor(r);
+    if (r.sample_s > models::kFineSampleS) ++(f ? h.rollup_days : h.rollup_days_unscaled);
+    h.days.push_back({r.day / kNsPerDay, *r.p95_cores * f.value_or(1.0)});
+  }
   std::pair<int64_t, int64_t> costop{0, 0};  // hundredths of a percent, values
-  for (const StoredCapacityDay& r : recent) RETURN_IF_ERROR(AppendDayValues(r.state, &h.recent, &costop));
+  for (const StoredCapacityDay& r : recent) {
+    const size_t first = h.recent.size();
+    RETURN_IF_ERROR(AppendDayValues(r.state, &h.recent, &costop));
+    if (const double f = factor(r).value_or(1.0); f != 1.0)
+      for (size_t i = first; i < h.recent.size(); ++i) h.recent[i] = models::ToMilliCores(h.recent[i] / 1000.0 * f);
+  }
   const auto [costop_sum, costop_n] = costop;
   if (costop_n > 0) h.recent_costop_pct = static_cast<double>(costop_sum) / static_cast<double>(costop_n) / 100;
   return h;

@@ -56,12 +56,17 @@ StoredCapacityDay CapacityDayRow(const models::DemandDay& d, const std::string& 
 StatusOr<UpdatedDays> UpdateDemandDays(Store* store, const DemandPlan& plan, const DayUpdate& u);
 
 // What a forecast and a right size read: each day's p95 (days with at least 12 bins), the end of
-// the data, and the bins of the days that overlap its last 30 days.
+// the data, and the bins of the days that overlap its last 30 days; a rollup day's scaled.
 struct DemandHistory {
   std::vector<models::DailyDemand> days;
   std::optional<TimeNs> as_of;
   std::vector<int32_t> recent;  // thousandths of a core
   std::optional<double> recent_costop_pct;
+  // Days of rollups (docs/capacity.md, "Backfill"): their p95s (and, among the last 30 days,
+  // their values) scaled by the ratio its 5-minute days show for their interval (by interval,
+  // s), or read as they are when no 5-minute day says (unscaled).
+  std::map<int, double> rollup_factor;
+  int rollup_days = 0, rollup_days_unscaled = 0;
 };
 
 // The history of the entity's days, `unstored` read over the stored ones; with `as_of`, the whole

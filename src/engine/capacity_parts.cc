@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "models/capacity_growth.h"
+#include "src/core/text_util.h"
 #include "src/engine/capacity_days.h"
 #include "src/store/correction_tables.h"
 
@@ -29,6 +30,37 @@ std::vector<models::Interval> Joined(const Samples& samples, const std::vector<i
   return out;
 }
 
+namespace {
+
+std::string RollupName(int interval_s) {
+  if (interval_s % 86400 == 0) return std::to_string(interval_s / 86400) + "-day";
+  if (interval_s % 3600 == 0) return std::to_string(interval_s / 3600) + "-hour";
+  if (interval_s % 60 == 0) return std::to_string(interval_s / 60) + "-minute";
+  return std::to_string(interval_s) + "-second";
+}
+
+// What a history of rollup days says about the answer (docs/capacity.md, "Backfill").
+void RollupFlags(const DemandHistory& h, std::vector<models::Flag>* flags) {
+  if (h.rollup_days > 0) {
+    std::string by;
+    for (const auto& [interval, factor] : h.rollup_factor)
+      by += (by.empty() ? "" : ", ") + RollupName(interval) + " x" + FormatFixed(factor, 2);
+    flags->push_back({"rollup-days-scaled", Severity::kInfo,
+                      std::to_string(h.rollup_days) +
+                          " day(s) of its history are rollups (each value an interval's mean, which reads a lower "
+                          "p95): their p95s scaled by the ratio its own 5-minute days show (" +
+                          by + ")"});
+  }
+  if (h.rollup_days_unscaled > 0)
+    flags->push_back({"rollup-days-unscaled", Severity::kWarning,
+                      std::to_string(h.rollup_days_unscaled) +
+                          " day(s) of its history are rollups (each value an interval's mean) and no day of its "
+                          "5-minute data says how much higher its p95 runs: those days read low, so the trend may "
+                          "read as growth"});
+}
+
+}  // namespace
+
 Status AnswerFromPlan(Store* store, const CapacityRequest& req, const DayUpdate& update, const DemandPlan& plan,
                       std::optional<double> capacity_cores, CapacityEntity* e, DemandHistory* history) {
   ASSIGN_OR_RETURN(const UpdatedDays updated, UpdateDemandDays(store, plan, update));
@@ -48,6 +80,7 @@ Status AnswerFromPlan(Store* store, const CapacityRequest& req, const DayUpdate&
               [](const models::DailyDemand& a, const models::DailyDemand& b) { return a.day < b.day; });
   }
   e->demand_p95_cores = models::NearestRankCores(&h.recent, 0.95);
+  RollupFlags(h, &e->flags);
   if (!f.sufficient)
     e->flags.push_back({"insufficient-history", Severity::kInfo,
                         std::to_string(f.history_days) + " day(s) with data; a forecast needs " +

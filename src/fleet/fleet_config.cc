@@ -153,9 +153,10 @@ Status ReadPassword(const Checker& c, const toml::table& t, const std::string& p
 }
 
 Status ReadVcenter(const Checker& c, const toml::table& t, const std::string& prefix, VcenterConfig* v) {
-  RETURN_IF_ERROR(c.CheckKeys(t, prefix,
-                              {"name", "url", "user", "password_env", "password_file", "ca", "insecure",
-                               "allow_insecure_http", "vms", "exclude", "historical", "concurrency", "timeout"}));
+  RETURN_IF_ERROR(
+      c.CheckKeys(t, prefix,
+                  {"name", "url", "user", "password_env", "password_file", "ca", "insecure", "allow_insecure_http",
+                   "vms", "exclude", "historical", "backfill_days", "concurrency", "timeout"}));
   RETURN_IF_ERROR(c.String(t, prefix, "url", &v->url, true));
   RETURN_IF_ERROR(c.Bool(t, prefix, "allow_insecure_http", &v->allow_http));
   // Checked before the password is looked up: plain HTTP hands it to anyone on the path.
@@ -179,6 +180,7 @@ Status ReadVcenter(const Checker& c, const toml::table& t, const std::string& pr
   RETURN_IF_ERROR(c.Strings(t, prefix, "vms", &v->include));
   RETURN_IF_ERROR(c.Strings(t, prefix, "exclude", &v->exclude));
   RETURN_IF_ERROR(c.Bool(t, prefix, "historical", &v->historical));
+  RETURN_IF_ERROR(c.Int(t, prefix, "backfill_days", 0, 365, &v->backfill_days));
   RETURN_IF_ERROR(c.Int(t, prefix, "concurrency", 1, 64, &v->concurrency));
   return c.Int(t, prefix, "timeout", 1, 3600, &v->timeout_s);
 }

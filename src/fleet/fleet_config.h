@@ -25,6 +25,7 @@ struct VcenterConfig {
   std::vector<std::string> include;  // VM name globs; empty = every VM
   std::vector<std::string> exclude;
   bool historical = false;  // 300 s rollups instead of 20 s realtime
+  int backfill_days = 0;    // a VM or host seen the first time: its history from the rollups
   int concurrency = 4;
   int timeout_s = 120;
 };

@@ -55,6 +55,7 @@ void CollectVcenter(const RoundContext& ctx, const VcenterConfig& vc, Store* sto
   opt.exclude_globs = vc.exclude;
   opt.historical = vc.historical;
   opt.since = cfg.since;
+  opt.backfill = static_cast<TimeNs>(vc.backfill_days) * 86400 * kNsPerSec;
   opt.concurrency = vc.concurrency;
   opt.stop = ctx.stop;
   Logger* log = ctx.log;
@@ -79,10 +80,13 @@ void CollectVcenter(const RoundContext& ctx, const VcenterConfig& vc, Store* sto
       out->vm_keys->merge(r->vm_keys);
       out->detail = std::to_string(r->vms_collected) + " of " + std::to_string(r->vms_selected) + " VMs" +
                     (r->vms_caught_up ? ", " + std::to_string(r->vms_caught_up) + " caught up from rollups" : "") +
+                    (r->vms_backfilled ? ", " + std::to_string(r->vms_backfilled) + " backfilled" : "") +
                     (r->rollups_due ? ", " + std::to_string(r->rollups_due) + " rollup ranges still due" : "");
       if (r->rollups_expired)
         ctx.log->Warn(vc.id + ": " + std::to_string(r->rollups_expired) +
                       " VMs' rollup ranges aged out of vCenter before they could be stored: those hours stay a gap");
+      for (const ImportIssue& issue : r->issues)
+        if (issue.code == "backfill-failed") ctx.log->Warn(vc.id + ": " + issue.message);
       if (r->stopped) {
         out->error = "stopped by a signal before every batch was asked";
         return;

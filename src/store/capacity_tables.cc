@@ -10,7 +10,8 @@ namespace vrecon {
 namespace {
 
 constexpr const char* kColumns =
-    "d.day_ns, d.counter, d.bins, d.sum_cores, d.max_cores, d.p95_cores, d.end_ns, d.costop_pct";
+    "d.day_ns, d.counter, d.bins, d.sum_cores, d.max_cores, d.p95_cores, d.end_ns, d.costop_pct, d.sample_s, "
+    "d.fine_from";
 constexpr const char* kWithState =
     ", s.state FROM capacity_day d JOIN capacity_day_state s ON s.entity = d.entity AND s.source = d.source AND "
     "s.day_ns = d.day_ns";
@@ -25,7 +26,9 @@ StoredCapacityDay RowOf(const Statement& q) {
   d.p95_cores = OptDouble(q, 5);
   d.end = q.ColumnInt(6);
   d.costop_pct = OptDouble(q, 7);
-  d.state = std::string(q.ColumnBlob(8));
+  d.sample_s = q.ColumnInt(8);
+  d.fine_from = q.ColumnInt(9);
+  d.state = std::string(q.ColumnBlob(10));
   return d;
 }
 
@@ -36,7 +39,9 @@ StatusOr<std::vector<StoredCapacityDay>> LoadCapacityDays(Store* store, const st
   // Without the blobs, the figures a forecast reads of every day: no more.
   const std::string sql = with_state ? std::string("SELECT ") + kColumns + kWithState +
                                            " WHERE d.entity = ? AND d.source = ? AND d.day_ns >= ? ORDER BY d.day_ns"
-                                     : "SELECT day_ns, bins, p95_cores, end_ns FROM capacity_day WHERE entity = ? AND "
+                                     : "SELECT day_ns, bins, p95_cores, end_ns, sample_s, fine_from FROM capacity_day "
+                                       "WHERE "
+                                       "entity = ? AND "
                                        "source = ? AND day_ns >= ? ORDER BY day_ns";
   ASSIGN_OR_RETURN(Statement * q, store->db()->Cached(sql));
   q->Bind(1, entity).Bind(2, source).Bind(3, from_day);
@@ -53,6 +58,8 @@ StatusOr<std::vector<StoredCapacityDay>> LoadCapacityDays(Store* store, const st
     d.bins = q->ColumnInt(1);
     d.p95_cores = OptDouble(*q, 2);
     d.end = q->ColumnInt(3);
+    d.sample_s = q->ColumnInt(4);
+    d.fine_from = q->ColumnInt(5);
   }
   return out;
 }
@@ -78,16 +85,18 @@ Status UpsertCapacityDays(Store* store, const std::string& entity, const std::st
   Database* db = store->db();
   RowBatch figures(db,
                    "INSERT INTO capacity_day(entity, source, day_ns, counter, bins, sum_cores, max_cores, p95_cores, "
-                   "end_ns, costop_pct) VALUES",
+                   "end_ns, costop_pct, sample_s, fine_from) VALUES",
                    " ON CONFLICT(entity, source, day_ns) DO UPDATE SET counter = excluded.counter, bins = "
                    "excluded.bins, sum_cores = excluded.sum_cores, max_cores = excluded.max_cores, p95_cores = "
-                   "excluded.p95_cores, end_ns = excluded.end_ns, costop_pct = excluded.costop_pct",
-                   10);
+                   "excluded.p95_cores, end_ns = excluded.end_ns, costop_pct = excluded.costop_pct, sample_s = "
+                   "excluded.sample_s, fine_from = excluded.fine_from",
+                   12);
   RowBatch states(db, "INSERT INTO capacity_day_state(entity, source, day_ns, state) VALUES",
                   " ON CONFLICT(entity, source, day_ns) DO UPDATE SET state = excluded.state", 4);
   for (const StoredCapacityDay& day : days) {
     figures.Add({entity, source, static_cast<int64_t>(day.day), day.counter, day.bins, day.sum_cores, day.max_cores,
-                 OptValue(day.p95_cores), static_cast<int64_t>(day.end), OptValue(day.costop_pct)});
+                 OptValue(day.p95_cores), static_cast<int64_t>(day.end), OptValue(day.costop_pct), day.sample_s,
+                 day.fine_from});
     states.Add({entity, source, static_cast<int64_t>(day.day), RowBatch::Blob{day.state}});
   }
   RETURN_IF_ERROR(figures.Flush());

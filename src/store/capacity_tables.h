@@ -1,6 +1,6 @@
-// Capacity day digests (schema 17, docs/capacity.md "Day digests"): per entity (a VM's vm_key, or
-// a host log's host key), source and UTC day, the figures of its 5-minute demand (capacity_day)
-// and the digest blob a later update adds to (capacity_day_state, apart: a forecast reads every
+// Capacity day digests (schema 17, and 19 for where its rollups end; docs/capacity.md "Day
+// digests"): per entity (a VM's vm_key, or a host log's host key), source and UTC day, the figures of its 5-minute
+// demand (capacity_day) and the digest blob a later update adds to (capacity_day_state, apart: a forecast reads every
 // day's figures and a month's blobs; src/engine/capacity_day_codec.h, kept here as bytes).
 // Sample retention leaves them: a forecast reads a row a day, for as long as they are kept.
 #ifndef VRECON_SRC_STORE_CAPACITY_TABLES_H_
@@ -22,7 +22,10 @@ struct StoredCapacityDay {
   int64_t bins = 0;
   double sum_cores = 0, max_cores = 0;
   std::optional<double> p95_cores, costop_pct;
-  TimeNs end = 0;     // the end of the day's last bin
+  TimeNs end = 0;  // the end of the day's last bin
+  // The longest sample its values were read from (s; 0: not known, a store before 19), and the
+  // first place from which its values are 5-minute (models::DemandDay).
+  int64_t sample_s = 0, fine_from = 0;
   std::string state;  // the digest; empty when read without it
 };
 

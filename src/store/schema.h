@@ -7,7 +7,7 @@
 
 namespace vrecon {
 
-inline constexpr int kSchemaVersion = 18;
+inline constexpr int kSchemaVersion = 19;
 
 // Applies every migration above the database's user_version, each in its own transaction.
 // Refuses a database written by a newer vrecon.

@@ -5,6 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <tuple>
+#include <vector>
+
 namespace vrecon {
 namespace {
 
@@ -217,6 +221,92 @@ TEST(VsphereBatchPlanTest, HostsWithoutCountersAreNotAsked) {
   const BatchPlan p = PlanBatches(in);
   ASSERT_EQ(p.batches.size(), 1u);
   EXPECT_TRUE(p.batches[0].hosts.empty());
+}
+
+constexpr TimeNs kDay = 86400 * kNsPerSec;
+
+// Each spec of the plan's backfill batches as (interval, start, end), by entity.
+std::map<std::string, std::vector<std::tuple<int, TimeNs, TimeNs>>> Backfills(const BatchPlan& p) {
+  std::map<std::string, std::vector<std::tuple<int, TimeNs, TimeNs>>> out;
+  for (const Batch& b : p.batches)
+    if (b.backfill)
+      for (const vsphere::QuerySpec& q : b.specs) out[q.entity].emplace_back(q.interval_id, *q.start, *q.end);
+  return out;
+}
+
+TEST(VsphereBatchPlanTest, AFirstRoundBackfillsEachRollupBeforeTheFinerOnesSpan) {
+  PlanInput in = Input({"vm-1", "vm-2"});
+  in.backfill = 365 * kDay;
+  MarkAll(&in, "vm-2", 20, kNow - 2 * kMin);  // seen before: no backfill
+  const BatchPlan p = PlanBatches(in);
+  const auto b = Backfills(p);
+  ASSERT_EQ(b.size(), 1u);
+  const std::vector<std::tuple<int, TimeNs, TimeNs>> want = {
+      {300, kNow - kDay, kNow - 10 * kMin + 300 * kNsPerSec},  // into the round's own range (--since)
+      {1800, kNow - 7 * kDay, kNow - kDay + 1800 * kNsPerSec},
+      {7200, kNow - 30 * kDay, kNow - 7 * kDay + 7200 * kNsPerSec},
+      {86400, kNow - 365 * kDay, kNow - 30 * kDay + kDay}};
+  EXPECT_EQ(b.at("vm-1"), want);
+  EXPECT_EQ(p.vms_backfilled, 1);
+  EXPECT_EQ(p.from, kNow - 365 * kDay);
+  // Asked first, each query's samples counted: a day of 5 minutes is 288 and one.
+  EXPECT_TRUE(p.batches.front().backfill);
+  EXPECT_FALSE(p.batches.back().backfill);
+  for (const Batch& batch : p.batches) {
+    if (!batch.backfill) continue;
+    for (const vsphere::QuerySpec& q : batch.specs) {
+      EXPECT_EQ(q.max_sample, static_cast<int>((*q.end - *q.start) / (q.interval_id * kNsPerSec)) + 1);
+    }
+  }
+  EXPECT_TRUE(p.owe.empty());  // a backfill owes nothing: a failed one is not asked again
+}
+
+TEST(VsphereBatchPlanTest, ABackfillAsksOnlyTheLevelsItsDaysReach) {
+  PlanInput in = Input({"vm-1"});
+  in.backfill = 10 * kDay;
+  const auto b = Backfills(PlanBatches(in));
+  ASSERT_EQ(b.at("vm-1").size(), 3u);
+  EXPECT_EQ(b.at("vm-1")[2], std::make_tuple(7200, kNow - 10 * kDay, kNow - 7 * kDay + 7200 * kNsPerSec));
+  in.backfill = 0;  // off
+  EXPECT_TRUE(Backfills(PlanBatches(in)).empty());
+  in.backfill = 10 * kDay;  // an entity with an owed range or any mark has been seen
+  in.owed["vm-1"] = RollupDue{kNow - 5 * kMin, kNow};
+  EXPECT_TRUE(Backfills(PlanBatches(in)).empty());
+  in.owed.clear();
+  in.marks[MarkKey{"vm-1", "cpu.usage.average", 86400}] = kNow - kDay;
+  EXPECT_TRUE(Backfills(PlanBatches(in)).empty());
+}
+
+TEST(VsphereBatchPlanTest, AHistoricalRoundBackfillsTheDayOfFiveMinutesBeforeItsOwnRange) {
+  PlanInput in = Input({"vm-1"});
+  in.historical = true;
+  in.since = 3600 * kNsPerSec;
+  in.backfill = 2 * kDay;
+  const auto b = Backfills(PlanBatches(in));
+  const std::vector<std::tuple<int, TimeNs, TimeNs>> want = {
+      {300, kNow - kDay, kNow - 3600 * kNsPerSec + 300 * kNsPerSec},
+      {1800, kNow - 2 * kDay, kNow - kDay + 1800 * kNsPerSec}};
+  EXPECT_EQ(b.at("vm-1"), want);
+}
+
+TEST(VsphereBatchPlanTest, HostsBackfillInBatchesApartFromTheVms) {
+  PlanInput in = Input({"vm-1"});
+  in.backfill = 2 * kDay;
+  in.host_counters[7] = "cpu.utilization.average";
+  in.hosts = {"host-1"};
+  const BatchPlan p = PlanBatches(in);
+  EXPECT_EQ(p.vms_backfilled, 1);
+  EXPECT_EQ(p.hosts_backfilled, 1);
+  int host_batches = 0;
+  for (const Batch& batch : p.batches) {
+    if (!batch.backfill) continue;
+    EXPECT_TRUE(batch.vms.empty() || batch.hosts.empty());
+    if (!batch.hosts.empty()) {
+      ++host_batches;
+      EXPECT_EQ(batch.specs.front().entity_type, "HostSystem");
+    }
+  }
+  EXPECT_EQ(host_batches, 1);  // both levels in one batch: 2 metrics
 }
 
 }  // namespace

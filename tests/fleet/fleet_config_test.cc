@@ -56,6 +56,8 @@ TEST_F(FleetConfigParseTest, EachBadKeyOrValueIsRefusedWithFileLineAndKey) {
       {"retries out of range", "retries = 11\n", "1: retries: must be from 0 to 10 (got 11)"},
       {"unknown vcenter key", vc + pw + "concurency = 4\n", "5: vcenter[0].concurency: unknown key"},
       {"concurrency zero", vc + pw + "concurrency = 0\n", "5: vcenter[0].concurrency: must be from 1 to 64 (got 0)"},
+      {"backfill past a year", vc + pw + "backfill_days = 400\n",
+       "5: vcenter[0].backfill_days: must be from 0 to 365 (got 400)"},
       {"url missing", "[[vcenter]]\nuser = \"svc\"\n" + pw, "1: vcenter[0].url: missing (required)"},
       {"url scheme", "[[vcenter]]\nurl = \"ftp://vc\"\nuser = \"u\"\n" + pw,
        "2: vcenter[0].url: must start with https://"},
@@ -128,7 +130,7 @@ TEST_F(FleetConfigParseTest, AGoodFileGivesEveryValueAndResolvesPasswordsAndPath
       "retain_samples = \"35d\"\nretain_corrections = \"400d\"\nvsphere_counter = \"run\"\nesxtop_counter = \"run\"\n"
       "[mappings]\n\"web01\" = \"WEB01 (prod)\"\n"
       "[[vcenter]]\nurl = \"https://vc01.example/sdk\"\nuser = \"svc\"\npassword_env = \"VRECON_TEST_PW\"\n"
-      "vms = [\"WEB*\"]\nexclude = [\"WEB-test*\"]\nconcurrency = 2\n"
+      "vms = [\"WEB*\"]\nexclude = [\"WEB-test*\"]\nconcurrency = 2\nbackfill_days = 90\n"
       "[[vcenter]]\nname = \"vc02\"\nurl = \"https://vc02.example/sdk\"\nuser = \"svc\"\npassword_file = "
       "\"vc02.pass\"\n"
       "[[drop_folder]]\npath = \"drop\"\nrecursive = true\n");
@@ -149,6 +151,7 @@ TEST_F(FleetConfigParseTest, AGoodFileGivesEveryValueAndResolvesPasswordsAndPath
   EXPECT_EQ(cfg->vcenters[0].include, std::vector<std::string>{"WEB*"});
   EXPECT_EQ(cfg->vcenters[0].exclude, std::vector<std::string>{"WEB-test*"});
   EXPECT_EQ(cfg->vcenters[0].concurrency, 2);
+  EXPECT_EQ(cfg->vcenters[0].backfill_days, 90);
   EXPECT_EQ(cfg->vcenters[1].id, "vc02");
   EXPECT_EQ(cfg->vcenters[1].password, "s3cret");
   ASSERT_EQ(cfg->drop_folders.size(), 1u);

@@ -63,6 +63,21 @@ TEST(CapacityDemandTest, PartsAreSummedWhereEveryPartHasTheBin) {
   EXPECT_TRUE(SumOfParts({}).empty());
 }
 
+// Each bin remembers the longest sample it was read from: how a day of rollups is told from a day
+// of 5-minute data (models/capacity_rollups.h).
+TEST(CapacityDemandTest, ABinKeepsTheLongestSampleItWasReadFromThroughSums) {
+  std::vector<Interval> run = Samples(kDay, 15, 100);       // bin 0: 20 s samples
+  run.push_back({kDay + 300 * kS, kDay + 2100 * kS, 100});  // bins 1-6: one 30-minute rollup
+  const auto bins = FiveMinuteDemand(run, {});
+  ASSERT_EQ(bins.size(), 7u);
+  EXPECT_EQ(bins[0].sample_s, 20);
+  EXPECT_EQ(bins[1].sample_s, 1800);
+  EXPECT_EQ(bins[6].sample_s, 1800);
+  const std::vector<DemandBin> a = {{kDay, 1, 20}}, b = {{kDay, 1, 7200}};
+  EXPECT_EQ(SumOfParts({a, b}).front().sample_s, 7200);
+  EXPECT_EQ(SumOfMembers({a, b}).front().sample_s, 7200);
+}
+
 TEST(CapacityDemandTest, DailyP95OfTheBinsByUtcDay) {
   std::vector<DemandBin> bins;
   for (int i = 0; i < 100; ++i) bins.push_back({kDay + i * 300 * kS, static_cast<double>(i + 1)});

@@ -66,6 +66,32 @@ TEST(CapacityDigestTest, ValuesReplacedFromAnyBoundaryGiveTheDayDigestedAtOnce) 
   EXPECT_EQ(stored.CostopPct(), whole.CostopPct());
 }
 
+// A day's longest sample: its bins' longest; a replacement of every value takes the fresh day's,
+// of some values the longer of the two.
+TEST(CapacityDigestTest, ADayKeepsItsLongestSample) {
+  std::vector<DemandBin> bins = Bins(10, 3);
+  for (DemandBin& b : bins) b.sample_s = 300;
+  bins[4].sample_s = 1800;
+  DemandDay day = DigestDays(bins, {}).at(kDay);
+  EXPECT_EQ(day.sample_s, 1800);
+  EXPECT_EQ(day.fine_from, 5) << "5-minute values from the one after the rollup's";
+  DemandDay fresh = day;
+  fresh.sample_s = 300;
+  fresh.fine_from = 0;
+  ReplaceFrom(kDay + 6 * kDemandBinNs, fresh, &day);
+  EXPECT_EQ(day.sample_s, 1800);
+  EXPECT_EQ(day.fine_from, 5);
+  ReplaceFrom(kDay + 3 * kDemandBinNs, fresh, &day);
+  EXPECT_EQ(day.fine_from, 3) << "the rollup's value replaced: what is kept before may be a rollup";
+  fresh.fine_from = 8;  // a rollup among the fresh values
+  ReplaceFrom(kDay + 3 * kDemandBinNs, fresh, &day);
+  EXPECT_EQ(day.fine_from, 8);
+  fresh.fine_from = 0;
+  ReplaceFrom(kDay, fresh, &day);
+  EXPECT_EQ(day.sample_s, 300);
+  EXPECT_EQ(day.fine_from, 0);
+}
+
 TEST(CapacityDigestTest, P95IsTheNearestRankToAThousandthOfACore) {
   const std::vector<DemandBin> bins = Bins(288, 4);
   const DemandDay d = DigestDays(bins, {}).at(kDay);

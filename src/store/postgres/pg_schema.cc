@@ -324,6 +324,11 @@ CREATE TABLE vsphere_cluster(
   PRIMARY KEY(vcenter, moid)
 );
 )sql",
+    // 19: as SQLite's 19.
+    R"sql(
+ALTER TABLE capacity_day ADD COLUMN sample_s bigint NOT NULL DEFAULT 0;
+ALTER TABLE capacity_day ADD COLUMN fine_from bigint NOT NULL DEFAULT 0;
+)sql",
 };
 
 constexpr int kLatest = kFirstVersion - 1 + static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));
