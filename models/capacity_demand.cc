@@ -55,6 +55,43 @@ std::vector<DemandBin> FiveMinuteDemand(const std::vector<Interval>& run, const 
   return out;
 }
 
+std::vector<Interval> FilledFrom(std::vector<Interval> primary, std::vector<Interval> fallback) {
+  auto by_start = [](const Interval& a, const Interval& b) { return a.start < b.start; };
+  std::sort(primary.begin(), primary.end(), by_start);
+  std::sort(fallback.begin(), fallback.end(), by_start);
+  // The longest primary sample bounds how far before a fallback sample an overlapping one starts.
+  TimeNs longest = 0;
+  for (const Interval& p : primary) longest = std::max(longest, p.end - p.start);
+  double primary_sum = 0, fallback_sum = 0;
+  std::vector<Interval> gaps;
+  for (const Interval& f : fallback) {
+    if (f.end <= f.start || !std::isfinite(f.value)) continue;
+    auto it = std::lower_bound(primary.begin(), primary.end(), Interval{f.start - longest, 0, 0}, by_start);
+    double covered = 0, value_seconds = 0;
+    for (; it != primary.end() && it->start < f.end; ++it) {
+      const TimeNs from = std::max(f.start, it->start), to = std::min(f.end, it->end);
+      if (to <= from || !std::isfinite(it->value)) continue;
+      const double sec = static_cast<double>(to - from) / kNsPerSec;
+      covered += sec;
+      value_seconds += it->value * sec;
+    }
+    const double length = static_cast<double>(f.end - f.start) / kNsPerSec;
+    if (covered == 0) {
+      gaps.push_back(f);
+    } else if (covered >= length * (1 - 1e-9)) {
+      primary_sum += value_seconds;
+      fallback_sum += f.value * length;
+    }
+  }
+  const double scale = primary_sum > 0 && fallback_sum > 0 ? primary_sum / fallback_sum : 1.0;
+  for (Interval& g : gaps) {
+    g.value *= scale;
+    primary.push_back(g);
+  }
+  std::sort(primary.begin(), primary.end(), by_start);
+  return primary;
+}
+
 std::vector<DemandBin> SumOfParts(const std::vector<std::vector<DemandBin>>& parts) {
   std::map<TimeNs, std::pair<DemandBin, size_t>> sums;
   for (const std::vector<DemandBin>& part : parts)

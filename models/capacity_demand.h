@@ -30,6 +30,13 @@ struct DemandBin {
 // less than half of is left out: missing, not low. In time order.
 std::vector<DemandBin> FiveMinuteDemand(const std::vector<Interval>& run, const std::vector<Interval>& ready);
 
+// `primary` with `fallback`'s samples where primary has none (a sample primary covers no part
+// of), scaled to primary by the ratio of their sums over the samples of fallback that primary
+// covers whole (unscaled when there are none): a vSphere VM's cpu.run.summation, which vCenter's
+// rollups keep only from statistics level 3, filled from its cpu.usage.average x vCPUs (level 1)
+// over the days a backfill fetched. Sorted by start.
+std::vector<Interval> FilledFrom(std::vector<Interval> primary, std::vector<Interval> fallback);
+
 // The bins every part has, their cores summed (and the longest sample of any): a VM's virtual processors, each read
 // apart.
 std::vector<DemandBin> SumOfParts(const std::vector<std::vector<DemandBin>>& parts);

@@ -29,6 +29,9 @@ std::string DemandCounter(const DemandSeries& d, std::optional<int> vcpus) {
   if (!d.vp_run.empty()) return "Hyper-V Hypervisor Virtual Processor % Total Run Time";
   const bool vsphere = d.source == "vsphere";
   const std::string plus_ready = d.ready.empty() ? "" : vsphere ? " + cpu.ready.summation" : " + % Ready";
+  if (!d.run.empty() && vsphere && vcpus && !d.usage.empty())
+    return "cpu.run.summation (else cpu.usage.average x " + std::to_string(*vcpus) + " vCPUs, scaled to it)" +
+           plus_ready;
   if (!d.run.empty()) return (vsphere ? "cpu.run.summation" : "% Run") + plus_ready;
   if (!vcpus) return "";
   return "cpu.usage.average x " + std::to_string(*vcpus) + " vCPUs" + plus_ready;
@@ -41,7 +44,14 @@ std::vector<models::DemandBin> DemandOf(const DemandSeries& d, const Samples& sa
     for (const auto& [vp, ids] : d.vp_run) parts.push_back(models::FiveMinuteDemand(Joined(samples, ids), {}));
     return models::SumOfParts(parts);
   }
-  if (!d.run.empty()) return models::FiveMinuteDemand(Joined(samples, d.run), ready);
+  if (!d.run.empty()) {
+    // vCenter keeps cpu.run.summation's rollups only from statistics level 3 on: at the default
+    // level a backfill's days hold cpu.usage.average alone.
+    if (d.source == "vsphere" && vcpus && !d.usage.empty())
+      return models::FiveMinuteDemand(models::FilledFrom(Joined(samples, d.run), Joined(samples, d.usage, *vcpus)),
+                                      ready);
+    return models::FiveMinuteDemand(Joined(samples, d.run), ready);
+  }
   if (!vcpus) return {};
   // cpu.usage.average is a percent of the VM's capacity: x vCPUs is a percent of one core.
   return models::FiveMinuteDemand(Joined(samples, d.usage, *vcpus), ready);

@@ -78,6 +78,26 @@ TEST(CapacityDemandTest, ABinKeepsTheLongestSampleItWasReadFromThroughSums) {
   EXPECT_EQ(SumOfMembers({a, b}).front().sample_s, 7200);
 }
 
+// A backfill at statistics level 1: 2-hour rollups of usage x vCPUs, no run; then realtime with
+// both, where run is 0.8 of usage x vCPUs (a turbo clock). Run stands where it is; the rollups
+// fill its gap, scaled by 0.8.
+TEST(CapacityDemandTest, RunsGapsAreFilledFromUsageScaledToRun) {
+  std::vector<Interval> usage = Samples(kDay, 2, 100, 7200 * kS);                 // 00:00-04:00
+  const std::vector<Interval> realtime = Samples(kDay + 4 * 3600 * kS, 90, 150);  // 30 minutes
+  usage.insert(usage.end(), realtime.begin(), realtime.end());
+  const std::vector<Interval> run = Samples(kDay + 4 * 3600 * kS, 90, 120);
+  const std::vector<Interval> filled = FilledFrom(run, usage);
+  ASSERT_EQ(filled.size(), 92u);
+  EXPECT_EQ(filled[0].start, kDay);
+  EXPECT_DOUBLE_EQ(filled[0].value, 80);
+  EXPECT_DOUBLE_EQ(filled[1].value, 80);
+  for (size_t i = 2; i < filled.size(); ++i) EXPECT_DOUBLE_EQ(filled[i].value, 120);
+  // Nothing in common: the fallback as it is; a usage sample run covers in part is not used.
+  EXPECT_DOUBLE_EQ(FilledFrom({}, usage).front().value, 100);
+  const std::vector<Interval> part = {{kDay, kDay + 600 * kS, 100}};
+  EXPECT_EQ(FilledFrom(Samples(kDay, 1, 50), part).size(), 1u);
+}
+
 TEST(CapacityDemandTest, DailyP95OfTheBinsByUtcDay) {
   std::vector<DemandBin> bins;
   for (int i = 0; i < 100; ++i) bins.push_back({kDay + i * 300 * kS, static_cast<double>(i + 1)});
