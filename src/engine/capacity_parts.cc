@@ -1,6 +1,7 @@
 #include "src/engine/capacity_parts.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "models/capacity_growth.h"
 #include "src/core/text_util.h"
@@ -74,6 +75,10 @@ Status AnswerFromPlan(Store* store, const CapacityRequest& req, const DayUpdate&
   e->history_days = f.history_days;
   e->model = f.model;
   e->forecast = f.days;
+  // Given to a ten-thousandth of a core: the digests keep demand to a thousandth, and 17 digits a
+  // value made a fleet's JSON twice as long (docs/performance.md, "Capacity").
+  for (models::ForecastDay& d : e->forecast)
+    for (double* v : {&d.lower, &d.mid, &d.upper}) *v = std::round(*v * 1e4) / 1e4;
   if (req.host_history && e->scope != "vm") {
     e->history = h.days;  // stored days, then those this run computed over them
     std::sort(e->history.begin(), e->history.end(),

@@ -1,5 +1,7 @@
 #include "src/report/capacity_output.h"
 
+#include <charconv>
+#include <cmath>
 #include <map>
 #include <string>
 
@@ -13,12 +15,28 @@ namespace {
 // The forecast's days as text, by day: every entity's forecast covers about the same days.
 using DayNames = std::map<int64_t, std::string>;
 
+// A number as JsonNumber writes it, appended without a string of its own: most take more
+// characters than a short string holds, and there are millions of them.
+void AppendNumber(std::string* out, double v) {
+  if (!std::isfinite(v)) {
+    out->append("null");
+    return;
+  }
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out->append(buf, r.ptr);
+}
+
 // A forecast day's object, appended: 10,000 entities' forecasts are millions of them.
 void AppendForecastDay(std::string* out, const models::ForecastDay& d, DayNames* names) {
   auto [name, added] = names->try_emplace(d.day);
   if (added) name->second = FormatDay(d.day);
-  out->append("{\"date\": \"").append(name->second).append("\", \"lower\": ").append(JsonNumber(d.lower));
-  out->append(", \"mid\": ").append(JsonNumber(d.mid)).append(", \"upper\": ").append(JsonNumber(d.upper));
+  out->append("{\"date\": \"").append(name->second).append("\", \"lower\": ");
+  AppendNumber(out, d.lower);
+  out->append(", \"mid\": ");
+  AppendNumber(out, d.mid);
+  out->append(", \"upper\": ");
+  AppendNumber(out, d.upper);
   out->push_back('}');
 }
 
@@ -45,6 +63,7 @@ void WriteEntityJson(std::ostream& os, const CapacityEntity& e, DayNames* names)
     os << "]";
   }
   std::string forecast = ", \"forecast\": [";
+  forecast.reserve(e.forecast.size() * 96 + 16);
   for (size_t i = 0; i < e.forecast.size(); ++i) {
     if (i) forecast.append(", ");
     AppendForecastDay(&forecast, e.forecast[i], names);

@@ -133,6 +133,8 @@ TEST_F(CapacityCommandTest, ForecastOutHoldsEveryDayOfTheHorizon) {
   EXPECT_EQ(f.substr(0, f.find('\n')), "scope,key,name,date,lower,mid,upper");
   EXPECT_EQ(std::count(f.begin(), f.end(), '\n'), 91);
   EXPECT_NE(f.find("\nvm,esxtop:esx01.example.com/web02,WEB02,2026-11-05,"), std::string::npos) << f.substr(0, 300);
+  // Each value to a ten-thousandth of a core at most.
+  EXPECT_FALSE(std::regex_search(f, std::regex(R"(\.\d{5})"))) << f.substr(0, 300);
 }
 
 // --as-of cuts the history: 10 days are too few, and the VM is listed with its flag.
