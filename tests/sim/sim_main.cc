@@ -40,7 +40,7 @@ int Run(int argc, char** argv) {
   std::string scenario, out_dir, truth_path, correct_path, etw_path, samples_path, windows_of;
   uint64_t seed = 1;
   int run_ticks = 1, slices = 1, run_slices = 0;
-  double etw_from = 0, etw_minutes = 30;
+  double etw_from = 0, etw_minutes = 30, esxtop_turbo = 0;
   CLI::App* gen = app.add_subcommand(
       "generate", "write guest.csv, host.csv and truth.csv (with --etw also a trace) for one scenario");
   gen->add_option("--scenario", scenario, "calm, contention, lost-ticks, resync, dst, mixed or batch")->required();
@@ -58,6 +58,10 @@ int Run(int argc, char** argv) {
       ->check(CLI::Range(1, 64000))
       ->excludes(ticks_opt);
   gen->add_option("--seed", seed, "random seed");
+  gen->add_option("--esxtop-turbo", esxtop_turbo,
+                  "write the host log as an esxtop capture whose % Used is % Run x this factor plus 2 points of "
+                  "% System (default: a Hyper-V log)")
+      ->check(CLI::Range(0.5, 3.0));
   gen->add_option("--out", out_dir, "directory to write into (created)")->required();
   gen->add_option("--etw", etw_path,
                   "also write the guest's context switches as `xperf -a dumper` text to FILE (vrecon ingest "
@@ -86,6 +90,7 @@ int Run(int argc, char** argv) {
     Scenario s = MakeScenario(scenario, seed, run_ticks);
     s.slices_per_tick = slices;
     s.run_slices = run_slices;
+    s.esxtop_turbo = esxtop_turbo;
     if (!etw_path.empty()) {
       s.etw_from_s = etw_from * 60;
       s.etw_minutes = etw_minutes;

@@ -85,8 +85,10 @@ class Model {
         // The slot's own tick comes at its end and charges the thread it interrupts.
         Deliver(now.data(), burst, t);
       } else if (pending_ < s_.backlog_cap_ticks) {
+        host_ready_ += work_.total_demand();
         ++pending_;
       } else {
+        host_ready_ += work_.total_demand();
         ++out_.lost_ticks;
         ++lost_in_episode_;
       }
@@ -172,11 +174,17 @@ class Model {
     last_bias_ = BiasMinutes(s_.start);
 
     host_ << "\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\"";
-    for (int v = 0; v < k_; ++v)
-      host_ << ",\"\\\\" << kHostName << "\\Hyper-V Hypervisor Virtual Processor(" << kGuestName << ":Hv VP " << v
-            << ")\\% Total Run Time\"";
+    if (s_.esxtop_turbo > 0) {
+      for (const char* c : {"% Used", "% Run", "% System", "% Ready"})
+        host_ << ",\"\\\\" << kHostName << "\\Group Cpu(4242:" << kGuestName << ")\\" << c << "\"";
+    } else {
+      for (int v = 0; v < k_; ++v)
+        host_ << ",\"\\\\" << kHostName << "\\Hyper-V Hypervisor Virtual Processor(" << kGuestName << ":Hv VP " << v
+              << ")\\% Total Run Time\"";
+    }
+    const int columns = s_.esxtop_turbo > 0 ? 4 : k_;
     host_ << "\n\"" << PdhStamp(s_.start) << "\"";
-    for (int v = 0; v < k_; ++v) host_ << ",\" \"";
+    for (int c = 0; c < columns; ++c) host_ << ",\" \"";
     host_ << "\n";
   }
 
@@ -266,6 +274,19 @@ class Model {
 
   void HostRow(int64_t tick) {
     host_ << "\"" << PdhStamp(s_.start + tick * kNsPerSec / kTicksPerSec) << "\"";
+    const double ticks = static_cast<double>(s_.host_interval_s) * kTicksPerSec;
+    if (s_.esxtop_turbo > 0) {
+      double run = 0;
+      for (double& v : host_run_) {
+        run += 100.0 * v / ticks;
+        v = 0;
+      }
+      constexpr double kSystem = 2;
+      host_ << "," << Cell(run * s_.esxtop_turbo + kSystem) << "," << Cell(run) << "," << Cell(kSystem) << ","
+            << Cell(100.0 * host_ready_ / ticks) << "\n";
+      host_ready_ = 0;
+      return;
+    }
     for (int v = 0; v < k_; ++v) {
       host_ << "," << Cell(100.0 * host_run_[v] / (s_.host_interval_s * kTicksPerSec));
       host_run_[v] = 0;
@@ -287,6 +308,7 @@ class Model {
   int pending_ = 0;               // ticks deferred while the VM waits
   std::vector<int64_t> charged_;  // per vCPU: idle, then each process, since the last row
   std::vector<double> host_run_;  // per VP: ticks run since the last host row
+  double host_ready_ = 0;         // vCPU ticks of demand the VM waited with since the last host row
   std::vector<double> occupied_;  // per window and process: % of one CPU held while the VM ran
   std::unique_ptr<DumperText> etw_;
   int64_t etw_from_ = 0, etw_to_ = 0, etw_start_ticks_ = 0;

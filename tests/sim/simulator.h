@@ -57,6 +57,10 @@ struct Scenario {
   // after they are dispatched do, and a tick sees one of several runs.
   int run_slices = 0;
   std::vector<Job> jobs;  // short-lived processes (the batch scenario)
+  // > 0: the host log is an esxtop capture of the VM's group instead of Hyper-V's, its `% Used`
+  // the clock's: `% Run` (time, the truth's basis) x this turbo factor, plus a `% System` of 2
+  // points (docs/accuracy.md, "esxtop: % Used or % Run"); `% Ready` the demand the VM waited with.
+  double esxtop_turbo = 0;
   // The guest's context-switch trace (SimOutput::etw_dumper) over [etw_from_s, etw_from_s +
   // etw_minutes) of true time; 0 minutes: none (an hour at run_ticks 1 is about 80 MB of text).
   double etw_from_s = 0, etw_minutes = 0;
