@@ -250,8 +250,10 @@ void SetW(const CorrectionConfig& cfg, WindowResult* r) {
   }
 }
 
-// A Linux guest's steal in the window, which makes CorrectProcesses leave processes as they are.
+// A Linux guest's steal in the window, which makes CorrectProcesses leave processes as they are;
+// and a Windows guest's frequency-scaled utility, which is only reported.
 void SetSteal(const VmSeries& vm, int w, WindowResult* r) {
+  if (vm.guest_utility) r->guest_utility_pct = vm.guest_utility->Mean(w);
   if (vm.guest_steal) r->steal_pct = vm.guest_steal->Mean(w);
   if (!r->steal_pct) return;
   AddFlag(r, "linux-steal-corrected", Severity::kInfo,

@@ -66,6 +66,10 @@ struct VmSeries {
   // Processor(_Total) % Steal Time of a Linux guest (procfs sampler, sar). Where it has a value
   // the kernel has a steal clock and process CPU is already in real terms: not rescaled.
   std::optional<WindowSeries> guest_steal;
+  // Processor Information(_Total) % Processor Utility: busy time scaled by the clock's frequency
+  // against its nominal one (Task Manager's Processes tab). Reported beside guest_util_pct, never
+  // divided by w: it is in the clock's terms, not time's (docs/why-tools-disagree.md).
+  std::optional<WindowSeries> guest_utility;
   std::optional<WindowSeries> guest_queue;          // System\Processor Queue Length (models/window_flags.h)
   std::map<std::string, WindowSeries> processes;    // Process(p) % Processor Time, without _Total/Idle
   std::map<std::string, WindowSeries> process_ids;  // Process(p) ID Process, for slot reuse
@@ -147,6 +151,9 @@ struct WindowResult {
   std::optional<int> vcpus;
   std::optional<double> guest_util_pct, host_util_pct, w;
   std::optional<double> steal_pct;  // mean guest-reported steal, 0-100; unknown for non-Linux guests
+  // Mean Processor Information(_Total) % Processor Utility (may exceed 100 with turbo); unknown
+  // where the guest log does not have it.
+  std::optional<double> guest_utility_pct;
   std::optional<double> ready_pct_per_vcpu, costop_pct;  // time-weighted, % per vCPU; unknown without data
   // Estimated guest clock minus host clock in this window, seconds (guest times were shifted by
   // -clock_offset_s before the windows were cut); unknown when not aligned or not estimable.

@@ -32,6 +32,10 @@ constexpr Rule kRules[] = {
     // own among them) have just woken together; in a VM, at a virtualized tick.
     {"System", "Processor Queue Length", CounterType::kTickSnapshot, PercentRule::kScale,
      "ready queue counted at the clock tick"},
+    // Windows 8 on: busy time x the processor's actual over its nominal frequency (Task Manager's
+    // Processes tab), and that ratio itself. In the clock's terms, not time's: never divided by w.
+    {"Processor Information", "% Processor Utility|% Privileged Utility|% Processor Performance",
+     CounterType::kFrequencyScaled, PercentRule::kScale, "frequency-scaled utility"},
     {"LogicalDisk|PhysicalDisk", "Avg. Disk sec/Transfer|Avg. Disk sec/Read|Avg. Disk sec/Write",
      CounterType::kQpcLatency, PercentRule::kScale, "QPC-timed disk latency"},
     // Averages over the interval that are ratios of two deltas or time integrals (Avg. Disk
@@ -71,6 +75,7 @@ const char* CounterTypeName(CounterType t) {
     case CounterType::kRate: return "rate";
     case CounterType::kInstantaneous: return "instantaneous";
     case CounterType::kTickSnapshot: return "tick-snapshot";
+    case CounterType::kFrequencyScaled: return "frequency-scaled";
     case CounterType::kQpcLatency: return "qpc-latency";
     case CounterType::kUnknown: break;
   }

@@ -11,8 +11,9 @@
 
 namespace vrecon::models {
 
-enum class CounterType { kPercentTime, kRate, kInstantaneous, kTickSnapshot, kQpcLatency, kUnknown };
-// "percent-time", "rate", "instantaneous", "tick-snapshot", "qpc-latency", "unknown".
+enum class CounterType { kPercentTime, kRate, kInstantaneous, kTickSnapshot, kFrequencyScaled, kQpcLatency, kUnknown };
+// "percent-time", "rate", "instantaneous", "tick-snapshot", "frequency-scaled", "qpc-latency",
+// "unknown".
 const char* CounterTypeName(CounterType t);
 
 // How a percent-time counter relates to w.

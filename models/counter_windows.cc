@@ -105,6 +105,12 @@ std::optional<CounterValue> EvaluateCounter(const std::string& path, const std::
           "one count per sample, taken at the clock tick: inflated on an idle machine (threads woken together "
           "by the tick) and not robust in a VM (seed 000); ETW's queue time (queue_ms_p95) measures waiting";
       break;
+    case CounterType::kFrequencyScaled:
+      v.value = in.guest_mean;
+      v.note =
+          "busy time scaled by the processor's frequency against its nominal one (may pass 100 in turbo): in the "
+          "clock's terms, so not divided by w; guest_utility_pct of the window (docs/why-tools-disagree.md)";
+      break;
     case CounterType::kQpcLatency: Latency(in, &v); break;
     case CounterType::kUnknown:
       v.value = in.guest_mean;

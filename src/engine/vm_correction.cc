@@ -255,6 +255,9 @@ StatusOr<std::vector<models::WindowResult>> CorrectPlanned(RunContext* ctx, cons
   if (plan.guest_steal) {
     ASSIGN_OR_RETURN(vm.guest_steal, make(plan.guest_steal));
   }
+  if (plan.guest_utility) {
+    ASSIGN_OR_RETURN(vm.guest_utility, make(plan.guest_utility));
+  }
   if (plan.guest_queue) {
     ASSIGN_OR_RETURN(vm.guest_queue, make(plan.guest_queue));
   }

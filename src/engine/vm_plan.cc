@@ -67,7 +67,7 @@ std::vector<int64_t> VmPlan::AllIds() const {
 
 std::vector<int64_t> VmPlan::ReadIds() const {
   std::vector<int64_t> ids = AllIds();
-  for (const StoredSeries* s : {guest_steal, guest_queue, guest_uptime, event_unknown})
+  for (const StoredSeries* s : {guest_steal, guest_utility, guest_queue, guest_uptime, event_unknown})
     if (s) ids.push_back(s->id);
   for (auto& [n, s] : process_ids) ids.push_back(s->id);
   for (const StoredSeries* s : event_cpus) ids.push_back(s->id);
@@ -91,6 +91,9 @@ void PlanGuest(const std::vector<const StoredSeries*>& all, VmPlan* p) {
     if (k.source == SourceKind::kGuest && k.object == cpu_object && k.counter == "% Steal Time" &&
         k.instance == "_Total") {
       p->guest_steal = s;
+    } else if (k.source == SourceKind::kGuest && k.object == "Processor Information" &&
+               k.counter == "% Processor Utility" && k.instance == "_Total") {
+      p->guest_utility = s;
     } else if (k.source == SourceKind::kGuest && k.object == cpu_object && k.counter == "% Processor Time") {
       if (k.instance == "_Total") {
         p->guest_total = s;

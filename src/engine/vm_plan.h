@@ -14,9 +14,10 @@ namespace vrecon {
 
 struct VmPlan {
   const StoredSeries* guest_total = nullptr;
-  const StoredSeries* guest_steal = nullptr;   // Processor(_Total) % Steal Time (Linux guests)
-  const StoredSeries* guest_queue = nullptr;   // System\Processor Queue Length (queue-on-idle flag)
-  const StoredSeries* guest_uptime = nullptr;  // System\System Up Time, seconds (guest restarts)
+  const StoredSeries* guest_steal = nullptr;    // Processor(_Total) % Steal Time (Linux guests)
+  const StoredSeries* guest_utility = nullptr;  // Processor Information(_Total) % Processor Utility
+  const StoredSeries* guest_queue = nullptr;    // System\Processor Queue Length (queue-on-idle flag)
+  const StoredSeries* guest_uptime = nullptr;   // System\System Up Time, seconds (guest restarts)
   std::vector<const StoredSeries*> guest_cpus;
   std::map<std::string, const StoredSeries*> processes, process_ids;
   // ETW context-switch figures of the same guest (adapters/etw/event_series.h), exact where a

@@ -80,13 +80,13 @@ void WriteJsonWindow(std::ostream& os, const WindowResult& r, const std::vector<
      << ", \"basis\": " << JsonString(models::BasisName(r.basis))
      << ", \"sampled_guest_util_pct\": " << JsonNumber(r.sampled_guest_util_pct) << ", \"sampled_vs_events\": ";
   WriteJsonComparison(os, r);
-  os << "}";
+  os << ", \"guest_utility_pct\": " << JsonNumber(r.guest_utility_pct) << "}";
 }
 
 constexpr const char* kCsvHeader =
     "vm,start,end,vcpus,guest_util_pct,host_util_pct,w,name,guest_pct,corrected_pct,ci95_lo,ci95_hi,flags,"
     "host_source,guest_machine,steal_pct,ready_pct_per_vcpu,costop_pct,clock_offset_s,vm_key,present_s,host_counter,"
-    "basis,bottleneck_pct,queue_ms_mean,queue_ms_p95,sampled_pct\n";
+    "basis,bottleneck_pct,queue_ms_mean,queue_ms_p95,sampled_pct,guest_utility_pct\n";
 
 // One window's CSV rows (one per process), composed in *rows and written at once: a fleet day is
 // 14 million rows, where a stream insertion and a string per cell cost more than the correction.
@@ -104,8 +104,17 @@ void WriteCsvWindow(std::ostream& os, const WindowResult& r, std::string* rows) 
   AppendCsvCell(&counter, r.host_counter);
   counter.push_back(',');
   rows->clear();
+  std::string utility(1, ',');
+  AppendCsvNumber(&utility, r.guest_utility_pct);
+  utility.push_back('\n');
   if (r.processes.empty())
-    rows->append(head).append(",,,,").append(tail).append(counter).append(models::BasisName(r.basis)).append(",,,,\n");
+    rows->append(head)
+        .append(",,,,")
+        .append(tail)
+        .append(counter)
+        .append(models::BasisName(r.basis))
+        .append(",,,,")
+        .append(utility);
   for (const auto& p : r.processes) {
     rows->append(head);
     AppendCsvCell(rows, p.name);
@@ -120,7 +129,7 @@ void WriteCsvWindow(std::ostream& os, const WindowResult& r, std::string* rows) 
       rows->push_back(',');
       AppendCsvNumber(rows, *v);
     }
-    rows->push_back('\n');
+    rows->append(utility);
   }
   os.write(rows->data(), static_cast<std::streamsize>(rows->size()));
 }
@@ -136,6 +145,7 @@ void WriteTableWindow(std::ostream& os, const WindowResult& r, int top) {
   if (events)
     os << " (ETW events" << (r.sampled_guest_util_pct ? ", Perfmon " + Fixed(r.sampled_guest_util_pct, 1) + "%" : "")
        << ")";
+  if (r.guest_utility_pct) os << " (utility " << FormatFixed(*r.guest_utility_pct, 1) << "%)";
   os << "  host " << Fixed(r.host_util_pct, 1) << "% (" << models::HostSourceName(r.host)
      << (r.host == models::HostSource::kVsphere ? " " + r.host_counter : "") << ")  w " << Fixed(r.w, 3);
   if (r.steal_pct) os << "  steal " << FormatFixed(*r.steal_pct, 1) << "%";

@@ -21,12 +21,14 @@ std::string Esxtop() {
   return out;
 }
 
-// The guest: two processors 50% busy, one process 30% of one.
+// The guest: two processors 50% busy, one process 30% of one; Processor Information's utility 65%
+// (a clock 30% above nominal, as Task Manager's Processes tab would show it).
 std::string Guest() {
   std::string out =
       PdhHeader({"\\\\WEB01\\Processor(0)\\% Processor Time", "\\\\WEB01\\Processor(1)\\% Processor Time",
-                 "\\\\WEB01\\Processor(_Total)\\% Processor Time", "\\\\WEB01\\Process(app)\\% Processor Time"});
-  for (int s = 0; s <= 600; s += 15) out += PdhRow(s, {"50", "50", "50", "30"});
+                 "\\\\WEB01\\Processor(_Total)\\% Processor Time", "\\\\WEB01\\Process(app)\\% Processor Time",
+                 "\\\\WEB01\\Processor Information(_Total)\\% Processor Utility"});
+  for (int s = 0; s <= 600; s += 15) out += PdhRow(s, {"50", "50", "50", "30", "65"});
   return out;
 }
 
@@ -68,6 +70,25 @@ TEST_F(HostFiguresTest, EsxtopUsedIsTheDefaultAndRunIsTimeAgainstTime) {
   EXPECT_NE(run.find(",% Run,"), std::string::npos) << run;
   EXPECT_NE(run.find("frequency-scaled"), std::string::npos) << run;
   EXPECT_EQ(RunVrecon({"correct", "--db", db_, "--esxtop-counter", "usage"}).exit_code, 2);
+}
+
+// Processor Information's % Processor Utility is given beside the guest's time, never divided by
+// w: JSON `guest_utility_pct`, the CSV's last column, the table's guest line; w stays time over
+// time (50%), and `vrecon counters` types it frequency-scaled.
+TEST_F(HostFiguresTest, ProcessorUtilityIsReportedBesideTimeAndNeverCorrected) {
+  const std::string row = SecondWindow({"--esxtop-counter", "run"});
+  EXPECT_NE(row.find(",60,1.2,"), std::string::npos) << row;
+  EXPECT_EQ(row.substr(row.rfind(',') + 1), "65") << row;
+  CliResult json = RunVrecon({"correct", "--db", db_, "--format", "json"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_NE(json.out.find("\"guest_util_pct\": 50,"), std::string::npos) << json.out.substr(0, 400);
+  EXPECT_NE(json.out.find("\"guest_utility_pct\": 65}"), std::string::npos) << json.out.substr(0, 2000);
+  CliResult table = RunVrecon({"correct", "--db", db_});
+  EXPECT_NE(table.out.find("guest 50.0% (utility 65.0%)"), std::string::npos) << table.out.substr(0, 600);
+  CliResult counters = RunVrecon({"counters", "--db", db_, "--vm", "WEB01", "--format", "csv"});
+  ASSERT_EQ(counters.exit_code, 0) << counters.err;
+  EXPECT_NE(counters.out.find("% Processor Utility"), std::string::npos) << counters.out.substr(0, 600);
+  EXPECT_NE(counters.out.find("frequency-scaled"), std::string::npos) << counters.out.substr(0, 600);
 }
 
 // A guest log with VMware Tools' counters whose _Total is the sum of its two vCPUs (140 = 70 +

@@ -42,6 +42,10 @@ TEST(CounterTypesTest, ClassifiesByTable) {
       {"Memory", "", "Available MBytes", "MB", CounterType::kInstantaneous, PercentRule::kScale},
       {"Memory", "", "% Committed Bytes In Use", "percent", CounterType::kInstantaneous, PercentRule::kScale},
       {"System", "", "Processor Queue Length", "count", CounterType::kTickSnapshot, PercentRule::kScale},
+      {"Processor Information", "_Total", "% Processor Utility", "percent", CounterType::kFrequencyScaled,
+       PercentRule::kScale},
+      {"Processor Information", "0,1", "% Processor Performance", "percent", CounterType::kFrequencyScaled,
+       PercentRule::kScale},
       {"LogicalDisk", "C:", "Current Disk Queue Length", "count", CounterType::kInstantaneous, PercentRule::kScale},
       {"LogicalDisk", "C:", "% Free Space", "percent", CounterType::kInstantaneous, PercentRule::kScale},
       {"Process", "w3wp", "Thread Count", "count", CounterType::kInstantaneous, PercentRule::kScale},
@@ -75,6 +79,7 @@ TEST(CounterTypesTest, TypeNames) {
   EXPECT_STREQ(CounterTypeName(CounterType::kRate), "rate");
   EXPECT_STREQ(CounterTypeName(CounterType::kInstantaneous), "instantaneous");
   EXPECT_STREQ(CounterTypeName(CounterType::kTickSnapshot), "tick-snapshot");
+  EXPECT_STREQ(CounterTypeName(CounterType::kFrequencyScaled), "frequency-scaled");
   EXPECT_STREQ(CounterTypeName(CounterType::kQpcLatency), "qpc-latency");
   EXPECT_STREQ(CounterTypeName(CounterType::kUnknown), "unknown");
 }
@@ -150,6 +155,23 @@ TEST(CounterWindowsTest, TheProcessorQueueIsATickSnapshotPassedThroughWithWhatIt
   // Another queue (a disk's) stays a snapshot of a state.
   EXPECT_EQ(ClassifyCounter("LogicalDisk", "C:", "Current Disk Queue Length", "count").type,
             CounterType::kInstantaneous);
+}
+
+// Seed 002: % Processor Utility is busy time in the clock's terms (turbo passes 100): reported as
+// logged, never divided by w, with a note saying why.
+TEST(CounterWindowsTest, ProcessorUtilityIsFrequencyScaledAndNeverScaledByW) {
+  CounterWindowInput in;
+  in.cls = ClassifyCounter("Processor Information", "_Total", "% Processor Utility", "percent");
+  in.guest_mean = 130;
+  in.w = 0.5;
+  auto v = EvaluateCounter("u", "percent", in);
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->type, CounterType::kFrequencyScaled);
+  EXPECT_NEAR(*v->value, 130, 1e-12);
+  EXPECT_NE(v->note.find("not divided by w"), std::string::npos) << v->note;
+  // % Processor Time of the same object stays tick-sampled time.
+  EXPECT_EQ(ClassifyCounter("Processor Information", "_Total", "% Processor Time", "percent").type,
+            CounterType::kPercentTime);
 }
 
 TEST(CounterWindowsTest, PercentTimeIsScaledByW) {
