@@ -45,6 +45,14 @@ StatusOr<std::map<TimeNs, models::DemandDay>> DigestFrom(Store* store, BlockRead
   return days;
 }
 
+// A stored day's digest decoded, with the row's figures the blob does not hold.
+StatusOr<models::DemandDay> DecodeStoredDay(const StoredCapacityDay& r) {
+  ASSIGN_OR_RETURN(models::DemandDay d, DecodeDemandDay(r.state, r.day));
+  d.sample_s = static_cast<int32_t>(r.sample_s);
+  d.fine_from = static_cast<int32_t>(r.fine_from);
+  return d;
+}
+
 // The stored day `day` of the entity, decoded; nullopt when it has none.
 StatusOr<std::optional<models::DemandDay>> StoredDay(Store* store, const DemandPlan& plan, TimeNs day,
                                                      const std::optional<models::DemandDay>& last) {
@@ -53,9 +61,7 @@ StatusOr<std::optional<models::DemandDay>> StoredDay(Store* store, const DemandP
                    LoadCapacityDays(store, plan.entity, plan.source, day, true));
   if (rows.empty() || rows.front().day != day || rows.front().counter != plan.counter)
     return std::optional<models::DemandDay>();
-  ASSIGN_OR_RETURN(models::DemandDay d, DecodeDemandDay(rows.front().state, day));
-  d.sample_s = static_cast<int32_t>(rows.front().sample_s);
-  d.fine_from = static_cast<int32_t>(rows.front().fine_from);
+  ASSIGN_OR_RETURN(models::DemandDay d, DecodeStoredDay(rows.front()));
   return std::optional<models::DemandDay>(std::move(d));
 }
 
@@ -66,8 +72,7 @@ StatusOr<models::RollupScale> RollupScaleOf(const std::vector<StoredCapacityDay>
   std::vector<models::DemandDay> days;
   for (const StoredCapacityDay& r : recent) {
     if (r.fine_from >= models::kBinsPerDay) continue;
-    ASSIGN_OR_RETURN(models::DemandDay d, DecodeDemandDay(r.state, r.day));
-    d.fine_from = static_cast<int32_t>(r.fine_from);
+    ASSIGN_OR_RETURN(models::DemandDay d, DecodeStoredDay(r));
     days.push_back(std::move(d));
   }
   return models::EstimateRollupScale(days, std::vector<int>(rollups.begin(), rollups.end()));
@@ -97,9 +102,7 @@ StatusOr<UpdatedDays> UpdateDemandDays(Store* store, const DemandPlan& plan, con
   ASSIGN_OR_RETURN(out.latest, LatestCapacityDays(store, plan.entity, plan.source, u.then_read ? kLatestDays : 1));
   std::optional<models::DemandDay> last;
   if (!out.latest.empty() && out.latest.back().counter == plan.counter) {
-    ASSIGN_OR_RETURN(last, DecodeDemandDay(out.latest.back().state, out.latest.back().day));
-    last->sample_s = static_cast<int32_t>(out.latest.back().sample_s);
-    last->fine_from = static_cast<int32_t>(out.latest.back().fine_from);
+    ASSIGN_OR_RETURN(last, DecodeStoredDay(out.latest.back()));
   }
   ASSIGN_OR_RETURN(const std::optional<NewBlocks> fresh, NewBlocksOf(store, AllIds(plan), last ? last->block_seen : 0));
   if (!fresh) return out;
