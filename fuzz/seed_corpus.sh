@@ -38,7 +38,7 @@ seed format_guess $fx/seed003/guest-web01.csv $fx/perfmon/utf16le.csv $fx/perfmo
   $fx/linux_proc/sar_header_12h.log $fx/etw/web01-precise.csv $(inputs $fx/unread/*.csv $fx/unread/*.txt $fx/unread/*.go $fx/unread/*.json)
 # vsphere_soap: the real vCenter answers, the long ones cut to three counters / three samples so
 # that they fit the target's input size.
-seed vsphere_soap $fx/vsphere/vc901-service-content.xml
+seed vsphere_soap $fx/vsphere/vc901-service-content.xml $fx/vsphere/vc901-historical-interval.xml
 awk -v RS='<PerfCounterInfo ' 'NR <= 4 { printf "%s%s", (NR > 1 ? RS : ""), $0 }' \
   $fx/vsphere/vc901-perfcounter-first40.xml >"$out/vsphere_soap/vc901-perfcounter-first3.xml"
 printf '</val></propSet></returnval></RetrievePropertiesResponse>\n</soapenv:Body>\n</soapenv:Envelope>\n' \

@@ -70,8 +70,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         "a ServiceContent read names its managers");
   }
   (void)ParseCurrentTime(body);
-  if (auto counters = ParsePerfCounters(body); counters.ok())
+  if (auto counters = ParsePerfCounters(body); counters.ok()) {
     FUZZ_CHECK(!counters->empty(), "a counter list is not empty");
+    for (const CounterInfo& c : *counters) FUZZ_CHECK(c.level >= 0 && c.level <= 4, "a counter's level is 0 to 4");
+  }
+  if (auto intervals = ParsePerfIntervals(body); intervals.ok())
+    for (const PerfInterval& i : *intervals)
+      FUZZ_CHECK(i.sampling_s > 0 && i.length_s > 0 && i.level >= 1 && i.level <= 4,
+                 "a historical interval read has a positive period and length and a level of 1 to 4");
   (void)ParseRetrieveResult(body);
   (void)ParseMoRefReturn(body);
   (void)ParseOptionValue(body);

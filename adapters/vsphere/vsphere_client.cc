@@ -95,6 +95,12 @@ StatusOr<std::vector<CounterInfo>> VsphereClient::PerfCounters() {
   return Named("RetrievePropertiesEx(perfCounter)", ParsePerfCounters(body));
 }
 
+StatusOr<std::vector<PerfInterval>> VsphereClient::HistoricalIntervals() {
+  ASSIGN_OR_RETURN(std::string body,
+                   Call("RetrievePropertiesEx(historicalInterval)", [&] { return PerfIntervalRequest(sc_); }));
+  return Named("RetrievePropertiesEx(historicalInterval)", ParsePerfIntervals(body));
+}
+
 int VsphereClient::MaxQueryMetrics(int unlimited) {
   if (sc_.setting.value.empty()) return 64;
   auto body = Call("QueryOptions", [&] { return QueryOptionsRequest(sc_, "config.vpxd.stats.maxQueryMetrics"); });

@@ -49,6 +49,7 @@ class VsphereClient {
 
   StatusOr<TimeNs> CurrentTime();
   StatusOr<std::vector<CounterInfo>> PerfCounters();
+  StatusOr<std::vector<PerfInterval>> HistoricalIntervals();
   // config.vpxd.stats.maxQueryMetrics through the OptionManager; 64 when it cannot be read,
   // `unlimited` when the server says -1 (no limit).
   int MaxQueryMetrics(int unlimited);

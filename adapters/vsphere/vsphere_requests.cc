@@ -61,14 +61,20 @@ std::string LogoutRequest(const ServiceContent& sc) {
   return Envelope("<Logout xmlns=\"urn:vim25\">" + This(sc.session_manager) + "</Logout>");
 }
 
-std::string PerfCounterRequest(const ServiceContent& sc) {
+namespace {
+std::string PerfManagerProperty(const ServiceContent& sc, std::string_view path) {
   return Envelope("<RetrievePropertiesEx xmlns=\"urn:vim25\">" + This(sc.property_collector) +
-                  "<specSet><propSet><type>PerformanceManager</type><pathSet>perfCounter</pathSet></propSet>"
-                  "<objectSet><obj type=\"PerformanceManager\">" +
+                  "<specSet><propSet><type>PerformanceManager</type><pathSet>" + std::string(path) +
+                  "</pathSet></propSet><objectSet><obj type=\"PerformanceManager\">" +
                   XmlEscape(sc.perf_manager.value) +
                   "</obj></objectSet></specSet><options></options>"
                   "</RetrievePropertiesEx>");
 }
+}  // namespace
+
+std::string PerfCounterRequest(const ServiceContent& sc) { return PerfManagerProperty(sc, "perfCounter"); }
+
+std::string PerfIntervalRequest(const ServiceContent& sc) { return PerfManagerProperty(sc, "historicalInterval"); }
 
 std::string QueryOptionsRequest(const ServiceContent& sc, std::string_view name) {
   return Envelope("<QueryOptions xmlns=\"urn:vim25\">" + This(sc.setting) + "<name>" + XmlEscape(name) +

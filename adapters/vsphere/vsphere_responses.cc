@@ -162,9 +162,32 @@ StatusOr<std::vector<CounterInfo>> ParsePerfCounters(std::string_view body) {
     const std::string rollup = Child(n, "rollupType").text().get();
     c.name = group + "." + name + "." + rollup;
     c.unit_key = Child(Child(n, "unitInfo"), "key").text().get();
+    c.level = std::clamp(Child(n, "level").text().as_int(), 0, 4);
     out.push_back(std::move(c));
   }
   if (out.empty()) return Status::ParseError("the PerformanceManager's perfCounter list is empty");
+  return out;
+}
+
+StatusOr<std::vector<PerfInterval>> ParsePerfIntervals(std::string_view body) {
+  Doc d;
+  RETURN_IF_ERROR(Load(body, &d));
+  std::vector<PerfInterval> out;
+  for (const pugi::xpath_node& x : d.body.select_nodes(".//*[local-name()='PerfInterval']")) {
+    pugi::xml_node n = x.node();
+    PerfInterval i;
+    i.sampling_s = Child(n, "samplingPeriod").text().as_int();
+    i.length_s = Child(n, "length").text().as_llong();
+    i.level = Child(n, "level").text().as_int();
+    i.enabled = std::string_view(Child(n, "enabled").text().get()) == "true";
+    i.name = Child(n, "name").text().get();
+    // Ten years: no vCenter keeps a rollup longer, and TimeNs holds it with room to spare.
+    if (i.sampling_s <= 0 || i.length_s <= 0 || i.length_s > 10 * 366 * 86400LL || i.level < 1 || i.level > 4)
+      return Status::ParseError("historical interval \"" + i.name + "\" has sampling period " +
+                                std::to_string(i.sampling_s) + " s, length " + std::to_string(i.length_s) +
+                                " s, level " + std::to_string(i.level) + ": not a rollup vCenter keeps");
+    out.push_back(std::move(i));
+  }
   return out;
 }
 

@@ -37,6 +37,19 @@ struct CounterInfo {
   int key = 0;
   std::string name;      // group.name.rollup, e.g. "cpu.ready.summation"
   std::string unit_key;  // unitInfo.key: percent, millisecond, megaHertz, ...
+  // The statistics level (1-4) from which vCenter keeps the counter's aggregate in its rollups
+  // (cpu.usage.average 1, cpu.run.summation 2 on vCenter 9.0.1); 0: not said.
+  int level = 0;
+};
+
+// One of vCenter's historical intervals (PerformanceManager.historicalInterval): rollups of
+// `sampling_s` seconds kept `length_s`, of the counters whose level is at most `level`.
+struct PerfInterval {
+  int sampling_s = 0;
+  int64_t length_s = 0;
+  int level = 0;
+  bool enabled = false;
+  std::string name;  // "Past day", "Past week", ...
 };
 
 struct ObjectProps {
@@ -68,6 +81,7 @@ std::string LoginRequest(const ServiceContent& sc, std::string_view user, std::s
 std::string LogoutRequest(const ServiceContent& sc);
 std::string CurrentTimeRequest();
 std::string PerfCounterRequest(const ServiceContent& sc);
+std::string PerfIntervalRequest(const ServiceContent& sc);
 std::string QueryOptionsRequest(const ServiceContent& sc, std::string_view name);
 std::string CreateContainerViewRequest(const ServiceContent& sc, std::string_view type);
 std::string DestroyViewRequest(const MoRef& view);
@@ -94,6 +108,9 @@ std::optional<Fault> ParseFault(std::string_view body);
 StatusOr<ServiceContent> ParseServiceContent(std::string_view body);
 StatusOr<TimeNs> ParseCurrentTime(std::string_view body);
 StatusOr<std::vector<CounterInfo>> ParsePerfCounters(std::string_view body);
+// Every interval listed, enabled or not; an empty list is not an error (an ESXi host keeps no
+// rollups). A sampling period, length or level that is not a positive number refuses the answer.
+StatusOr<std::vector<PerfInterval>> ParsePerfIntervals(std::string_view body);
 StatusOr<RetrieveResult> ParseRetrieveResult(std::string_view body);
 // What a cluster's HA admission control holds back for host failures, from its retrieved
 // `configurationEx` (dasConfig): a number of hosts (failover level, dedicated failover hosts, or a

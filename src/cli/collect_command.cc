@@ -105,6 +105,14 @@ int RunCollectVsphereCommand(const CollectVsphereArgs& o) {
   for (const std::string& e : r->errors) PrintError(e);
   const OutputFormat fmt = ToFormat(o.format);
   const std::string range = FormatIso(r->from, false) + " .. " + FormatIso(r->to, false);
+  // The table lists the issues; JSON and CSV count them, so a script's user sees them on stderr.
+  if (fmt != OutputFormat::kTable) {
+    size_t shown = 0;
+    for (const ImportIssue& i : r->issues)
+      if (i.severity != Severity::kInfo && shown++ < 10)
+        std::cerr << "vrecon: " << SeverityName(i.severity) << ": " << i.code << ": " << i.message << "\n";
+    if (shown > 10) std::cerr << "vrecon: warning: and " << shown - 10 << " more\n";
+  }
   if (fmt == OutputFormat::kJson) {
     std::cout << "{\"url\": " << JsonString(o.url) << ", \"server\": " << JsonString(r->server)
               << ", \"vms_selected\": " << r->vms_selected << ", \"vms_collected\": " << r->vms_collected

@@ -97,14 +97,23 @@ void PlanBackfill(const PlanInput& in, const Entity& e, int interval, TimeNs cov
                   BatchPlan* plan) {
   const TimeNs oldest = in.now - in.backfill;
   bool asked = false;
-  for (const RollupLevel& level : kRollupLevels) {
+  for (const RollupLevel& level : in.rollups) {
     if (level.interval_s < interval || oldest >= covered) continue;
     const TimeNs from = std::max(oldest, in.now - level.keep);
     if (from >= covered) continue;  // a level keeping less than the round asks: the next keeps more
     const TimeNs step = level.interval_s * kNsPerSec;
     const TimeNs to = covered + step;
     QuerySpec q = e.Query(level.interval_s, from, to, static_cast<int>((to - from) / step) + 1);
-    for (const auto& [id, name] : e.counters) q.counter_ids.push_back(id);
+    for (const auto& [id, name] : e.counters) {
+      const auto said = in.counter_levels.find(id);
+      if (said == in.counter_levels.end() || said->second <= level.level) {
+        q.counter_ids.push_back(id);
+      } else {
+        plan->not_kept.try_emplace(name, level.interval_s);  // the rollups come finest first
+      }
+    }
+    // A rollup keeping none of them: the next, coarser one, still starts where this one would have ended.
+    if (q.counter_ids.empty()) continue;
     Batch b;
     b.specs.push_back(std::move(q));
     b.backfill = true;

@@ -5,6 +5,7 @@
 #ifndef VRECON_SRC_COLLECT_VSPHERE_BATCH_PLAN_H_
 #define VRECON_SRC_COLLECT_VSPHERE_BATCH_PLAN_H_
 
+#include <iterator>
 #include <map>
 #include <set>
 #include <string>
@@ -21,12 +22,16 @@ inline constexpr TimeNs kRealtimeKeep = 3600 * kNsPerSec;  // vCenter keeps real
 inline constexpr int kRollupS = 300;                       // the first historical rollup's interval...
 inline constexpr TimeNs kRollupKeep = 86400 * kNsPerSec;   // ...kept a day by default
 
-// vCenter's historical rollups as it keeps them by default (its statistics intervals): 5 minutes
-// for a day, 30 minutes for a week, 2 hours for 30 days, a day for a year. A backfill asks each
-// for the part of its span the finer ones do not cover.
+// A historical rollup vCenter keeps (one of its statistics intervals): values of `interval_s`
+// seconds for `keep`, of the counters whose statistics level is at most `level`. vCenter's
+// defaults are 5 minutes for a day, 30 minutes for a week, 2 hours for 30 days, a day for a year,
+// all at level 1; the list below is those lengths with no level known (every counter asked), for
+// a server whose own list cannot be read. A backfill asks each for the part of its span the
+// finer ones do not cover.
 struct RollupLevel {
   int interval_s;
   TimeNs keep;
+  int level = 4;
 };
 inline constexpr RollupLevel kRollupLevels[] = {{kRollupS, kRollupKeep},
                                                 {1800, 7 * 86400 * kNsPerSec},
@@ -49,6 +54,10 @@ struct PlanInput {
   // How far back an entity this vCenter has no marks for (its first round) is filled from the
   // historical rollups, beyond what the round itself asks; 0: not at all (docs/capacity.md).
   TimeNs backfill = 0;
+  // The rollups the backfill asks, finest first (the vCenter's enabled historical intervals), and
+  // each counter's statistics level by id (absent or 0: not said, asked of every rollup).
+  std::vector<RollupLevel> rollups{std::begin(kRollupLevels), std::end(kRollupLevels)};
+  std::map<int, int> counter_levels;
   std::map<int, std::string> counters;  // counter id -> name, those collected
   std::vector<std::string> vms;         // moids selected and powered on, in order
   // Hosts, asked for their own counters' aggregate (HostSystem), after the VMs and by the same
@@ -67,6 +76,9 @@ struct BatchPlan {
   int vms_caught_up = 0;                         // VMs asked for a rollup range (their realtime gap is too old)
   int rollups_expired = 0;                       // owed ranges vCenter no longer keeps: dropped
   int vms_backfilled = 0, hosts_backfilled = 0;  // entities asked for a backfill
+  // Counters a backfill left out of a rollup (their level is above the rollup's), by name, with
+  // the finest such rollup's interval (s).
+  std::map<std::string, int> not_kept;
   // To record before asking (owed until a batch stores them) and to forget.
   std::map<std::string, RollupDue> owe;
   std::vector<std::string> forgive;

@@ -8,6 +8,7 @@
 #include "src/collect/query_pool.h"
 #include "src/collect/vsphere_batch_plan.h"
 #include "src/collect/vsphere_batch_writer.h"
+#include "src/collect/vsphere_rollups.h"
 #include "src/core/text_util.h"
 #include "src/core/vsphere_entity.h"
 #include "src/store/vsphere_tables.h"
@@ -149,6 +150,25 @@ void Tally(std::vector<std::unique_ptr<VsphereClient>>& clients, VsphereCollectR
   result->transport.requests += 1;
 }
 
+// The plan's input but for the store's marks and owed ranges and the server's rollups.
+PlanInput PlanFor(const VsphereCollectOptions& opt, TimeNs now, const Wanted& wanted,
+                  const std::map<std::string, vsphere::VmInfo>& vms,
+                  const std::map<std::string, vsphere::HostInfo>& hosts, int batch_limit) {
+  PlanInput in;
+  in.now = now;
+  in.since = opt.since;
+  in.historical = opt.historical;
+  in.backfill = opt.backfill;
+  in.batch_limit = batch_limit;
+  for (const auto& [id, c] : wanted.vm) in.counters[id] = c.name;
+  for (const auto& [moid, vm] : vms) in.vms.push_back(moid);
+  for (const auto& [id, c] : wanted.host) in.host_counters[id] = c.name;
+  for (const auto& [moid, h] : hosts) in.hosts.push_back(moid);
+  for (const auto* side : {&wanted.vm, &wanted.host})
+    for (const auto& [id, c] : *side) in.counter_levels[id] = c.level;
+  return in;
+}
+
 // The entities whose backfill batches were all asked and stored, and a warning for the others.
 void CountBackfills(const BatchPlan& plan, size_t asked, std::set<std::string> failed, const std::string& vcenter,
                     VsphereCollectResult* result) {
@@ -195,19 +215,14 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
       wanted.host.empty() ? std::map<std::string, vsphere::HostInfo>{} : HostsToAsk(vms, hosts);
   result.hosts_selected = static_cast<int>(selected_hosts.size());
 
-  PlanInput in;
-  in.now = now;
-  in.since = opt.since;
-  in.historical = opt.historical;
-  in.backfill = opt.backfill;
-  in.batch_limit = result.batch_limit;
-  for (const auto& [id, c] : wanted.vm) in.counters[id] = c.name;
-  for (const auto& [moid, vm] : vms) in.vms.push_back(moid);
-  for (const auto& [id, c] : wanted.host) in.host_counters[id] = c.name;
-  for (const auto& [moid, h] : selected_hosts) in.hosts.push_back(moid);
+  PlanInput in = PlanFor(opt, now, wanted, vms, selected_hosts, result.batch_limit);
+  if (opt.backfill > 0) in.rollups = ServerRollups(client.get(), vcenter, &result.issues);
   ASSIGN_OR_RETURN(in.marks, FromStore(VsphereMarks(store, vcenter)));
   ASSIGN_OR_RETURN(in.owed, FromStore(RollupsDue(store, vcenter)));
   const BatchPlan plan = PlanBatches(in);
+  std::map<int, CounterInfo> counters = wanted.vm;
+  counters.insert(wanted.host.begin(), wanted.host.end());
+  if (auto issue = RollupsNotKeptIssue(plan, in.rollups, counters, vcenter)) result.issues.push_back(*issue);
   RETURN_IF_ERROR(FromStore(RecordOwed(store, vcenter, plan)));
   result.interval_s = plan.interval_s;
   result.from = plan.from;
@@ -218,8 +233,6 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
 
   const int workers = std::max(1, std::min<int>(opt.concurrency, result.batches));
   ASSIGN_OR_RETURN(auto clients, Clients(std::move(client), workers));
-  std::map<int, CounterInfo> counters = wanted.vm;
-  counters.insert(wanted.host.begin(), wanted.host.end());
   VsphereBatchWriter writer(store, vcenter, vcenter_id, counters, vms, selected_hosts, &in.marks);
   std::set<std::string> failed_vms, failed_hosts, backfill_failed;
   int done = 0;

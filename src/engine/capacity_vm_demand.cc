@@ -45,8 +45,8 @@ std::vector<models::DemandBin> DemandOf(const DemandSeries& d, const Samples& sa
     return models::SumOfParts(parts);
   }
   if (!d.run.empty()) {
-    // vCenter keeps cpu.run.summation's rollups only from statistics level 3 on: at the default
-    // level a backfill's days hold cpu.usage.average alone.
+    // vCenter keeps cpu.run.summation's rollups only from statistics level 2 on: at the default
+    // level 1 a backfill's days hold cpu.usage.average alone.
     if (d.source == "vsphere" && vcpus && !d.usage.empty())
       return models::FiveMinuteDemand(models::FilledFrom(Joined(samples, d.run), Joined(samples, d.usage, *vcpus)),
                                       ready);

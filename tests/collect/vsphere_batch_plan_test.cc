@@ -309,5 +309,68 @@ TEST(VsphereBatchPlanTest, HostsBackfillInBatchesApartFromTheVms) {
   EXPECT_EQ(host_batches, 1);  // both levels in one batch: 2 metrics
 }
 
+// The counters each backfill spec asks, by interval, for one entity.
+std::map<int, std::vector<int>> BackfillCounters(const BatchPlan& p, const std::string& moid) {
+  std::map<int, std::vector<int>> out;
+  for (const Batch& b : p.batches)
+    if (b.backfill)
+      for (const vsphere::QuerySpec& q : b.specs)
+        if (q.entity == moid) out[q.interval_id] = q.counter_ids;
+  return out;
+}
+
+TEST(VsphereBatchPlanTest, ABackfillFollowsTheServersOwnRollupLengths) {
+  PlanInput in = Input({"vm-1"});
+  in.backfill = 20 * kDay;
+  // 5 minutes kept 3 days, 30 minutes disabled (left out), 2 hours for 60 days.
+  in.rollups = {{300, 3 * kDay, 1}, {7200, 60 * kDay, 1}};
+  const std::vector<std::tuple<int, TimeNs, TimeNs>> want = {
+      {300, kNow - 3 * kDay, kNow - 10 * kMin + 300 * kNsPerSec},
+      {7200, kNow - 20 * kDay, kNow - 3 * kDay + 7200 * kNsPerSec}};
+  EXPECT_EQ(Backfills(PlanBatches(in)).at("vm-1"), want);
+  in.rollups.clear();  // a server keeping no rollups (an ESXi host): nothing to backfill from
+  const BatchPlan none = PlanBatches(in);
+  EXPECT_TRUE(Backfills(none).empty());
+  EXPECT_EQ(none.vms_backfilled, 0);
+}
+
+TEST(VsphereBatchPlanTest, ARollupIsAskedOnlyForTheCountersItsLevelKeeps) {
+  PlanInput in = Input({"vm-1"}, 4);  // usage 100, ready 101, costop 102, run 103
+  in.backfill = 40 * kDay;
+  in.counter_levels = {{100, 1}, {101, 1}, {102, 2}, {103, 2}};
+  // A vCenter at level 2 for its day and week, level 1 after (vCenter keeps each level at most
+  // the finer one's).
+  in.rollups = {{300, kDay, 2}, {1800, 7 * kDay, 2}, {7200, 30 * kDay, 1}, {86400, 365 * kDay, 1}};
+  const BatchPlan p = PlanBatches(in);
+  const auto asked = BackfillCounters(p, "vm-1");
+  EXPECT_EQ(asked.at(300), (std::vector<int>{100, 101, 102, 103}));
+  EXPECT_EQ(asked.at(1800), (std::vector<int>{100, 101, 102, 103}));
+  EXPECT_EQ(asked.at(7200), (std::vector<int>{100, 101}));
+  EXPECT_EQ(asked.at(86400), (std::vector<int>{100, 101}));
+  EXPECT_EQ(p.not_kept, (std::map<std::string, int>{{"cpu.costop.summation", 7200}, {"cpu.run.summation", 7200}}));
+  // A level said 0 (not said) is asked everywhere; so is a counter whose level is unknown.
+  in.counter_levels = {{103, 0}};
+  EXPECT_EQ(BackfillCounters(PlanBatches(in), "vm-1").at(86400), (std::vector<int>{100, 101, 102, 103}));
+}
+
+TEST(VsphereBatchPlanTest, ARollupKeepingNoneOfAHostsCountersIsSkippedWithoutAGap) {
+  PlanInput in = Input({});
+  in.backfill = 10 * kDay;
+  in.host_counters = {{7, "cpu.utilization.average"}};
+  in.counter_levels = {{7, 2}};
+  in.hosts = {"host-1"};
+  in.rollups = {{300, kDay, 2}, {1800, 7 * kDay, 1}, {7200, 30 * kDay, 1}};
+  const BatchPlan p = PlanBatches(in);
+  const std::vector<std::tuple<int, TimeNs, TimeNs>> want = {{300, kNow - kDay, kNow - 10 * kMin + 300 * kNsPerSec}};
+  EXPECT_EQ(Backfills(p).at("host-1"), want);
+  EXPECT_EQ(p.hosts_backfilled, 1);
+  // At level 1 throughout, the host's utilization is in no rollup: no backfill at all.
+  for (RollupLevel& r : in.rollups) r.level = 1;
+  const BatchPlan none = PlanBatches(in);
+  EXPECT_TRUE(Backfills(none).empty());
+  EXPECT_EQ(none.hosts_backfilled, 0);
+  EXPECT_EQ(none.not_kept.at("cpu.utilization.average"), 300);
+}
+
 }  // namespace
 }  // namespace vrecon

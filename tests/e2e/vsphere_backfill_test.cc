@@ -5,7 +5,9 @@
 // "Backfill").
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -19,20 +21,12 @@ namespace {
 
 class VsphereBackfillTest : public ::testing::Test {
  protected:
-  CliResult Collect(const Vcsim& sim, const std::string& db, std::vector<std::string> extra = {}) {
-    setenv("VRECON_VSPHERE_PASSWORD", sim.password().c_str(), 1);
-    std::vector<std::string> args = {"collect",     "vsphere", "--url", sim.url(), "--user", sim.user(), "--ca",
-                                     sim.ca_file(), "--db",    db,      "--since", "5m",     "--format", "json"};
-    args.insert(args.end(), extra.begin(), extra.end());
-    CliResult r = RunVrecon(args);
-    unsetenv("VRECON_VSPHERE_PASSWORD");
-    return r;
-  }
-  // The sample lengths (s) `vrecon samples` lists for `source`.
-  std::set<int64_t> SampleLengths(const std::string& db, const std::string& source) {
+  // The sample lengths (s) `vrecon samples` lists for `source` (and `counter`, when given), each
+  // with the earliest start of a sample that long.
+  std::map<int64_t, TimeNs> Spans(const std::string& db, const std::string& source, const std::string& counter = "") {
     CliResult s = RunVrecon({"samples", "--db", db, "--source", source, "--format", "csv"});
     EXPECT_EQ(s.exit_code, 0) << s.err;
-    std::set<int64_t> lengths;
+    std::map<int64_t, TimeNs> spans;
     std::istringstream lines(s.out);
     std::string line;
     std::getline(lines, line);  // source,machine,object,instance,counter,start,end,...
@@ -40,10 +34,17 @@ class VsphereBackfillTest : public ::testing::Test {
       std::vector<std::string> cells;
       std::istringstream cut(line);
       for (std::string c; std::getline(cut, c, ',');) cells.push_back(c);
-      if (cells.size() < 7) continue;
+      if (cells.size() < 7 || (!counter.empty() && cells[4] != counter)) continue;
       auto start = ParseIso(cells[5]), end = ParseIso(cells[6]);
-      if (start && end) lengths.insert((*end - *start) / kNsPerSec);
+      if (!start || !end) continue;
+      auto [it, fresh] = spans.try_emplace((*end - *start) / kNsPerSec, *start);
+      if (!fresh) it->second = std::min(it->second, *start);
     }
+    return spans;
+  }
+  std::set<int64_t> SampleLengths(const std::string& db, const std::string& source, const std::string& counter = "") {
+    std::set<int64_t> lengths;
+    for (const auto& [length, start] : Spans(db, source, counter)) lengths.insert(length);
     return lengths;
   }
   TempDir dir_;
@@ -60,10 +61,10 @@ std::string JsonText(const std::string& json, const std::string& key) {
 
 TEST_F(VsphereBackfillTest, AFirstRoundBackfillsFromTheRollupsAndALaterRoundDoesNot) {
   VRECON_REQUIRE_VCSIM();
-  auto sim = Vcsim::Start({.vms = 2});
+  auto sim = Vcsim::Start({.vms = 2, .stats_level = 4});  // every counter kept in every rollup
   ASSERT_NE(sim, nullptr) << Vcsim::last_error();
   const std::string db = dir_.File("backfill.db");
-  CliResult first = Collect(*sim, db, {"--backfill-days", "40"});
+  CliResult first = CollectVsphere(*sim, db, {"--backfill-days", "40"});
   ASSERT_EQ(first.exit_code, 0) << first.err << first.out;
   EXPECT_EQ(JsonInt(first.out, "vms_backfilled"), 2);
   EXPECT_EQ(JsonInt(first.out, "hosts_backfilled"), JsonInt(first.out, "hosts_selected"));
@@ -75,7 +76,7 @@ TEST_F(VsphereBackfillTest, AFirstRoundBackfillsFromTheRollupsAndALaterRoundDoes
   EXPECT_EQ(SampleLengths(db, "vsphere"), (std::set<int64_t>{20, 300, 1800, 7200, 86400}));
   EXPECT_EQ(SampleLengths(db, "vsphere-host"), (std::set<int64_t>{20, 300, 1800, 7200, 86400}));
 
-  CliResult second = Collect(*sim, db, {"--backfill-days", "40"});
+  CliResult second = CollectVsphere(*sim, db, {"--backfill-days", "40"});
   ASSERT_EQ(second.exit_code, 0) << second.err << second.out;
   EXPECT_EQ(JsonInt(second.out, "vms_backfilled"), 0);
   EXPECT_EQ(JsonInt(second.out, "hosts_backfilled"), 0);
@@ -88,6 +89,49 @@ TEST_F(VsphereBackfillTest, AFirstRoundBackfillsFromTheRollupsAndALaterRoundDoes
   EXPECT_EQ(cap.out.find("insufficient-history"), std::string::npos) << cap.out;
   EXPECT_NE(cap.out.find("\"code\": \"rollup-days-scaled\""), std::string::npos) << cap.out;
   EXPECT_GE(JsonInt(cap.out, "history_days"), 39) << cap.out;
+}
+
+// A vCenter at the default statistics level 1, its 5-minute rollups kept three days: the
+// backfill follows the server's own intervals and asks each only for the counters it keeps.
+TEST_F(VsphereBackfillTest, TheServersIntervalsAndLevelsDecideWhatIsAsked) {
+  VRECON_REQUIRE_VCSIM();
+  auto sim = Vcsim::Start({.vms = 2, .stats_level = 1, .day_keep_s = 3 * 86400});
+  ASSERT_NE(sim, nullptr) << Vcsim::last_error();
+  const std::string db = dir_.File("level1.db");
+  CliResult r = CollectVsphere(*sim, db, {"--backfill-days", "10"});
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  EXPECT_EQ(JsonInt(r.out, "vms_backfilled"), 2);
+  // Hosts still backfill their usage and ready (level 1), not their utilization (level 2).
+  EXPECT_EQ(JsonInt(r.out, "hosts_backfilled"), JsonInt(r.out, "hosts_selected"));
+  const TimeNs to = *ParseIso(JsonText(r.out, "to"));
+  const auto usage = Spans(db, "vsphere", "cpu.usage.average");
+  EXPECT_EQ(SampleLengths(db, "vsphere", "cpu.usage.average"), (std::set<int64_t>{20, 300, 1800, 7200}));
+  ASSERT_TRUE(usage.contains(300) && usage.contains(1800));
+  // Five minutes for the three days the server keeps them, 30 minutes before (each within one
+  // of its intervals: the first sample ends where the query starts).
+  EXPECT_NEAR(static_cast<double>(to - usage.at(300)) / kNsPerDay, 3, 300.0 / 86400 + 1e-6);
+  EXPECT_NEAR(static_cast<double>(to - usage.at(1800)) / kNsPerDay, 7, 1800.0 / 86400 + 1e-6);
+  EXPECT_EQ(SampleLengths(db, "vsphere", "cpu.run.summation"), (std::set<int64_t>{20}));
+  EXPECT_EQ(SampleLengths(db, "vsphere-host", "cpu.utilization.average"), (std::set<int64_t>{20}));
+  EXPECT_EQ(SampleLengths(db, "vsphere-host", "cpu.usage.average"), (std::set<int64_t>{20, 300, 1800, 7200}));
+  // Said on stderr in JSON (the table lists it): which counters, from which rollup on.
+  EXPECT_NE(r.err.find("rollup-counters-not-kept"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("cpu.run.summation (level 2) from the 5-minute rollup on (level 1)"), std::string::npos)
+      << r.err;
+}
+
+// The simulator as it comes lists no historical interval: nothing to backfill from, said.
+TEST_F(VsphereBackfillTest, AServerKeepingNoRollupsIsNotAskedForThem) {
+  VRECON_REQUIRE_VCSIM();
+  auto sim = Vcsim::Start({.vms = 2});
+  ASSERT_NE(sim, nullptr) << Vcsim::last_error();
+  const std::string db = dir_.File("none.db");
+  CliResult r = CollectVsphere(*sim, db, {"--backfill-days", "10"});
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  EXPECT_EQ(JsonInt(r.out, "vms_backfilled"), 0);
+  EXPECT_EQ(JsonInt(r.out, "hosts_backfilled"), 0);
+  EXPECT_NE(r.err.find("rollup-intervals-none"), std::string::npos) << r.err;
+  EXPECT_EQ(SampleLengths(db, "vsphere"), (std::set<int64_t>{20}));
 }
 
 TEST_F(VsphereBackfillTest, BackfillDaysOutOfRangeIsAUsageError) {

@@ -22,15 +22,6 @@ namespace {
 
 class VsphereCollectTest : public ::testing::Test {
  protected:
-  CliResult Collect(const Vcsim& sim, const std::string& db, std::vector<std::string> extra = {}) {
-    setenv("VRECON_VSPHERE_PASSWORD", sim.password().c_str(), 1);
-    std::vector<std::string> args = {"collect",     "vsphere", "--url", sim.url(), "--user", sim.user(), "--ca",
-                                     sim.ca_file(), "--db",    db,      "--since", "5m",     "--format", "json"};
-    args.insert(args.end(), extra.begin(), extra.end());
-    CliResult r = RunVrecon(args);
-    unsetenv("VRECON_VSPHERE_PASSWORD");
-    return r;
-  }
   TempDir dir_;
 };
 
@@ -39,7 +30,7 @@ TEST_F(VsphereCollectTest, CollectsEveryVmAndStoresPercentOfInterval) {
   auto sim = Vcsim::Start({.vms = 40, .max_query_metrics = 50});
   ASSERT_NE(sim, nullptr) << Vcsim::last_error();
   const std::string db = dir_.File("fleet.db");
-  CliResult r = Collect(*sim, db);
+  CliResult r = CollectVsphere(*sim, db);
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   EXPECT_EQ(JsonInt(r.out, "vms_selected"), 40);
   EXPECT_EQ(JsonInt(r.out, "vms_collected"), 40);
@@ -75,7 +66,7 @@ TEST_F(VsphereCollectTest, CorrectionUsesVsphereUsageAsHostTruth) {
   auto sim = Vcsim::Start({.vms = 2});
   ASSERT_NE(sim, nullptr) << Vcsim::last_error();
   const std::string db = dir_.File("fleet.db");
-  ASSERT_EQ(Collect(*sim, db).exit_code, 0);
+  ASSERT_EQ(CollectVsphere(*sim, db).exit_code, 0);
   // A 1-vCPU guest log of the same VM (its computer name in lower case with a domain), 60% busy,
   // one process at 30%, in UTC over the last 15 minutes.
   const TimeNs now =
@@ -137,7 +128,7 @@ TEST_F(VsphereCollectTest, SecondRoundAddsNoDuplicates) {
   auto sim = Vcsim::Start({.vms = 5});
   ASSERT_NE(sim, nullptr) << Vcsim::last_error();
   const std::string db = dir_.File("fleet.db");
-  ExpectSecondRoundAddsNoDuplicates(db, [&] { return Collect(*sim, db); });
+  ExpectSecondRoundAddsNoDuplicates(db, [&] { return CollectVsphere(*sim, db); });
 }
 
 // Four metrics to a QueryPerf: each VM's six counters go in two batches, each moving its own
@@ -147,7 +138,7 @@ TEST_F(VsphereCollectTest, AVmsCountersAskedInTwoBatchesKeepAllTheirMarks) {
   auto sim = Vcsim::Start({.vms = 5, .max_query_metrics = 4});
   ASSERT_NE(sim, nullptr) << Vcsim::last_error();
   const std::string db = dir_.File("fleet.db");
-  ExpectSecondRoundAddsNoDuplicates(db, [&] { return Collect(*sim, db); });
+  ExpectSecondRoundAddsNoDuplicates(db, [&] { return CollectVsphere(*sim, db); });
   auto store = Store::Open(db);
   ASSERT_TRUE(store.ok()) << store.status().message();
   auto marks = VsphereMarks(store->get(), sim->url());
@@ -205,7 +196,7 @@ TEST_F(VsphereCollectTest, TlsIsVerifiedUnlessTheCaIsGiven) {
   EXPECT_NE(refused.err.find("--ca"), std::string::npos);
   EXPECT_EQ(insecure.exit_code, 0) << insecure.err;
   EXPECT_NE(insecure.err.find("warning: --insecure"), std::string::npos);
-  EXPECT_EQ(Collect(*sim, dir_.File("y.db")).exit_code, 0) << "with --ca the same server is accepted";
+  EXPECT_EQ(CollectVsphere(*sim, dir_.File("y.db")).exit_code, 0) << "with --ca the same server is accepted";
 }
 
 TEST_F(VsphereCollectTest, PasswordFileMustBeOwnerOnly) {
@@ -253,7 +244,7 @@ TEST_F(VsphereCollectTest, AHostIsItsOwnCountersAndAClusterItsHostsAgainstTheirC
   auto sim = Vcsim::Start({.vms = 2});
   ASSERT_NE(sim, nullptr) << Vcsim::last_error();
   const std::string db = dir_.File("fleet.db");
-  CliResult r = Collect(*sim, db);
+  CliResult r = CollectVsphere(*sim, db);
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   // The hosts the VMs run on and the other hosts of their cluster: the standalone one and three.
   EXPECT_EQ(JsonInt(r.out, "hosts_selected"), 4);

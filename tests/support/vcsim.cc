@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <sstream>
@@ -78,6 +79,8 @@ std::unique_ptr<Vcsim> Vcsim::Start(const VcsimOptions& options) {
                                    "-user=" + options.user,
                                    "-password=" + options.password,
                                    "-max-query-metrics=" + std::to_string(options.max_query_metrics),
+                                   "-stats-level=" + std::to_string(options.stats_level),
+                                   "-day-keep=" + std::to_string(options.day_keep_s),
                                    "-port=" + std::to_string(options.port),
                                    "-info=" + info};
   std::vector<char*> argv;
@@ -176,6 +179,16 @@ Vcsim::~Vcsim() {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
+}
+
+CliResult CollectVsphere(const Vcsim& sim, const std::string& db, const std::vector<std::string>& extra) {
+  setenv("VRECON_VSPHERE_PASSWORD", sim.password().c_str(), 1);
+  std::vector<std::string> args = {"collect",     "vsphere", "--url", sim.url(), "--user", sim.user(), "--ca",
+                                   sim.ca_file(), "--db",    db,      "--since", "5m",     "--format", "json"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  CliResult r = RunVrecon(args);
+  unsetenv("VRECON_VSPHERE_PASSWORD");
+  return r;
 }
 
 std::string VcenterToml(const std::string& name, const Vcsim& sim, int concurrency, const std::string& vms) {

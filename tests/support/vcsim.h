@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "src/core/time_util.h"
 #include "src/store/vsphere_marks.h"
@@ -30,7 +31,12 @@ struct VcsimOptions {
   int hosts = 1;                            // standalone hosts (each gets a share of the VMs)
   int clusters = 1;                         // clusters of 3 hosts (each gets a share of the VMs)
   int max_query_metrics = 0;                // > 0: OptionManager publishes config.vpxd.stats.maxQueryMetrics
-  int port = 0;                             // HTTPS port on 127.0.0.1; 0 = a free one (note: each start makes a new CA)
+  // > 0: PerformanceManager lists vCenter's four default historical intervals at this statistics
+  // level (the simulator's counters carry a real vCenter's levels: cpu.usage 1, cpu.run 2, ...),
+  // the 5-minute one kept `day_keep_s`; 0: it lists none, as the simulator does.
+  int stats_level = 0;
+  int day_keep_s = 86400;
+  int port = 0;  // HTTPS port on 127.0.0.1; 0 = a free one (note: each start makes a new CA)
   int start_timeout_s = 20;
 };
 
@@ -76,6 +82,10 @@ class Vcsim {
 // A fleet file's [[vcenter]] table for `sim`: its URL, user and CA, the password from the
 // environment variable VRECON_TEST_VC_PW, and the VMs matching the glob `vms`.
 std::string VcenterToml(const std::string& name, const Vcsim& sim, int concurrency = 2, const std::string& vms = "*");
+
+// `vrecon collect vsphere` against `sim` into the store `db`, for the last 5 minutes, as JSON, with
+// `extra` options after; the password goes through the environment, as a user's would.
+CliResult CollectVsphere(const Vcsim& sim, const std::string& db, const std::vector<std::string>& extra = {});
 
 // How many of a vCenter's high-water marks (VsphereMarks) are its VMs': the simulator's VM
 // moids start "vm-"; the rest are its hosts' own counters'.

@@ -100,6 +100,8 @@ func main() {
 	info := flag.String("info", "", "write url=, ca_file=, admin=, pid= lines here once ready")
 	maxMetrics := flag.Int("max-query-metrics", 0, "publish config.vpxd.stats.maxQueryMetrics (0: absent)")
 	namePrefix := flag.String("name-prefix", "", "put this before every VM's name (simulators with different prefixes share no VM name)")
+	statsLevel := flag.Int("stats-level", 0, "publish vCenter's four default historical intervals at this statistics level (0: none, as the simulator has)")
+	dayKeep := flag.Int("day-keep", 86400, "with -stats-level: how long (s) the 5-minute interval is kept")
 	flag.Parse()
 	if *info == "" {
 		log.Fatal("-info is required")
@@ -138,6 +140,17 @@ func main() {
 		om := simulator.Map.OptionManager()
 		om.Setting = append(om.Setting, &types.OptionValue{
 			Key: "config.vpxd.stats.maxQueryMetrics", Value: int32(*maxMetrics)})
+	}
+
+	if *statsLevel > 0 { // PerformanceManager.historicalInterval, as a real vCenter lists it
+		pm := simulator.Map.Get(*internal.ServiceContent.PerfManager).(*simulator.PerformanceManager)
+		interval := func(key, period int32, name string, length int32) types.PerfInterval {
+			return types.PerfInterval{Key: key, SamplingPeriod: period, Name: name, Length: length,
+				Level: int32(*statsLevel), Enabled: true}
+		}
+		pm.HistoricalInterval = []types.PerfInterval{
+			interval(1, 300, "Past day", int32(*dayKeep)), interval(2, 1800, "Past week", 604800),
+			interval(3, 7200, "Past month", 2592000), interval(4, 86400, "Past year", 31536000)}
 	}
 
 	// The simulator's built-in certificate is Go's httptest cert: RSA-1024, which OpenSSL at

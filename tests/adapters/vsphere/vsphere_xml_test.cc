@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "adapters/vsphere/vsphere_units.h"
 #include "tests/support/cli_runner.h"
 
@@ -38,7 +40,50 @@ TEST(VsphereXmlTest, PerfCountersResolveByName) {
     if (c.key == 12) {
       EXPECT_EQ(c.unit_key, "millisecond");
     }
+    // The statistics levels vCenter 9.0.1 gives: usage and ready 1, the reserved capacity 2, the
+    // minimum and maximum rollups 4.
+    const std::map<int, int> level = {{2, 1}, {12, 1}, {9, 2}, {3, 4}, {4, 4}};
+    if (auto want = level.find(c.key); want != level.end()) {
+      EXPECT_EQ(c.level, want->second) << c.name;
+    }
   }
+}
+
+TEST(VsphereXmlTest, HistoricalIntervalsOfARealVcenter) {
+  auto intervals = ParsePerfIntervals(ReadText(Fixture("vsphere/vc901-historical-interval.xml")));
+  ASSERT_TRUE(intervals.ok()) << intervals.status().message();
+  ASSERT_EQ(intervals->size(), 4u);
+  const int sampling[] = {300, 1800, 7200, 86400};
+  const int64_t length[] = {86400, 604800, 2592000, 31536000};
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ((*intervals)[i].sampling_s, sampling[i]);
+    EXPECT_EQ((*intervals)[i].length_s, length[i]);
+    EXPECT_EQ((*intervals)[i].level, 1);
+    EXPECT_TRUE((*intervals)[i].enabled);
+  }
+  EXPECT_EQ((*intervals)[0].name, "Past day");
+}
+
+TEST(VsphereXmlTest, HistoricalIntervalsNoneOrNonsense) {
+  const std::string head =
+      "<soapenv:Envelope xmlns:soapenv=\"http://schemas.xmlsoap.org/soap/envelope/\"><soapenv:Body>"
+      "<RetrievePropertiesResponse xmlns=\"urn:vim25\"><returnval><propSet><name>historicalInterval</name><val>";
+  const std::string tail =
+      "</val></propSet></returnval></RetrievePropertiesResponse></soapenv:Body></soapenv:Envelope>";
+  auto none = ParsePerfIntervals(head + tail);
+  ASSERT_TRUE(none.ok()) << none.status().message();
+  EXPECT_TRUE(none->empty());
+  auto zero = ParsePerfIntervals(head +
+                                 "<PerfInterval><samplingPeriod>0</samplingPeriod><name>Past day</name>"
+                                 "<length>86400</length><level>1</level><enabled>true</enabled></PerfInterval>" +
+                                 tail);
+  ASSERT_FALSE(zero.ok());
+  EXPECT_NE(zero.status().message().find("Past day"), std::string::npos) << zero.status().message();
+  auto level9 = ParsePerfIntervals(head +
+                                   "<PerfInterval><samplingPeriod>300</samplingPeriod><name>Past day</name>"
+                                   "<length>86400</length><level>9</level><enabled>true</enabled></PerfInterval>" +
+                                   tail);
+  EXPECT_FALSE(level9.ok());
 }
 
 TEST(VsphereXmlTest, RecordedCsvQueryPerfMatchesAfterUnitConversion) {

@@ -1,0 +1,65 @@
+#include "src/collect/vsphere_rollups.h"
+
+#include <algorithm>
+#include <iterator>
+
+namespace vrecon {
+namespace {
+
+// "5-minute", "2-hour", "1-day": a rollup named by its interval.
+std::string IntervalText(int s) {
+  if (s % 86400 == 0) return std::to_string(s / 86400) + "-day";
+  if (s % 3600 == 0) return std::to_string(s / 3600) + "-hour";
+  if (s % 60 == 0) return std::to_string(s / 60) + "-minute";
+  return std::to_string(s) + "-second";
+}
+
+}  // namespace
+
+std::vector<RollupLevel> RollupsFromIntervals(const std::vector<vsphere::PerfInterval>& intervals) {
+  std::vector<RollupLevel> out;
+  for (const vsphere::PerfInterval& i : intervals)
+    if (i.enabled && i.sampling_s > 20) out.push_back(RollupLevel{i.sampling_s, i.length_s * kNsPerSec, i.level});
+  std::sort(out.begin(), out.end(), [](const RollupLevel& a, const RollupLevel& b) { return a.interval_s < b.interval_s; });
+  return out;
+}
+
+std::vector<RollupLevel> ServerRollups(vsphere::VsphereClient* client, const std::string& vcenter,
+                                       std::vector<ImportIssue>* issues) {
+  auto intervals = client->HistoricalIntervals();
+  if (!intervals.ok()) {
+    issues->push_back(ImportIssue{vcenter, 0, Severity::kWarning, "rollup-intervals-unread",
+                                  vcenter + "'s historical intervals could not be read (" +
+                                      intervals.status().message() +
+                                      "); the backfill asks vCenter's default rollups for every counter"});
+    return {std::begin(kRollupLevels), std::end(kRollupLevels)};
+  }
+  std::vector<RollupLevel> rollups = RollupsFromIntervals(*intervals);
+  if (rollups.empty())
+    issues->push_back(ImportIssue{vcenter, 0, Severity::kWarning, "rollup-intervals-none",
+                                  vcenter + " keeps no historical rollups (no enabled statistics interval): there is "
+                                            "nothing to backfill from, and history starts with this round"});
+  return rollups;
+}
+
+std::optional<ImportIssue> RollupsNotKeptIssue(const BatchPlan& plan, const std::vector<RollupLevel>& rollups,
+                                               const std::map<int, vsphere::CounterInfo>& counters,
+                                               const std::string& vcenter) {
+  if (plan.not_kept.empty()) return std::nullopt;
+  std::string which;
+  for (const auto& [name, interval_s] : plan.not_kept) {
+    int counter_level = 0, rollup_level = 0;
+    for (const auto& [id, c] : counters)
+      if (c.name == name) counter_level = c.level;
+    for (const RollupLevel& r : rollups)
+      if (r.interval_s == interval_s) rollup_level = r.level;
+    which += (which.empty() ? "" : "; ") + name + " (level " + std::to_string(counter_level) + ") from the " +
+             IntervalText(interval_s) + " rollup on (level " + std::to_string(rollup_level) + ")";
+  }
+  return ImportIssue{vcenter, 0, Severity::kWarning, "rollup-counters-not-kept",
+                     vcenter + "'s statistics level keeps some counters out of its rollups, so the backfill has "
+                               "none of them there: " +
+                         which + ". A higher statistics level keeps them from now on (docs/capacity.md)"};
+}
+
+}  // namespace vrecon
