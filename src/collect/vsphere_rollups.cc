@@ -20,7 +20,8 @@ std::vector<RollupLevel> RollupsFromIntervals(const std::vector<vsphere::PerfInt
   std::vector<RollupLevel> out;
   for (const vsphere::PerfInterval& i : intervals)
     if (i.enabled && i.sampling_s > 20) out.push_back(RollupLevel{i.sampling_s, i.length_s * kNsPerSec, i.level});
-  std::sort(out.begin(), out.end(), [](const RollupLevel& a, const RollupLevel& b) { return a.interval_s < b.interval_s; });
+  std::sort(out.begin(), out.end(),
+            [](const RollupLevel& a, const RollupLevel& b) { return a.interval_s < b.interval_s; });
   return out;
 }
 
@@ -57,8 +58,9 @@ std::optional<ImportIssue> RollupsNotKeptIssue(const BatchPlan& plan, const std:
              IntervalText(interval_s) + " rollup on (level " + std::to_string(rollup_level) + ")";
   }
   return ImportIssue{vcenter, 0, Severity::kWarning, "rollup-counters-not-kept",
-                     vcenter + "'s statistics level keeps some counters out of its rollups, so the backfill has "
-                               "none of them there: " +
+                     vcenter +
+                         "'s statistics level keeps some counters out of its rollups, so the backfill has "
+                         "none of them there: " +
                          which + ". A higher statistics level keeps them from now on (docs/capacity.md)"};
 }
 

@@ -1,7 +1,5 @@
 #include "src/report/capacity_output.h"
 
-#include <charconv>
-#include <cmath>
 #include <map>
 #include <string>
 
@@ -15,28 +13,16 @@ namespace {
 // The forecast's days as text, by day: every entity's forecast covers about the same days.
 using DayNames = std::map<int64_t, std::string>;
 
-// A number as JsonNumber writes it, appended without a string of its own: most take more
-// characters than a short string holds, and there are millions of them.
-void AppendNumber(std::string* out, double v) {
-  if (!std::isfinite(v)) {
-    out->append("null");
-    return;
-  }
-  char buf[32];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out->append(buf, r.ptr);
-}
-
 // A forecast day's object, appended: 10,000 entities' forecasts are millions of them.
 void AppendForecastDay(std::string* out, const models::ForecastDay& d, DayNames* names) {
   auto [name, added] = names->try_emplace(d.day);
   if (added) name->second = FormatDay(d.day);
   out->append("{\"date\": \"").append(name->second).append("\", \"lower\": ");
-  AppendNumber(out, d.lower);
+  AppendJsonNumber(out, d.lower);
   out->append(", \"mid\": ");
-  AppendNumber(out, d.mid);
+  AppendJsonNumber(out, d.mid);
   out->append(", \"upper\": ");
-  AppendNumber(out, d.upper);
+  AppendJsonNumber(out, d.upper);
   out->push_back('}');
 }
 

@@ -45,6 +45,46 @@ std::string JsonNumber(const std::optional<double>& v) {
   return FormatDouble(*v);
 }
 
+namespace {
+
+// v as to_chars' shortest form writes it, where that is its integer part and up to four
+// decimals, trailing zeros dropped: v is exactly n / 10^4 (so those digits are its shortest round
+// trip) and 0.001 <= |v| < 10^5, where to_chars never prefers the exponent form ("1e-04",
+// "1e+05"). False, writing nothing, for any other value.
+bool AppendTenThousandths(std::string* out, double v) {
+  const double a = std::fabs(v);
+  if (!(a >= 0.001 && a < 1e5)) return false;
+  const int64_t n = std::llround(a * 1e4);
+  if (static_cast<double>(n) / 1e4 != a) return false;
+  char buf[24];
+  char* p = buf;
+  if (v < 0) *p++ = '-';
+  p = std::to_chars(p, buf + sizeof buf, n / 10000).ptr;
+  int frac = static_cast<int>(n % 10000);
+  if (frac != 0) {
+    *p++ = '.';
+    for (int div = 1000; frac != 0; div /= 10) {
+      *p++ = static_cast<char>('0' + frac / div);
+      frac %= div;
+    }
+  }
+  out->append(buf, p);
+  return true;
+}
+
+}  // namespace
+
+void AppendJsonNumber(std::string* out, double v) {
+  if (!std::isfinite(v)) {
+    out->append("null");
+    return;
+  }
+  if (AppendTenThousandths(out, v)) return;
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out->append(buf, r.ptr);
+}
+
 void AppendCsvCell(std::string* out, std::string_view s) {
   if (s.find_first_of(",\"\n\r") == std::string_view::npos) {
     out->append(s);

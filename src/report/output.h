@@ -24,6 +24,10 @@ std::string CsvNumber(const std::optional<double>& v);  // "" when missing
 // The same, appended to *out: for writers of millions of rows, without a string per cell.
 void AppendCsvCell(std::string* out, std::string_view s);
 void AppendCsvNumber(std::string* out, const std::optional<double>& v);
+// JsonNumber's text appended to *out (null for NaN/inf), for writers of millions of numbers: a
+// value that is a whole number of ten-thousandths below 10^5 (a forecast's) is written without
+// to_chars' general search, to the same bytes.
+void AppendJsonNumber(std::string* out, double v);
 
 // Collects rows, then prints them with columns padded to their widest cell.
 class TextTable {
