@@ -237,6 +237,7 @@ StoredWindow ToStoredWindow(const models::WindowResult& r) {
   w.ready = r.ready_pct_per_vcpu;
   w.costop = r.costop_pct;
   w.clock_offset_s = r.clock_offset_s;
+  w.guest_utility = r.guest_utility_pct;
   w.guest_cov = r.guest_coverage;
   w.host_cov = r.host_coverage;
   for (const models::Flag& f : r.flags) w.flags.push_back({f.code, f.severity, f.message});

@@ -16,8 +16,10 @@ constexpr const char* kCsvHeader =
     "ready_pct_per_vcpu,costop_pct_per_vcpu,clock_offset_s,guest_coverage,host_coverage,guest_pct,corrected_pct,"
     "ci_lo,ci_hi,host_load_pct,flags,message,vm_key,host_counter,basis,bottleneck_pct,queue_ms_mean,queue_ms_p95,"
     "sampled_pct,events_pct,capacity_cores,usable_cores,demand_p95_cores,time_remaining_days,"
-    "peak_time_remaining_days,capacity_remaining_pct,recommended_vcpus,lower,mid,upper,cores_now,cores_per_30d\n";
-// The capacity columns of a row that has none (a window row, written without Row).
+    "peak_time_remaining_days,capacity_remaining_pct,recommended_vcpus,lower,mid,upper,cores_now,cores_per_30d,"
+    "guest_utility_pct\n";
+// The capacity columns of a row that has none (a window row, written without Row); its last
+// column, guest_utility_pct, follows.
 constexpr const char* kCapacityColumnsEmpty = ",,,,,,,,,,,,";
 
 using D = std::optional<double>;
@@ -31,6 +33,7 @@ struct Row {
   D bottleneck, queue_mean, queue_p95, sampled, events;
   // Capacity rows (capacity_csv.cc): the answers, a forecast day, a growth driver.
   D capacity, usable, demand_p95, days_left, peak_days_left, room, recommended, lower, mid, upper, cores_now, per_30d;
+  D utility;  // a window's Processor Utility (frequency-scaled, not divided by w)
   void Write(Sink& s) const {
     s << record << ',' << CsvCell(vm) << ',' << CsvCell(item) << ',' << source << ',' << severity << ',' << start << ','
       << end << ',' << count << ',' << vcpus;
@@ -44,8 +47,9 @@ struct Row {
     s << ',' << CsvCell(flags) << ',' << CsvCell(message) << ',' << CsvCell(vm_key) << ',' << CsvCell(host_counter)
       << ',' << basis;
     nums.clear();
-    for (const D* d : {&bottleneck, &queue_mean, &queue_p95, &sampled, &events, &capacity, &usable, &demand_p95,
-                       &days_left, &peak_days_left, &room, &recommended, &lower, &mid, &upper, &cores_now, &per_30d}) {
+    for (const D* d :
+         {&bottleneck, &queue_mean, &queue_p95, &sampled, &events, &capacity, &usable, &demand_p95, &days_left,
+          &peak_days_left, &room, &recommended, &lower, &mid, &upper, &cores_now, &per_30d, &utility}) {
       nums += ',';
       AppendFixed4(&nums, *d);
     }

@@ -134,6 +134,8 @@ StatusOr<FleetReport> WriteReportCsv(std::ostream& os, Store* store, const Repor
     line += key_cell;
     line += ",,,,,,,";  // host_counter: on the vm row; the event figures: on process rows
     line += kCapacityColumnsEmpty;
+    line += ',';
+    AppendFixed4(&line, w.guest_utility);
     line += '\n';
     s << line;
   };

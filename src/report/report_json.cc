@@ -88,7 +88,7 @@ StatusOr<FleetReport> WriteReportJson(std::ostream& os, Store* store, const Repo
         << ", \"costop_pct_per_vcpu\": " << JN(w.costop) << ", \"clock_offset_s\": " << JN(w.clock_offset_s)
         << ", \"guest_coverage\": " << JN(w.guest_cov) << ", \"host_coverage\": " << JN(w.host_cov) << ", \"flags\": [";
       for (size_t k = 0; k < w.flags.size(); ++k) s << (k ? ", " : "") << J(w.flags[k].code);
-      s << "]}";
+      s << "], \"guest_utility_pct\": " << JN(w.guest_utility) << "}";
       first = false;
     }
     s << "],\n   \"vm_key\": " << J(v.vm.vm_key) << ", \"vm_source\": " << J(v.vm.vm_source)

@@ -46,6 +46,8 @@ struct StoredWindow {
   std::optional<double> guest_util, host_util, w, steal, ready, costop, clock_offset_s;
   double guest_cov = 0, host_cov = 0;
   std::vector<StoredFlag> flags;
+  // Processor Information(_Total) % Processor Utility: frequency-scaled, never divided by w.
+  std::optional<double> guest_utility;
 };
 
 // One process over some windows: sums, so hours merge by adding. The mean corrected value's

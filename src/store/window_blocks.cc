@@ -12,6 +12,7 @@ namespace vrecon {
 namespace {
 
 constexpr uint8_t kFormat = 1;
+constexpr uint8_t kFormatWithMore = 2;  // a second presence mask (kMoreFields)
 constexpr TimeNs kMin = std::numeric_limits<TimeNs>::min();
 
 // UTC hour start of a window start.
@@ -24,6 +25,9 @@ using OptField = std::optional<double> StoredWindow::*;
 constexpr OptField kFields[] = {&StoredWindow::guest_util,    &StoredWindow::host_util, &StoredWindow::w,
                                 &StoredWindow::steal,         &StoredWindow::ready,     &StoredWindow::costop,
                                 &StoredWindow::clock_offset_s};
+constexpr OptField kMoreFields[] = {&StoredWindow::guest_utility};
+
+bool Present(const std::optional<double>& v) { return v && std::isfinite(*v); }
 
 Status WriteBlock(Database* db, int64_t vm_id, TimeNs hour, std::span<const StoredWindow> windows) {
   if (windows.empty()) {
@@ -54,21 +58,27 @@ Status CorruptWindowBlock(Database* db, int64_t vm_id, int64_t hour, const Statu
 }
 
 std::string EncodeWindowBlock(std::span<const StoredWindow> windows) {
+  const bool more = std::any_of(windows.begin(), windows.end(), [](const StoredWindow& w) {
+    return std::any_of(std::begin(kMoreFields), std::end(kMoreFields), [&](OptField f) { return Present(w.*f); });
+  });
   std::string out;
   out.reserve(1 + windows.size() * 96);
-  out.push_back(static_cast<char>(kFormat));
+  out.push_back(static_cast<char>(more ? kFormatWithMore : kFormat));
   for (const StoredWindow& w : windows) {
     Put<int64_t>(&out, w.start);
     Put<int64_t>(&out, w.end);
-    uint8_t mask = w.vcpus ? 1 : 0;
-    for (size_t i = 0; i < std::size(kFields); ++i) {
-      const std::optional<double>& v = w.*kFields[i];
-      if (v && std::isfinite(*v)) mask |= static_cast<uint8_t>(2u << i);
-    }
+    uint8_t mask = w.vcpus ? 1 : 0, more_mask = 0;
+    for (size_t i = 0; i < std::size(kFields); ++i)
+      if (Present(w.*kFields[i])) mask |= static_cast<uint8_t>(2u << i);
+    for (size_t i = 0; i < std::size(kMoreFields); ++i)
+      if (Present(w.*kMoreFields[i])) more_mask |= static_cast<uint8_t>(1u << i);
     Put(&out, mask);
+    if (more) Put(&out, more_mask);
     if (w.vcpus) Put<int32_t>(&out, *w.vcpus);
     for (size_t i = 0; i < std::size(kFields); ++i)
       if (mask & (2u << i)) Put<double>(&out, *(w.*kFields[i]));
+    for (size_t i = 0; i < std::size(kMoreFields); ++i)
+      if (more_mask & (1u << i)) Put<double>(&out, *(w.*kMoreFields[i]));
     Put<double>(&out, w.guest_cov);
     Put<double>(&out, w.host_cov);
     const std::string flags = EncodeFlags(w.flags);
@@ -82,13 +92,17 @@ Status DecodeWindowBlock(std::string_view block, const std::function<bool(const 
   std::string_view in = block;
   uint8_t format = 0;
   if (!Take(&in, &format)) return Status::ParseError("empty window block");
-  if (format != kFormat) return Status::ParseError("window block format " + std::to_string(format) + " is unknown");
+  if (format != kFormat && format != kFormatWithMore)
+    return Status::ParseError("window block format " + std::to_string(format) + " is unknown");
   StoredWindow w;
   while (!in.empty()) {
-    uint8_t mask = 0;
+    uint8_t mask = 0, more_mask = 0;
     int64_t start = 0, end = 0;
-    if (!Take(&in, &start) || !Take(&in, &end) || !Take(&in, &mask))
+    if (!Take(&in, &start) || !Take(&in, &end) || !Take(&in, &mask) ||
+        (format == kFormatWithMore && !Take(&in, &more_mask)))
       return Status::ParseError("truncated window block");
+    if (more_mask >> std::size(kMoreFields))
+      return Status::ParseError("window block has fields this vrecon does not know");
     w.start = start;
     w.end = end;
     w.vcpus.reset();
@@ -101,6 +115,15 @@ Status DecodeWindowBlock(std::string_view block, const std::function<bool(const 
       std::optional<double>& v = w.*kFields[i];
       v.reset();
       if (mask & (2u << i)) {
+        double d = 0;
+        if (!Take(&in, &d)) return Status::ParseError("truncated window block");
+        v = d;
+      }
+    }
+    for (size_t i = 0; i < std::size(kMoreFields); ++i) {
+      std::optional<double>& v = w.*kMoreFields[i];
+      v.reset();
+      if (more_mask & (1u << i)) {
         double d = 0;
         if (!Take(&in, &d)) return Status::ParseError("truncated window block");
         v = d;

@@ -23,10 +23,13 @@
 
 namespace vrecon {
 
-// A block's bytes: u8 format version (1), then per window, little-endian: i64 start_ns,
+// A block's bytes: u8 format version (1 or 2), then per window, little-endian: i64 start_ns,
 // i64 end_ns, u8 presence mask (bit 0 vcpus, bits 1-7 guest_util, host_util, w, steal, ready,
-// costop, clock_offset_s), i32 vcpus if present, f64 for each other present field in that order,
-// f64 guest_cov, f64 host_cov, u32 length and the flags as EncodeFlags text.
+// costop, clock_offset_s), in version 2 a second u8 presence mask (bit 0 guest_utility), i32
+// vcpus if present, f64 for each other present field in that order (the first mask's, then the
+// second's), f64 guest_cov, f64 host_cov, u32 length and the flags as EncodeFlags text. A block
+// none of whose windows has a field of the second mask is written as version 1, as before it
+// existed, so a store without them stays readable by an older vrecon.
 std::string EncodeWindowBlock(std::span<const StoredWindow> windows);
 // Calls fn for each window of the block in order (the window object is reused between calls);
 // stops early when fn returns false. A truncated or unknown block gives ParseError.

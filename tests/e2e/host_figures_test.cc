@@ -91,6 +91,22 @@ TEST_F(HostFiguresTest, ProcessorUtilityIsReportedBesideTimeAndNeverCorrected) {
   EXPECT_NE(counters.out.find("frequency-scaled"), std::string::npos) << counters.out.substr(0, 600);
 }
 
+// The stored corrections keep it (window block version 2): `vrecon report` gives it as the window
+// rows' last CSV column and each JSON window's last field.
+TEST_F(HostFiguresTest, ProcessorUtilityIsStoredAndReported) {
+  CliResult csv = RunVrecon({"report", "--db", db_, "--format", "csv", "--out", dir_.File("r.csv")});
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  const std::string text = ReadText(dir_.File("r.csv"));
+  EXPECT_NE(text.substr(0, text.find('\n')).find(",cores_per_30d,guest_utility_pct"), std::string::npos);
+  const size_t at = text.find("window,WEB01,,,,2026-11-02T10:05:00");
+  ASSERT_NE(at, std::string::npos) << text.substr(0, 2000);
+  const std::string row = text.substr(at, text.find('\n', at) - at);
+  EXPECT_EQ(row.substr(row.rfind(',') + 1), "65") << row;
+  CliResult json = RunVrecon({"report", "--db", db_, "--format", "json", "--out", dir_.File("r.json")});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_NE(ReadText(dir_.File("r.json")).find("], \"guest_utility_pct\": 65}"), std::string::npos);
+}
+
 // A guest log with VMware Tools' counters whose _Total is the sum of its two vCPUs (140 = 70 +
 // 70) is read as 70% of the VM, with the window saying why.
 TEST(VmToolsScaleTest, ATotalThatIsTheSumOfItsVcpusIsReadAsTheSum) {

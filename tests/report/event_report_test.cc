@@ -39,9 +39,9 @@ TEST_F(EventReportTest, CsvAndJsonCarryTheEventFigures) {
       << csv;
   // multi.exe: 100% of one CPU, 125% corrected, bottleneck 25%, 10 ms a switch-in; Perfmon said 80%.
   EXPECT_NE(csv.find("process,WEB01,multi:200,,,,,1,,,,,,,,,,,100,125,"), std::string::npos) << csv;
-  // The capacity columns follow, empty on a process row.
-  EXPECT_NE(csv.find(",events,25,10,10,80,100,,,,,,,,,,,,\n"), std::string::npos) << csv;
-  EXPECT_NE(csv.find(",events,100,,,100,100,,,,,,,,,,,,\n"), std::string::npos) << csv;  // single.exe: never queued
+  // The capacity columns and the window's utility follow, empty on a process row.
+  EXPECT_NE(csv.find(",events,25,10,10,80,100,,,,,,,,,,,,,\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",events,100,,,100,100,,,,,,,,,,,,,\n"), std::string::npos) << csv;  // single.exe: never queued
   const std::string json = Report("json");
   EXPECT_NE(json.find("{\"name\": \"multi:200\", \"windows\": 1, \"guest_pct\": 100, \"corrected_pct\": 125"),
             std::string::npos)

@@ -42,8 +42,8 @@ TEST(OutputTest, TenThousandthsAreWrittenAsToCharsWritesThem) {
 }
 
 TEST(OutputTest, OtherValuesAreToCharsOrNull) {
-  const double values[] = {0.0,   -0.0,   0.1 + 0.2, 1e-5,    0.0001, 0.0009, 0.001,  99999.9999, 1e5,
-                           1e6,   120000, 1e300,     5e-324,  -1e-7,  1.0 / 3, 2.5e-4, 12345.67891};
+  const double values[] = {0.0, -0.0,   0.1 + 0.2, 1e-5,   0.0001, 0.0009,  0.001,  99999.9999, 1e5,
+                           1e6, 120000, 1e300,     5e-324, -1e-7,  1.0 / 3, 2.5e-4, 12345.67891};
   for (double v : values) EXPECT_EQ(Appended(v), ToChars(v)) << v;
   EXPECT_EQ(Appended(std::numeric_limits<double>::quiet_NaN()), "null");
   EXPECT_EQ(Appended(std::numeric_limits<double>::infinity()), "null");

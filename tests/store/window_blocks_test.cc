@@ -91,6 +91,39 @@ TEST(WindowBlocksTest, BlockRoundTripKeepsMissingFieldsMissing) {
   EXPECT_EQ(out[1].host_cov, 1.0);
 }
 
+// A window with the processor's utility: block version 2 (a second presence mask), read back;
+// blocks without it stay version 1, byte for byte what an older vrecon wrote and reads.
+TEST(WindowBlocksTest, UtilityIsKeptInVersionTwoAndOnlyThere) {
+  std::vector<StoredWindow> in = Windows(kDay0, 3);
+  const std::string v1 = EncodeWindowBlock(in);
+  EXPECT_EQ(v1[0], 1);
+  in[1].guest_utility = 61.25;
+  in[2].guest_utility = std::nan("");  // missing, as a NaN is
+  const std::string v2 = EncodeWindowBlock(in);
+  EXPECT_EQ(v2[0], 2);
+  EXPECT_EQ(v2.size(), v1.size() + 3 + 8);  // a mask byte a window, one value
+  std::vector<StoredWindow> out;
+  ASSERT_TRUE(DecodeWindowBlock(v2, [&](const StoredWindow& w) {
+                out.push_back(w);
+                return true;
+              }).ok());
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_FALSE(out[0].guest_utility);
+  EXPECT_EQ(out[1].guest_utility, 61.25);
+  EXPECT_FALSE(out[2].guest_utility);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(out[i].guest_util, in[i].guest_util) << i;
+    EXPECT_EQ(out[i].host_cov, in[i].host_cov) << i;
+  }
+  auto none = [](const StoredWindow&) { return true; };
+  for (size_t cut = 2; cut <= 24; ++cut)  // inside the first window: its times, masks and vCPUs
+    EXPECT_TRUE(DecodeWindowBlock(v2.substr(0, cut), none).IsParseError()) << cut;
+  EXPECT_TRUE(DecodeWindowBlock(v2.substr(0, v2.size() - 1), none).IsParseError());
+  std::string unknown = v2;
+  unknown[1 + 16 + 1] = 2;  // the first window's second mask: a field this vrecon has not
+  EXPECT_TRUE(DecodeWindowBlock(unknown, none).IsParseError());
+}
+
 TEST(WindowBlocksTest, TruncatedOrUnknownBlocksAreErrors) {
   const std::string block = EncodeWindowBlock(Windows(kDay0, 3));
   auto none = [](const StoredWindow&) { return true; };
