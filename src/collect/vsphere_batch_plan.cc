@@ -220,6 +220,17 @@ BatchPlan PlanBatches(const PlanInput& in) {
   return plan;
 }
 
+bool NeedsBackfill(const PlanInput& in) {
+  if (in.backfill <= 0) return false;
+  auto first_seen = [&](const std::vector<std::string>& moids, const std::map<int, std::string>& counters, bool host) {
+    return std::any_of(moids.begin(), moids.end(), [&](const std::string& moid) {
+      return FirstSeen(in, Entity{moid, counters, host});
+    });
+  };
+  return first_seen(in.vms, in.counters, false) ||
+         (!in.host_counters.empty() && first_seen(in.hosts, in.host_counters, true));
+}
+
 std::map<std::string, vsphere::HostInfo> HostsToAsk(const std::map<std::string, vsphere::VmInfo>& vms,
                                                     const std::vector<vsphere::HostInfo>& all) {
   std::set<std::string> running, clusters;

@@ -86,6 +86,10 @@ struct BatchPlan {
 
 BatchPlan PlanBatches(const PlanInput& in);
 
+// Whether the plan would backfill any entity (a backfill asked for and an entity seen the first
+// time): only then does the collector ask the server which rollups it keeps.
+bool NeedsBackfill(const PlanInput& in);
+
 // The hosts to ask for their own counters, by moid: those the selected VMs (`vms`, by moid) run
 // on and the other hosts of their clusters (a cluster's demand is its hosts' only when every
 // host's is stored), less those vCenter has lost (disconnected, not responding).

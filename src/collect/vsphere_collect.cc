@@ -216,9 +216,9 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
   result.hosts_selected = static_cast<int>(selected_hosts.size());
 
   PlanInput in = PlanFor(opt, now, wanted, vms, selected_hosts, result.batch_limit);
-  if (opt.backfill > 0) in.rollups = ServerRollups(client.get(), vcenter, &result.issues);
   ASSIGN_OR_RETURN(in.marks, FromStore(VsphereMarks(store, vcenter)));
   ASSIGN_OR_RETURN(in.owed, FromStore(RollupsDue(store, vcenter)));
+  if (NeedsBackfill(in)) in.rollups = ServerRollups(client.get(), vcenter, &result.issues);
   const BatchPlan plan = PlanBatches(in);
   std::map<int, CounterInfo> counters = wanted.vm;
   counters.insert(wanted.host.begin(), wanted.host.end());

@@ -275,6 +275,11 @@ TEST(VsphereBatchPlanTest, ABackfillAsksOnlyTheLevelsItsDaysReach) {
   in.owed.clear();
   in.marks[MarkKey{"vm-1", "cpu.usage.average", 86400}] = kNow - kDay;
   EXPECT_TRUE(Backfills(PlanBatches(in)).empty());
+  EXPECT_FALSE(NeedsBackfill(in));  // so the server is not asked which rollups it keeps
+  in.vms.push_back("vm-2");
+  EXPECT_TRUE(NeedsBackfill(in));
+  in.backfill = 0;
+  EXPECT_FALSE(NeedsBackfill(in));
 }
 
 TEST(VsphereBatchPlanTest, AHistoricalRoundBackfillsTheDayOfFiveMinutesBeforeItsOwnRange) {

@@ -132,6 +132,10 @@ TEST_F(VsphereBackfillTest, AServerKeepingNoRollupsIsNotAskedForThem) {
   EXPECT_EQ(JsonInt(r.out, "hosts_backfilled"), 0);
   EXPECT_NE(r.err.find("rollup-intervals-none"), std::string::npos) << r.err;
   EXPECT_EQ(SampleLengths(db, "vsphere"), (std::set<int64_t>{20}));
+  // A later round has nothing to backfill: it does not ask, nor say it again.
+  CliResult again = CollectVsphere(*sim, db, {"--backfill-days", "10"});
+  ASSERT_EQ(again.exit_code, 0) << again.err << again.out;
+  EXPECT_EQ(again.err.find("rollup-intervals-none"), std::string::npos) << again.err;
 }
 
 TEST_F(VsphereBackfillTest, BackfillDaysOutOfRangeIsAUsageError) {
