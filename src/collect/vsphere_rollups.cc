@@ -3,18 +3,9 @@
 #include <algorithm>
 #include <iterator>
 
+#include "src/core/time_util.h"
+
 namespace vrecon {
-namespace {
-
-// "5-minute", "2-hour", "1-day": a rollup named by its interval.
-std::string IntervalText(int s) {
-  if (s % 86400 == 0) return std::to_string(s / 86400) + "-day";
-  if (s % 3600 == 0) return std::to_string(s / 3600) + "-hour";
-  if (s % 60 == 0) return std::to_string(s / 60) + "-minute";
-  return std::to_string(s) + "-second";
-}
-
-}  // namespace
 
 std::vector<RollupLevel> RollupsFromIntervals(const std::vector<vsphere::PerfInterval>& intervals) {
   std::vector<RollupLevel> out;
@@ -55,7 +46,7 @@ std::optional<ImportIssue> RollupsNotKeptIssue(const BatchPlan& plan, const std:
     for (const RollupLevel& r : rollups)
       if (r.interval_s == interval_s) rollup_level = r.level;
     which += (which.empty() ? "" : "; ") + name + " (level " + std::to_string(counter_level) + ") from the " +
-             IntervalText(interval_s) + " rollup on (level " + std::to_string(rollup_level) + ")";
+             IntervalName(interval_s) + " rollup on (level " + std::to_string(rollup_level) + ")";
   }
   return ImportIssue{vcenter, 0, Severity::kWarning, "rollup-counters-not-kept",
                      vcenter +

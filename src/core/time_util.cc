@@ -118,6 +118,13 @@ std::optional<TimeNs> ParseIso(std::string_view s) {
   return t;
 }
 
+std::string IntervalName(int seconds) {
+  if (seconds % 86400 == 0) return std::to_string(seconds / 86400) + "-day";
+  if (seconds % 3600 == 0) return std::to_string(seconds / 3600) + "-hour";
+  if (seconds % 60 == 0) return std::to_string(seconds / 60) + "-minute";
+  return std::to_string(seconds) + "-second";
+}
+
 std::string FormatSpan(TimeNs d) {
   static constexpr std::pair<int64_t, const char*> kUnits[] = {{86400, "d"}, {3600, "h"}, {60, "m"}, {1, "s"}};
   const int64_t total = std::max<TimeNs>(d, 0) / kNsPerSec;

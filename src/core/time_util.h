@@ -49,6 +49,9 @@ TimeNs NowNs();
 std::string NowIso();
 // 47m, 1h5m, 2d3h, 30s: the largest unit and the next one (negative spans read as 0s).
 std::string FormatSpan(TimeNs d);
+// "5-minute", "2-hour", "1-day": a sampling interval of `seconds` named as an adjective (a vCenter
+// rollup's), in its largest whole unit.
+std::string IntervalName(int seconds);
 
 // Accepts "YYYY-MM-DD", "YYYY-MM-DDTHH:MM[:SS[.fff]]" with optional "Z" or "+HH:MM"/"-HH:MM";
 // a value without an offset is UTC. An instant outside the years kMinYear..kMaxYear (in UTC) and

@@ -33,19 +33,12 @@ std::vector<models::Interval> Joined(const Samples& samples, const std::vector<i
 
 namespace {
 
-std::string RollupName(int interval_s) {
-  if (interval_s % 86400 == 0) return std::to_string(interval_s / 86400) + "-day";
-  if (interval_s % 3600 == 0) return std::to_string(interval_s / 3600) + "-hour";
-  if (interval_s % 60 == 0) return std::to_string(interval_s / 60) + "-minute";
-  return std::to_string(interval_s) + "-second";
-}
-
 // What a history of rollup days says about the answer (docs/capacity.md, "Backfill").
 void RollupFlags(const DemandHistory& h, std::vector<models::Flag>* flags) {
   if (h.rollup_days > 0) {
     std::string by;
     for (const auto& [interval, factor] : h.rollup_factor)
-      by += (by.empty() ? "" : ", ") + RollupName(interval) + " x" + FormatFixed(factor, 2);
+      by += (by.empty() ? "" : ", ") + IntervalName(interval) + " x" + FormatFixed(factor, 2);
     flags->push_back({"rollup-days-scaled", Severity::kInfo,
                       std::to_string(h.rollup_days) +
                           " day(s) of its history are rollups (each value an interval's mean, which reads a lower "

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <span>
 
 #include "src/store/array_literal.h"
 #include "src/store/blob_codec.h"
@@ -28,6 +29,36 @@ constexpr OptField kFields[] = {&StoredWindow::guest_util,    &StoredWindow::hos
 constexpr OptField kMoreFields[] = {&StoredWindow::guest_utility};
 
 bool Present(const std::optional<double>& v) { return v && std::isfinite(*v); }
+
+// A presence mask: bit `first_bit << i` set for each of `fields` the window has.
+uint8_t MaskOf(const StoredWindow& w, std::span<const OptField> fields, unsigned first_bit) {
+  uint8_t mask = 0;
+  for (size_t i = 0; i < fields.size(); ++i)
+    if (Present(w.*fields[i])) mask |= static_cast<uint8_t>(first_bit << i);
+  return mask;
+}
+
+void PutFields(std::string* out, const StoredWindow& w, std::span<const OptField> fields, uint8_t mask,
+               unsigned first_bit) {
+  for (size_t i = 0; i < fields.size(); ++i)
+    if (mask & (first_bit << i)) Put<double>(out, *(w.*fields[i]));
+}
+
+// Each of `fields` whose bit is set in `mask` read from the front of `in`, the others reset;
+// false when `in` ends first.
+bool TakeFields(std::string_view* in, StoredWindow* w, std::span<const OptField> fields, uint8_t mask,
+                unsigned first_bit) {
+  for (size_t i = 0; i < fields.size(); ++i) {
+    std::optional<double>& v = w->*fields[i];
+    v.reset();
+    if (mask & (first_bit << i)) {
+      double d = 0;
+      if (!Take(in, &d)) return false;
+      v = d;
+    }
+  }
+  return true;
+}
 
 Status WriteBlock(Database* db, int64_t vm_id, TimeNs hour, std::span<const StoredWindow> windows) {
   if (windows.empty()) {
@@ -58,27 +89,20 @@ Status CorruptWindowBlock(Database* db, int64_t vm_id, int64_t hour, const Statu
 }
 
 std::string EncodeWindowBlock(std::span<const StoredWindow> windows) {
-  const bool more = std::any_of(windows.begin(), windows.end(), [](const StoredWindow& w) {
-    return std::any_of(std::begin(kMoreFields), std::end(kMoreFields), [&](OptField f) { return Present(w.*f); });
-  });
+  const bool more =
+      std::any_of(windows.begin(), windows.end(), [](const StoredWindow& w) { return MaskOf(w, kMoreFields, 1) != 0; });
   std::string out;
   out.reserve(1 + windows.size() * 96);
   out.push_back(static_cast<char>(more ? kFormatWithMore : kFormat));
   for (const StoredWindow& w : windows) {
     Put<int64_t>(&out, w.start);
     Put<int64_t>(&out, w.end);
-    uint8_t mask = w.vcpus ? 1 : 0, more_mask = 0;
-    for (size_t i = 0; i < std::size(kFields); ++i)
-      if (Present(w.*kFields[i])) mask |= static_cast<uint8_t>(2u << i);
-    for (size_t i = 0; i < std::size(kMoreFields); ++i)
-      if (Present(w.*kMoreFields[i])) more_mask |= static_cast<uint8_t>(1u << i);
+    const uint8_t mask = (w.vcpus ? 1 : 0) | MaskOf(w, kFields, 2), more_mask = MaskOf(w, kMoreFields, 1);
     Put(&out, mask);
     if (more) Put(&out, more_mask);
     if (w.vcpus) Put<int32_t>(&out, *w.vcpus);
-    for (size_t i = 0; i < std::size(kFields); ++i)
-      if (mask & (2u << i)) Put<double>(&out, *(w.*kFields[i]));
-    for (size_t i = 0; i < std::size(kMoreFields); ++i)
-      if (more_mask & (1u << i)) Put<double>(&out, *(w.*kMoreFields[i]));
+    PutFields(&out, w, kFields, mask, 2);
+    PutFields(&out, w, kMoreFields, more_mask, 1);
     Put<double>(&out, w.guest_cov);
     Put<double>(&out, w.host_cov);
     const std::string flags = EncodeFlags(w.flags);
@@ -111,24 +135,8 @@ Status DecodeWindowBlock(std::string_view block, const std::function<bool(const 
       if (!Take(&in, &v)) return Status::ParseError("truncated window block");
       w.vcpus = v;
     }
-    for (size_t i = 0; i < std::size(kFields); ++i) {
-      std::optional<double>& v = w.*kFields[i];
-      v.reset();
-      if (mask & (2u << i)) {
-        double d = 0;
-        if (!Take(&in, &d)) return Status::ParseError("truncated window block");
-        v = d;
-      }
-    }
-    for (size_t i = 0; i < std::size(kMoreFields); ++i) {
-      std::optional<double>& v = w.*kMoreFields[i];
-      v.reset();
-      if (more_mask & (1u << i)) {
-        double d = 0;
-        if (!Take(&in, &d)) return Status::ParseError("truncated window block");
-        v = d;
-      }
-    }
+    if (!TakeFields(&in, &w, kFields, mask, 2) || !TakeFields(&in, &w, kMoreFields, more_mask, 1))
+      return Status::ParseError("truncated window block");
     uint32_t n = 0;
     std::string_view flags;
     if (!Take(&in, &w.guest_cov) || !Take(&in, &w.host_cov) || !Take(&in, &n) || !blob::TakeBytes(&in, n, &flags))
