@@ -139,6 +139,14 @@ struct ProcessResult {
   std::optional<double> sampled_pct;
 };
 
+// One host-side source's figure for a window: % of the VM's capacity, as host_util_pct.
+struct HostFigure {
+  HostSource source = HostSource::kNone;
+  std::string counter;
+  double pct = 0;
+  double coverage = 0;
+};
+
 struct WindowResult {
   std::string vm;
   std::string guest_machine;
@@ -165,6 +173,9 @@ struct WindowResult {
   std::optional<double> sampled_guest_util_pct;
   std::vector<ProcessResult> processes;  // largest guest_pct first
   std::vector<Flag> flags;
+  // A VM two host-side sources see (esxtop and vSphere, models/host_sources.h): each one's figure
+  // in this window, the one host_util_pct is first; empty for a VM with one source.
+  std::vector<HostFigure> host_sources;
 };
 
 // One result per window of the grid that holds data on either side.

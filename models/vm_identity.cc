@@ -84,6 +84,7 @@ std::vector<std::vector<size_t>> GroupSightings(const std::vector<HostSighting>&
 VmNameIndex::VmNameIndex(const std::vector<VmCandidate>& vms) {
   for (size_t i = 0; i < vms.size(); ++i) {
     by_key_.emplace(vms[i].key, i);
+    for (const std::string& k : vms[i].also_keys) by_key_.emplace(k, i);
     by_name_.emplace(FoldVmName(vms[i].name), i);
     if (vms[i].guest_hostname.empty()) continue;
     by_hostname_.emplace(FoldVmName(vms[i].guest_hostname), i);

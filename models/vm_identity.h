@@ -69,9 +69,10 @@ std::vector<std::vector<size_t>> GroupSightings(const std::vector<HostSighting>&
 
 // A VM as guest matching sees it.
 struct VmCandidate {
-  std::string key;             // vm_key
-  std::string name;            // the hypervisor's name
-  std::string guest_hostname;  // vSphere inventory guest.hostName, "" when unknown
+  std::string key;                     // vm_key
+  std::string name;                    // the hypervisor's name
+  std::string guest_hostname;          // vSphere inventory guest.hostName, "" when unknown
+  std::vector<std::string> also_keys;  // keys of host-side identities linked into it (VmEntry::linked)
 };
 
 struct GuestMatch {

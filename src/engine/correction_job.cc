@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "models/guest_timeline.h"
+#include "models/host_sources.h"
 #include "models/vm_identity.h"
 #include "src/core/text_util.h"
 #include "src/engine/clock_events.h"
@@ -92,29 +93,54 @@ void JoinClocks(std::map<std::string, models::ClockModel>* piece, std::map<std::
   piece->clear();
 }
 
-// One VM of a run: its guests (one "" without a guest log), a plan per guest, their series.
+// One VM of a run: its guests (one "" without a guest log), per guest a plan per host-side source
+// (two where esxtop and vSphere both see it), their series.
 struct VmWork {
   const VmEntry* entry = nullptr;
   std::vector<std::string> guests;
-  std::vector<VmPlan> plans;
+  std::vector<std::vector<VmPlan>> plans;
   std::vector<int64_t> ids;
 };
 
-// Entry `i`'s plans: one per guest of the VM's guest timeline (a VM without a guest log: one).
+// Entry `i`'s plans: one per guest of the VM's guest timeline (a VM without a guest log: one)
+// and host-side source.
 VmWork PlanVm(const CorrectionRequest& req, const VmDirectory& dir, size_t i,
               const std::vector<const StoredSeries*>& host_series,
               std::unordered_map<std::string, std::vector<const StoredSeries*>>& guest_series) {
   VmWork w;
   w.entry = &dir.entry(i);
   w.guests = w.entry->guests.empty() ? std::vector<std::string>{""} : w.entry->guests;
+  const std::vector<std::vector<const StoredSeries*>> sources = HostSourceGroups(host_series);
   w.plans.resize(w.guests.size());
   for (size_t g = 0; g < w.guests.size(); ++g) {
-    if (!w.guests[g].empty()) PlanGuest(guest_series[dir.GuestId(w.guests[g])], &w.plans[g]);
-    PlanHost(host_series, HostChoice{req.hyperv_guest_run_time, req.vsphere_run, req.esxtop_run}, &w.plans[g]);
-    const std::vector<int64_t> own = w.plans[g].AllIds();
-    w.ids.insert(w.ids.end(), own.begin(), own.end());
+    for (const std::vector<const StoredSeries*>& source : sources) {
+      VmPlan& plan = w.plans[g].emplace_back();
+      if (!w.guests[g].empty()) PlanGuest(guest_series[dir.GuestId(w.guests[g])], &plan);
+      PlanHost(source, HostChoice{req.hyperv_guest_run_time, req.vsphere_run, req.esxtop_run}, &plan);
+      const std::vector<int64_t> own = plan.AllIds();
+      w.ids.insert(w.ids.end(), own.begin(), own.end());
+    }
   }
   return w;
+}
+
+// Guest `g`'s windows over `range`: against each host-side source, joined window by window
+// where there are two.
+StatusOr<std::vector<models::WindowResult>> CorrectGuest(RunContext* ctx, const VmWork& vm, size_t g,
+                                                         const TimeRange& range,
+                                                         std::map<std::string, models::ClockModel>* clocks) {
+  const std::vector<VmPlan>& plans = vm.plans[g];
+  if (plans.size() == 1) return CorrectPlanned(ctx, plans[0], *vm.entry, vm.guests[g], range, clocks);
+  std::vector<models::HostSourceWindows> sources(plans.size());
+  std::vector<std::map<std::string, models::ClockModel>> source_clocks(plans.size());
+  for (size_t i = 0; i < plans.size(); ++i) {
+    ASSIGN_OR_RETURN(sources[i].windows, CorrectPlanned(ctx, plans[i], *vm.entry, vm.guests[g], range,
+                                                        clocks ? &source_clocks[i] : nullptr, &sources[i].interval_s));
+    sources[i].counter = plans[i].host_counter;
+  }
+  // The guest's clock as aligned against the preferred source.
+  if (clocks) clocks->merge(source_clocks[models::HostPreference(sources).front()]);
+  return models::JoinHostSources(std::move(sources), ctx->req.config);
 }
 
 // One VM's windows over the request's range, piece after piece of the times it has samples in,
@@ -133,8 +159,8 @@ Status CorrectOccupiedPieces(RunContext* ctx, const VmWork& vm, const VmWindowsF
     if (range.to <= range.from) continue;
     std::vector<std::vector<models::WindowResult>> per_guest;
     for (size_t g = 0; g < vm.guests.size(); ++g) {
-      ASSIGN_OR_RETURN(std::vector<models::WindowResult> r, CorrectPlanned(ctx, vm.plans[g], *vm.entry, vm.guests[g],
-                                                                           range, clocks ? &piece_clocks : nullptr));
+      ASSIGN_OR_RETURN(std::vector<models::WindowResult> r,
+                       CorrectGuest(ctx, vm, g, range, clocks ? &piece_clocks : nullptr));
       per_guest.push_back(std::move(r));
     }
     std::vector<models::WindowResult> piece =
@@ -207,9 +233,11 @@ Status ForEachVmCorrection(Store* store, const CorrectionRequest& req, const VmW
     for (size_t k = first; k < std::min(selected.size(), first + kBatchVms); ++k) {
       const size_t i = selected[k];
       const VmWork& w = batch.emplace_back(PlanVm(req, dir, i, host_series[i], guest_series));
-      for (const VmPlan& plan : w.plans) {
-        const std::vector<int64_t> read = plan.ReadIds();
-        batch_ids.insert(batch_ids.end(), read.begin(), read.end());
+      for (const std::vector<VmPlan>& plans : w.plans) {
+        for (const VmPlan& plan : plans) {
+          const std::vector<int64_t> read = plan.ReadIds();
+          batch_ids.insert(batch_ids.end(), read.begin(), read.end());
+        }
       }
     }
     if (bound) RETURN_IF_ERROR(ReadAhead(&ctx, batch, batch_ids, *bound));

@@ -174,7 +174,8 @@ std::optional<double> MedianLength(const std::vector<models::TimedValue>& sample
 // side): reads them, estimates the guest clock, aggregates onto the grid and corrects.
 StatusOr<std::vector<models::WindowResult>> CorrectPlanned(RunContext* ctx, const VmPlan& plan, const VmEntry& entry,
                                                            const std::string& guest, const TimeRange& range,
-                                                           std::map<std::string, models::ClockModel>* clocks) {
+                                                           std::map<std::string, models::ClockModel>* clocks,
+                                                           std::optional<double>* host_interval_s) {
   const CorrectionRequest& req = ctx->req;
   BlockReader& reader = ctx->reader;
   const models::WindowGrid grid = models::WindowGrid::Covering(range.from, range.to, req.window);
@@ -207,6 +208,7 @@ StatusOr<std::vector<models::WindowResult>> CorrectPlanned(RunContext* ctx, cons
   }
 
   vm.host_interval_s = MedianLength(host_ref);
+  if (host_interval_s) *host_interval_s = vm.host_interval_s;
 
   // The guest's clock: its total's timestamps, what ingest recorded, and (aligned) the offset
   // against the host. Guest series are read over a range widened by the largest offset searched

@@ -27,9 +27,11 @@ struct RunContext {
 
 // One VM's windows over `range` from the series `plan` names (one guest's logs and the VM's host
 // side): reads them, estimates the guest clock, aggregates onto the grid and corrects.
+// `host_interval_s`, when given, receives the host side's typical sample length.
 StatusOr<std::vector<models::WindowResult>> CorrectPlanned(RunContext* ctx, const VmPlan& plan, const VmEntry& entry,
                                                            const std::string& guest, const TimeRange& range,
-                                                           std::map<std::string, models::ClockModel>* clocks);
+                                                           std::map<std::string, models::ClockModel>* clocks,
+                                                           std::optional<double>* host_interval_s = nullptr);
 
 }  // namespace vrecon
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "src/engine/host_links.h"
 #include "src/store/sample_reader.h"
 #include "src/store/store.h"
 #include "src/store/vsphere_tables.h"
@@ -30,6 +31,11 @@ struct VmEntry {
   std::vector<std::string> hosts;   // hosts it ran on, in time order (host logs; vSphere: none)
   std::vector<std::string> guests;  // guest machine names (as stored) of its guest timeline
   std::vector<std::string> ambiguous;  // a guest entry: the keys of the VMs its name matched
+  // A vSphere VM an esxtop capture shows too (src/engine/host_links.h): the esxtop VM's key
+  // ("esxtop:<host>/<name>"), which still selects it and maps a guest to it, and how they were
+  // linked ("inventory" or "series").
+  std::vector<std::string> linked;
+  std::string linked_by;
 };
 
 class VmDirectory {
@@ -56,15 +62,15 @@ class VmDirectory {
  private:
   std::vector<size_t> SelectByName(const std::optional<std::string>& vm) const;
   Status AddHostEntries(Store* store, const std::vector<StoredSeries>& all, const std::vector<StoredVm>& inventory);
+  Status LinkHostSources(Store* store, const std::vector<StoredSeries>& all, const std::vector<StoredVm>& inventory);
+  void Merge(const std::vector<HostLink>& links);
   void MatchGuests(const std::vector<std::string>& guests, const std::map<std::string, std::string>& mappings);
 
   std::vector<VmEntry> entries_;
-  std::vector<size_t> order_;              // guests' VMs in the guests' order, then VMs without a guest
-  std::map<std::string, int> host_index_;  // HostSeriesId(...) -> entry
-  std::map<std::string, std::string> guest_short_;
-  std::vector<std::pair<std::string, std::string>>
-      inventory_only_;  // (guest.hostName, VM name) without vSphere data  // NormalizeVmName -> "" or the one full name
-                        // it stands for
+  std::vector<size_t> order_;                       // guests' VMs in the guests' order, then VMs without a guest
+  std::map<std::string, int> host_index_;           // HostSeriesId(...) -> entry
+  std::map<std::string, std::string> guest_short_;  // NormalizeVmName -> the one full name it stands for, or "\x1f"
+  std::vector<std::pair<std::string, std::string>> inventory_only_;  // (guest.hostName, VM name) without vSphere data
 };
 
 }  // namespace vrecon

@@ -126,6 +126,16 @@ void PlanGuest(const std::vector<const StoredSeries*>& all, VmPlan* p) {
   }
 }
 
+std::vector<std::vector<const StoredSeries*>> HostSourceGroups(const std::vector<const StoredSeries*>& all) {
+  std::vector<const StoredSeries*> vsphere, esxtop;
+  for (const StoredSeries* s : all) {
+    if (s->key.source == SourceKind::kVsphere) vsphere.push_back(s);
+    if (s->key.source == SourceKind::kEsxtop) esxtop.push_back(s);
+  }
+  if (vsphere.empty() || esxtop.empty() || vsphere.size() + esxtop.size() != all.size()) return {all};
+  return {std::move(vsphere), std::move(esxtop)};
+}
+
 void PlanHost(const std::vector<const StoredSeries*>& all, const HostChoice& choice, VmPlan* p) {
   const std::string vp_counter = choice.hyperv_guest_run_time ? "% Guest Run Time" : "% Total Run Time";
   std::map<int, std::vector<const StoredSeries*>> vps;

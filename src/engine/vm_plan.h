@@ -59,6 +59,10 @@ struct HostChoice {
   bool vsphere_run = false;            // cpu.run.summation rather than cpu.usage.average, where both are stored
   bool esxtop_run = false;             // % Run rather than % Used, where both are stored
 };
+// A VM's host-side series by source where both esxtop and vSphere see it (the directory linked
+// them): each source is planned and corrected on its own, then joined window by window
+// (models/host_sources.h). One group, `all`, otherwise.
+std::vector<std::vector<const StoredSeries*>> HostSourceGroups(const std::vector<const StoredSeries*>& all);
 // `all`: every host-side series of one VM.
 void PlanHost(const std::vector<const StoredSeries*>& all, const HostChoice& choice, VmPlan* p);
 

@@ -36,6 +36,30 @@ void WriteJsonComparison(std::ostream& os, const WindowResult& r) {
   os << "]}";
 }
 
+// A VM two host-side sources see: each one's figure, the one w uses first (null for others).
+void WriteJsonHostSources(std::ostream& os, const WindowResult& r) {
+  os << "[";
+  for (size_t i = 0; i < r.host_sources.size(); ++i) {
+    const models::HostFigure& f = r.host_sources[i];
+    os << (i ? ", " : "") << "{\"source\": " << JsonString(models::HostSourceName(f.source))
+       << ", \"counter\": " << JsonString(f.counter) << ", \"host_util_pct\": " << JsonNumber(f.pct)
+       << ", \"host_coverage\": " << JsonNumber(f.coverage) << "}";
+  }
+  os << "]";
+}
+
+// The CSV's host_sources cell: "esxtop:% Used=45.2;vsphere:cpu.usage.average=44.8", the one w
+// uses first; empty for a VM with one host-side source.
+std::string CsvHostSources(const WindowResult& r) {
+  std::string cell;
+  for (const models::HostFigure& f : r.host_sources) {
+    if (!cell.empty()) cell += ';';
+    cell.append(models::HostSourceName(f.source)).append(":").append(f.counter).append("=");
+    AppendCsvNumber(&cell, f.pct);
+  }
+  return CsvCell(cell);
+}
+
 // One window's JSON object; `counters`, when given, is its "counters" array.
 void WriteJsonWindow(std::ostream& os, const WindowResult& r, const std::vector<models::CounterValue>* counters) {
   os << "{\"vm\": " << JsonString(r.vm) << ", \"start\": " << JsonString(FormatIso(r.start, false))
@@ -80,13 +104,15 @@ void WriteJsonWindow(std::ostream& os, const WindowResult& r, const std::vector<
      << ", \"basis\": " << JsonString(models::BasisName(r.basis))
      << ", \"sampled_guest_util_pct\": " << JsonNumber(r.sampled_guest_util_pct) << ", \"sampled_vs_events\": ";
   WriteJsonComparison(os, r);
-  os << ", \"guest_utility_pct\": " << JsonNumber(r.guest_utility_pct) << "}";
+  os << ", \"guest_utility_pct\": " << JsonNumber(r.guest_utility_pct) << ", \"host_sources\": ";
+  WriteJsonHostSources(os, r);
+  os << "}";
 }
 
 constexpr const char* kCsvHeader =
     "vm,start,end,vcpus,guest_util_pct,host_util_pct,w,name,guest_pct,corrected_pct,ci95_lo,ci95_hi,flags,"
     "host_source,guest_machine,steal_pct,ready_pct_per_vcpu,costop_pct,clock_offset_s,vm_key,present_s,host_counter,"
-    "basis,bottleneck_pct,queue_ms_mean,queue_ms_p95,sampled_pct,guest_utility_pct\n";
+    "basis,bottleneck_pct,queue_ms_mean,queue_ms_p95,sampled_pct,guest_utility_pct,host_sources\n";
 
 // One window's CSV rows (one per process), composed in *rows and written at once: a fleet day is
 // 14 million rows, where a stream insertion and a string per cell cost more than the correction.
@@ -106,6 +132,8 @@ void WriteCsvWindow(std::ostream& os, const WindowResult& r, std::string* rows) 
   rows->clear();
   std::string utility(1, ',');
   AppendCsvNumber(&utility, r.guest_utility_pct);
+  utility.push_back(',');
+  if (!r.host_sources.empty()) utility += CsvHostSources(r);
   utility.push_back('\n');
   if (r.processes.empty())
     rows->append(head)
@@ -152,6 +180,15 @@ void WriteTableWindow(std::ostream& os, const WindowResult& r, int top) {
   if (r.clock_offset_s)
     os << "  guest clock " << (*r.clock_offset_s >= 0 ? "+" : "") << FormatFixed(*r.clock_offset_s, 1) << " s";
   os << "\n";
+  if (!r.host_sources.empty()) {
+    os << "  host sources";
+    for (size_t i = 0; i < r.host_sources.size(); ++i) {
+      const models::HostFigure& f = r.host_sources[i];
+      os << (i ? ", " : " ") << models::HostSourceName(f.source) << " " << f.counter << " " << FormatFixed(f.pct, 1)
+         << "%" << (i ? "" : " (used)");
+    }
+    os << "\n";
+  }
   if (r.ready_pct_per_vcpu || r.costop_pct)
     os << "  ready " << Fixed(r.ready_pct_per_vcpu, 1) << "% per vCPU  co-stop " << Fixed(r.costop_pct, 1)
        << "% per vCPU\n";

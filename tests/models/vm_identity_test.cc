@@ -69,7 +69,7 @@ TEST(VmIdentityTest, MovedThereAndBackIsOneVm) {
 }
 
 TEST(VmIdentityTest, GuestMatchesByNameWithoutItsDomain) {
-  const std::vector<VmCandidate> vms = {{"hyperv:hv1/web01", "WEB01", ""}, {"hyperv:hv1/app03", "APP03", ""}};
+  const std::vector<VmCandidate> vms = {{"hyperv:hv1/web01", "WEB01", "", {}}, {"hyperv:hv1/app03", "APP03", "", {}}};
   GuestMatch m = VmNameIndex(vms).Match("web01.corp.example", true, std::nullopt);
   EXPECT_EQ(m.vms, std::vector<size_t>{0});
   EXPECT_EQ(m.how, "name");
@@ -79,35 +79,45 @@ TEST(VmIdentityTest, GuestMatchesByNameWithoutItsDomain) {
 }
 
 TEST(VmIdentityTest, HostNamesThatDifferAfterADotAreNotOneVm) {
-  const std::vector<VmCandidate> vms = {
-      {"k1", "db01.prod.local", ""}, {"k2", "db01.dev.local", ""}, {"k3", "App v1.2", ""}, {"k4", "App v1.3", ""}};
+  const std::vector<VmCandidate> vms = {{"k1", "db01.prod.local", "", {}},
+                                        {"k2", "db01.dev.local", "", {}},
+                                        {"k3", "App v1.2", "", {}},
+                                        {"k4", "App v1.3", "", {}}};
   EXPECT_EQ(VmNameIndex(vms).Match("db01.prod.local", true, std::nullopt).vms, std::vector<size_t>{0});
   EXPECT_EQ(VmNameIndex(vms).Match("App v1.3", true, std::nullopt).vms, std::vector<size_t>{3});
   EXPECT_TRUE(VmNameIndex(vms).Match("DB01", true, std::nullopt).vms.empty());  // the suffix goes on guests only
 }
 
 TEST(VmIdentityTest, TwoVmsOfTheGuestsNameAreAmbiguous) {
-  const std::vector<VmCandidate> vms = {{"vsphere:vc-a/vm-1", "WEB01", ""}, {"vsphere:vc-b/vm-1", "WEB01", ""}};
+  const std::vector<VmCandidate> vms = {{"vsphere:vc-a/vm-1", "WEB01", "", {}}, {"vsphere:vc-b/vm-1", "WEB01", "", {}}};
   const GuestMatch m = VmNameIndex(vms).Match("WEB01", true, std::nullopt);
   EXPECT_EQ(m.vms.size(), 2u);
 }
 
 TEST(VmIdentityTest, InventoryHostNameDisambiguates) {
-  const std::vector<VmCandidate> vms = {{"vsphere:vc-a/vm-1", "WEB01", "web01.prod.example"},
-                                        {"vsphere:vc-b/vm-1", "WEB01", "web01-dr.example"}};
+  const std::vector<VmCandidate> vms = {{"vsphere:vc-a/vm-1", "WEB01", "web01.prod.example", {}},
+                                        {"vsphere:vc-b/vm-1", "WEB01", "web01-dr.example", {}}};
   const GuestMatch m = VmNameIndex(vms).Match("WEB01", true, std::nullopt);
   EXPECT_EQ(m.vms, std::vector<size_t>{0});
   EXPECT_EQ(m.how, "inventory");
 }
 
 TEST(VmIdentityTest, ExplicitMappingWinsByKeyOrName) {
-  const std::vector<VmCandidate> vms = {{"vsphere:vc-a/vm-1", "WEB01", ""},
-                                        {"vsphere:vc-b/vm-1", "WEB01", ""},
-                                        {"hyperv:hv1/billing vm", "Billing VM", ""}};
+  const std::vector<VmCandidate> vms = {{"vsphere:vc-a/vm-1", "WEB01", "", {}},
+                                        {"vsphere:vc-b/vm-1", "WEB01", "", {}},
+                                        {"hyperv:hv1/billing vm", "Billing VM", "", {}}};
   EXPECT_EQ(VmNameIndex(vms).Match("WEB01", true, std::string("vsphere:vc-b/vm-1")).vms, std::vector<size_t>{1});
   const GuestMatch m = VmNameIndex(vms).Match("srv-7", true, std::string("billing vm"));
   EXPECT_EQ(m.vms, std::vector<size_t>{2});
   EXPECT_EQ(m.how, "map");
+}
+
+TEST(VmIdentityTest, AMappingMayNameTheKeyOfAnIdentityLinkedIntoAVm) {
+  // An esxtop VM linked into the vSphere VM of its name (src/engine/host_links.h) keeps its key.
+  const std::vector<VmCandidate> vms = {{"vsphere:web01", "WEB01", "", {"esxtop:esx01/web01"}},
+                                        {"esxtop:esx02/web01", "WEB01", "", {}}};
+  EXPECT_EQ(VmNameIndex(vms).Match("G1", true, std::string("esxtop:esx01/web01")).vms, std::vector<size_t>{0});
+  EXPECT_EQ(VmNameIndex(vms).Match("WEB01", true, std::nullopt).vms, (std::vector<size_t>{0, 1}));
 }
 
 }  // namespace
