@@ -188,7 +188,8 @@ Status VmDirectory::LinkHostSources(Store* store, const std::vector<StoredSeries
       esxtop.push_back(std::move(side));
       continue;
     }
-    if (auto inv = by_entity.find(entries_[i].key.substr(8)); inv != by_entity.end()) side.inventory = inv->second;
+    const std::string entity = entries_[i].key.substr(std::string_view("vsphere:").size());
+    if (auto inv = by_entity.find(entity); inv != by_entity.end()) side.inventory = inv->second;
     vsphere.push_back(std::move(side));
   }
   ASSIGN_OR_RETURN(std::vector<HostLink> links, LinkHostEntries(store, vsphere, esxtop));
