@@ -45,35 +45,60 @@ std::optional<TimeNs> OldestMark(const PlanInput& in, const Entity& e, int inter
   return oldest;
 }
 
+// The rollup a realtime gap is caught up from: the server's 5-minute one, with how long it keeps
+// it and at what level; none when the server keeps no 5-minute rollup.
+std::optional<RollupLevel> CatchUpLevel(const PlanInput& in) {
+  for (const RollupLevel& r : in.rollups)
+    if (r.interval_s == kRollupS) return r;
+  return std::nullopt;
+}
+
+// Whether a round at 20 s finds the entity's realtime marks older than the server still holds,
+// or owes it a rollup range.
+bool NeedsRollup(const PlanInput& in, const Entity& e) {
+  const std::optional<TimeNs> oldest = OldestMark(in, e, 20);
+  return (oldest && *oldest < in.now - kRealtimeKeep + 20 * kNsPerSec) || in.owed.contains(e.moid);
+}
+
 // Catch-up: the collector was away longer than realtime keeps. The part the server no longer
-// holds at 20 s comes from the 300 s rollup, up to one rollup into the realtime range so the two
-// meet without a gap (a little overlap, weighted away by the windows). A range owed by an earlier
-// round is asked again, as far as vCenter still keeps it.
+// holds at 20 s comes from the 5-minute rollup, as far back as the server keeps it, up to one
+// rollup into the realtime range so the two meet without a gap (a little overlap, weighted away by
+// the windows). A range owed by an earlier round is asked again, as far as vCenter still keeps it.
+// Counters above the rollup's statistics level are left out (BatchPlan::not_kept).
 void PlanRollup(const PlanInput& in, const Entity& e, std::optional<TimeNs> oldest, TimeNs realtime_first,
                 std::vector<Batch>* catch_up, BatchPlan* plan) {
   const std::string& moid = e.moid;
   const auto owed = in.owed.find(moid);
   const bool gap = oldest && *oldest < realtime_first;
   if (!gap && owed == in.owed.end()) return;
-  TimeNs from = gap ? std::max(*oldest, in.now - kRollupKeep) : in.now;
-  TimeNs to = gap ? realtime_first + kRollupS * kNsPerSec : in.now - kRollupKeep;
+  const std::optional<RollupLevel> level = CatchUpLevel(in);
+  const TimeNs keep = level ? level->keep : 0;
+  TimeNs from = gap ? std::max(*oldest, in.now - keep) : in.now;
+  TimeNs to = gap ? realtime_first + kRollupS * kNsPerSec : in.now - keep;
   if (owed != in.owed.end()) {
-    from = std::min(from, std::max(owed->second.from, in.now - kRollupKeep));
+    from = std::min(from, std::max(owed->second.from, in.now - keep));
     to = std::max(to, owed->second.to);
   }
+  std::vector<int> ids;
   for (const auto& [id, name] : e.counters) {
+    const auto said = in.counter_levels.find(id);
+    if (level && said != in.counter_levels.end() && said->second > level->level) {
+      plan->not_kept.try_emplace(name, kRollupS);
+      continue;
+    }
+    ids.push_back(id);
     auto h = in.marks.find(MarkKey{moid, name, kRollupS});
     if (h != in.marks.end()) from = std::max(from, h->second);
   }
-  if (from >= to) {
+  if (from >= to || ids.empty()) {
     if (owed != in.owed.end()) {
-      if (owed->second.to <= in.now - kRollupKeep) ++plan->rollups_expired;
+      if (owed->second.to <= in.now - keep || ids.empty()) ++plan->rollups_expired;
       plan->forgive.push_back(moid);
     }
     return;
   }
   QuerySpec q = e.Query(kRollupS, from, to, static_cast<int>((to - from) / (kRollupS * kNsPerSec)) + 1);
-  for (const auto& [id, name] : e.counters) q.counter_ids.push_back(id);
+  q.counter_ids = std::move(ids);
   Batch b;
   b.specs.push_back(std::move(q));
   e.AddTo(&b);
@@ -218,6 +243,16 @@ BatchPlan PlanBatches(const PlanInput& in) {
   }
   append(std::move(batches));
   return plan;
+}
+
+bool NeedsCatchUp(const PlanInput& in) {
+  if (in.historical || in.since > kRealtimeKeep) return false;
+  auto any = [&](const std::vector<std::string>& moids, const std::map<int, std::string>& counters, bool host) {
+    return std::any_of(moids.begin(), moids.end(), [&](const std::string& moid) {
+      return NeedsRollup(in, Entity{moid, counters, host});
+    });
+  };
+  return any(in.vms, in.counters, false) || (!in.host_counters.empty() && any(in.hosts, in.host_counters, true));
 }
 
 bool NeedsBackfill(const PlanInput& in) {

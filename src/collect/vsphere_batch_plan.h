@@ -1,6 +1,6 @@
 // What one vSphere collection round asks each VM for, decided from the store's high-water marks
 // and owed rollup ranges alone: a pure function, so every rule (where a VM starts, when it
-// catches up from the 300 s rollup, how queries pack into the server's per-query limit) is
+// catches up from the 5-minute rollup, how queries pack into the server's per-query limit) is
 // tested without a server or a store (tests/collect/vsphere_batch_plan_test.cc).
 #ifndef VRECON_SRC_COLLECT_VSPHERE_BATCH_PLAN_H_
 #define VRECON_SRC_COLLECT_VSPHERE_BATCH_PLAN_H_
@@ -55,7 +55,8 @@ struct PlanInput {
   // historical rollups, beyond what the round itself asks; 0: not at all (docs/capacity.md).
   TimeNs backfill = 0;
   // The rollups the backfill asks, finest first (the vCenter's enabled historical intervals), and
-  // each counter's statistics level by id (absent or 0: not said, asked of every rollup).
+  // each counter's statistics level by id (absent or 0: not said, asked of every rollup). The
+  // catch-up asks the 5-minute one, for as long as it is kept; nothing when it is not listed.
   std::vector<RollupLevel> rollups{std::begin(kRollupLevels), std::end(kRollupLevels)};
   std::map<int, int> counter_levels;
   std::map<int, std::string> counters;  // counter id -> name, those collected
@@ -76,8 +77,8 @@ struct BatchPlan {
   int vms_caught_up = 0;                         // VMs asked for a rollup range (their realtime gap is too old)
   int rollups_expired = 0;                       // owed ranges vCenter no longer keeps: dropped
   int vms_backfilled = 0, hosts_backfilled = 0;  // entities asked for a backfill
-  // Counters a backfill left out of a rollup (their level is above the rollup's), by name, with
-  // the finest such rollup's interval (s).
+  // Counters a backfill or catch-up left out of a rollup (their level is above the rollup's), by
+  // name, with the finest such rollup's interval (s).
   std::map<std::string, int> not_kept;
   // To record before asking (owed until a batch stores them) and to forget.
   std::map<std::string, RollupDue> owe;
@@ -85,6 +86,11 @@ struct BatchPlan {
 };
 
 BatchPlan PlanBatches(const PlanInput& in);
+
+// Whether the plan would catch any entity up from the 5-minute rollup (realtime marks older than
+// the server still holds, or an owed range): the collector then asks the server how long it keeps
+// that rollup.
+bool NeedsCatchUp(const PlanInput& in);
 
 // Whether the plan would backfill any entity (a backfill asked for and an entity seen the first
 // time): only then does the collector ask the server which rollups it keeps.

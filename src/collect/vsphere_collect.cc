@@ -218,7 +218,7 @@ StatusOr<VsphereCollectResult> CollectVsphere(Store* store, const VsphereCollect
   PlanInput in = PlanFor(opt, now, wanted, vms, selected_hosts, result.batch_limit);
   ASSIGN_OR_RETURN(in.marks, FromStore(VsphereMarks(store, vcenter)));
   ASSIGN_OR_RETURN(in.owed, FromStore(RollupsDue(store, vcenter)));
-  if (NeedsBackfill(in)) in.rollups = ServerRollups(client.get(), vcenter, &result.issues);
+  if (NeedsBackfill(in) || NeedsCatchUp(in)) in.rollups = ServerRollups(client.get(), vcenter, &result.issues);
   const BatchPlan plan = PlanBatches(in);
   std::map<int, CounterInfo> counters = wanted.vm;
   counters.insert(wanted.host.begin(), wanted.host.end());

@@ -20,17 +20,19 @@ std::vector<RollupLevel> ServerRollups(vsphere::VsphereClient* client, const std
                                        std::vector<ImportIssue>* issues) {
   auto intervals = client->HistoricalIntervals();
   if (!intervals.ok()) {
-    issues->push_back(ImportIssue{vcenter, 0, Severity::kWarning, "rollup-intervals-unread",
-                                  vcenter + "'s historical intervals could not be read (" +
-                                      intervals.status().message() +
-                                      "); the backfill asks vCenter's default rollups for every counter"});
+    issues->push_back(
+        ImportIssue{vcenter, 0, Severity::kWarning, "rollup-intervals-unread",
+                    vcenter + "'s historical intervals could not be read (" + intervals.status().message() +
+                        "); the backfill and the catch-up ask vCenter's default rollups for every counter"});
     return {std::begin(kRollupLevels), std::end(kRollupLevels)};
   }
   std::vector<RollupLevel> rollups = RollupsFromIntervals(*intervals);
   if (rollups.empty())
     issues->push_back(ImportIssue{vcenter, 0, Severity::kWarning, "rollup-intervals-none",
-                                  vcenter + " keeps no historical rollups (no enabled statistics interval): there is "
-                                            "nothing to backfill from, and history starts with this round"});
+                                  vcenter +
+                                      " keeps no historical rollups (no enabled statistics interval): a backfill, "
+                                      "or a gap longer than the hour it keeps at 20 s, has nothing to be filled "
+                                      "from"});
   return rollups;
 }
 

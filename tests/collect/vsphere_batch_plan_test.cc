@@ -123,6 +123,64 @@ TEST(VsphereBatchPlanTest, AnOwedRangeIsAskedAgainUntilVcenterNoLongerKeepsIt) {
   EXPECT_EQ(p.owe.count("vm-2"), 0u);
 }
 
+// A server that keeps its 5-minute rollup three days (the list the collector reads when a round
+// needs a catch-up): a collector away two days gets both back, where vCenter's default day cut it.
+TEST(VsphereBatchPlanTest, TheCatchUpReachesAsFarBackAsTheServerKeepsTheFiveMinuteRollup) {
+  PlanInput in = Input({"vm-1"});
+  MarkAll(&in, "vm-1", 20, kNow - 2 * 86400 * kNsPerSec);
+  EXPECT_TRUE(NeedsCatchUp(in));
+  EXPECT_EQ(*PlanBatches(in).batches[0].specs[0].start, kNow - 86400 * kNsPerSec);  // the default list
+  in.rollups = {{300, 3 * 86400 * kNsPerSec, 1}, {1800, 7 * 86400 * kNsPerSec, 1}};
+  const BatchPlan p = PlanBatches(in);
+  ASSERT_EQ(p.batches.size(), 2u);
+  EXPECT_EQ(p.batches[0].specs[0].interval_id, 300);
+  EXPECT_EQ(*p.batches[0].specs[0].start, kNow - 2 * 86400 * kNsPerSec);
+  EXPECT_EQ(p.vms_caught_up, 1);
+  // An owed range two days old is still kept there.
+  in.marks.clear();
+  MarkAll(&in, "vm-1", 20, kNow - kMin);
+  in.owed["vm-1"] = RollupDue{kNow - 50 * 3600 * kNsPerSec, kNow - 40 * 3600 * kNsPerSec};
+  EXPECT_TRUE(NeedsCatchUp(in));
+  const BatchPlan owed = PlanBatches(in);
+  EXPECT_EQ(*owed.batches[0].specs[0].start, kNow - 50 * 3600 * kNsPerSec);
+  EXPECT_EQ(owed.rollups_expired, 0);
+}
+
+TEST(VsphereBatchPlanTest, AServerWithoutAFiveMinuteRollupIsAskedNoCatchUpAndItsOwedRangesGo) {
+  PlanInput in = Input({"vm-1", "vm-2"});
+  MarkAll(&in, "vm-1", 20, kNow - 3 * 3600 * kNsPerSec);
+  MarkAll(&in, "vm-2", 20, kNow - kMin);
+  in.owed["vm-2"] = RollupDue{kNow - 5 * 3600 * kNsPerSec, kNow - 4 * 3600 * kNsPerSec};
+  in.rollups = {{1800, 7 * 86400 * kNsPerSec, 1}};  // the 5-minute interval disabled
+  const BatchPlan p = PlanBatches(in);
+  for (const Batch& b : p.batches)
+    for (const auto& q : b.specs) EXPECT_EQ(q.interval_id, 20);
+  EXPECT_EQ(p.vms_caught_up, 0);
+  EXPECT_EQ(p.rollups_expired, 1);
+  EXPECT_EQ(p.forgive, std::vector<std::string>{"vm-2"});
+}
+
+TEST(VsphereBatchPlanTest, TheCatchUpAsksOnlyTheCountersTheFiveMinuteRollupKeeps) {
+  PlanInput in = Input({"vm-1"}, 4);  // usage, ready, costop, run
+  in.counter_levels = {{100, 1}, {101, 1}, {102, 3}, {103, 2}};
+  MarkAll(&in, "vm-1", 20, kNow - 3 * 3600 * kNsPerSec);
+  in.rollups = {{300, 86400 * kNsPerSec, 1}};
+  const BatchPlan p = PlanBatches(in);
+  EXPECT_EQ(p.batches[0].specs[0].interval_id, 300);
+  EXPECT_EQ(p.batches[0].specs[0].counter_ids, (std::vector<int>{100, 101}));
+  EXPECT_EQ(p.not_kept, (std::map<std::string, int>{{"cpu.costop.summation", 300}, {"cpu.run.summation", 300}}));
+}
+
+TEST(VsphereBatchPlanTest, ARoundWithinTheRealtimeHourNeedsNoCatchUp) {
+  PlanInput in = Input({"vm-1"});
+  EXPECT_FALSE(NeedsCatchUp(in));  // no marks: a first round starts at since
+  MarkAll(&in, "vm-1", 20, kNow - 30 * kMin);
+  EXPECT_FALSE(NeedsCatchUp(in));
+  MarkAll(&in, "vm-1", 20, kNow - 3 * 3600 * kNsPerSec);
+  in.since = 2 * 86400 * kNsPerSec;  // historical: asks the rollup itself
+  EXPECT_FALSE(NeedsCatchUp(in));
+}
+
 TEST(VsphereBatchPlanTest, HistoricalAsksTheRollupWithAnHourOfLookbackAndNoCatchUp) {
   PlanInput in = Input({"vm-1"});
   in.since = 2 * 86400 * kNsPerSec;  // beyond realtime: historical

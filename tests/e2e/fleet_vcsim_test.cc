@@ -238,11 +238,13 @@ TEST_P(FleetVcsimTest, AServerClockFiveMinutesOnGivesTheNextRoundFiveNewMinutes)
 
 TEST_P(FleetVcsimTest, AfterALongAbsenceEachVmCatchesUpFromRollups) {
   VRECON_REQUIRE_VCSIM();
-  auto sim = Vcsim::Start({.vms = 2});
+  // The server keeps its 5-minute rollup three days, every counter in it (vCenter's default is a
+  // day): the catch-up reaches as far back as that.
+  auto sim = Vcsim::Start({.vms = 2, .stats_level = 4, .day_keep_s = 3 * 86400});
   ASSERT_NE(sim, nullptr) << Vcsim::last_error();
   setenv("VRECON_TEST_VC_PW", sim->password().c_str(), 1);
   // A first round in a scratch store gives the VMs' ids; the fleet store then holds marks as
-  // a collector stopped three hours ago would have left them.
+  // a collector stopped two days ago would have left them.
   const std::string scratch_db = NewStore(GetParam(), dir_.path(), "scratch.db");
   WriteText(dir_.File("fleet.toml"), DbLine(scratch_db) + "since = \"2m\"\n" + VcenterToml("vc", *sim));
   ASSERT_EQ(Once().exit_code, 0);
@@ -254,7 +256,7 @@ TEST_P(FleetVcsimTest, AfterALongAbsenceEachVmCatchesUpFromRollups) {
     ASSERT_TRUE(marks.ok());
     ASSERT_EQ(VmMarks(*marks), 2u * 6u);
     std::map<MarkKey, TimeNs> back;
-    for (const auto& [key, t] : *marks) back[key] = t - 3 * 3600 * kNsPerSec;
+    for (const auto& [key, t] : *marks) back[key] = t - 2 * 86400 * kNsPerSec;
     ASSERT_TRUE(SetVsphereMarks(store->get(), sim->url(), back).ok());
   }
   WriteText(dir_.File("fleet.toml"), DbLine(db_) + VcenterToml("vc", *sim));
@@ -268,10 +270,11 @@ TEST_P(FleetVcsimTest, AfterALongAbsenceEachVmCatchesUpFromRollups) {
     rollups += d == 300 * kNsPerSec;
     realtime += d == 20 * kNsPerSec;
   }
-  // Two hours the realtime store no longer holds, as 300 s rollups (24, and one reaching into
-  // the realtime hour), then the hour at 20 s (180).
-  EXPECT_GE(rollups, 24) << spans.size();
-  EXPECT_LE(rollups, 26);
+  // 47 hours the realtime store no longer holds, as 300 s rollups (564, and one reaching into the
+  // realtime hour), then the hour at 20 s (180). Before the catch-up read the server's list it
+  // stopped at vCenter's default day (276).
+  EXPECT_GE(rollups, 562) << spans.size();
+  EXPECT_LE(rollups, 567);
   EXPECT_GE(realtime, 178);
   // The next round has nothing old to catch up.
   CliResult again = Once();
