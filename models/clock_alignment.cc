@@ -295,4 +295,14 @@ ClockModel EstimateClock(std::span<const TimedValue> guest, std::span<const Time
   return m;
 }
 
+std::optional<TimeNs> MedianSampleLength(const std::vector<TimedValue>& samples) {
+  std::vector<TimeNs> lengths;
+  lengths.reserve(samples.size());
+  for (const TimedValue& x : samples)
+    if (x.end > x.start) lengths.push_back(x.end - x.start);
+  if (lengths.empty()) return std::nullopt;
+  std::nth_element(lengths.begin(), lengths.begin() + lengths.size() / 2, lengths.end());
+  return lengths[lengths.size() / 2];
+}
+
 }  // namespace vrecon::models

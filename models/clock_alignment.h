@@ -47,6 +47,9 @@ struct TimedValue {
   TimeNs start = 0, end = 0;
   double value = 0;
 };
+// The median length of the samples that have one (a series' typical interval); nullopt when none
+// has.
+std::optional<TimeNs> MedianSampleLength(const std::vector<TimedValue>& samples);
 
 struct AlignmentConfig {
   double max_lag_s = 180;        // candidate lags searched, +-

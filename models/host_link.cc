@@ -10,20 +10,11 @@ namespace {
 
 bool ByStart(const TimedValue& a, const TimedValue& b) { return a.start < b.start; }
 
-std::optional<TimeNs> MedianLength(const std::vector<TimedValue>& v) {
-  std::vector<TimeNs> lengths;
-  for (const TimedValue& x : v)
-    if (x.end > x.start) lengths.push_back(x.end - x.start);
-  if (lengths.empty()) return std::nullopt;
-  std::nth_element(lengths.begin(), lengths.begin() + lengths.size() / 2, lengths.end());
-  return lengths[lengths.size() / 2];
-}
-
 // (esxtop, vsphere) value pairs: each interval of the coarser series against the finer one's
 // time-weighted mean over it, where the finer covers 80% of it. Both sorted by start.
 std::vector<std::pair<double, double>> Pairs(const std::vector<TimedValue>& esxtop,
                                              const std::vector<TimedValue>& vsphere) {
-  const bool esxtop_coarser = MedianLength(esxtop).value_or(0) > MedianLength(vsphere).value_or(0);
+  const bool esxtop_coarser = MedianSampleLength(esxtop).value_or(0) > MedianSampleLength(vsphere).value_or(0);
   const std::vector<TimedValue>& base = esxtop_coarser ? esxtop : vsphere;
   const std::vector<TimedValue>& fine = esxtop_coarser ? vsphere : esxtop;
   std::vector<std::pair<double, double>> out;

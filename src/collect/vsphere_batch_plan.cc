@@ -1,6 +1,7 @@
 #include "src/collect/vsphere_batch_plan.h"
 
 #include <algorithm>
+#include <functional>
 #include <iterator>
 #include <limits>
 #include <optional>
@@ -45,6 +46,19 @@ std::optional<TimeNs> OldestMark(const PlanInput& in, const Entity& e, int inter
   return oldest;
 }
 
+// A round asking the 5-minute rollup itself (asked for, or `since` beyond realtime): no catch-up.
+bool Historical(const PlanInput& in) { return in.historical || in.since > kRealtimeKeep; }
+
+// The first realtime sample the server still holds, for a round at `interval` seconds.
+TimeNs RealtimeFirst(const PlanInput& in, int interval) { return in.now - kRealtimeKeep + interval * kNsPerSec; }
+
+// Whether a rollup at statistics level `level` keeps counter `id` (a counter whose level is not
+// said is asked of every rollup).
+bool KeptAt(const PlanInput& in, int id, int level) {
+  const auto said = in.counter_levels.find(id);
+  return said == in.counter_levels.end() || said->second <= level;
+}
+
 // The rollup a realtime gap is caught up from: the server's 5-minute one, with how long it keeps
 // it and at what level; none when the server keeps no 5-minute rollup.
 std::optional<RollupLevel> CatchUpLevel(const PlanInput& in) {
@@ -57,7 +71,7 @@ std::optional<RollupLevel> CatchUpLevel(const PlanInput& in) {
 // or owes it a rollup range.
 bool NeedsRollup(const PlanInput& in, const Entity& e) {
   const std::optional<TimeNs> oldest = OldestMark(in, e, 20);
-  return (oldest && *oldest < in.now - kRealtimeKeep + 20 * kNsPerSec) || in.owed.contains(e.moid);
+  return (oldest && *oldest < RealtimeFirst(in, 20)) || in.owed.contains(e.moid);
 }
 
 // Catch-up: the collector was away longer than realtime keeps. The part the server no longer
@@ -81,8 +95,7 @@ void PlanRollup(const PlanInput& in, const Entity& e, std::optional<TimeNs> olde
   }
   std::vector<int> ids;
   for (const auto& [id, name] : e.counters) {
-    const auto said = in.counter_levels.find(id);
-    if (level && said != in.counter_levels.end() && said->second > level->level) {
+    if (level && !KeptAt(in, id, level->level)) {
       plan->not_kept.try_emplace(name, kRollupS);
       continue;
     }
@@ -114,6 +127,16 @@ bool FirstSeen(const PlanInput& in, const Entity& e) {
   return (m == in.marks.end() || std::get<0>(m->first) != e.moid) && !in.owed.contains(e.moid);
 }
 
+// Whether `pred` holds for any VM, or any host when host counters are collected.
+bool AnyEntity(const PlanInput& in, const std::function<bool(const Entity&)>& pred) {
+  for (const std::string& moid : in.vms)
+    if (pred(Entity{moid, in.counters, false})) return true;
+  if (in.host_counters.empty()) return false;
+  for (const std::string& moid : in.hosts)
+    if (pred(Entity{moid, in.host_counters, true})) return true;
+  return false;
+}
+
 // Backfill: an entity's first round also asks each coarser rollup for what it keeps before the
 // finer ones' span, back to `in.backfill` ago. Each level reaches one of its intervals into the
 // finer data after it, so the two meet without a gap (as the catch-up does). `covered` is where
@@ -130,8 +153,7 @@ void PlanBackfill(const PlanInput& in, const Entity& e, int interval, TimeNs cov
     const TimeNs to = covered + step;
     QuerySpec q = e.Query(level.interval_s, from, to, static_cast<int>((to - from) / step) + 1);
     for (const auto& [id, name] : e.counters) {
-      const auto said = in.counter_levels.find(id);
-      if (said == in.counter_levels.end() || said->second <= level.level) {
+      if (KeptAt(in, id, level.level)) {
         q.counter_ids.push_back(id);
       } else {
         plan->not_kept.try_emplace(name, level.interval_s);  // the rollups come finest first
@@ -177,7 +199,7 @@ std::vector<Batch> Pack(std::vector<Batch> one_per_vm, int limit) {
 
 BatchPlan PlanBatches(const PlanInput& in) {
   BatchPlan plan;
-  const bool historical = in.historical || in.since > kRealtimeKeep;
+  const bool historical = Historical(in);
   const int interval = historical ? kRollupS : 20;
   plan.interval_s = interval;
   plan.from = plan.to = in.now;
@@ -206,7 +228,7 @@ BatchPlan PlanBatches(const PlanInput& in) {
     const std::optional<TimeNs> oldest = OldestMark(in, e, interval);
     TimeNs start = oldest ? *oldest - lookback : in.now - in.since;
     if (!historical) {
-      const TimeNs realtime_first = in.now - kRealtimeKeep + interval * kNsPerSec;
+      const TimeNs realtime_first = RealtimeFirst(in, interval);
       PlanRollup(in, e, oldest, realtime_first, &catch_up, &plan);
       start = std::max(start, realtime_first);
     }
@@ -246,24 +268,11 @@ BatchPlan PlanBatches(const PlanInput& in) {
 }
 
 bool NeedsCatchUp(const PlanInput& in) {
-  if (in.historical || in.since > kRealtimeKeep) return false;
-  auto any = [&](const std::vector<std::string>& moids, const std::map<int, std::string>& counters, bool host) {
-    return std::any_of(moids.begin(), moids.end(), [&](const std::string& moid) {
-      return NeedsRollup(in, Entity{moid, counters, host});
-    });
-  };
-  return any(in.vms, in.counters, false) || (!in.host_counters.empty() && any(in.hosts, in.host_counters, true));
+  return !Historical(in) && AnyEntity(in, [&](const Entity& e) { return NeedsRollup(in, e); });
 }
 
 bool NeedsBackfill(const PlanInput& in) {
-  if (in.backfill <= 0) return false;
-  auto first_seen = [&](const std::vector<std::string>& moids, const std::map<int, std::string>& counters, bool host) {
-    return std::any_of(moids.begin(), moids.end(), [&](const std::string& moid) {
-      return FirstSeen(in, Entity{moid, counters, host});
-    });
-  };
-  return first_seen(in.vms, in.counters, false) ||
-         (!in.host_counters.empty() && first_seen(in.hosts, in.host_counters, true));
+  return in.backfill > 0 && AnyEntity(in, [&](const Entity& e) { return FirstSeen(in, e); });
 }
 
 std::map<std::string, vsphere::HostInfo> HostsToAsk(const std::map<std::string, vsphere::VmInfo>& vms,

@@ -157,17 +157,6 @@ Status AddBoots(BlockReader* reader, const StoredSeries* uptime, const TimeRange
   return Status::Ok();
 }
 
-// The median length of the samples that have one, seconds; nullopt when none has.
-std::optional<double> MedianLength(const std::vector<models::TimedValue>& samples) {
-  std::vector<TimeNs> lengths;
-  lengths.reserve(samples.size());
-  for (const models::TimedValue& x : samples)
-    if (x.end > x.start) lengths.push_back(x.end - x.start);
-  if (lengths.empty()) return std::nullopt;
-  std::nth_element(lengths.begin(), lengths.begin() + lengths.size() / 2, lengths.end());
-  return static_cast<double>(lengths[lengths.size() / 2]) / kNsPerSec;
-}
-
 }  // namespace
 
 // One VM's windows over `range` from the series `plan` names (one guest's logs and the VM's host
@@ -207,7 +196,8 @@ StatusOr<std::vector<models::WindowResult>> CorrectPlanned(RunContext* ctx, cons
     ASSIGN_OR_RETURN(vm.host_group, host_series(plan.host_group));
   }
 
-  vm.host_interval_s = MedianLength(host_ref);
+  if (const std::optional<TimeNs> median = models::MedianSampleLength(host_ref))
+    vm.host_interval_s = static_cast<double>(*median) / kNsPerSec;
   if (host_interval_s) *host_interval_s = vm.host_interval_s;
 
   // The guest's clock: its total's timestamps, what ingest recorded, and (aligned) the offset
