@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <string_view>
 
 #include "adapters/vsphere/vsphere_units.h"
 #include "src/core/vsphere_entity.h"
@@ -58,9 +59,10 @@ Status VsphereBatchWriter::Write(const std::vector<EntityMetrics>& metrics, cons
   WriteAhead ahead(store_);
   RETURN_IF_ERROR(ahead.LoadSeries(all));
   RETURN_IF_ERROR(ahead.AddMissing(all));
-  ASSIGN_OR_RETURN(std::vector<FileRecord> files, FileRows(metrics, fingerprints, columns));
+  ASSIGN_OR_RETURN(BatchFiles files, FileRows(metrics, fingerprints, columns));
   for (size_t i = 0; i < metrics.size(); ++i)
-    RETURN_IF_ERROR(WriteEntity(metrics[i], columns[i], &files[i], &ahead, &moved, &samples, &issues));
+    RETURN_IF_ERROR(
+        WriteEntity(metrics[i], columns[i], &files.rows[files.row_of[i]], &ahead, &moved, &samples, &issues));
   RETURN_IF_ERROR(ahead.Flush());
   // A counter the server answered for without usable values (none, or a series that could
   // not be paired with its times) was still asked up to the VM's newest sample: its mark moves
@@ -106,15 +108,20 @@ std::map<MarkKey, TimeNs> VsphereBatchWriter::WithTheirOtherMarks(const std::map
 }
 
 // A VM's samples live under one file row per vCenter and VM: the stored one, or a new one, the
-// batch's new ones added in one statement.
-StatusOr<std::vector<FileRecord>> VsphereBatchWriter::FileRows(const std::vector<EntityMetrics>& metrics,
-                                                               const std::vector<std::string>& fingerprints,
-                                                               const std::vector<Columns>& columns) {
+// batch's new ones added in one statement. An answer may hold a VM more than once (its realtime
+// and rollup specs in one batch): each of its parts then counts into the same row.
+StatusOr<VsphereBatchWriter::BatchFiles> VsphereBatchWriter::FileRows(const std::vector<EntityMetrics>& metrics,
+                                                                      const std::vector<std::string>& fingerprints,
+                                                                      const std::vector<Columns>& columns) {
   ASSIGN_OR_RETURN(auto stored, store_->FindFiles(fingerprints));
-  std::vector<FileRecord> files(metrics.size());
-  std::vector<FileRecord*> added;
+  BatchFiles out;
+  out.row_of.reserve(metrics.size());
+  std::map<std::string_view, size_t> row_by_fingerprint;
   for (size_t i = 0; i < metrics.size(); ++i) {
-    FileRecord& file = files[i];
+    auto [at, added] = row_by_fingerprint.try_emplace(fingerprints[i], out.rows.size());
+    out.row_of.push_back(at->second);
+    if (!added) continue;
+    FileRecord& file = out.rows.emplace_back();
     if (auto f = stored.find(fingerprints[i]); f != stored.end()) file = std::move(f->second);
     file.fingerprint = fingerprints[i];
     file.path = vcenter_;
@@ -122,10 +129,12 @@ StatusOr<std::vector<FileRecord>> VsphereBatchWriter::FileRows(const std::vector
     file.kinds = columns[i].host ? "vsphere-host" : "vsphere";
     file.machines = columns[i].vm_name;
     if (file.consumed_line_hash.empty()) file.consumed_line_hash = "0";
-    if (file.id == 0) added.push_back(&file);
   }
+  std::vector<FileRecord*> added;
+  for (FileRecord& file : out.rows)
+    if (file.id == 0) added.push_back(&file);
   if (!added.empty()) RETURN_IF_ERROR(store_->AddFiles(added));
-  return files;
+  return out;
 }
 
 std::string VsphereBatchWriter::Fingerprint(const EntityMetrics& em) const {

@@ -53,10 +53,14 @@ class VsphereBatchWriter {
   Columns ColumnsOf(const vsphere::EntityMetrics& em) const;
   std::map<MarkKey, TimeNs> WithTheirOtherMarks(const std::map<MarkKey, TimeNs>& moved) const;
   std::string Fingerprint(const vsphere::EntityMetrics& em) const;
-  // Each VM's file row, by index of `metrics`; the new ones are added.
-  StatusOr<std::vector<FileRecord>> FileRows(const std::vector<vsphere::EntityMetrics>& metrics,
-                                             const std::vector<std::string>& fingerprints,
-                                             const std::vector<Columns>& columns);
+  // The batch's file rows, one per VM or host, and which of them each of `metrics` counts into.
+  struct BatchFiles {
+    std::vector<FileRecord> rows;
+    std::vector<size_t> row_of;  // by index of `metrics`
+  };
+  // The rows stored, and new ones added.
+  StatusOr<BatchFiles> FileRows(const std::vector<vsphere::EntityMetrics>& metrics,
+                                const std::vector<std::string>& fingerprints, const std::vector<Columns>& columns);
   // `file`: the VM's file row (counts and times updated here); `ahead`: the batch's series and
   // block ids and held rows.
   Status WriteEntity(const vsphere::EntityMetrics& em, const Columns& cols, FileRecord* file, WriteAhead* ahead,
