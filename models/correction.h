@@ -49,6 +49,7 @@ struct EventProcessSeries {
 struct EventSeries {
   std::optional<WindowSeries> total;                    // ETW Processor(_Total)\% Processor Time
   std::optional<WindowSeries> unknown;                  // ETW Processor(_Total)\% Unknown Time (events lost)
+  std::optional<WindowSeries> dpc, isr;                 // ETW Processor(_Total)\% DPC Time, % Interrupt Time
   std::vector<WindowSeries> cpus;                       // ETW Processor(n)\% Processor Time
   std::map<std::string, EventProcessSeries> processes;  // by instance, "name:pid"
   // Per window (empty, or one per window): the host's mean over the seconds the trace covers where
@@ -171,6 +172,9 @@ struct WindowResult {
   Basis basis = Basis::kSamples;  // what guest_util_pct and the processes' guest_pct come from
   // Events basis, where a Perfmon log covers the window too: its Processor(_Total) figure.
   std::optional<double> sampled_guest_util_pct;
+  // Events basis, from a trace that records DPCs and interrupts (the xperf dumper text): the time
+  // they took, % of all vCPUs as guest_util_pct, which counts it; no process's guest_pct does.
+  std::optional<double> dpc_isr_pct;
   std::vector<ProcessResult> processes;  // largest guest_pct first
   std::vector<Flag> flags;
   // A VM two host-side sources see (esxtop and vSphere, models/host_sources.h): each one's figure

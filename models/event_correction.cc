@@ -100,6 +100,9 @@ void AddEventFigures(const VmSeries& vm, int w, WindowResult* r) {
       p.sampled_pct = OverSpan(s->at(w), vm.guest_total->at(w).covered_s);
   }
   FlagComparison(*r, &r->flags);
+  const std::optional<double> dpc = vm.events.dpc ? vm.events.dpc->Mean(w) : std::nullopt;
+  const std::optional<double> isr = vm.events.isr ? vm.events.isr->Mean(w) : std::nullopt;
+  if (dpc || isr) r->dpc_isr_pct = dpc.value_or(0) + isr.value_or(0);
   const std::optional<double> unknown = vm.events.unknown ? vm.events.unknown->Mean(w) : std::nullopt;
   if (unknown && *unknown > 0.1) {
     r->flags.push_back(Flag{"events-lost", Severity::kWarning,

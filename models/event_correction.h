@@ -18,8 +18,8 @@ namespace vrecon::models {
 bool UseEvents(const VmSeries& vm, int w, const CorrectionConfig& config);
 
 // An events-basis window whose processes CorrectVm built from vm.events: adds each process's
-// bottleneck and queue times and Perfmon's figure for it, Perfmon's total, and the flags
-// sampled-vs-events and events-lost.
+// bottleneck and queue times and Perfmon's figure for it, Perfmon's total, the DPC and interrupt
+// time, and the flags sampled-vs-events and events-lost.
 void AddEventFigures(const VmSeries& vm, int w, WindowResult* r);
 
 // A samples-basis window that a trace covers in part: the events-partial flag says why the trace

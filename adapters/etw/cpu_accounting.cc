@@ -84,14 +84,23 @@ CpuAccounting::Cpu& CpuAccounting::CpuOf(int cpu) {
   return cpus_[static_cast<size_t>(slot_[n])];
 }
 
+// A DPC or ISR runs on its CPU at the expense of the thread it interrupted, whose thread and
+// process times do not count it (Windows charges it to the processor's DPC or interrupt time, as
+// Perfmon's Process counters show): it is taken out of the stretch it began in, and of the next
+// ones while any is left. On an idle CPU it is busy time all the same.
 void CpuAccounting::Charge(Cpu& c, int64_t to) {
   const auto d = static_cast<double>(to - c.since);
   if (d <= 0) return;
+  const double deferred = std::min(c.deferred_us, d);
+  c.deferred_us -= deferred;
   if (!c.known) {
-    c.bucket.unknown_us += d;
+    c.bucket.unknown_us += d - deferred;
+    c.bucket.busy_us += deferred;
   } else if (c.pid != 0) {  // pid 0: the Idle process
     c.bucket.busy_us += d;
-    processes_[c.pid].bucket.cpu_us += d;
+    processes_[c.pid].bucket.cpu_us += d - deferred;
+  } else {
+    c.bucket.busy_us += deferred;
   }
   c.since = to;
 }
@@ -251,7 +260,9 @@ void CpuAccounting::Ready(int64_t t_us, uint32_t tid) {
 void CpuAccounting::Deferred(int64_t t_us, int cpu, double elapsed_us, bool isr) {
   AdvanceTo(t_us);
   Cpu& c = CpuOf(cpu);
+  Charge(c, t_us);  // the interrupted run up to the DPC's start is its own
   (isr ? c.bucket.isr_us : c.bucket.dpc_us) += elapsed_us;
+  c.deferred_us += elapsed_us;
 }
 
 void CpuAccounting::ProcessStart(int64_t t_us, uint32_t pid, std::string_view image) {

@@ -2,12 +2,13 @@
 // events"; seed 002's ratios), shared by the ETW readers: each CSwitch ends one thread's run on a
 // CPU and starts another's, so a thread's CPU time is the sum of its switch-in to switch-out
 // intervals. Per process and bucket of trace time (1 s by default) it adds up:
-//   cpu_us      its threads' running time, summed over CPUs (heater: cpu_us / bucket = CPUs used);
+//   cpu_us      its threads' running time, summed over CPUs (heater: cpu_us / bucket = CPUs used),
+//               less the DPCs and ISRs that interrupted them (as Perfmon's Process counters);
 //   union_us    the time in which at least one of its threads ran (bottleneck ratio's numerator);
 //   queue_us, switch_ins   CPU queue time of its switch-ins: ReadyThread to switch-in, and
 //               preempted (switched out still Ready) to redispatch;
-// per CPU: busy (not the Idle process), DPC and ISR time, and time that is unknown because the
-// switch sequence is broken (a CSwitch whose old thread is not the one the CPU was running: events
+// per CPU: busy (not the Idle process, or a DPC or ISR), DPC and ISR time, and time that is unknown
+// because the switch sequence is broken (a CSwitch whose old thread is not the one the CPU was running: events
 // were lost there). Unknown time is never counted as idle or as any process's.
 // Per process and window (5 minutes of absolute time by default) it keeps the queue times'
 // distribution for their p95. Events must come in time order, as xperf and WPA write them.
@@ -119,6 +120,8 @@ class CpuAccounting {
     bool known = false;  // a thread is known to be running on it
     uint32_t tid = 0, pid = 0;
     int64_t since = 0;  // of the current run (or of the unknown stretch)
+    // DPC and ISR time begun here and not yet taken out of the runs it interrupted (Charge).
+    double deferred_us = 0;
     CpuFigures bucket;
   };
 

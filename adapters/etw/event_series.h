@@ -41,10 +41,16 @@ class EventSeriesWriter {
 
   // Quiet: rows an earlier ingest stored are counted, not delivered.
   void set_quiet(bool quiet) { quiet_ = quiet; }
-  // The input records no DPC or interrupt events (WPA's CPU Usage (Precise) table): the CPUs'
-  // % DPC Time and % Interrupt Time are not stored at all rather than stored as zero. Call it
-  // before the first bucket.
-  void set_without_deferred() { counters_ = {0, 3}; }
+  // Which of DPC and interrupt events the input records: WPA's CPU Usage (Precise) table neither,
+  // a dumper text those its header declares. The CPUs' % DPC Time or % Interrupt Time of one it
+  // does not record are not stored at all rather than stored as zero. Call it before the first
+  // bucket.
+  void set_deferred(bool dpc, bool isr) {
+    counters_ = {0};
+    if (dpc) counters_.push_back(1);
+    if (isr) counters_.push_back(2);
+    counters_.push_back(3);
+  }
   Status AddBucket(const Bucket& b);
   void AddWindow(const QueueWindow& w);  // kept until Finish: a window's p95s go out at the end
   Status Finish();

@@ -237,7 +237,7 @@ Status WpaPreciseReader::Replay() {
       "times count from --trace-start " + FormatIso(start, true) + " (a WPA export does not carry the trace's start)");
   writer_ = std::make_unique<EventSeriesWriter>(options_.default_machine, start, sink_, &summary_);
   writer_->set_quiet(quiet_);
-  writer_->set_without_deferred();  // the table holds no DPC or interrupt time
+  writer_->set_deferred(false, false);  // the table holds no DPC or interrupt time
   const CpuAccounting::Options grid = AbsoluteGrid(start);
   accounting_ = std::make_unique<CpuAccounting>(
       grid,

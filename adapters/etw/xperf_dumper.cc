@@ -60,10 +60,12 @@ bool ParseInt(std::string_view s, T* v) {
   return ec == std::errc() && p == s.data() + s.size();
 }
 
-// "12.5" or "12": DPC and ISR elapsed time (microseconds).
+// "12.5" or "12": DPC and ISR elapsed time (microseconds). More than 10 s is damage: Windows
+// stops a machine whose DPCs run that long (DPC_WATCHDOG_VIOLATION), and the time is taken out
+// of the runs the DPC interrupted.
 bool ParseNumber(std::string_view s, double* v) {
   const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *v);
-  return ec == std::errc() && p == s.data() + s.size() && *v >= 0;
+  return ec == std::errc() && p == s.data() + s.size() && *v >= 0 && *v <= 10e6;
 }
 
 }  // namespace
@@ -215,6 +217,8 @@ Status XperfDumperReader::BeginEvents() {
           0);
   }
   writer_ = std::make_unique<EventSeriesWriter>(options_.default_machine, start, sink_, &summary_);
+  // A trace recorded without DPC or INTERRUPT declares no such event: its time is unknown, not 0.
+  writer_->set_deferred(layouts_.contains("DPC") || layouts_.contains("DPCTmr"), layouts_.contains("Interrupt"));
   accounting_ = std::make_unique<CpuAccounting>(
       AbsoluteGrid(start),
       [this](const Bucket& b) {

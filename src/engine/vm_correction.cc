@@ -122,6 +122,8 @@ Status ReadEvents(RunContext* ctx, const VmPlan& plan, const models::WindowGrid&
     return Fill(&ctx->reader, s, range, &**dst, clock, plans);
   };
   RETURN_IF_ERROR(fill(plan.event_unknown, &out->unknown));
+  RETURN_IF_ERROR(fill(plan.event_dpc, &out->dpc));
+  RETURN_IF_ERROR(fill(plan.event_isr, &out->isr));
   for (const StoredSeries* s : plan.event_cpus) {
     std::optional<models::WindowSeries> w;
     RETURN_IF_ERROR(fill(s, &w));

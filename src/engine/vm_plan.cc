@@ -35,6 +35,8 @@ void PlanEvents(const StoredSeries* s, VmPlan* p) {
     if (k.instance == "_Total") {
       if (k.counter == "% Processor Time") p->event_total = s;
       if (k.counter == "% Unknown Time") p->event_unknown = s;
+      if (k.counter == "% DPC Time") p->event_dpc = s;
+      if (k.counter == "% Interrupt Time") p->event_isr = s;
     } else if (k.counter == "% Processor Time") {
       p->event_cpus.push_back(s);
     }
@@ -67,7 +69,8 @@ std::vector<int64_t> VmPlan::AllIds() const {
 
 std::vector<int64_t> VmPlan::ReadIds() const {
   std::vector<int64_t> ids = AllIds();
-  for (const StoredSeries* s : {guest_steal, guest_utility, guest_queue, guest_uptime, event_unknown})
+  for (const StoredSeries* s :
+       {guest_steal, guest_utility, guest_queue, guest_uptime, event_unknown, event_dpc, event_isr})
     if (s) ids.push_back(s->id);
   for (auto& [n, s] : process_ids) ids.push_back(s->id);
   for (const StoredSeries* s : event_cpus) ids.push_back(s->id);

@@ -21,10 +21,12 @@ struct VmPlan {
   std::vector<const StoredSeries*> guest_cpus;
   std::map<std::string, const StoredSeries*> processes, process_ids;
   // ETW context-switch figures of the same guest (adapters/etw/event_series.h), exact where a
-  // trace covers a window: _Total's busy and unknown time, each CPU's busy time, and per process
+  // trace covers a window: _Total's busy, unknown, DPC and interrupt time, each CPU's busy time, and per process
   // ("name:pid") its five series.
   const StoredSeries* event_total = nullptr;
   const StoredSeries* event_unknown = nullptr;
+  const StoredSeries* event_dpc = nullptr;  // _Total's % DPC Time and % Interrupt Time (xperf dumper text)
+  const StoredSeries* event_isr = nullptr;
   std::vector<const StoredSeries*> event_cpus;
   struct EventProcess {
     const StoredSeries *cpu = nullptr, *bottleneck = nullptr, *queue = nullptr, *switch_ins = nullptr,

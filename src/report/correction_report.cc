@@ -106,13 +106,13 @@ void WriteJsonWindow(std::ostream& os, const WindowResult& r, const std::vector<
   WriteJsonComparison(os, r);
   os << ", \"guest_utility_pct\": " << JsonNumber(r.guest_utility_pct) << ", \"host_sources\": ";
   WriteJsonHostSources(os, r);
-  os << "}";
+  os << ", \"dpc_isr_pct\": " << JsonNumber(r.dpc_isr_pct) << "}";
 }
 
 constexpr const char* kCsvHeader =
     "vm,start,end,vcpus,guest_util_pct,host_util_pct,w,name,guest_pct,corrected_pct,ci95_lo,ci95_hi,flags,"
     "host_source,guest_machine,steal_pct,ready_pct_per_vcpu,costop_pct,clock_offset_s,vm_key,present_s,host_counter,"
-    "basis,bottleneck_pct,queue_ms_mean,queue_ms_p95,sampled_pct,guest_utility_pct,host_sources\n";
+    "basis,bottleneck_pct,queue_ms_mean,queue_ms_p95,sampled_pct,guest_utility_pct,host_sources,dpc_isr_pct\n";
 
 // One window's CSV rows (one per process), composed in *rows and written at once: a fleet day is
 // 14 million rows, where a stream insertion and a string per cell cost more than the correction.
@@ -134,6 +134,8 @@ void WriteCsvWindow(std::ostream& os, const WindowResult& r, std::string* rows) 
   AppendCsvNumber(&utility, r.guest_utility_pct);
   utility.push_back(',');
   if (!r.host_sources.empty()) utility += CsvHostSources(r);
+  utility.push_back(',');
+  AppendCsvNumber(&utility, r.dpc_isr_pct);
   utility.push_back('\n');
   if (r.processes.empty())
     rows->append(head)
@@ -172,7 +174,7 @@ void WriteTableWindow(std::ostream& os, const WindowResult& r, int top) {
   os << "  guest " << Fixed(r.guest_util_pct, 1) << "%";
   if (events)
     os << " (ETW events" << (r.sampled_guest_util_pct ? ", Perfmon " + Fixed(r.sampled_guest_util_pct, 1) + "%" : "")
-       << ")";
+       << (r.dpc_isr_pct ? ", DPC/ISR " + FormatFixed(*r.dpc_isr_pct, 2) + "%" : "") << ")";
   if (r.guest_utility_pct) os << " (utility " << FormatFixed(*r.guest_utility_pct, 1) << "%)";
   os << "  host " << Fixed(r.host_util_pct, 1) << "% (" << models::HostSourceName(r.host)
      << (r.host == models::HostSource::kVsphere ? " " + r.host_counter : "") << ")  w " << Fixed(r.w, 3);

@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "src/engine/correction_job.h"
 #include "src/ingest/ingest_file.h"
@@ -71,6 +75,7 @@ TEST_F(EventCorrectionTest, SameCpuOneThreadBoundCorrectedFromTheEvents) {
   EXPECT_NEAR(*r->host_util_pct, 50, 1e-6);
   EXPECT_NEAR(*r->w, 1.25, 1e-6);
   EXPECT_EQ(r->vcpus, 5);
+  EXPECT_FALSE(r->dpc_isr_pct) << "a trace recorded without DPC and INTERRUPT: unknown, not zero";
   const models::ProcessResult* single = Process(*r, "single:100");
   const models::ProcessResult* multi = Process(*r, "multi:200");
   ASSERT_NE(single, nullptr);
@@ -140,6 +145,62 @@ TEST_F(EventCorrectionTest, ATraceAloneIsCorrectedWhateverItCovers) {
   EXPECT_NEAR(*r->w, 1.25, 1e-6);
   EXPECT_TRUE(HasFlag(*r, "low-coverage"));
   EXPECT_FALSE(HasFlag(*r, "missing-guest"));
+}
+
+// Seed 002's trace with DPC and interrupt events: each second a 10 ms DPC interrupts single.exe
+// on CPU 0 and a 5 ms interrupt runs on CPU 3 while it idles. The DPC is not single.exe's (99% of
+// one CPU, not 100), both are the guest's busy time (CPU 3 busy 25.5%), and the window says how
+// much they took: (1% + 0.5%) / 5 vCPUs.
+std::string WithDeferred(const std::string& trace, int seconds) {
+  std::vector<std::pair<int64_t, std::string>> events;
+  for (int64_t k = 0; k < seconds; ++k) {
+    const int64_t dpc = k * testing::kSecUs + 500'000, isr = k * testing::kSecUs + 600'000;
+    events.emplace_back(dpc,
+                        "DPC, " + std::to_string(dpc) + ", 10000, 0, 0xfffff80345671234, ndis.sys!ndisInterruptDpc");
+    events.emplace_back(isr, "Interrupt, " + std::to_string(isr) +
+                                 ", 5000, 3, 0x00000000000000a0, 0, 0x00000001, 0xfffff80345679999, storport.sys!Isr");
+  }
+  std::string out;
+  size_t next = 0;
+  bool events_begun = false, header_done = false;
+  std::istringstream lines(trace);
+  for (std::string line; std::getline(lines, line);) {
+    if (line == "EndHeader") {
+      header_done = true;
+      out +=
+          "DPC,  TimeStamp, ElapsedTime, CPU, ServiceAddr, Image!Function\n"
+          "Interrupt,  TimeStamp, ElapsedTime, CPU, Vector, MessageIndex, Status, ServiceAddr, Image!Function\n";
+    }
+    if (header_done && (line.starts_with("CSwitch,") || line.starts_with("ReadyThread,"))) {
+      events_begun = true;
+      const int64_t t = std::stoll(line.substr(line.find(',') + 1));
+      for (; next < events.size() && events[next].first < t; ++next) out += events[next].second + "\n";
+    }
+    if (!line.empty()) out += line + "\n";
+  }
+  EXPECT_TRUE(events_begun);
+  for (; next < events.size(); ++next) out += events[next].second + "\n";
+  return out;
+}
+
+TEST_F(EventCorrectionTest, DpcAndInterruptTimeIsTheGuestsButNoProcesss) {
+  TempDir dir;
+  auto opened = Store::Open(dir.File("dpc.db"));
+  ASSERT_TRUE(opened.ok()) << opened.status().message();
+  store_ = std::move(opened).value();
+  Ingest("host.csv", HostLog(), "");
+  Ingest("web01-dpc.txt", WithDeferred(Trace(60), 60), "WEB01");
+  const auto rs = Correct(60 * kNsPerSec);
+  const models::WindowResult* r = At(rs, k1000);
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->basis, models::Basis::kEvents);
+  ASSERT_TRUE(r->guest_util_pct && r->dpc_isr_pct);
+  EXPECT_NEAR(*r->guest_util_pct, 40.1, 1e-6);
+  EXPECT_NEAR(*r->dpc_isr_pct, 0.3, 1e-6);
+  const models::ProcessResult* single = Process(*r, "single:100");
+  ASSERT_NE(single, nullptr);
+  ASSERT_TRUE(single->guest_pct);
+  EXPECT_NEAR(*single->guest_pct, 99, 1e-6);
 }
 
 }  // namespace

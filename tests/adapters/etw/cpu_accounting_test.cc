@@ -187,6 +187,49 @@ TEST(CpuAccountingTest, DpcAndIsrTimeIsKeptPerCpu) {
   EXPECT_EQ(b.cpus[0].dpc_us, 2);
 }
 
+// Perfmon's Process counters leave out the DPCs and ISRs that interrupted a process's threads
+// (Windows charges them to the processor): the events do too (seed 000), and the CPU stays busy.
+TEST(CpuAccountingTest, DpcAndIsrTimeIsNotTheInterruptedThreadsButIsBusy) {
+  Recorder r;
+  CpuAccounting acc = r.Make();
+  acc.Begin(0);
+  acc.Switch(Sw(0, 0, 10, 11, kIdle, 0));    // a runs on CPU 0 all second
+  acc.Deferred(500'000, 0, 100'000, false);  // a DPC of 100 ms interrupts it
+  acc.Deferred(700'000, 0, 20'000, true);    // and an ISR of 20 ms
+  acc.Switch(Sw(0, 1, kIdle, 0, kIdle, 0));  // CPU 1 idles all second
+  acc.Deferred(300'000, 1, 50'000, false);   // but for a DPC of 50 ms
+  acc.End(1'000'000);
+  ASSERT_EQ(r.buckets.size(), 1u);
+  const Bucket& b = r.buckets[0];
+  EXPECT_EQ(r.Totals().at(10).cpu_us, 880'000);
+  ASSERT_EQ(b.cpus.size(), 2u);
+  EXPECT_EQ(b.cpus[0].busy_us, 1'000'000);
+  EXPECT_EQ(b.cpus[0].dpc_us, 100'000);
+  EXPECT_EQ(b.cpus[0].isr_us, 20'000);
+  EXPECT_EQ(b.cpus[1].busy_us, 50'000);
+  EXPECT_EQ(b.cpus[1].dpc_us, 50'000);
+}
+
+// A DPC that outlasts the run it interrupted (the thread switched out while the DPC was
+// accounted at its start) is taken from the runs after it on that CPU, never below zero, and in
+// the bucket its time lies in.
+TEST(CpuAccountingTest, ADpcLongerThanTheRunItInterruptedIsTakenFromTheNextRuns) {
+  Recorder r;
+  CpuAccounting acc = r.Make(1'000'000, 1'000'000);
+  acc.Begin(0);
+  acc.Switch(Sw(0, 0, 10, 11, kIdle, 0));
+  acc.Deferred(900'000, 0, 300'000, false);  // 100 ms of a's second, then 200 ms of b's
+  acc.Switch(Sw(1'000'000, 0, 20, 21, 10, 11));
+  acc.Switch(Sw(1'500'000, 0, kIdle, 0, 20, 21));
+  acc.End(2'000'000);
+  ASSERT_EQ(r.buckets.size(), 2u);
+  const auto t = r.Totals();
+  EXPECT_EQ(t.at(10).cpu_us, 900'000);
+  EXPECT_EQ(t.at(20).cpu_us, 300'000);
+  EXPECT_EQ(r.buckets[0].cpus[0].busy_us, 1'000'000);
+  EXPECT_EQ(r.buckets[1].cpus[0].busy_us, 500'000);
+}
+
 TEST(CpuAccountingTest, OnlyTheCpusEventsNameExist) {
   Recorder r;
   CpuAccounting acc = r.Make();

@@ -42,7 +42,7 @@ TEST(XperfDumperTest, PerProcessCpuBottleneckAndQueuePerSecond) {
   const auto& sql = sink.series.at("ETW Process(sqlservr:1200)\\% Processor Time");
   ASSERT_EQ(sql.size(), 2u);
   EXPECT_EQ(FormatIso(sql[0].start, false), "2026-11-02T10:00:00Z");
-  ExpectWeb01Processes(sink);
+  ExpectWeb01Processes(sink, true);
   EXPECT_EQ(sink.Values("ETW Process(System:4)\\% Processor Time"), (std::vector<double>{0, 0}));
   // notepad started at 1.1 s: missing before, not zero.
   const std::vector<double> notepad = sink.Values("ETW Process(notepad:3100)\\% Processor Time");
@@ -96,6 +96,9 @@ TEST(XperfDumperTest, LostEventsAreSaidAndABrokenSequenceIsUnknownTime) {
   EXPECT_EQ(sink.Values("ETW Processor(0)\\% Unknown Time"), (std::vector<double>{20}));
   EXPECT_EQ(sink.Values("ETW Processor(0)\\% Processor Time"), (std::vector<double>{50}));
   EXPECT_EQ(sink.Values("ETW Process(app:500)\\% Processor Time"), (std::vector<double>{20}));
+  // Recorded without DPC and INTERRUPT (its header declares neither): their time is unknown, not 0.
+  EXPECT_EQ(sink.series.count("ETW Processor(_Total)\\% DPC Time"), 0u);
+  EXPECT_EQ(sink.series.count("ETW Processor(0)\\% Interrupt Time"), 0u);
 }
 
 TEST(XperfDumperTest, RefusesWhatItCannotPlace) {
