@@ -136,8 +136,13 @@ struct ProcessResult {
   // CPU queue time, mean and p95 (ms).
   std::optional<double> bottleneck_pct, queue_ms_mean, queue_ms_p95;
   // Events basis, where a Perfmon log of the same guest covers the window: Perfmon's figure for
-  // the same process (same name and pid), on the same footing as guest_pct (sampled-vs-events).
+  // the same process (same name and pid), on the same footing as guest_pct (sampled-vs-events),
+  // and its instance name there (sqlservr, sqlservr#1), which samples-basis windows name it by.
   std::optional<double> sampled_pct;
+  std::string sampled_name;
+  // Samples basis, --calibrate-bias: the factor its corrected_pct and interval were multiplied by
+  // (models/sampling_bias.h); unset where none was applied.
+  std::optional<double> bias_ratio;
 };
 
 // One host-side source's figure for a window: % of the VM's capacity, as host_util_pct.

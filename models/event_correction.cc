@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <utility>
 
 #include "src/core/text_util.h"
 
@@ -18,27 +19,29 @@ std::optional<double> OverSpan(const WindowStats& st, double span_s) {
   return st.weighted_sum / std::max(span_s, st.covered_s);
 }
 
-// Perfmon's series of the process the trace names "name:pid": Process V2's instance of that name,
-// else a Process instance "name" or "name#k" whose ID Process read pid all through the window
-// (Perfmon's instance names pass from process to process; the pid says which one it was).
-const WindowSeries* SampledSeries(const VmSeries& vm, const std::string& instance, int w) {
-  if (auto it = vm.processes.find(instance); it != vm.processes.end()) return &it->second;
+// Perfmon's series of the process the trace names "name:pid", with its instance name: Process
+// V2's instance of that name, else a Process instance "name" or "name#k" whose ID Process read pid
+// all through the window (Perfmon's instance names pass from process to process; the pid says
+// which one it was).
+using Sampled = std::pair<const std::string*, const WindowSeries*>;
+Sampled SampledSeries(const VmSeries& vm, const std::string& instance, int w) {
+  if (auto it = vm.processes.find(instance); it != vm.processes.end()) return {&it->first, &it->second};
   const size_t colon = instance.rfind(':');
-  if (colon == std::string::npos) return nullptr;
+  if (colon == std::string::npos) return {};
   const std::string name = instance.substr(0, colon);
   double pid = 0;
   const char* first = instance.data() + colon + 1;
   const char* last = instance.data() + instance.size();
-  if (std::from_chars(first, last, pid).ptr != last) return nullptr;
+  if (std::from_chars(first, last, pid).ptr != last) return {};
   for (auto it = vm.processes.lower_bound(name); it != vm.processes.end() && it->first.starts_with(name); ++it) {
     const std::string& key = it->first;
     if (key.size() != name.size() && key[name.size()] != '#') continue;
     const auto ids = vm.process_ids.find(key);
     if (ids == vm.process_ids.end()) continue;
     const WindowStats& s = ids->second.at(w);
-    if (s.samples > 0 && s.min == pid && s.max == pid) return &it->second;
+    if (s.samples > 0 && s.min == pid && s.max == pid) return {&it->first, &it->second};
   }
-  return nullptr;
+  return {};
 }
 
 // The flag that sums up the comparison: the totals and the process the counters were most off for.
@@ -96,8 +99,10 @@ void AddEventFigures(const VmSeries& vm, int w, WindowResult* r) {
     // The p95 of the 5-minute window the window lies in; where it spans several, the largest.
     if (e.queue_p95 && e.queue_p95->at(w).samples > 0) p.queue_ms_p95 = e.queue_p95->at(w).max;
     if (!sampled) continue;
-    if (const WindowSeries* s = SampledSeries(vm, p.name, w))
+    if (const auto [name, s] = SampledSeries(vm, p.name, w); s) {
       p.sampled_pct = OverSpan(s->at(w), vm.guest_total->at(w).covered_s);
+      p.sampled_name = *name;
+    }
   }
   FlagComparison(*r, &r->flags);
   const std::optional<double> dpc = vm.events.dpc ? vm.events.dpc->Mean(w) : std::nullopt;

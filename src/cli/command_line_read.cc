@@ -58,6 +58,9 @@ RunFn AddCorrectCommand(CLI::App& app) {
                   "With --counters: host disk instance holding the VM's virtual disk (e.g. D:), for disk latency")
       ->needs(counters_flag);
   cmd->add_option("--tz-bias", o->tz_bias, "Ad hoc: bias for logs whose header has none (minutes, UTC - local)");
+  cmd->add_flag("--calibrate-bias", o->calibrate_bias,
+                "Multiply a process's corrected CPU in windows without an ETW trace by the ratio ETW measured to "
+                "Perfmon's figure in windows with both (flag sampling-bias; docs/accuracy.md)");
   AddFormatOption(cmd, &o->format);
   return [o]() { return RunCorrectCommand(*o); };
 }

@@ -38,6 +38,7 @@ struct CorrectArgs {
   std::optional<int> tz_bias;
   bool counters = false;  // typed guest counters (docs/counter-types.md)
   std::string host_disk;
+  bool calibrate_bias = false;  // models/sampling_bias.h
 };
 
 struct CountersArgs {

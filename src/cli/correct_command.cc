@@ -16,6 +16,7 @@ namespace vrecon::cli {
 int RunCorrectCommand(const CorrectArgs& o) {
   CorrectionRequest req;
   req.config.idle_guest_pct = o.idle;
+  req.bias.calibrate = o.calibrate_bias;
   if (Status s = ToCorrectionRequest(o.sel, &req); !s.ok()) {
     PrintError(s.message());
     return kExitUsage;

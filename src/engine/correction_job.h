@@ -12,6 +12,7 @@
 
 #include "models/correction.h"
 #include "models/interval_flags.h"
+#include "models/sampling_bias.h"
 #include "src/engine/vm_view.h"
 #include "src/store/store.h"
 
@@ -39,6 +40,9 @@ struct CorrectionRequest {
   models::AlignmentConfig alignment;
   models::TimelineConfig timeline;
   models::CorrectionConfig config;
+  // Tick-sampling bias per process, measured where an ETW trace and Perfmon both cover windows
+  // (models/sampling_bias.h): flagged on the samples-only windows, applied with calibrate.
+  models::SamplingBiasConfig bias;
   // The VMs' view when the caller has read it in its transaction (StoreCorrections reads it once
   // for the correction and the Ready-Time update); read here when null (src/engine/vm_view.h).
   VmViewPtr view;

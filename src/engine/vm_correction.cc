@@ -5,6 +5,7 @@
 
 #include "models/guest_timeline.h"
 #include "models/same_seconds.h"
+#include "models/sampling_bias.h"
 #include "models/vm_identity.h"
 #include "models/window_flags.h"
 #include "src/core/text_util.h"
@@ -289,6 +290,7 @@ StatusOr<std::vector<models::WindowResult>> CorrectPlanned(RunContext* ctx, cons
   }
   std::vector<models::WindowResult> r = models::CorrectVm(vm, grid, req.config);
   models::AddWindowFlags(vm, grid, models::WindowFlagConfig{}, &r);
+  models::ApplySamplingBias(req.bias, &r);
   return r;
 }
 

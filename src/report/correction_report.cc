@@ -85,7 +85,7 @@ void WriteJsonWindow(std::ostream& os, const WindowResult& r, const std::vector<
     os << ", \"present_s\": " << JsonNumber(p.present_s) << ", \"basis\": " << JsonString(models::BasisName(p.basis))
        << ", \"bottleneck_pct\": " << JsonNumber(p.bottleneck_pct)
        << ", \"queue_ms_mean\": " << JsonNumber(p.queue_ms_mean) << ", \"queue_ms_p95\": " << JsonNumber(p.queue_ms_p95)
-       << ", \"sampled_pct\": " << JsonNumber(p.sampled_pct) << "}";
+       << ", \"sampled_pct\": " << JsonNumber(p.sampled_pct) << ", \"bias_ratio\": " << JsonNumber(p.bias_ratio) << "}";
   }
   os << "], \"flags\": [";
   for (size_t j = 0; j < r.flags.size(); ++j) {
@@ -112,7 +112,8 @@ void WriteJsonWindow(std::ostream& os, const WindowResult& r, const std::vector<
 constexpr const char* kCsvHeader =
     "vm,start,end,vcpus,guest_util_pct,host_util_pct,w,name,guest_pct,corrected_pct,ci95_lo,ci95_hi,flags,"
     "host_source,guest_machine,steal_pct,ready_pct_per_vcpu,costop_pct,clock_offset_s,vm_key,present_s,host_counter,"
-    "basis,bottleneck_pct,queue_ms_mean,queue_ms_p95,sampled_pct,guest_utility_pct,host_sources,dpc_isr_pct\n";
+    "basis,bottleneck_pct,queue_ms_mean,queue_ms_p95,sampled_pct,guest_utility_pct,host_sources,dpc_isr_pct,bias_"
+    "ratio\n";
 
 // One window's CSV rows (one per process), composed in *rows and written at once: a fleet day is
 // 14 million rows, where a stream insertion and a string per cell cost more than the correction.
@@ -130,13 +131,14 @@ void WriteCsvWindow(std::ostream& os, const WindowResult& r, std::string* rows) 
   AppendCsvCell(&counter, r.host_counter);
   counter.push_back(',');
   rows->clear();
-  std::string utility(1, ',');
-  AppendCsvNumber(&utility, r.guest_utility_pct);
-  utility.push_back(',');
-  if (!r.host_sources.empty()) utility += CsvHostSources(r);
-  utility.push_back(',');
-  AppendCsvNumber(&utility, r.dpc_isr_pct);
-  utility.push_back('\n');
+  // The window's cells after the process's: utility, host sources, DPC/ISR (and the process's bias_ratio).
+  std::string window_cells(1, ',');
+  AppendCsvNumber(&window_cells, r.guest_utility_pct);
+  window_cells.push_back(',');
+  if (!r.host_sources.empty()) window_cells += CsvHostSources(r);
+  window_cells.push_back(',');
+  AppendCsvNumber(&window_cells, r.dpc_isr_pct);
+  window_cells.push_back(',');
   if (r.processes.empty())
     rows->append(head)
         .append(",,,,")
@@ -144,7 +146,8 @@ void WriteCsvWindow(std::ostream& os, const WindowResult& r, std::string* rows) 
         .append(counter)
         .append(models::BasisName(r.basis))
         .append(",,,,")
-        .append(utility);
+        .append(window_cells)
+        .append("\n");
   for (const auto& p : r.processes) {
     rows->append(head);
     AppendCsvCell(rows, p.name);
@@ -159,7 +162,9 @@ void WriteCsvWindow(std::ostream& os, const WindowResult& r, std::string* rows) 
       rows->push_back(',');
       AppendCsvNumber(rows, *v);
     }
-    rows->append(utility);
+    rows->append(window_cells);
+    AppendCsvNumber(rows, p.bias_ratio);
+    rows->push_back('\n');
   }
   os.write(rows->data(), static_cast<std::streamsize>(rows->size()));
 }

@@ -74,12 +74,12 @@ TEST_F(HostFiguresTest, EsxtopUsedIsTheDefaultAndRunIsTimeAgainstTime) {
 
 // Processor Information's % Processor Utility is given beside the guest's time, never divided by
 // w: JSON `guest_utility_pct`, the CSV's column of that name (before host_sources, empty for a
-// VM one host-side source sees, and dpc_isr_pct, empty without a trace), the table's guest line; w stays time over
-// time (50%), and `vrecon counters` types it frequency-scaled.
+// VM one host-side source sees, dpc_isr_pct, empty without a trace, and bias_ratio), the table's guest line; w stays
+// time over time (50%), and `vrecon counters` types it frequency-scaled.
 TEST_F(HostFiguresTest, ProcessorUtilityIsReportedBesideTimeAndNeverCorrected) {
   const std::string row = SecondWindow({"--esxtop-counter", "run"});
   EXPECT_NE(row.find(",60,1.2,"), std::string::npos) << row;
-  EXPECT_TRUE(row.ends_with(",65,,")) << row;
+  EXPECT_TRUE(row.ends_with(",65,,,")) << row;
   CliResult json = RunVrecon({"correct", "--db", db_, "--format", "json"});
   ASSERT_EQ(json.exit_code, 0) << json.err;
   EXPECT_NE(json.out.find("\"guest_util_pct\": 50,"), std::string::npos) << json.out.substr(0, 400);

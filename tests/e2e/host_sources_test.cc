@@ -91,8 +91,8 @@ Rows ByWindow(const std::string& csv) {
   for (const std::string& line : Split(csv.substr(csv.find('\n') + 1), '\n')) {
     if (line.empty()) continue;
     std::vector<std::string> cells = Split(line, ',');
-    EXPECT_EQ(cells.size(), 30u) << line;
-    if (cells.size() == 30) rows[{cells[19], cells[1]}] = std::move(cells);
+    EXPECT_EQ(cells.size(), 31u) << line;
+    if (cells.size() == 31) rows[{cells[19], cells[1]}] = std::move(cells);
   }
   return rows;
 }

@@ -85,16 +85,17 @@ TEST_F(ReadyCliTest, CorrectCarriesReadyFiguresAndFlags) {
   CliResult c = RunVrecon({"correct", "--db", db_, "--vm", "APP02", "--format", "csv"});
   ASSERT_EQ(c.exit_code, 0) << c.err;
   const std::string header = c.out.substr(0, c.out.find('\n'));
-  EXPECT_TRUE(header.ends_with(
-      ",steal_pct,ready_pct_per_vcpu,costop_pct,clock_offset_s,vm_key,present_s,host_counter,"
-      "basis,bottleneck_pct,queue_ms_mean,queue_ms_p95,sampled_pct,guest_utility_pct,host_sources,dpc_isr_pct"))
+  EXPECT_TRUE(
+      header.ends_with(",steal_pct,ready_pct_per_vcpu,costop_pct,clock_offset_s,vm_key,present_s,host_counter,"
+                       "basis,bottleneck_pct,queue_ms_mean,queue_ms_p95,sampled_pct,guest_utility_pct,host_sources,dpc_"
+                       "isr_pct,bias_ratio"))
       << header;
   EXPECT_NE(
       c.out.find(
-          "high-ready;high-costop,esxtop,APP02,,15,5,,esxtop:esx02.example.com/app02,300,% Used,samples,,,,,,,\n"),
+          "high-ready;high-costop,esxtop,APP02,,15,5,,esxtop:esx02.example.com/app02,300,% Used,samples,,,,,,,,\n"),
       std::string::npos)
       << c.out;
-  EXPECT_NE(c.out.find(",esxtop,APP02,,2,1,,esxtop:esx02.example.com/app02,300,% Used,samples,,,,,,,\n"),
+  EXPECT_NE(c.out.find(",esxtop,APP02,,2,1,,esxtop:esx02.example.com/app02,300,% Used,samples,,,,,,,,\n"),
             std::string::npos)
       << c.out;
 

@@ -48,7 +48,8 @@ TEST(SeedExampleTest, AdHocCorrectionWritesNothingToDisk) {
       c.out.substr(0, c.out.find('\n')),
       "vm,start,end,vcpus,guest_util_pct,host_util_pct,w,name,guest_pct,corrected_pct,ci95_lo,ci95_hi,flags,"
       "host_source,guest_machine,steal_pct,ready_pct_per_vcpu,costop_pct,clock_offset_s,vm_key,present_s,host_counter,"
-      "basis,bottleneck_pct,queue_ms_mean,queue_ms_p95,sampled_pct,guest_utility_pct,host_sources,dpc_isr_pct");
+      "basis,bottleneck_pct,queue_ms_mean,queue_ms_p95,sampled_pct,guest_utility_pct,host_sources,dpc_isr_pct,bias_"
+      "ratio");
   EXPECT_NE(
       c.out.find("WEB01,2026-11-02T15:00:00Z,2026-11-02T15:05:00Z,1,73,88,1.2054794520547945,A,40,48.2191780821917"),
       std::string::npos)

@@ -27,11 +27,15 @@ const TimeNs k1000 = ParseIso("2026-11-02T10:00:00Z").value();
 class EventCorrectionTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto opened = Store::Open(dir_.File("store.db"));
-    ASSERT_TRUE(opened.ok()) << opened.status().message();
-    store_ = std::move(opened).value();
+    Open("store.db");
     Ingest("host.csv", HostLog(), "");
     Ingest("web01.txt", Trace(60), "WEB01");
+  }
+  // The store `name` in the test's directory, empty at first: a test that writes its own trace opens one.
+  void Open(const std::string& name) {
+    auto opened = Store::Open(dir_.File(name));
+    ASSERT_TRUE(opened.ok()) << opened.status().message();
+    store_ = std::move(opened).value();
   }
   void Ingest(const std::string& name, const std::string& text, const std::string& machine) {
     WriteText(dir_.File(name), text);
@@ -40,11 +44,12 @@ class EventCorrectionTest : public ::testing::Test {
     auto r = IngestFile(store_.get(), dir_.File(name), o);
     ASSERT_TRUE(r.ok()) << r.status().message();
   }
-  std::vector<models::WindowResult> Correct(TimeNs window, bool align = false) {
+  std::vector<models::WindowResult> Correct(TimeNs window, bool align = false, bool calibrate_bias = false) {
     CorrectionRequest req;
     req.vm = "WEB01";
     req.window = window;
     req.align = align;
+    req.bias.calibrate = calibrate_bias;
     auto r = RunCorrection(store_.get(), req);
     EXPECT_TRUE(r.ok()) << r.status().message();
     return r.ok() ? *r : std::vector<models::WindowResult>{};
@@ -184,10 +189,7 @@ std::string WithDeferred(const std::string& trace, int seconds) {
 }
 
 TEST_F(EventCorrectionTest, DpcAndInterruptTimeIsTheGuestsButNoProcesss) {
-  TempDir dir;
-  auto opened = Store::Open(dir.File("dpc.db"));
-  ASSERT_TRUE(opened.ok()) << opened.status().message();
-  store_ = std::move(opened).value();
+  Open("dpc.db");
   Ingest("host.csv", HostLog(), "");
   Ingest("web01-dpc.txt", WithDeferred(Trace(60), 60), "WEB01");
   const auto rs = Correct(60 * kNsPerSec);
@@ -201,6 +203,51 @@ TEST_F(EventCorrectionTest, DpcAndInterruptTimeIsTheGuestsButNoProcesss) {
   ASSERT_NE(single, nullptr);
   ASSERT_TRUE(single->guest_pct);
   EXPECT_NEAR(*single->guest_pct, 99, 1e-6);
+}
+
+// Seed 002's Perfmon log reads multi.exe at 80% of one CPU where its context switches say 100%
+// (single.exe 100% both ways): over the trace's eight 15 s windows a ratio of 1.25 for multi. The
+// windows after the trace, Perfmon's alone, are flagged sampling-bias for multi only, and with
+// calibration its corrected figure is 1.25 x what Perfmon's ticks gave.
+TEST_F(EventCorrectionTest, SamplingBiasMeasuredWhereBothCoverIsFlaggedAndCalibratedWhereOnlyPerfmonDoes) {
+  Open("bias.db");
+  Ingest("host.csv", HostLog(), "");
+  Ingest("guest.csv", GuestLog(), "");
+  Ingest("web01-120.txt", Trace(120), "WEB01");
+  constexpr TimeNs kWindow = 15 * kNsPerSec;
+  const auto rs = Correct(kWindow);
+  const models::WindowResult* during = At(rs, k1000 + 30 * kNsPerSec);
+  const models::WindowResult* after = At(rs, k1000 + 150 * kNsPerSec);
+  ASSERT_TRUE(during && after);
+  EXPECT_EQ(during->basis, models::Basis::kEvents);
+  EXPECT_FALSE(HasFlag(*during, "sampling-bias"));
+  ASSERT_EQ(after->basis, models::Basis::kSamples);
+  auto flag = std::find_if(after->flags.begin(), after->flags.end(), [](auto& f) { return f.code == "sampling-bias"; });
+  ASSERT_NE(flag, after->flags.end());
+  EXPECT_EQ(flag->severity, Severity::kWarning);
+  EXPECT_NE(flag->message.find("multi: ETW context switches measured 1.25x Perfmon's figure (95% interval 1.25-1.25, "
+                               "8 windows with both"),
+            std::string::npos)
+      << flag->message;
+  EXPECT_EQ(flag->message.find("single"), std::string::npos) << flag->message;
+  const models::ProcessResult* multi = Process(*after, "multi");
+  ASSERT_TRUE(multi && multi->corrected_pct && after->w);
+  EXPECT_NEAR(*multi->corrected_pct, 80 * *after->w, 1e-6);
+  EXPECT_FALSE(multi->bias_ratio);
+
+  const auto calibrated = Correct(kWindow, false, true);
+  const models::WindowResult* c = At(calibrated, k1000 + 150 * kNsPerSec);
+  ASSERT_NE(c, nullptr);
+  const models::ProcessResult* cm = Process(*c, "multi");
+  ASSERT_TRUE(cm && cm->corrected_pct && cm->ci_lo && cm->ci_hi && cm->bias_ratio);
+  EXPECT_NEAR(*cm->bias_ratio, 1.25, 1e-9);
+  EXPECT_NEAR(*cm->corrected_pct, 100 * *after->w, 1e-6);
+  EXPECT_LE(*cm->ci_lo, *cm->corrected_pct);
+  EXPECT_GE(*cm->ci_hi, *cm->corrected_pct);
+  EXPECT_NEAR(*Process(*c, "single")->corrected_pct, *Process(*after, "single")->corrected_pct, 1e-9);
+  auto cflag = std::find_if(c->flags.begin(), c->flags.end(), [](auto& f) { return f.code == "sampling-bias"; });
+  ASSERT_NE(cflag, c->flags.end());
+  EXPECT_EQ(cflag->severity, Severity::kInfo);
 }
 
 }  // namespace

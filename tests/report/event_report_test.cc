@@ -78,7 +78,7 @@ TEST_F(EventReportTest, AdHocCorrectTakesATraceWithItsMachine) {
   CliResult r = RunVrecon(named);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find(",multi:200,100,125,"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find(",events,25,10,10,,,,\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(",events,25,10,10,,,,,\n"), std::string::npos) << r.out;
   named.insert(named.end(), {"--trace-start", "2026-11-02 10:00"});
   EXPECT_EQ(RunVrecon(named).exit_code, 2);  // no offset: not an absolute time
 }
