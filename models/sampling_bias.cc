@@ -64,8 +64,11 @@ std::map<std::string, ProcessBias> EstimateSamplingBias(const std::vector<Window
         pairs[p.sampled_name].emplace_back(*p.sampled_pct, *p.guest_pct);
   }
   std::map<std::string, ProcessBias> out;
-  for (const auto& [name, list] : pairs)
-    if (static_cast<int>(list.size()) >= std::max(2, config.min_windows)) out.emplace(name, BiasOf(list));
+  for (const auto& [name, list] : pairs) {
+    const bool any_sampled = std::any_of(list.begin(), list.end(), [](const auto& p) { return p.first > 0; });
+    if (any_sampled && static_cast<int>(list.size()) >= std::max(2, config.min_windows))
+      out.emplace(name, BiasOf(list));
+  }
   return out;
 }
 
