@@ -141,7 +141,8 @@ struct ProcessResult {
   std::optional<double> sampled_pct;
   std::string sampled_name;
   // Samples basis, --calibrate-bias: the factor its corrected_pct and interval were multiplied by
-  // (models/sampling_bias.h); unset where none was applied.
+  // (its own bias ratio, if flagged, over the guest total's; models/sampling_bias.h); unset where
+  // none was applied.
   std::optional<double> bias_ratio;
 };
 

@@ -13,7 +13,7 @@
 set(vrecon_pg_param "/Postgres( |$)")
 set(vrecon_pg_suites "^(BackendEquivalenceTest|SharedStoreTest|PgCrashTest|PgCompressionTest|PgPartitionMigrationTest|PostgresServerTest|PostgresPipelineTest)\\.|^VmNameMigrationTest\\.AVersion13|^VsphereMarksMigrationTest\\.AVersion14")
 set(vrecon_faults "^(ConcurrencyTest|CrashFleetTest|CrashTest|FullDiskTest|IoFaultTest|Ops/FleetIoFaultTest|PgCrashTest|StoreCreationRaceTest)\\.")
-set(vrecon_accuracy "^(AccuracyBatchTest|AccuracyCalmTest|AccuracyMixedTest|EsxtopTurboTest|EventAccuracyTest|Scenarios/AccuracyTest|Scenarios/ClockEventTest|Scenarios/IntervalCoverageTest)\\.")
+set(vrecon_accuracy "^(AccuracyBatchTest|AccuracyCalmTest|AccuracyMixedTest|EsxtopTurboTest|EventAccuracyTest|SamplingBiasAccuracyTest|Scenarios/AccuracyTest|Scenarios/ClockEventTest|Scenarios/IntervalCoverageTest)\\.")
 set(vrecon_vcsim "^(Backends/FleetVcsimTest|SharedStoreTest|VcenterIdentityTest|VcsimSmoke)\\.|^VsphereBackfillTest\\.(AFirstRound|TheServersIntervals|AServerKeepingNo)|^VsphereCollectTest\\.(AHostIsItsOwnCounters|AVmsCountersAskedInTwoBatches|CollectsEveryVm|CorrectionUsesVsphereUsage|ExpiredSession|SecondRoundAddsNoDuplicates|TlsIsVerified|WrongPassword)")
 set(vrecon_browser "^(ReportBrowserTest|WebViewBrowserTest)\\.")
 set(vrecon_prometheus "^PrometheusTest\\.")

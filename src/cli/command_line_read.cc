@@ -59,8 +59,9 @@ RunFn AddCorrectCommand(CLI::App& app) {
       ->needs(counters_flag);
   cmd->add_option("--tz-bias", o->tz_bias, "Ad hoc: bias for logs whose header has none (minutes, UTC - local)");
   cmd->add_flag("--calibrate-bias", o->calibrate_bias,
-                "Multiply a process's corrected CPU in windows without an ETW trace by the ratio ETW measured to "
-                "Perfmon's figure in windows with both (flag sampling-bias; docs/accuracy.md)");
+                "In windows without an ETW trace, correct the processes sampling-bias flags as the trace would: "
+                "Perfmon's figure x the ratio ETW measured to it where both cover windows, w over the total the "
+                "same way (docs/accuracy.md)");
   AddFormatOption(cmd, &o->format);
   return [o]() { return RunCorrectCommand(*o); };
 }

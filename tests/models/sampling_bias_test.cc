@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace vrecon::models {
@@ -50,9 +51,9 @@ bool Flagged(const WindowResult& w) {
 TEST(SamplingBiasTest, RatioOfSumsWithAnIntervalFromTheWindowsScatter) {
   std::vector<WindowResult> ws;
   for (double e : {22.0, 24.0, 26.0, 23.0, 25.0, 24.0}) ws.push_back(Both(40, e));
-  const auto bias = EstimateSamplingBias(ws, SamplingBiasConfig{});
-  ASSERT_EQ(bias.count("app"), 1u);
-  const ProcessBias& b = bias.at("app");
+  const SamplingBias bias = EstimateSamplingBias(ws, SamplingBiasConfig{});
+  ASSERT_EQ(bias.processes.count("app"), 1u);
+  const ProcessBias& b = bias.processes.at("app");
   EXPECT_EQ(b.windows, 6);
   EXPECT_DOUBLE_EQ(b.ratio, 0.6);
   EXPECT_DOUBLE_EQ(b.sampled_mean_pct, 40);
@@ -67,7 +68,7 @@ TEST(SamplingBiasTest, FewerThanSixWindowsOrLittleSampledCpuSayNothing) {
   for (int i = 0; i < 5; ++i) ws.push_back(Both(40, 24));
   for (int i = 0; i < 4; ++i) ws.push_back(Both(0.5, 2, "tiny"));  // under 1% sampled: not counted
   for (int i = 0; i < 3; ++i) ws.push_back(Both(0.9, 2, "tiny"));
-  EXPECT_TRUE(EstimateSamplingBias(ws, SamplingBiasConfig{}).empty());
+  EXPECT_TRUE(EstimateSamplingBias(ws, SamplingBiasConfig{}).processes.empty());
   ws.push_back(SamplesOnly(40));
   ApplySamplingBias(SamplingBiasConfig{}, &ws);
   EXPECT_FALSE(Flagged(ws.back()));
@@ -101,7 +102,7 @@ TEST(SamplingBiasTest, CalibrationScalesTheFigureAndWidensTheInterval) {
   ws.push_back(SamplesOnly(40));
   SamplingBiasConfig config;
   config.calibrate = true;
-  const ProcessBias b = EstimateSamplingBias(ws, config).at("app");
+  const ProcessBias b = EstimateSamplingBias(ws, config).processes.at("app");
   ApplySamplingBias(config, &ws);
   const ProcessResult& p = ws.back().processes[0];
   ASSERT_TRUE(p.corrected_pct && p.ci_lo && p.ci_hi && p.bias_ratio);
@@ -112,6 +113,50 @@ TEST(SamplingBiasTest, CalibrationScalesTheFigureAndWidensTheInterval) {
   EXPECT_NEAR(*p.ci_hi - 36, 36 * rel, 1e-9);
   EXPECT_NEAR(36 - *p.ci_lo, 36 * rel, 1e-9);
   EXPECT_EQ(ws.back().flags.back().severity, Severity::kInfo);
+}
+
+// A tick-locked "ticker" read at 100% of one CPU by Perfmon and 50% by the trace, on 2 vCPUs whose
+// total Perfmon reads 80% and the trace 70% (idle 20% against 30%: ratio 1.5). In a window Perfmon
+// alone covers, with its total at 80% and the host at 70% (w 0.875): calibrated, the total is
+// 100 - 20 x 1.5 = 70, w is 1.0, the ticker 50, and every process follows the new w.
+TEST(SamplingBiasTest, CalibrationTakesTheGuestTotalFromIdlesRatio) {
+  std::vector<WindowResult> ws;
+  for (int i = 0; i < 6; ++i) {
+    WindowResult w = Both(100, 50, "ticker");
+    w.processes.push_back(Both(30, 30, "other").processes[0]);
+    w.sampled_guest_util_pct = 80;
+    w.guest_util_pct = 70;
+    ws.push_back(w);
+  }
+  EXPECT_DOUBLE_EQ(EstimateSamplingBias(ws, SamplingBiasConfig{}).idle->ratio, 1.5);
+  WindowResult only;
+  only.basis = Basis::kSamples;
+  only.vcpus = 2;
+  only.guest_util_pct = 80;
+  only.w = 70.0 / 80;
+  for (const auto& [name, guest] : {std::pair<std::string, double>{"ticker", 100}, {"other", 30}}) {
+    ProcessResult p;
+    p.name = name;
+    p.guest_pct = guest;
+    p.corrected_pct = guest * 70 / 80;
+    p.ci_lo = *p.corrected_pct - 1;
+    p.ci_hi = *p.corrected_pct + 1;
+    only.processes.push_back(p);
+  }
+  ws.push_back(only);
+  SamplingBiasConfig config;
+  config.calibrate = true;
+  ApplySamplingBias(config, &ws);
+  const WindowResult& c = ws.back();
+  ASSERT_TRUE(c.w);
+  EXPECT_DOUBLE_EQ(*c.w, 1.0);
+  EXPECT_DOUBLE_EQ(*c.processes[0].corrected_pct, 50);
+  EXPECT_DOUBLE_EQ(*c.processes[0].bias_ratio, 0.5 * 80 / 70);
+  EXPECT_DOUBLE_EQ(*c.processes[1].corrected_pct, 30);  // not flagged: Perfmon's 30 x the new w
+  EXPECT_DOUBLE_EQ(*c.processes[1].bias_ratio, 80.0 / 70);
+  EXPECT_DOUBLE_EQ(*c.guest_util_pct, 80) << "what Perfmon said stays";
+  EXPECT_NE(c.flags.back().message.find("100 less Perfmon's idle x 1.500"), std::string::npos)
+      << c.flags.back().message;
 }
 
 }  // namespace

@@ -117,7 +117,7 @@ class Model {
     const int n = s_.slices_per_tick;
     for (int i = 0; i < n; ++i)
       for (int v = 0; v < k_; ++v) {
-        const int p = slices_[i * k_ + v] = work_.Running(v);
+        const int p = slices_[i * k_ + v] = work_.Running(v, i);
         if (p >= 0) occupied_[window * np_ + p] += 100.0 / (static_cast<double>(kWindowS) * kTicksPerSec * n);
       }
     first->assign(slices_.begin(), slices_.begin() + k_);
@@ -167,9 +167,11 @@ class Model {
     guest_ << ",\"" << g << "\\Processor(_Total)\\% Processor Time\"";
     for (int i = 0; i < np_; ++i) guest_ << ",\"" << g << "\\Process(" << work_.name(i) << ")\\% Processor Time\"";
     guest_ << ",\"" << g << "\\Process(Idle)\\% Processor Time\",\"" << g << "\\Process(_Total)\\% Processor Time\"";
-    guest_ << ",\"" << g << "\\System\\Processor Queue Length\"\n";
-    guest_ << "\"" << PdhStamp(s_.start - BiasMinutes(s_.start) * 60 * kNsPerSec) << "\"";
-    for (int c = 0; c < k_ + 1 + np_ + 3; ++c) guest_ << ",\" \"";
+    guest_ << ",\"" << g << "\\System\\Processor Queue Length\"";
+    const int ids = s_.guest_process_ids ? np_ : 0;
+    for (int i = 0; i < ids; ++i) guest_ << ",\"" << g << "\\Process(" << work_.name(i) << ")\\ID Process\"";
+    guest_ << "\n\"" << PdhStamp(s_.start - BiasMinutes(s_.start) * 60 * kNsPerSec) << "\"";
+    for (int c = 0; c < k_ + 1 + np_ + 3 + ids; ++c) guest_ << ",\" \"";
     guest_ << "\n";
     last_bias_ = BiasMinutes(s_.start);
 
@@ -268,7 +270,12 @@ class Model {
     // Queue: a few waiting threads under load; a burst of late ticks expires many timers at once.
     std::poisson_distribution<int> waiting(0.2 + 1.5 * std::pow(work_.total_demand() / k_, 2));
     const int queue = waiting(rng_) + (burst >= 4 ? burst : 0);
-    guest_ << "," << Cell(idle) << "," << Cell(sum) << ",\"" << queue << "\"\n";
+    guest_ << "," << Cell(idle) << "," << Cell(sum) << ",\"" << queue << "\"";
+    for (int i = 0; s_.guest_process_ids && i < np_; ++i) {
+      if (i == work_.batch_index() && !job_seen) guest_ << ",\" \"";
+      else guest_ << ",\"" << DumperText::Pid(i, work_.batch_index(), job) << "\"";
+    }
+    guest_ << "\n";
     std::fill(charged_.begin(), charged_.end(), 0);
   }
 

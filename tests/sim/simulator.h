@@ -57,6 +57,15 @@ struct Scenario {
   // after they are dispatched do, and a tick sees one of several runs.
   int run_slices = 0;
   std::vector<Job> jobs;  // short-lived processes (the batch scenario)
+  // > 0: a tick-locked thread (issue 39 part 4): the process "ticker" runs on vCPU 0 in the last
+  // this many slices of every tick (it wakes on a timer just before the clock's interrupt, which
+  // lands while it runs), so every tick on vCPU 0 charges it though it runs tick_locked_slices /
+  // slices_per_tick of the time: Perfmon overcounts it, the trace does not.
+  int tick_locked_slices = 0;
+  // The guest log also holds each process's `ID Process` (its pid in the trace, DumperText::Pid),
+  // as a Perfmon collector set that records it does: vrecon then pairs a Process instance with the
+  // trace's process in the windows both cover (sampled-vs-events, sampling-bias).
+  bool guest_process_ids = false;
   // > 0: the host log is an esxtop capture of the VM's group instead of Hyper-V's, its `% Used`
   // the clock's: `% Run` (time, the truth's basis) x this turbo factor, plus a `% System` of 2
   // points (docs/accuracy.md, "esxtop: % Used or % Run"); `% Ready` the demand the VM waited with.

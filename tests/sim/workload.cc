@@ -31,6 +31,11 @@ Workload::Workload(const Scenario& s, std::mt19937_64* rng) : s_(s), rng_(rng), 
     names_.push_back("batch");
     base_.push_back(0);
   }
+  if (s.tick_locked_slices > 0) {
+    ticker_ = static_cast<int>(names_.size());
+    names_.push_back("ticker");
+    base_.push_back(0);
+  }
   minute_.assign(names_.size(), 0);
   demand_.assign(names_.size(), 0);
 }
@@ -66,24 +71,34 @@ void Workload::NewMinute(double t) {
 // The batch job's demand joins the minute's; beyond 95% of the vCPUs every demand is scaled down.
 void Workload::Rescale() {
   if (batch_ >= 0) minute_[batch_] = job_ >= 0 ? s_.jobs[job_].cpus : 0;
+  // The ticker's demand is the slices it holds, never scaled down; the others' are drawn around it.
+  double fixed = 0;
+  if (ticker_ >= 0) fixed = minute_[ticker_] = static_cast<double>(s_.tick_locked_slices) / s_.slices_per_tick;
   double sum = 0;
-  for (double d : minute_) sum += d;
-  const double scale = sum > 0.95 * s_.vcpus ? 0.95 * s_.vcpus / sum : 1.0;
+  for (size_t i = 0; i < minute_.size(); ++i)
+    if (static_cast<int>(i) != ticker_) sum += minute_[i];
+  const double room = 0.95 * s_.vcpus - fixed;
+  const double scale = sum > room ? room / sum : 1.0;
   total_ = 0;
-  for (size_t i = 0; i < minute_.size(); ++i) total_ += (demand_[i] = minute_[i] * scale);
+  for (size_t i = 0; i < minute_.size(); ++i)
+    total_ += (demand_[i] = static_cast<int>(i) == ticker_ ? minute_[i] : minute_[i] * scale);
 }
 
-// A process in proportion to demand (-1: idle).
+// A process in proportion to demand (-1: idle). The ticker holds its slices whatever is drawn:
+// the others are drawn over the capacity it leaves, so that each still gets its demand.
 int Workload::Draw() {
-  double u = std::uniform_real_distribution<double>(0, s_.vcpus)(*rng_);
+  const double left = ticker_ >= 0 ? demand_[ticker_] : 0;
+  double u = std::uniform_real_distribution<double>(0, s_.vcpus - left)(*rng_);
   for (size_t i = 0; i < demand_.size(); ++i) {
+    if (static_cast<int>(i) == ticker_) continue;  // it runs only in its slices (Running)
     if (u < demand_[i]) return static_cast<int>(i);
     u -= demand_[i];
   }
   return -1;
 }
 
-int Workload::Running(int v) {
+int Workload::Running(int v, int slice) {
+  if (ticker_ >= 0 && v == 0 && slice >= s_.slices_per_tick - s_.tick_locked_slices) return ticker_;
   int& c = current_[v];
   const bool gone = c >= 0 && demand_[c] <= 0;
   const int run_slices = s_.run_slices > 0 ? s_.run_slices : s_.run_ticks * s_.slices_per_tick;

@@ -31,9 +31,10 @@ class Workload {
 
   // Call at each tick's true time: draws the minute's demands and follows job starts and ends.
   void Advance(double t);
-  // The process vCPU v runs in a slice of a tick where the VM runs (-1: idle). Keeps the previous
-  // one with probability 1 - 1/(mean run in slices) unless its demand has gone.
-  int Running(int v);
+  // The process vCPU v runs in slice `slice` of a tick where the VM runs (-1: idle): the
+  // tick-locked ticker where it holds the slice, else the previous one kept with probability
+  // 1 - 1/(mean run in slices) unless its demand has gone.
+  int Running(int v, int slice);
 
  private:
   void NewMinute(double t);
@@ -46,6 +47,7 @@ class Workload {
   std::vector<double> base_, minute_, demand_;
   double total_ = 0;
   int batch_ = -1;
+  int ticker_ = -1;  // the tick-locked process (Scenario::tick_locked_slices), -1 without
   int minute_at_ = -1;
   int job_ = -1;
   std::vector<int> current_;  // per vCPU: the running process (-1 idle), -2 before the first draw
