@@ -135,7 +135,8 @@ void ApplySamplingBias(const SamplingBiasConfig& config, std::vector<WindowResul
         m += ", and w is the host's figure over the guest total as 100 less Perfmon's idle x " +
              FormatFixed(bias.idle->ratio, 3) + " (idle's ratio, measured the same way), for every process";
     } else {
-      m += ". --calibrate-bias multiplies their corrected figures by the ratio";
+      m += ". --calibrate-bias corrects them as the trace would have (their figures x their ratio, w over the "
+           "guest total the same way)";
     }
     w.flags.push_back(Flag{"sampling-bias", config.calibrate ? Severity::kInfo : Severity::kWarning, std::move(m)});
   }
