@@ -29,8 +29,6 @@ void RateWindows::Add(TimeNs start, TimeNs end, double rate, const ToTrueTime& t
 
 namespace {
 
-std::string Num(double v, int decimals) { return FormatFixed(v, decimals); }
-
 void PercentTime(const CounterWindowInput& in, CounterValue* v) {
   const double g = *in.guest_mean;
   switch (in.cls.percent) {
@@ -51,10 +49,10 @@ void PercentTime(const CounterWindowInput& in, CounterValue* v) {
     v->note = "w is undefined in this window (no host data or an idle guest): not corrected";
   } else if (in.cls.percent == PercentRule::kComplement) {
     v->value = 100.0 - *in.w * (100.0 - g);
-    v->note = "idle = 100 - w x (100 - guest idle), w " + Num(*in.w, 3);
+    v->note = "idle = 100 - w x (100 - guest idle), w " + FormatFixed(*in.w, 3);
   } else {
     v->value = *in.w * g;
-    v->note = "w x guest, w " + Num(*in.w, 3);
+    v->note = "w x guest, w " + FormatFixed(*in.w, 3);
   }
 }
 
@@ -64,8 +62,8 @@ void Rate(const CounterWindowInput& in, CounterValue* v) {
   v->guest_value = c.count / c.apparent_s;
   v->value = c.count / c.true_s;
   if (in.aligned) {
-    v->note = "count kept, divided by the true " + Num(c.true_s, 1) + " s instead of the guest's apparent " +
-              Num(c.apparent_s, 1) + " s";
+    v->note = "count kept, divided by the true " + FormatFixed(c.true_s, 1) + " s instead of the guest's apparent " +
+              FormatFixed(c.apparent_s, 1) + " s";
   } else {
     v->note = "count kept; not aligned, so the guest's interval stands for the true one";
   }
@@ -75,7 +73,7 @@ void Latency(const CounterWindowInput& in, CounterValue* v) {
   if (in.host_latency_s) {
     v->value = *in.guest_mean - *in.host_latency_s;
     v->note = "virtualization delay: guest latency minus host root latency of " + in.host_disk + " (" +
-              Num(*in.host_latency_s * 1000, 3) + " ms)";
+              FormatFixed(*in.host_latency_s * 1000, 3) + " ms)";
   } else {
     v->value = in.guest_mean;
     v->note = "guest latency as logged, including dispatch delay; no delay: " +

@@ -5,16 +5,12 @@
 #include <cstdio>
 #include <string>
 
+#include "src/core/text_util.h"
+
 namespace vrecon::models {
 namespace {
 
 double Seconds(TimeNs t) { return static_cast<double>(t) / kNsPerSec; }
-
-std::string Num(double v, int decimals) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.*f", decimals, v);
-  return b;
-}
 
 std::string Clock(TimeNs t) { return FormatIso(t, false).substr(11, 8); }
 
@@ -119,7 +115,7 @@ std::vector<std::vector<Flag>> IntervalFlags(const GuestTimeline& tl, const Cloc
     return static_cast<int>((h - grid.origin) / grid.width);
   };
   const double m = tl.median_spacing_s;
-  const std::string med = Num(m, m < 10 ? 1 : 0) + " s";
+  const std::string med = FormatFixed(m, m < 10 ? 1 : 0) + " s";
   std::vector<JitterTally> jitter(grid.count);
   for (const ClockEvent& e : tl.events) {
     const int w = grid.count ? window_of(e.at) : -1;
@@ -132,14 +128,14 @@ std::vector<std::vector<Flag>> IntervalFlags(const GuestTimeline& tl, const Cloc
         break;
       case ClockEventKind::kGap:
         out[w].push_back(Flag{"gap", Severity::kWarning,
-                              "the guest logged no sample for " + Num(e.size_s, 0) + " s before " + when + " (about " +
-                                  Num(std::round(e.size_s / m) - 1, 0) + " missed samples at " + med +
-                                  "); the window's guest figures rest on the samples around the gap"});
+                              "the guest logged no sample for " + FormatFixed(e.size_s, 0) + " s before " + when +
+                                  " (about " + FormatFixed(std::round(e.size_s / m) - 1, 0) + " missed samples at " +
+                                  med + "); the window's guest figures rest on the samples around the gap"});
         break;
       case ClockEventKind::kStep: {
         out[w].push_back(Flag{"clock-step", Severity::kWarning,
                               std::string("the guest clock stepped ") + (e.size_s >= 0 ? "forward" : "backward") +
-                                  " by " + Num(std::abs(e.size_s), 1) + " s at " + when +
+                                  " by " + FormatFixed(std::abs(e.size_s), 1) + " s at " + when +
                                   " (a resync or lost-tick catch-up); the sample interval around it is not " + med +
                                   " of real time and the clock estimate restarts there"});
         break;
@@ -163,7 +159,7 @@ std::vector<std::vector<Flag>> IntervalFlags(const GuestTimeline& tl, const Cloc
     if (jitter[w].count == 0) continue;
     out[w].push_back(Flag{"interval-jitter", Severity::kInfo,
                           std::to_string(jitter[w].count) + " guest sample interval(s) in this window were off the " +
-                              med + " median by up to " + Num(jitter[w].worst, 1) +
+                              med + " median by up to " + FormatFixed(jitter[w].worst, 1) +
                               " s and made up by the next one; each such sample's value covers an uneven span"});
   }
   if (!aligned || model.segments.empty()) return out;
@@ -187,8 +183,8 @@ std::vector<std::vector<Flag>> IntervalFlags(const GuestTimeline& tl, const Cloc
     const double extra_s = drift_ppm * 1e-6 * window_s;  // guest seconds counted beyond the host's
     if (std::abs(extra_s) > std::max(cfg.elapsed_tolerance_s, 0.005 * window_s)) {
       out[w].push_back(Flag{"elapsed-mismatch", Severity::kWarning,
-                            "over this window the guest clock counted " + Num(window_s + extra_s, 1) +
-                                " s while the host counted " + Num(window_s, 0) +
+                            "over this window the guest clock counted " + FormatFixed(window_s + extra_s, 1) +
+                                " s while the host counted " + FormatFixed(window_s, 0) +
                                 " s: the guest's rates and percentages use the wrong elapsed time"});
     }
   }
@@ -204,7 +200,8 @@ std::vector<std::vector<Flag>> IntervalFlags(const GuestTimeline& tl, const Cloc
       if (seen) continue;
       out[w].push_back(Flag{"elapsed-mismatch", Severity::kWarning,
                             "between " + Clock(r.from) + " and " + Clock(r.to) + " UTC the guest clock was " +
-                                Num(*r.offset_s, 1) + " s ahead of the host instead of the " + Num(*fitted, 1) +
+                                FormatFixed(*r.offset_s, 1) + " s ahead of the host instead of the " +
+                                FormatFixed(*fitted, 1) +
                                 " s its segment's estimate gives: guest and host elapsed times disagree there"});
     }
   }

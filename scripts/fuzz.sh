@@ -45,7 +45,9 @@ if [ "$seconds" -eq 0 ] && [ "$mode" != merge ]; then echo "fuzz.sh: SECONDS mus
 
 scripts/install-deps.sh --fuzz
 build=${VRECON_FUZZ_BUILD_DIR:-build-fuzz}
+# Unity builds of the libraries, as scripts/test.sh's (docs/development.md "Build time").
 CC=clang CXX=clang++ cmake -S . -B "$build" -DVRECON_FUZZ=ON -DVRECON_BUILD_TESTS=OFF -DVRECON_BUILD_BENCH=OFF -DVRECON_WERROR=ON \
+  -DCMAKE_UNITY_BUILD="${VRECON_UNITY_BUILD:-ON}" \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -gline-tables-only -DNDEBUG" >/dev/null
 jobs=${VRECON_FUZZ_BUILD_JOBS:-$(nproc)}
 nice -n 19 cmake --build "$build" --target vrecon_fuzzers -j"$jobs"

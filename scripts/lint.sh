@@ -3,8 +3,8 @@
 # (not fixtures, corpora or anything third-party). Pinned to clang 14 (Debian 12), since another
 # clang-format version formats differently.
 #   scripts/lint.sh          check: clang-format must change nothing, then clang-tidy (.clang-tidy)
-#                            over build/compile_commands.json (all but tests/) must report nothing;
-#                            exit 1 if either does
+#                            over build/compile_commands.json (all but tests/; for a unity build/,
+#                            a configured build-lint/'s) must report nothing; exit 1 if either does
 #   scripts/lint.sh --fix    rewrite the files in place with clang-format (clang-tidy is not run)
 #   scripts/lint.sh --format check the format only (no build needed)
 # The check needs a configured build/ (scripts/test.sh makes one); it lints every .cc there that
@@ -53,7 +53,18 @@ clang-format-14 --dry-run -Werror "${files[@]}" || status=1
 # clang-tidy covers the product's code; tests/ is left out: its GoogleTest-heavy files would take
 # three quarters of the time (docs/development.md).
 tidy_dirs=(src adapters models agent fuzz bench)
-db=build/compile_commands.json
+db_dir=build
+[ -f "$db_dir/CMakeCache.txt" ] || { echo "lint: build/ is not configured: run scripts/test.sh first" >&2; exit 1; }
+# clang-tidy needs one command per source file. A unity build's database lists its batches
+# instead (scripts/test.sh builds the libraries so), so then the commands come from a tree that
+# is only configured, with build/'s options but one file per command.
+if grep -q '^CMAKE_UNITY_BUILD:BOOL=ON' "$db_dir/CMakeCache.txt"; then
+  db_dir=build-lint
+  build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:STRING=//p' build/CMakeCache.txt)
+  cmake -S . -B "$db_dir" -DCMAKE_BUILD_TYPE="${build_type:-Release}" -DVRECON_WERROR=ON -DCMAKE_UNITY_BUILD=OFF \
+    >"$db_dir.configure.log" 2>&1 || { cat "$db_dir.configure.log" >&2; exit 1; }
+fi
+db=$db_dir/compile_commands.json
 [ -f "$db" ] || { echo "lint: $db missing: configure build/ first (scripts/test.sh)" >&2; exit 1; }
 echo "lint: clang-tidy on the project's files in $db" >&2
 start=$SECONDS
@@ -61,7 +72,7 @@ start=$SECONDS
 # -Wno-unknown-warning-option: the database holds GCC's flags (-Wno-restrict), which clang lacks.
 root=$(pwd -P)
 regex="^$root/($(IFS='|'; echo "${tidy_dirs[*]}"))/.*\.cc\$"
-run-clang-tidy-14 -p build -j"$(nproc)" -quiet -extra-arg=-Wno-unknown-warning-option "$regex" \
+run-clang-tidy-14 -p "$db_dir" -j"$(nproc)" -quiet -extra-arg=-Wno-unknown-warning-option "$regex" \
   > build/clang-tidy.log 2>&1 || status=1
 sed 's/\x1b\[[0-9;]*m//g' build/clang-tidy.log | grep -E '(warning|error): ' | sort -u >&2 || true
 echo "lint: clang-tidy took $((SECONDS - start)) s; full output in build/clang-tidy.log" >&2

@@ -16,8 +16,9 @@ maintainer=${VRECON_MAINTAINER:-$(git log -1 --format='%an <%ae>' 2>/dev/null ||
 [ -n "$maintainer" ] || { echo "package: set VRECON_MAINTAINER=\"Name <mail>\"" >&2; exit 2; }
 # The flags of scripts/test.sh's build (and its ccache), so that after it the objects come from
 # the cache.
-export CCACHE_DIR=$PWD/build-ccache
+export CCACHE_DIR=$PWD/build-ccache CCACHE_BASEDIR=$PWD
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DVRECON_WERROR=ON -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
+  -DCMAKE_UNITY_BUILD="${VRECON_UNITY_BUILD:-ON}" \
   -DCMAKE_INSTALL_PREFIX=/usr -DVRECON_PACKAGE=ON \
   -DVRECON_BUILD_TESTS=OFF -DVRECON_BUILD_BENCH=OFF -DVRECON_PACKAGE_COMMIT="$commit" \
   -DVRECON_PACKAGE_MAINTAINER="$maintainer" >"$log" 2>&1 ||

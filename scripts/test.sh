@@ -28,9 +28,16 @@ fi
 # ccache, with its cache in the tree: the package build (scripts/package.sh) compiles the same
 # objects with the same flags and takes them from here.
 export CCACHE_DIR=$PWD/build-ccache
+# A unity build's files live in the build directory (build/, build-pkg/): paths relative to the
+# tree make the two builds' objects the same in the cache.
+export CCACHE_BASEDIR=$PWD
 # The test targets' precompiled headers (tests/CMakeLists.txt) are cached only with these.
 export CCACHE_SLOPPINESS=pch_defines,time_macros
 flags+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DVRECON_GOCACHE="$PWD/build-gocache")
+# The product's libraries as unity builds (a few .cc files compiled as one): a clean build in
+# little more than half the CPU (docs/development.md "Build time"). VRECON_UNITY_BUILD=OFF for a
+# build/ you edit in, where a change then recompiles one file, not its batch.
+flags+=(-DCMAKE_UNITY_BUILD="${VRECON_UNITY_BUILD:-ON}")
 cmake -S . -B "$build" "${flags[@]}"
 cmake --build "$build" -j"$(nproc)"
 [ $build_only = 1 ] && exit 0

@@ -28,6 +28,11 @@
 
 namespace vrecon::etw {
 
+// No trace read is longer than this (a busy 8-CPU guest writes a million events every few seconds;
+// WPA's table of a busy minute already holds millions of rows): a time further on is damage, and
+// would make hours of empty buckets. Both ETW readers refuse such a time.
+constexpr int64_t kLongestTraceUs = int64_t{6} * 3600 * 1'000'000;
+
 // A thread's state when it was switched out, as CSwitch's OldThreadState gives it. Ready means it
 // was preempted or its quantum ended: it queues for a CPU at once.
 enum class OldState { kReady, kOther };

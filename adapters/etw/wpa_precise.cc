@@ -8,10 +8,6 @@
 namespace vrecon::etw {
 namespace {
 
-// No trace is this long (WPA's table of a busy minute already holds millions of rows): a time
-// further on is damage, and would make hours of empty buckets.
-constexpr int64_t kLongestTraceUs = int64_t{6} * 3600 * 1'000'000;
-
 // Each field's column as keyed by wpa::ParseHeaderCell, its name in messages, and the unit its
 // numbers have when the header names none (WPA's default cell formats).
 struct FieldInfo {

@@ -10,10 +10,8 @@
 namespace vrecon::etw {
 namespace {
 
-// No dumper text covers more than this (a busy 8-CPU guest writes a million events every few
-// seconds): a timestamp further on is damage, and would make an hour of empty buckets per line.
-constexpr int64_t kLongestTraceUs = int64_t{6} * 3600 * 1'000'000;
-// Nor does its first event come a week after the trace's start.
+// No dumper text's first event comes a week after the trace's start (kLongestTraceUs bounds the
+// rest).
 constexpr int64_t kLatestFirstEventUs = int64_t{7} * 24 * 3600 * 1'000'000;
 
 // The fields each event type needs, in the order OnEvent reads them.

@@ -1,18 +1,10 @@
 #include "adapters/linux_proc/proc_pid_stat_parser.h"
 
-#include <charconv>
 #include <vector>
 
+#include "src/core/text_util.h"
+
 namespace vrecon::linux_proc {
-namespace {
-
-template <typename T>
-bool ParseNumber(std::string_view s, T* out) {
-  auto r = std::from_chars(s.data(), s.data() + s.size(), *out);
-  return !s.empty() && r.ec == std::errc() && r.ptr == s.data() + s.size();
-}
-
-}  // namespace
 
 std::optional<PidStat> ParsePidStat(std::string_view text) {
   const size_t open = text.find('(');
@@ -21,7 +13,7 @@ std::optional<PidStat> ParsePidStat(std::string_view text) {
   PidStat p;
   std::string_view pid = text.substr(0, open);
   while (!pid.empty() && pid.back() == ' ') pid.remove_suffix(1);
-  if (!ParseNumber(pid, &p.pid)) return std::nullopt;
+  if (!ParseWholeNumber(pid, &p.pid)) return std::nullopt;
   p.comm = std::string(text.substr(open + 1, close - open - 1));
   // Fields after comm, numbered from 3 (state).
   std::vector<std::string_view> f;
@@ -36,7 +28,8 @@ std::optional<PidStat> ParsePidStat(std::string_view text) {
   // f[0] = field 3 (state), f[11] = 14 (utime), f[12] = 15 (stime), f[19] = 22 (starttime).
   if (f.size() < 20 || f[0].size() != 1) return std::nullopt;
   p.state = f[0][0];
-  if (!ParseNumber(f[11], &p.utime) || !ParseNumber(f[12], &p.stime) || !ParseNumber(f[19], &p.starttime))
+  if (!ParseWholeNumber(f[11], &p.utime) || !ParseWholeNumber(f[12], &p.stime) ||
+      !ParseWholeNumber(f[19], &p.starttime))
     return std::nullopt;
   return p;
 }

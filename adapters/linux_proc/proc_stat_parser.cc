@@ -1,20 +1,9 @@
 #include "adapters/linux_proc/proc_stat_parser.h"
 
-#include <charconv>
-
 #include "src/core/text_decode.h"
 #include "src/core/text_util.h"
 
 namespace vrecon::linux_proc {
-namespace {
-
-template <typename T>
-bool ParseNumber(std::string_view s, T* out) {
-  auto r = std::from_chars(s.data(), s.data() + s.size(), *out);
-  return r.ec == std::errc() && r.ptr == s.data() + s.size();
-}
-
-}  // namespace
 
 std::optional<ProcStat> ParseProcStat(std::string_view text) {
   ProcStat st;
@@ -32,12 +21,12 @@ std::optional<ProcStat> ParseProcStat(std::string_view text) {
       CpuTimes c;
       std::string_view name = w[0].substr(3);
       // "cpuN": N counts from 0 ("cpu-1" is no CPU; -1 stands for the aggregate line).
-      if (!name.empty() && (!ParseNumber(name, &c.cpu) || c.cpu < 0)) continue;
+      if (!name.empty() && (!ParseWholeNumber(name, &c.cpu) || c.cpu < 0)) continue;
       uint64_t* slots[] = {&c.user, &c.nice,    &c.system, &c.idle,  &c.iowait,
                            &c.irq,  &c.softirq, &c.steal,  &c.guest, &c.guest_nice};
       bool ok = true;
       for (size_t i = 1; i < w.size() && i <= 10; ++i) {
-        if (!ParseNumber(w[i], slots[i - 1])) {
+        if (!ParseWholeNumber(w[i], slots[i - 1])) {
           ok = false;
           break;
         }
@@ -53,7 +42,7 @@ std::optional<ProcStat> ParseProcStat(std::string_view text) {
     } else if (line.starts_with("btime ")) {
       std::vector<std::string_view> w = SplitWords(line);
       int64_t b = 0;
-      if (w.size() == 2 && ParseNumber(w[1], &b)) st.btime = b;
+      if (w.size() == 2 && ParseWholeNumber(w[1], &b)) st.btime = b;
     }
   }
   if (!any_cpu) return std::nullopt;
@@ -70,7 +59,7 @@ bool LooksLikeProcStat(std::string_view head) {
       uint64_t n = 0;
       if (w[0] != "cpu" || w.size() < 5) return false;
       for (size_t i = 1; i < 5; ++i)
-        if (!ParseNumber(w[i], &n)) return false;
+        if (!ParseWholeNumber(w[i], &n)) return false;
       return true;
     }
     found = w[0].starts_with("cpu") || w[0] == "intr" || w[0] == "ctxt" || w[0] == "btime";

@@ -2,6 +2,7 @@
 #ifndef VRECON_SRC_CORE_TEXT_UTIL_H_
 #define VRECON_SRC_CORE_TEXT_UTIL_H_
 
+#include <charconv>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -52,6 +53,13 @@ std::string FormatFixed(double v, int decimals);
 
 // Parses a whole cell as a double (exponent form accepted, surrounding blanks ignored).
 std::optional<double> ParseDouble(std::string_view s);
+
+// Parses a whole string as a decimal integer of type T (`-` only for signed T; no blanks, no `+`).
+template <typename T>
+bool ParseWholeNumber(std::string_view s, T* out) {
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), *out);
+  return !s.empty() && r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
 
 // FNV-1a, 64 bit: a stable fingerprint for headers and lines (not for security).
 uint64_t Fnv1a64(std::string_view s, uint64_t seed = 14695981039346656037ULL);

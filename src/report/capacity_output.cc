@@ -65,9 +65,10 @@ void WriteEntityJson(std::ostream& os, const CapacityEntity& e, DayNames* names)
 }
 
 std::string Fixed(const std::optional<double>& v, int decimals) { return v ? FormatFixed(*v, decimals) : "-"; }
-std::string Days(const std::optional<int>& v) { return v ? std::to_string(*v) : "-"; }
 
 }  // namespace
+
+std::string CountText(const std::optional<int>& v) { return v ? std::to_string(*v) : "-"; }
 
 std::string FlagCodes(const std::vector<models::Flag>& flags, std::string_view sep) {
   std::string out;
@@ -119,9 +120,9 @@ void WriteCapacityTable(std::ostream& os, const std::vector<CapacityEntity>& ent
   TextTable t({"scope", "name", "vCPUs", "recommended", "demand p95", "usable", "days left", "peak days left",
                "room 3 d", "history", "flags"});
   for (const CapacityEntity& e : entities)
-    t.AddRow({e.scope, e.label.empty() ? e.name : e.label, Days(e.vcpus), Days(e.recommended_vcpus),
-              Fixed(e.demand_p95_cores, 2), Fixed(e.usable_cores, 2), Days(e.time_remaining_days),
-              Days(e.peak_time_remaining_days),
+    t.AddRow({e.scope, e.label.empty() ? e.name : e.label, CountText(e.vcpus), CountText(e.recommended_vcpus),
+              Fixed(e.demand_p95_cores, 2), Fixed(e.usable_cores, 2), CountText(e.time_remaining_days),
+              CountText(e.peak_time_remaining_days),
               e.capacity_remaining_pct ? FormatFixed(*e.capacity_remaining_pct, 0) + "%" : "-",
               std::to_string(e.history_days) + " d", FlagCodes(e.flags)});
   t.Print(os);

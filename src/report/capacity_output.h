@@ -23,6 +23,8 @@ struct CapacityHeader {
 std::string FlagCodes(const std::vector<models::Flag>& flags, std::string_view sep = ";");
 // A count as a number cell's value (unset stays unset).
 std::optional<double> AsNumber(const std::optional<int>& v);
+// A count (days, vCPUs) as table text: "-" when unset.
+std::string CountText(const std::optional<int>& v);
 
 void WriteCapacityJson(std::ostream& os, const CapacityHeader& h, const std::vector<CapacityEntity>& entities);
 void WriteCapacityCsv(std::ostream& os, const std::vector<CapacityEntity>& entities);

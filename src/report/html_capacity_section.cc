@@ -15,8 +15,6 @@ namespace {
 constexpr size_t kCharts = 12;  // forecast charts at most: the worst hosts and clusters
 constexpr size_t kResizeRows = 25;
 
-std::string Days(const std::optional<int>& v) { return v ? std::to_string(*v) : "-"; }
-
 // A VM's name, linked to its section when the report has one.
 std::string VmCell(const CapacityEntity& e, const std::map<std::string, std::string>& href) {
   const std::string name = H(e.label.empty() ? e.name : e.label);
@@ -78,7 +76,7 @@ void HostTable(Sink& s, const std::vector<const CapacityEntity*>& hosts) {
     s << "<tr><td>" << H(e->scope) << "</td><td>" << H(e->label.empty() ? e->name : e->label) << "</td><td>"
       << H(e->source) << "</td><td class=\"n\">" << Num(e->capacity_cores, 1) << "</td><td class=\"n\">"
       << Num(e->usable_cores, 1) << "</td><td class=\"n\">" << Num(e->demand_p95_cores, 2) << "</td><td class=\"n\">"
-      << Days(e->time_remaining_days) << "</td><td class=\"n\">" << Days(e->peak_time_remaining_days)
+      << CountText(e->time_remaining_days) << "</td><td class=\"n\">" << CountText(e->peak_time_remaining_days)
       << "</td><td class=\"n\">" << Num(e->capacity_remaining_pct, 0, "%") << "</td><td class=\"n\">"
       << std::to_string(e->history_days) << " d</td><td>" << H(e->model) << "</td><td>" << H(FlagCodes(e->flags, ", "))
       << "</td></tr>";
@@ -97,9 +95,9 @@ void ResizeTable(Sink& s, const std::vector<const CapacityEntity*>& vms,
   for (size_t i = 0; i < vms.size() && i < kResizeRows; ++i) {
     const CapacityEntity& e = *vms[i];
     const models::Flag* hint = ResizeHint(e);
-    s << "<tr><td>" << VmCell(e, href) << "</td><td>" << H(e.host) << "</td><td class=\"n\">" << Days(e.vcpus)
-      << "</td><td class=\"n\">" << Days(e.recommended_vcpus) << "</td><td class=\"n\">" << Num(e.demand_p95_cores, 2)
-      << "</td><td class=\"n\">" << Days(e.time_remaining_days) << "</td><td>"
+    s << "<tr><td>" << VmCell(e, href) << "</td><td>" << H(e.host) << "</td><td class=\"n\">" << CountText(e.vcpus)
+      << "</td><td class=\"n\">" << CountText(e.recommended_vcpus) << "</td><td class=\"n\">"
+      << Num(e.demand_p95_cores, 2) << "</td><td class=\"n\">" << CountText(e.time_remaining_days) << "</td><td>"
       << (hint ? "<code>" + H(hint->code) + "</code> " + H(hint->message)
                : std::string("its demand reaches its usable vCPUs within the horizon"))
       << "</td></tr>";
