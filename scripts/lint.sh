@@ -58,7 +58,7 @@ db_dir=build
 # clang-tidy needs one command per source file. A unity build's database lists its batches
 # instead (scripts/test.sh builds the libraries so), so then the commands come from a tree that
 # is only configured, with build/'s options but one file per command.
-if grep -q '^CMAKE_UNITY_BUILD:BOOL=ON' "$db_dir/CMakeCache.txt"; then
+if grep -q '/Unity/unity_' "$db_dir/compile_commands.json" 2>/dev/null; then
   db_dir=build-lint
   build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:STRING=//p' build/CMakeCache.txt)
   cmake -S . -B "$db_dir" -DCMAKE_BUILD_TYPE="${build_type:-Release}" -DVRECON_WERROR=ON -DCMAKE_UNITY_BUILD=OFF \
@@ -66,12 +66,15 @@ if grep -q '^CMAKE_UNITY_BUILD:BOOL=ON' "$db_dir/CMakeCache.txt"; then
 fi
 db=$db_dir/compile_commands.json
 [ -f "$db" ] || { echo "lint: $db missing: configure build/ first (scripts/test.sh)" >&2; exit 1; }
-echo "lint: clang-tidy on the project's files in $db" >&2
-start=$SECONDS
+if grep -q '/Unity/unity_' "$db"; then echo "lint: $db lists unity batches, not files" >&2; exit 1; fi
 # The file regex: the sources of our directories as compile_commands.json names them (absolute).
 # -Wno-unknown-warning-option: the database holds GCC's flags (-Wno-restrict), which clang lacks.
 root=$(pwd -P)
-regex="^$root/($(IFS='|'; echo "${tidy_dirs[*]}"))/.*\.cc\$"
+dirs_alt=$(IFS='|'; echo "${tidy_dirs[*]}")
+regex="^$root/($dirs_alt)/.*\.cc\$"
+count=$(grep -cE "\"file\": \"$root/($dirs_alt)/[^\"]*\.cc\"" "$db" || true)
+echo "lint: clang-tidy on $count of the project's files in $db" >&2
+start=$SECONDS
 run-clang-tidy-14 -p "$db_dir" -j"$(nproc)" -quiet -extra-arg=-Wno-unknown-warning-option "$regex" \
   > build/clang-tidy.log 2>&1 || status=1
 sed 's/\x1b\[[0-9;]*m//g' build/clang-tidy.log | grep -E '(warning|error): ' | sort -u >&2 || true
