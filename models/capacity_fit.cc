@@ -66,12 +66,13 @@ Fit WeightedFit(const std::vector<Point>& points, const Spec& spec, double min_s
     w[i] = pt.weight;
   }
   const Eigen::MatrixXd xw = w.asDiagonal() * x;
-  const Eigen::MatrixXd a = x.transpose() * xw;
-  const Eigen::FullPivLU<Eigen::MatrixXd> lu(a);
+  const DesignMatrix a = x.transpose() * xw;
+  const Eigen::FullPivLU<DesignMatrix> lu(a);
   if (lu.rank() < p) return f;  // e.g. a weekday never seen
-  const Eigen::MatrixXd a_inv = lu.inverse();
+  const DesignMatrix a_inv = lu.inverse();
   f.beta = a_inv * (xw.transpose() * y);
-  f.cov = a_inv * (xw.transpose() * xw) * a_inv;
+  const DesignMatrix meat = xw.transpose() * xw;
+  f.cov = a_inv * meat * a_inv;
   const Eigen::VectorXd r = y - x * f.beta;
   const double wsum = w.sum();
   const double wss = (w.array() * r.array().square()).sum();
@@ -93,19 +94,19 @@ std::optional<int64_t> FindStep(const std::vector<Point>& points, const Spec& sp
     x.row(i) = base.Row(points[static_cast<size_t>(i)].day).transpose();
     y[i] = points[static_cast<size_t>(i)].y;
   }
-  const Eigen::MatrixXd g = x.transpose() * x;
-  const Eigen::VectorXd gy = x.transpose() * y;
+  const DesignMatrix g = x.transpose() * x;
+  const DesignRow gy = x.transpose() * y;
   const double yy = y.squaredNorm();
   // Cholesky: the normal matrix is symmetric and, with full rank, positive definite.
-  const Eigen::LLT<Eigen::MatrixXd> llt0(g);
+  const Eigen::LLT<DesignMatrix> llt0(g);
   if (llt0.info() != Eigen::Success) return std::nullopt;
-  const Eigen::VectorXd beta0 = llt0.solve(gy);
-  const Eigen::MatrixXd g_inv = llt0.solve(Eigen::MatrixXd::Identity(q, q));
+  const DesignRow beta0 = llt0.solve(gy);
+  const DesignMatrix g_inv = llt0.solve(DesignMatrix::Identity(q, q));
   const double sse0 = yy - beta0.dot(gy);
   // Adding the step column s to the fit lowers the sum of squares by (s'r)^2 / (s's - s'X G^-1 X's),
   // r the residuals without it (Frisch-Waugh). s'X and s'y are suffix sums: each candidate costs a
   // dot product and a quadratic form, not a fit.
-  Eigen::VectorXd suffix_x = Eigen::VectorXd::Zero(q);
+  DesignRow suffix_x = DesignRow::Zero(q);
   double suffix_y = 0;
   std::optional<int64_t> best;
   double best_f = min_f;

@@ -15,6 +15,10 @@ namespace vrecon::models::capacity {
 // A design row: at most 9 columns, kept on the stack (a fit builds one per day, and a forecast one
 // per day ahead).
 using DesignRow = Eigen::Matrix<double, Eigen::Dynamic, 1, Eigen::ColMajor, 9, 1>;
+// A matrix of the design's columns (normal matrix, covariance), on the stack too: products with
+// a design row are then coefficient loops, not a BLAS kernel call and a heap temporary each (a
+// forecast asks 365 days' variance; a step search one quadratic form per candidate day).
+using DesignMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, 9, 9>;
 
 struct Point {
   int64_t day = 0;
@@ -40,7 +44,7 @@ struct Fit {
   Eigen::VectorXd beta;
   // The coefficients' covariance over the noise variance: (X'WX)^-1 X'W^2X (X'WX)^-1, the
   // sandwich, since the weights say how much a day counts, not how noisy it is.
-  Eigen::MatrixXd cov;
+  DesignMatrix cov;
   double sigma = 0;  // the residuals' standard deviation (weighted)
   double rho = 0;    // lag-1 autocorrelation of the residuals of consecutive days, in [0, 0.9]
   double Predict(const Spec& s, int64_t day) const { return s.Row(day).dot(beta); }

@@ -63,6 +63,9 @@ if grep -q '/Unity/unity_' "$db_dir/compile_commands.json" 2>/dev/null; then
   build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:STRING=//p' build/CMakeCache.txt)
   cmake -S . -B "$db_dir" -DCMAKE_BUILD_TYPE="${build_type:-Release}" -DVRECON_WERROR=ON -DCMAKE_UNITY_BUILD=OFF \
     >"$db_dir.configure.log" 2>&1 || { cat "$db_dir.configure.log" >&2; exit 1; }
+  # The one header the build generates (src/cli/CMakeLists.txt), which the CLI's files include.
+  cmake --build "$db_dir" --target vrecon_build_info >>"$db_dir.configure.log" 2>&1 ||
+    { cat "$db_dir.configure.log" >&2; exit 1; }
 fi
 db=$db_dir/compile_commands.json
 [ -f "$db" ] || { echo "lint: $db missing: configure build/ first (scripts/test.sh)" >&2; exit 1; }
