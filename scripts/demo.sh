@@ -8,7 +8,9 @@ scripts/install-deps.sh --build-only
 log=build-demo/build.log
 mkdir -p build-demo
 echo "building vrecon (log: $log) ..."
-if ! { cmake -S . -B build-demo -DCMAKE_BUILD_TYPE=Release -DVRECON_BUILD_TESTS=OFF -DVRECON_BUILD_BENCH=OFF &&
+# A unity build, as scripts/test.sh's: the first build in about two thirds of the time.
+if ! { cmake -S . -B build-demo -DCMAKE_BUILD_TYPE=Release -DVRECON_BUILD_TESTS=OFF -DVRECON_BUILD_BENCH=OFF \
+         -DCMAKE_UNITY_BUILD=ON &&
        cmake --build build-demo -j"$(nproc)" --target vrecon; } >"$log" 2>&1; then
   tail -n 40 "$log"
   echo "demo: the build failed; the whole log is in $log" >&2
