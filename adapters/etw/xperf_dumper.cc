@@ -52,12 +52,6 @@ size_t SplitCells(std::string_view line, size_t n, std::string_view* out) {
   return count;
 }
 
-template <typename T>
-bool ParseInt(std::string_view s, T* v) {
-  const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *v);
-  return ec == std::errc() && p == s.data() + s.size();
-}
-
 // "12.5" or "12": DPC and ISR elapsed time (microseconds). More than 10 s is damage: Windows
 // stops a machine whose DPCs run that long (DPC_WATCHDOG_VIOLATION), and the time is taken out
 // of the runs the DPC interrupted.
@@ -73,14 +67,14 @@ bool ParseProcessField(std::string_view field, std::string_view* image, uint32_t
   if (field.size() < 3 || field.back() != ')') return false;
   const size_t open = field.rfind('(');
   if (open == std::string_view::npos) return false;
-  if (!ParseInt(Trim(field.substr(open + 1, field.size() - open - 2)), pid)) return false;
+  if (!ParseWholeNumber(Trim(field.substr(open + 1, field.size() - open - 2)), pid)) return false;
   *image = Trim(field.substr(0, open));
   return true;
 }
 
 std::optional<TimeNs> FromFileTime(std::string_view digits) {
   int64_t ft = 0;
-  if (!ParseInt(Trim(digits), &ft)) return std::nullopt;
+  if (!ParseWholeNumber(Trim(digits), &ft)) return std::nullopt;
   constexpr int64_t kUnixEpochAsFileTime = 116444736000000000;  // 1970-01-01 in 100 ns since 1601
   if (ft < kUnixEpochAsFileTime || ft > kUnixEpochAsFileTime + int64_t{9'000'000'000'000'000'000} / 100)
     return std::nullopt;
@@ -177,9 +171,9 @@ Status XperfDumperReader::OnTraceInfo(std::string_view line) {
         Issue(Severity::kWarning, "bad-trace-start",
               "the trace's start \"" + std::string(value.substr(0, 40)) + "\" is not a FILETIME");
     } else if (EqualsFolded(key, "Events Lost")) {
-      ParseInt(value, &events_lost_);
+      ParseWholeNumber(value, &events_lost_);
     } else if (EqualsFolded(key, "Buffers Lost")) {
-      ParseInt(value, &buffers_lost_);
+      ParseWholeNumber(value, &buffers_lost_);
     }
   }
   return Status::Ok();
@@ -246,7 +240,7 @@ Status XperfDumperReader::OnEvent(std::string_view line) {
   std::array<std::string_view, 8> f{};
   for (size_t i = 0; i < layout.fields.size(); ++i) f[i] = cells_[static_cast<size_t>(layout.fields[i])];
   int64_t t = 0;
-  if (!ParseInt(f[0], &t) || t < 0) {
+  if (!ParseWholeNumber(f[0], &t) || t < 0) {
     Issue(Severity::kWarning, "bad-timestamp", "\"" + std::string(f[0].substr(0, 30)) + "\" is not a timestamp in us");
     return Status::Ok();
   }
@@ -269,14 +263,14 @@ Status XperfDumperReader::OnEvent(std::string_view line) {
     case Kind::kCSwitch: OnCSwitch(f, t); break;
     case Kind::kReady: {
       uint32_t tid = 0;
-      if (ParseInt(f[1], &tid)) accounting_->Ready(t, tid);
+      if (ParseWholeNumber(f[1], &tid)) accounting_->Ready(t, tid);
       break;
     }
     case Kind::kDpc:
     case Kind::kIsr: {
       double elapsed = 0;
       int cpu = 0;
-      if (!ParseNumber(f[1], &elapsed) || !ParseInt(f[2], &cpu) || cpu < 0 || cpu > 4095) {
+      if (!ParseNumber(f[1], &elapsed) || !ParseWholeNumber(f[2], &cpu) || cpu < 0 || cpu > 4095) {
         Issue(Severity::kWarning, "bad-event", "a DPC or interrupt without a readable CPU and elapsed time; skipped");
         break;
       }
@@ -297,7 +291,7 @@ Status XperfDumperReader::OnEvent(std::string_view line) {
     }
     case Kind::kThreadEnd: {
       uint32_t tid = 0;
-      if (ParseInt(f[1], &tid)) accounting_->ThreadEnd(tid);
+      if (ParseWholeNumber(f[1], &tid)) accounting_->ThreadEnd(tid);
       break;
     }
   }
@@ -307,9 +301,9 @@ Status XperfDumperReader::OnEvent(std::string_view line) {
 void XperfDumperReader::OnCSwitch(const std::array<std::string_view, 8>& f, int64_t t) {
   SwitchEvent e;
   e.t_us = t;
-  if (!ParseProcessField(f[1], &e.new_process, &e.new_pid) || !ParseInt(f[2], &e.new_tid) ||
-      !ParseProcessField(f[3], &e.old_process, &e.old_pid) || !ParseInt(f[4], &e.old_tid) || !ParseInt(f[6], &e.cpu) ||
-      e.cpu < 0 || e.cpu > 4095) {
+  if (!ParseProcessField(f[1], &e.new_process, &e.new_pid) || !ParseWholeNumber(f[2], &e.new_tid) ||
+      !ParseProcessField(f[3], &e.old_process, &e.old_pid) || !ParseWholeNumber(f[4], &e.old_tid) ||
+      !ParseWholeNumber(f[6], &e.cpu) || e.cpu < 0 || e.cpu > 4095) {
     Issue(Severity::kWarning, "bad-event", "a CSwitch whose processes, threads or CPU cannot be read; skipped");
     return;
   }

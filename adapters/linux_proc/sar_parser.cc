@@ -1,7 +1,6 @@
 #include "adapters/linux_proc/sar_parser.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <set>
@@ -13,11 +12,6 @@ namespace {
 
 constexpr TimeNs kDay = 86400 * kNsPerSec;
 
-bool Int(std::string_view s, int* out) {
-  auto r = std::from_chars(s.data(), s.data() + s.size(), *out);
-  return !s.empty() && r.ec == std::errc() && r.ptr == s.data() + s.size();
-}
-
 // "HH:MM:SS" (and the AM/PM word after it, when there is one): seconds into the day as ns.
 // `used` is how many words the time took.
 std::optional<TimeNs> TimeOfDay(const std::vector<std::string_view>& w, size_t* used) {
@@ -25,7 +19,8 @@ std::optional<TimeNs> TimeOfDay(const std::vector<std::string_view>& w, size_t* 
   std::string_view t = w[0];
   if (t.size() < 7 || t.size() > 8 || t[t.size() - 3] != ':' || t[t.size() - 6] != ':') return std::nullopt;
   int h, m, s;
-  if (!Int(t.substr(0, t.size() - 6), &h) || !Int(t.substr(t.size() - 5, 2), &m) || !Int(t.substr(t.size() - 2), &s))
+  if (!ParseWholeNumber(t.substr(0, t.size() - 6), &h) || !ParseWholeNumber(t.substr(t.size() - 5, 2), &m) ||
+      !ParseWholeNumber(t.substr(t.size() - 2), &s))
     return std::nullopt;
   *used = 1;
   if (w.size() > 1 && (w[1] == "AM" || w[1] == "PM" || w[1] == "am" || w[1] == "pm")) {
@@ -45,7 +40,8 @@ std::optional<TimeNs> ParseDate(std::string_view s) {
   auto three = [&](char sep) {
     const size_t p1 = s.find(sep), p2 = s.find(sep, p1 == std::string_view::npos ? 0 : p1 + 1);
     if (p1 == std::string_view::npos || p2 == std::string_view::npos) return false;
-    return Int(s.substr(0, p1), &a) && Int(s.substr(p1 + 1, p2 - p1 - 1), &b) && Int(s.substr(p2 + 1), &c);
+    return ParseWholeNumber(s.substr(0, p1), &a) && ParseWholeNumber(s.substr(p1 + 1, p2 - p1 - 1), &b) &&
+           ParseWholeNumber(s.substr(p2 + 1), &c);
   };
   int y, mo, d;
   if (three('-') && a > 31) {
@@ -186,7 +182,7 @@ Status SarParser::OnData(const std::vector<std::string_view>& w, size_t first, T
           "sar prints local time without its zone: times were taken as UTC (pass --tz-bias MIN for another zone)");
   }
   int cpu = -1;
-  if (w[first] != "all" && !Int(w[first], &cpu)) {
+  if (w[first] != "all" && !ParseWholeNumber(w[first], &cpu)) {
     RaiseIssue(n, Severity::kWarning, "bad-counter-path",
                "CPU column holds \"" + std::string(w[first]) + "\"; row skipped");
     return Status::Ok();
@@ -331,7 +327,7 @@ bool LooksLikeSar(std::string_view raw_head) {
   size_t used = 0;
   if (!TimeOfDay(w, &used) || used >= w.size()) return false;
   int cpu;
-  return w[used] == "CPU" || w[used] == "all" || (Int(w[used], &cpu) && w.size() > used + 2);
+  return w[used] == "CPU" || w[used] == "all" || (ParseWholeNumber(w[used], &cpu) && w.size() > used + 2);
 }
 
 bool LooksLikeAixSar(std::string_view head) {
