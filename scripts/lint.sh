@@ -3,8 +3,9 @@
 # (not fixtures, corpora or anything third-party). Pinned to clang 14 (Debian 12), since another
 # clang-format version formats differently.
 #   scripts/lint.sh          check: clang-format must change nothing, then clang-tidy (.clang-tidy)
-#                            over build/compile_commands.json (all but tests/; for a unity build/,
-#                            a configured build-lint/'s) must report nothing; exit 1 if either does
+#                            over build/compile_commands.json (all but tests/; a unity build/'s
+#                            batches whole, and each file of them compiled alone) must report
+#                            nothing; exit 1 if either does
 #   scripts/lint.sh --fix    rewrite the files in place with clang-format (clang-tidy is not run)
 #   scripts/lint.sh --format check the format only (no build needed)
 # The check needs a configured build/ (scripts/test.sh makes one); it lints every .cc there that
@@ -55,30 +56,35 @@ clang-format-14 --dry-run -Werror "${files[@]}" || status=1
 tidy_dirs=(src adapters models agent fuzz bench)
 db_dir=build
 [ -f "$db_dir/CMakeCache.txt" ] || { echo "lint: build/ is not configured: run scripts/test.sh first" >&2; exit 1; }
-# clang-tidy needs one command per source file. A unity build's database lists its batches
-# instead (scripts/test.sh builds the libraries so), so then the commands come from a tree that
-# is only configured, with build/'s options but one file per command.
-if grep -q '/Unity/unity_' "$db_dir/compile_commands.json" 2>/dev/null; then
-  db_dir=build-lint
-  build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:STRING=//p' build/CMakeCache.txt)
-  cmake -S . -B "$db_dir" -DCMAKE_BUILD_TYPE="${build_type:-Release}" -DVRECON_WERROR=ON -DCMAKE_UNITY_BUILD=OFF \
-    >"$db_dir.configure.log" 2>&1 || { cat "$db_dir.configure.log" >&2; exit 1; }
-  # The one header the build generates (src/cli/CMakeLists.txt), which the CLI's files include.
-  cmake --build "$db_dir" --target vrecon_build_info >>"$db_dir.configure.log" 2>&1 ||
-    { cat "$db_dir.configure.log" >&2; exit 1; }
-fi
 db=$db_dir/compile_commands.json
 [ -f "$db" ] || { echo "lint: $db missing: configure build/ first (scripts/test.sh)" >&2; exit 1; }
-if grep -q '/Unity/unity_' "$db"; then echo "lint: $db lists unity batches, not files" >&2; exit 1; fi
 # The file regex: the sources of our directories as compile_commands.json names them (absolute).
-# -Wno-unknown-warning-option: the database holds GCC's flags (-Wno-restrict), which clang lacks.
 root=$(pwd -P)
 dirs_alt=$(IFS='|'; echo "${tidy_dirs[*]}")
-regex="^$root/($dirs_alt)/.*\.cc\$"
-count=$(grep -cE "\"file\": \"$root/($dirs_alt)/[^\"]*\.cc\"" "$db" || true)
+ours="$root/($dirs_alt)/[^\"]*\.cc"
+# clang-tidy reports what it finds in our files only: the header filter takes our .cc files in as
+# well as our headers (a unity batch includes the .cc files), the line filter lists our files, so
+# that CMake's own batch files (their `#include "x.cc"` lines) are not ours to fix.
+header_filter="^$root/($(IFS='|'; echo "${dirs[*]}"))/.*\.(h|cc)\$"
+line_filter="[$(git ls-files -- "${dirs[@]/%//*.cc}" "${dirs[@]/%//*.h}" | sed "s|.*|{\"name\":\"$root/&\"}|" | paste -sd,)]"
+if grep -q '/Unity/unity_' "$db"; then
+  # A unity build/ (scripts/test.sh makes one): clang-tidy parses each batch once, and its checks
+  # see every file the batch includes, in about a fifth of the CPU of one run per file
+  # (docs/development.md, "CI time"). What the batches would hide, a file that compiles only
+  # after the one before it, scripts/compile-alone.py catches: each file compiled alone.
+  regex="^($root/build/.*/Unity/unity_[0-9]+_cxx\.cxx|$ours)\$"
+  count=$(cat $(grep -oE "\"file\": \"$root/build/[^\"]*/Unity/unity_[0-9]+_cxx\.cxx\"" "$db" | cut -d'"' -f4) |
+          grep -cE "^#include \"$root/($dirs_alt)/" || true)
+  count=$((count + $(grep -cE "\"file\": \"$ours" "$db" || true)))
+  python3 scripts/compile-alone.py "$db" "$root" "^$ours\$" "$(nproc)" || status=1
+else
+  regex="^$ours\$"
+  count=$(grep -cE "\"file\": \"$ours" "$db" || true)
+fi
 echo "lint: clang-tidy on $count of the project's files in $db" >&2
 start=$SECONDS
-run-clang-tidy-14 -p "$db_dir" -j"$(nproc)" -quiet -extra-arg=-Wno-unknown-warning-option "$regex" \
+run-clang-tidy-14 -p "$db_dir" -j"$(nproc)" -quiet -header-filter="$header_filter" -line-filter="$line_filter" \
+  -extra-arg=-Wno-unknown-warning-option "$regex" \
   > build/clang-tidy.log 2>&1 || status=1
 sed 's/\x1b\[[0-9;]*m//g' build/clang-tidy.log | grep -E '(warning|error): ' | sort -u >&2 || true
 echo "lint: clang-tidy took $((SECONDS - start)) s; full output in build/clang-tidy.log" >&2
