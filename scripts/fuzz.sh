@@ -6,13 +6,13 @@
 #                                            the same, then minimises fixtures' seeds, the committed
 #                                            corpus and what the run found into fuzz/corpus/TARGET
 #                                            (SECONDS 0: only that minimisation)
-#   scripts/fuzz.sh --smoke                  CI: every target for VRECON_FUZZ_SMOKE_SECONDS (15) each
+#   scripts/fuzz.sh --smoke                  CI: every target for VRECON_FUZZ_SMOKE_SECONDS (10) each
 #   scripts/fuzz.sh --list                   the targets
 # Prints the executions of each target and appends them to build-fuzz/executions.log. Exits 1
 # when a target crashes or breaks a property; the input is kept in build-fuzz/artifacts/TARGET/.
 # Runs one target at a time (--smoke: one per core), under `nice`: fuzzing shares the machine.
 # Environment: VRECON_FUZZ_BUILD_DIR (build-fuzz), VRECON_FUZZ_BUILD_JOBS (nproc),
-# VRECON_FUZZ_SMOKE_SECONDS (15).
+# VRECON_FUZZ_SMOKE_SECONDS (10).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,7 +31,7 @@ which=${1:-all}
 seconds=${2:-60}
 if [ "$mode" = smoke ]; then
   which=all
-  seconds=${VRECON_FUZZ_SMOKE_SECONDS:-15}
+  seconds=${VRECON_FUZZ_SMOKE_SECONDS:-10}
 fi
 if [ "$which" = all ]; then
   run=("${targets[@]}")

@@ -35,7 +35,7 @@ if [ $mode != fix ]; then
              xargs -r grep -snHE -e '->db\(\)' -e '\b(Database|Statement)\b' -e 'src/store/(database|sqlite/|postgres/)' -e '<sqlite3\.h>' -e '<libpq-fe\.h>' || true)
 fi
 
-scripts/install-deps.sh clang-format-14 clang-tidy-14
+scripts/install-deps.sh clang-format-14 clang-tidy-14 python3
 
 dirs=(src adapters models agent tests fuzz bench)
 mapfile -t files < <(git ls-files -- "${dirs[@]/%//*.cc}" "${dirs[@]/%//*.h}")

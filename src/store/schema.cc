@@ -1,5 +1,6 @@
 #include "src/store/schema.h"
 
+#include <optional>
 #include <string>
 
 #include "src/store/clock_event_migration.h"
@@ -440,8 +441,21 @@ Status MigrateSchema(Database* db) {
   // Migration 6 rebuilds `series`, which value_block references: SQLite's procedure for that
   // turns foreign keys off outside the transaction and checks them before the commit.
   if (version < 6) RETURN_IF_ERROR(db->Exec("PRAGMA foreign_keys=OFF"));
-  for (int v = version; v < kSchemaVersion; ++v) {
+  // A new file takes every migration in one transaction: each commit would write the schema's
+  // pages to the WAL again, and every first run makes a new store (docs/performance.md, "A new
+  // store"). An existing store's data is migrated a step per transaction, so that the WAL holds
+  // one step's rewrite at a time, not all of them.
+  std::optional<Transaction> whole;
+  if (version == 0) {
     ASSIGN_OR_RETURN(Transaction tx, Transaction::Begin(db));
+    whole.emplace(std::move(tx));
+  }
+  for (int v = version; v < kSchemaVersion; ++v) {
+    std::optional<Transaction> step;
+    if (!whole) {
+      ASSIGN_OR_RETURN(Transaction tx, Transaction::Begin(db));
+      step.emplace(std::move(tx));
+    }
     RETURN_IF_ERROR(db->Exec(kMigrations[v]));
     if (v + 1 == 5) RETURN_IF_ERROR(MoveCorrWindowsIntoBlocks(db));
     if (v + 1 == 7) RETURN_IF_ERROR(ClockEventsFromIssues(db));
@@ -452,8 +466,9 @@ Status MigrateSchema(Database* db) {
       RETURN_IF_ERROR(CheckForeignKeys(db));
     }
     RETURN_IF_ERROR(db->Exec("PRAGMA user_version = " + std::to_string(v + 1)));
-    RETURN_IF_ERROR(tx.Commit());
+    if (step) RETURN_IF_ERROR(step->Commit());
   }
+  if (whole) RETURN_IF_ERROR(whole->Commit());
   if (version < 6) RETURN_IF_ERROR(db->Exec("PRAGMA foreign_keys=ON"));
   return Status::Ok();
 }
