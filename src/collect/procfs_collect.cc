@@ -7,10 +7,10 @@
 #include <cstdio>
 #include <map>
 #include <memory>
-#include <thread>
 
 #include "adapters/perfmon/pdh_csv_writer.h"
 #include "src/core/file_replace.h"
+#include "src/core/interruptible_sleep.h"
 #include "src/core/text_util.h"
 #include "src/store/block_writer.h"
 
@@ -169,15 +169,6 @@ class PdhCsvFileSink : public SampleSink {
   int64_t rows_ = 0;
 };
 
-// Sleeps until `deadline` (monotonic), waking early when stop is set.
-void SleepUntil(TimeNs deadline, const std::atomic<bool>* stop) {
-  for (;;) {
-    const TimeNs left = deadline - MonoNow();
-    if (left <= 0 || (stop && stop->load())) return;
-    std::this_thread::sleep_for(std::chrono::nanoseconds(std::min<TimeNs>(left, 100 * kNsPerMs)));
-  }
-}
-
 }  // namespace
 
 LocalZone LocalZoneAt(TimeNs utc) {
@@ -253,7 +244,7 @@ StatusOr<ProcfsCollectResult> CollectProcfs(const StoreOpener& open_store, const
     if (o.duration_s && next - started_mono > static_cast<TimeNs>(*o.duration_s * kNsPerSec)) break;
     // A tick that ran late (a suspended machine) does not cause a burst of catch-up ticks.
     if (next < MonoNow()) next = MonoNow();
-    SleepUntil(next, o.stop);
+    SleepUntil(next, o.stop);  // stopped: the loop's own test of `stop` ends it
   }
   if (store_sink) {
     RETURN_IF_ERROR(store_sink->Flush());

@@ -2,11 +2,10 @@
 
 #include <sys/stat.h>
 
-#include <chrono>
 #include <filesystem>
 #include <map>
-#include <thread>
 
+#include "src/core/interruptible_sleep.h"
 #include "src/core/text_util.h"
 #include "src/ingest/ingest_file.h"
 #include "src/store/source_tables.h"
@@ -31,13 +30,6 @@ bool Wanted(const DropFolderConfig& folder, const std::string& name) {
   for (const std::string& g : folder.include)
     if (GlobMatch(g, name)) return true;
   return false;
-}
-
-// Sleeps up to `d`, returning early when `stop` is set.
-void Settle(TimeNs d, const std::atomic<bool>* stop) {
-  const auto until = std::chrono::steady_clock::now() + std::chrono::nanoseconds(d);
-  while (std::chrono::steady_clock::now() < until && !(stop && stop->load()))
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
 }
 
 }  // namespace
@@ -75,7 +67,7 @@ StatusOr<DropFolderResult> CollectDropFolder(Store* store, const DropFolderConfi
     }
     changed[p] = *now;
   }
-  if (!changed.empty() && settle > 0) Settle(settle, stop);
+  if (!changed.empty() && settle > 0) SleepFor(settle, stop);  // stopped: the files are not read
   for (const auto& [path, first] : changed) {
     if (stop && stop->load()) break;
     auto second = Look(path);

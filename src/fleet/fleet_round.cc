@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "src/collect/vsphere_collect.h"
+#include "src/core/interruptible_sleep.h"
 #include "src/core/text_util.h"
 #include "src/engine/capacity_days.h"
 #include "src/engine/capacity_job.h"
@@ -19,16 +20,6 @@
 
 namespace vrecon::fleet {
 namespace {
-
-// Sleeps up to `d`; false when `stop` was set meanwhile.
-bool Backoff(TimeNs d, const std::atomic<bool>* stop) {
-  const auto until = std::chrono::steady_clock::now() + std::chrono::nanoseconds(d);
-  while (std::chrono::steady_clock::now() < until) {
-    if (stop && stop->load()) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return !(stop && stop->load());
-}
 
 // Each source writes through its own connection; SQLite serializes the writers, so a writer
 // may wait for another's transaction (an ingest of a large file) longer than the default.
@@ -106,7 +97,7 @@ void CollectVcenter(const RoundContext& ctx, const VcenterConfig& vc, Store* sto
     }
     if (!transient || attempt == cfg.retries) return;
     ctx.log->Warn(vc.id + ": " + out->error + "; retrying in " + std::to_string(wait / kNsPerSec) + " s");
-    if (!Backoff(wait, ctx.stop)) return;
+    if (!SleepFor(wait, ctx.stop)) return;
     wait *= 2;
   }
 }

@@ -3,10 +3,9 @@
 #include <signal.h>
 
 #include <atomic>
-#include <chrono>
-#include <thread>
 
 #include "src/core/free_memory.h"
+#include "src/core/interruptible_sleep.h"
 #include "src/fleet/store_lock.h"
 #include "src/store/source_tables.h"
 #include "src/store/store.h"
@@ -126,7 +125,7 @@ RunOutcome RunFleet(const RunnerOptions& o) {
   std::optional<TimeNs> previous_round = NewestAttempt(store.get());
   while (true) {
     if (g_reload.exchange(false)) Reload(o, &cfg, &log);
-    const auto started = std::chrono::steady_clock::now();
+    const TimeNs started = SleepClock::Real().Now();
     RoundContext ctx{&cfg, db, &log, &g_stop, interval_s, &store, previous_round};
     RoundResult round = RunRound(ctx);
     previous_round = round.started;
@@ -136,13 +135,13 @@ RunOutcome RunFleet(const RunnerOptions& o) {
     if (o.on_round) o.on_round(round);
     if (o.every == 0 || g_stop.load()) break;
     ReturnFreedMemory();
-    const auto next = started + std::chrono::nanoseconds(o.every);
-    if (std::chrono::steady_clock::now() >= next) log.Warn("the round took longer than --every; the next starts now");
-    while (std::chrono::steady_clock::now() < next && !g_stop.load()) {
+    const TimeNs next = started + o.every;
+    if (SleepClock::Real().Now() >= next) log.Warn("the round took longer than --every; the next starts now");
+    // A SIGHUP while waiting is read at once, not at the next round.
+    const bool waited = SleepUntil(next, &g_stop, SleepClock::Real(), [&] {
       if (g_reload.exchange(false)) Reload(o, &cfg, &log);
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    if (g_stop.load()) break;
+    });
+    if (!waited) break;
   }
   if (g_stop.load()) {
     log.Info("stopped by a signal; every stored batch is complete");
