@@ -138,7 +138,13 @@ TEST_F(StreamLimitsTest, TenMegabyteCounterNameIsStored) {
 // a row is parsed in place, so memory is the column list (~100 bytes a column) plus one block
 // per series being written, not rows x columns. Timings are recorded in docs/performance.md.
 TEST_F(StreamLimitsTest, HundredThousandColumnsIngest) {
+  // Under the sanitizers a quarter of the columns: the same wide-row paths for their checks, in a
+  // quarter of the time (82 s there for the whole width); the plain build's run holds the limit.
+#ifdef VRECON_SANITIZED_BUILD
+  constexpr int kColumns = 25000, kRows = 3;
+#else
   constexpr int kColumns = 100000, kRows = 3;
+#endif
   std::vector<std::string> names;
   for (int i = 0; i < kColumns; ++i) names.push_back("p" + std::to_string(i));
   std::string text = Header(names);
@@ -164,7 +170,7 @@ TEST_F(StreamLimitsTest, HundredThousandColumnsIngest) {
 #endif
   EXPECT_LT(usage.ru_maxrss, kMaxRssKiB) << "peak RSS of the largest child so far, KiB";
   EXPECT_EQ(SampleLines(db_), static_cast<size_t>(kRows) * (kColumns + 1));
-  EXPECT_EQ(ValuesOf(db_, "p99999"), (std::vector<std::string>{"99", "0", "1"}));
+  EXPECT_EQ(ValuesOf(db_, "p" + std::to_string(kColumns - 1)), (std::vector<std::string>{"99", "0", "1"}));
 }
 
 // What each absurd or non-finite cell becomes: values no counter can hold (1e308, -1e308, and
