@@ -72,8 +72,8 @@ if grep -q '/Unity/unity_' "$db"; then
   # see every file the batch includes, in about a fifth of the CPU of one run per file
   # (docs/development.md, "CI time"). What the batches would hide, a file that compiles only
   # after the one before it, scripts/compile-alone.py catches: each file compiled alone.
-  regex="^($root/build/.*/Unity/unity_[0-9]+_cxx\.cxx|$ours)\$"
-  count=$(cat $(grep -oE "\"file\": \"$root/build/[^\"]*/Unity/unity_[0-9]+_cxx\.cxx\"" "$db" | cut -d'"' -f4) |
+  regex="^($root/$db_dir/.*/Unity/unity_[0-9]+_cxx\.cxx|$ours)\$"
+  count=$(cat $(grep -oE "\"file\": \"$root/$db_dir/[^\"]*/Unity/unity_[0-9]+_cxx\.cxx\"" "$db" | cut -d'"' -f4) |
           grep -cE "^#include \"$root/($dirs_alt)/" || true)
   count=$((count + $(grep -cE "\"file\": \"$ours" "$db" || true)))
   python3 scripts/compile-alone.py "$db" "$root" "^$ours\$" "$(nproc)" || status=1
@@ -83,6 +83,7 @@ else
 fi
 echo "lint: clang-tidy on $count of the project's files in $db" >&2
 start=$SECONDS
+# -Wno-unknown-warning-option: the database holds GCC's flags (-Wno-restrict), which clang lacks.
 run-clang-tidy-14 -p "$db_dir" -j"$(nproc)" -quiet -header-filter="$header_filter" -line-filter="$line_filter" \
   -extra-arg=-Wno-unknown-warning-option "$regex" \
   > build/clang-tidy.log 2>&1 || status=1

@@ -21,10 +21,8 @@ TimeNs WallNow() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
-TimeNs MonoNow() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
+// The sleeps' own clock (src/core/interruptible_sleep.h): the ticks are planned on what they wait on.
+TimeNs MonoNow() { return SleepClock::Real().Now(); }
 
 // Holds rows between flushes; replays them into a BlockWriter inside one transaction.
 class StoreFlushSink : public SampleSink {
