@@ -6,6 +6,8 @@
 // whole or not at all), and the next run must complete the data.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -178,11 +180,19 @@ TEST_P(FleetIoFaultTest, EveryFaultOfARoundIsAnErrorOrHarmless) {
                         "\"\npassword_env = \"VRECON_TEST_FAKE_PW\"\n");
     return path;
   };
-  auto samples = [](const std::string& db) {
-    return RunVrecon({"samples", "--db", db, "--source", "vsphere", "--format", "csv"}).out;
-  };
+  // What a round stores, read in-process: a third run of the binary per fault point was a third
+  // of the sweep's time.
+  auto samples = [](const std::string& db) { return SamplesDigest(db, "vsphere"); };
   ASSERT_EQ(RunVrecon({"collect", "--config", config("ref.db"), "--once"}).exit_code, 0);
   const std::string want = samples(dir.File("ref.db"));
+  // The digest reads what `vrecon samples` lists: one row of its CSV per sample, after a header.
+  ASSERT_EQ(want.rfind("(cannot read)", 0), std::string::npos) << want;
+  long series = 0, stored = 0;
+  ASSERT_EQ(std::sscanf(want.c_str(), "%ld %ld", &series, &stored), 2) << want;
+  ASSERT_GT(series, 0) << "the reference round stored no series";
+  const CliResult listed = RunVrecon({"samples", "--db", dir.File("ref.db"), "--source", "vsphere", "--format", "csv"});
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_EQ(std::count(listed.out.begin(), listed.out.end(), '\n'), stored + 1);
   const std::string counts = dir.File("counts.txt");
   CliResult c = RunVreconWithEnv({std::string("LD_PRELOAD=") + VRECON_FAULT_VFS, "VRECON_FAULT_COUNTS=" + counts,
                                   "ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0"},

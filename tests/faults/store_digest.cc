@@ -2,8 +2,16 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
+#include <memory>
+#include <tuple>
+#include <vector>
+
+#include "src/store/sample_reader.h"
+#include "src/store/store.h"
 
 namespace vrecon::testing {
 namespace {
@@ -60,6 +68,35 @@ std::map<std::string, std::string> StoreDigest(const std::string& db) {
   for (const auto& [path, a] : acc)
     out[path] = std::to_string(a.blocks) + " " + std::to_string(a.samples) + " " + std::to_string(a.hash);
   return out;
+}
+
+std::string SamplesDigest(const std::string& db, const std::string& source) {
+  auto store = Store::OpenForReading(db);
+  if (!store.ok()) return "(cannot read) " + store.status().message();
+  SeriesFilter filter;
+  filter.source = source;
+  auto found = FindSeries(store->get(), filter);
+  if (!found.ok()) return "(cannot read) " + found.status().message();
+  std::vector<StoredSeries> series = std::move(*found);
+  const auto key = [](const StoredSeries& s) {
+    return std::tie(s.key.entity, s.key.machine, s.key.object, s.key.instance, s.key.counter, s.key.unit);
+  };
+  std::sort(series.begin(), series.end(), [&](const auto& a, const auto& b) { return key(a) < key(b); });
+  uint64_t hash = 1469598103934665603ULL;
+  int64_t samples = 0;
+  for (const StoredSeries& s : series) {
+    for (const std::string* field :
+         {&s.key.entity, &s.key.machine, &s.key.object, &s.key.instance, &s.key.counter, &s.key.unit})
+      Mix(&hash, field->c_str(), field->size() + 1);  // with its NUL: "ab","c" is not "a","bc"
+    Status st = ForEachSample(store->get(), s.id, TimeRange{}, [&](TimeNs start, TimeNs end, double value) {
+      Mix(&hash, &start, sizeof start);
+      Mix(&hash, &end, sizeof end);
+      Mix(&hash, &value, sizeof value);
+      ++samples;
+    });
+    if (!st.ok()) return "(cannot read) " + st.message();
+  }
+  return std::to_string(series.size()) + " " + std::to_string(samples) + " " + std::to_string(hash);
 }
 
 std::string IntegrityCheck(const std::string& db) {

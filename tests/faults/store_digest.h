@@ -12,6 +12,12 @@ namespace vrecon::testing {
 // when there is no store. Opens the file read-only with SQLite, never through vrecon.
 std::map<std::string, std::string> StoreDigest(const std::string& db);
 
+// Every series of `source` (a SeriesFilter glob: "vsphere") and each of its samples' start, end
+// and value bits, as "<series> <samples> <hash>", read in-process through the store's own reader
+// (the codecs a blob is stored in are the store's): what `vrecon samples --source S` would print,
+// without a run of the binary. "(cannot read) <why>" when the store cannot be read.
+std::string SamplesDigest(const std::string& db, const std::string& source);
+
 // "ok", or what PRAGMA integrity_check reports ("ok" when there is no file).
 std::string IntegrityCheck(const std::string& db);
 
