@@ -19,7 +19,7 @@ seed() {
   local f
   for f in "$@"; do
     cp "$f" "$out/$t/$(basename "$f")"
-    case $t in perfmon_csv|esxtop_csv|powercli_csv|sar_text|text_decode|xperf_dumper|wpa_precise) printf '\x01\x00\x00\x00' >>"$out/$t/$(basename "$f")" ;; esac
+    case $t in perfmon_csv|esxtop_csv|powercli_csv|sar_text|text_decode|xperf_dumper|wpa_precise|wpa_sampled) printf '\x01\x00\x00\x00' >>"$out/$t/$(basename "$f")" ;; esac
   done
 }
 text() { mk "$1"; printf '%s' "$3" >"$out/$1/$2"; }
@@ -31,11 +31,12 @@ seed text_decode $fx/perfmon/utf16le.csv $fx/perfmon/ru-cp1251.csv $fx/perfmon/d
 seed powercli_csv $(inputs $fx/powercli/*.csv)
 seed sar_text $fx/linux_proc/*.log
 seed xperf_dumper $fx/etw/*.txt
-seed wpa_precise $fx/etw/*.csv
+seed wpa_precise $fx/etw/web01-precise.csv
+seed wpa_sampled $fx/etw/web01-sampled.csv $fx/etw/wpa-sampled-no-units.csv
 seed proc_stat $fx/linux_proc/proc_stat_*
 # format_guess: a file of every format vrecon reads, and of those it refuses by name.
 seed format_guess $fx/seed003/guest-web01.csv $fx/perfmon/utf16le.csv $fx/perfmon/binary.blg $fx/powercli/enus-type.csv \
-  $fx/linux_proc/sar_header_12h.log $fx/etw/web01-precise.csv $(inputs $fx/unread/*.csv $fx/unread/*.txt $fx/unread/*.go $fx/unread/*.json)
+  $fx/linux_proc/sar_header_12h.log $fx/etw/web01-precise.csv $fx/etw/web01-sampled.csv $(inputs $fx/unread/*.csv $fx/unread/*.txt $fx/unread/*.go $fx/unread/*.json)
 # vsphere_soap: the real vCenter answers, the long ones cut to three counters / three samples so
 # that they fit the target's input size.
 seed vsphere_soap $fx/vsphere/vc901-service-content.xml $fx/vsphere/vc901-historical-interval.xml

@@ -105,6 +105,7 @@ WindowVcpus VcpusIn(const VmSeries& vm, int w) {
   WindowVcpus v;
   v.guest = CountWithData(vm.guest_cpus, w);
   if (!v.guest) v.guest = CountWithData(vm.events.cpus, w);
+  if (!v.guest) v.guest = CountWithData(vm.profile.cpus, w);
   const std::optional<int> host_vps = CountWithData(vm.host_vps, w);
   v.host = host_vps ? host_vps : vm.host_vps.empty() ? vm.host_vcpus : std::nullopt;
   v.count = v.guest ? v.guest : v.host;
@@ -164,8 +165,10 @@ void VmToolsScale(const VmSeries& vm, int w, WindowResult* r) {
 
 // The host's figure for the VM, over the seconds the guest has data for where it has only part
 // of the window. Returns that same-seconds figure (none where the guest covers the window).
-std::optional<double> SetHost(const VmSeries& vm, bool events, int w, std::optional<int> vcpus, WindowResult* r) {
-  const auto& on_seconds = events ? vm.events.host_on_seconds : vm.host_on_guest_seconds;
+std::optional<double> SetHost(const VmSeries& vm, Basis basis, int w, std::optional<int> vcpus, WindowResult* r) {
+  const auto& on_seconds = basis == Basis::kEvents    ? vm.events.host_on_seconds
+                           : basis == Basis::kProfile ? vm.profile.host_on_seconds
+                                                      : vm.host_on_guest_seconds;
   const std::optional<double> same_seconds = w < static_cast<int>(on_seconds.size()) ? on_seconds[w] : std::nullopt;
   if (vm.host == HostSource::kHyperV) {
     Combined h = MeanOver(vm.host_vps, w);
@@ -293,6 +296,14 @@ void SetAlignment(const VmSeries& vm, int w, const WindowSeries* guest_total, Wi
     if (!(still && f.code == "alignment-unknown")) r->flags.push_back(f);
 }
 
+// A trace's or profile's process series in name order.
+ProcessList TraceProcesses(const EventSeries& trace) {
+  ProcessList procs;
+  for (const auto& [name, e] : trace.processes)
+    if (e.cpu) procs.emplace_back(&name, &*e.cpu);
+  return procs;
+}
+
 }  // namespace
 
 const char* HostSourceName(HostSource s) {
@@ -309,19 +320,29 @@ const char* HostSourceName(HostSource s) {
 std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, const CorrectionConfig& cfg) {
   std::vector<WindowResult> out;
   const double window_s = static_cast<double>(grid.width) / kNsPerSec;
-  // The process series: Perfmon's, and an ETW trace's for the windows it covers.
-  ProcessList sampled_procs, event_procs;
+  // The process series: Perfmon's, and an ETW trace's or a profile's for the windows they cover.
+  ProcessList sampled_procs;
   sampled_procs.reserve(vm.processes.size());
   for (const auto& [name, s] : vm.processes) sampled_procs.emplace_back(&name, &s);
-  for (const auto& [name, e] : vm.events.processes)
-    if (e.cpu) event_procs.emplace_back(&name, &*e.cpu);
+  const ProcessList event_procs = TraceProcesses(vm.events), profile_procs = TraceProcesses(vm.profile);
+  // A profile's samples have the binomial error of its rate where Perfmon's have the tick's.
+  CorrectionConfig profile_cfg = cfg;
+  profile_cfg.ticks_per_second = cfg.profile_samples_per_second;
   std::vector<ProcessMean> means;  // reused across windows
 
   for (int w = 0; w < grid.count; ++w) {
-    // The guest's figures: an event trace's where it covers the window, else Perfmon's.
-    const bool events = UseEvents(vm, w, cfg);
-    const WindowSeries* guest_total = events ? &*vm.events.total : vm.guest_total ? &*vm.guest_total : nullptr;
-    const ProcessList& procs = events ? event_procs : sampled_procs;
+    // The guest's figures: an event trace's where it covers the window, else a sampled profile's,
+    // else Perfmon's.
+    const Basis basis = UseEvents(vm, w, cfg)    ? Basis::kEvents
+                        : UseProfile(vm, w, cfg) ? Basis::kProfile
+                                                 : Basis::kSamples;
+    const bool events = basis == Basis::kEvents;
+    const WindowSeries* guest_total = events                     ? &*vm.events.total
+                                      : basis == Basis::kProfile ? &*vm.profile.total
+                                      : vm.guest_total           ? &*vm.guest_total
+                                                                 : nullptr;
+    const ProcessList& procs = events ? event_procs : basis == Basis::kProfile ? profile_procs : sampled_procs;
+    const CorrectionConfig& rate_cfg = basis == Basis::kProfile ? profile_cfg : cfg;
     const WindowVcpus vcpus = VcpusIn(vm, w);
     WindowResult r;
     r.vm = vm.vm;
@@ -333,7 +354,7 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
     r.host_counter = vm.host_counter;
 
     const GuestSide guest = SetGuest(vm, guest_total, w, window_s, &r);
-    const std::optional<double> same_seconds = SetHost(vm, events, w, vcpus.count, &r);
+    const std::optional<double> same_seconds = SetHost(vm, basis, w, vcpus.count, &r);
     const double process_sum = ProcessMeans(procs, w, grid.count, guest.covered_s, vcpus.count, cfg, &means, &r);
     const bool any_guest = r.guest_util_pct.has_value() || !means.empty();
     const bool any_host = r.host_util_pct.has_value() || (vm.host_group && vm.host_group->at(w).samples > 0);
@@ -342,12 +363,14 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
     FlagInputs(vm, vcpus, guest, same_seconds, window_s, cfg, &r);
     SetW(cfg, &r);
     SetSteal(vm, w, &r);
-    CorrectProcesses(vm, procs, guest_total, events, w, vcpus.count, guest.covered_s, cfg, &means, &r);
-    FlagProcessSum(process_sum, !means.empty(), vcpus.count, cfg, &r);
+    CorrectProcesses(vm, procs, guest_total, events, w, vcpus.count, guest.covered_s, rate_cfg, &means, &r);
+    FlagProcessSum(process_sum, !means.empty(), vcpus.count, rate_cfg, &r);
     FlagSlotReuse(vm, w, &r);
+    r.basis = basis;
+    for (ProcessResult& p : r.processes) p.basis = basis;
     if (events) {
       AddEventFigures(vm, w, &r);
-    } else {
+    } else if (basis == Basis::kSamples) {
       FlagPartialTrace(vm, w, cfg, &r);
     }
     VsphereFrequencyScaled(vm, w, vcpus.count, &r);

@@ -20,6 +20,9 @@ struct CorrectionConfig {
   double min_coverage = 0.8;             // each side must cover this share of the window
   double processor_tolerance_pct = 5.0;  // guest processor above 100 + this is impossible
   double ticks_per_second = 64.0;        // Windows clock tick rate (15.625 ms)
+  // A sampled CPU profile's rate per CPU (WPA's CPU Usage (Sampled): the kernel's profile
+  // interrupt, 1 kHz by default): its figures' binomial sampling error, as ticks_per_second's.
+  double profile_samples_per_second = 1000.0;
   // E[L^2] / E[L] of the VM's stalls (models/interval.h, StallAttributionVariance), for the
   // intervals of event-based windows: an assumption, stalls of about 50 ms on average and
   // exponential, since neither the guest nor the host's counters give the stalls' lengths.
@@ -111,11 +114,15 @@ struct VmSeries {
   // one entry per window.
   std::vector<std::vector<Flag>> interval_flags;
   EventSeries events;  // empty without an ETW trace
+  // A sampled CPU profile of the guest (WPA's CPU Usage (Sampled) export: ETW Profile Process and
+  // ETW Profile Processor series): total, cpus and the processes' cpu only; empty without one.
+  EventSeries profile;
 };
 
-// Where a window's guest figures come from: Perfmon's tick-sampled counters, or an ETW trace's
-// context switches (models/event_correction.h).
-enum class Basis { kSamples, kEvents };
+// Where a window's guest figures come from, in order of preference: an ETW trace's context
+// switches (models/event_correction.h), a sampled CPU profile (1 kHz profile samples, their
+// binomial error), or Perfmon's tick-sampled counters.
+enum class Basis { kSamples, kEvents, kProfile };
 const char* BasisName(Basis b);
 
 struct ProcessResult {

@@ -69,14 +69,32 @@ void FlagComparison(const WindowResult& r, std::vector<Flag>* flags) {
 
 }  // namespace
 
-const char* BasisName(Basis b) { return b == Basis::kEvents ? "events" : "samples"; }
+const char* BasisName(Basis b) {
+  switch (b) {
+    case Basis::kEvents: return "events";
+    case Basis::kProfile: return "profile";
+    case Basis::kSamples: break;
+  }
+  return "samples";
+}
 
-bool UseEvents(const VmSeries& vm, int w, const CorrectionConfig& config) {
-  if (!vm.events.total || !vm.events.total->Mean(w)) return false;
-  if (vm.events.total->Coverage(w) >= config.min_coverage) return true;
+namespace {
+
+// The trace's total has a value in window w and covers enough of it, or Perfmon has no total.
+bool UseTrace(const EventSeries& trace, const VmSeries& vm, int w, const CorrectionConfig& config) {
+  if (!trace.total || !trace.total->Mean(w)) return false;
+  if (trace.total->Coverage(w) >= config.min_coverage) return true;
   if (vm.guest_total && vm.guest_total->Mean(w)) return false;
   return std::none_of(vm.guest_cpus.begin(), vm.guest_cpus.end(),
                       [w](const WindowSeries& s) { return s.Mean(w).has_value(); });
+}
+
+}  // namespace
+
+bool UseEvents(const VmSeries& vm, int w, const CorrectionConfig& config) { return UseTrace(vm.events, vm, w, config); }
+
+bool UseProfile(const VmSeries& vm, int w, const CorrectionConfig& config) {
+  return UseTrace(vm.profile, vm, w, config);
 }
 
 void AddEventFigures(const VmSeries& vm, int w, WindowResult* r) {

@@ -17,6 +17,10 @@ namespace vrecon::models {
 // and covers at least config.min_coverage of the window, or Perfmon has no total there.
 bool UseEvents(const VmSeries& vm, int w, const CorrectionConfig& config);
 
+// The same for the guest's sampled profile (vm.profile): where no context-switch trace does, a
+// profile that covers the window is preferred to Perfmon's 64 Hz ticks.
+bool UseProfile(const VmSeries& vm, int w, const CorrectionConfig& config);
+
 // An events-basis window whose processes CorrectVm built from vm.events: adds each process's
 // bottleneck and queue times and Perfmon's figure for it, Perfmon's total, the DPC and interrupt
 // time, and the flags sampled-vs-events and events-lost.

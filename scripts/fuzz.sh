@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.."
 
 # Listed here as in fuzz/CMakeLists.txt.
 targets=(perfmon_csv esxtop_csv text_decode counter_path powercli_csv sar_text proc_stat proc_pid_stat
-         vsphere_soap fleet_toml timestamps pdh_roundtrip xperf_dumper wpa_precise format_guess)
+         vsphere_soap fleet_toml timestamps pdh_roundtrip xperf_dumper wpa_precise wpa_sampled format_guess)
 
 mode=run
 case "${1:-}" in
@@ -63,7 +63,7 @@ fi
 max_len() {
   case $1 in
     vsphere_soap) echo 6144 ;;
-    perfmon_csv|esxtop_csv|powercli_csv|sar_text|fleet_toml|xperf_dumper|wpa_precise|format_guess) echo 2048 ;;
+    perfmon_csv|esxtop_csv|powercli_csv|sar_text|fleet_toml|xperf_dumper|wpa_precise|wpa_sampled|format_guess) echo 2048 ;;
     text_decode|counter_path|proc_stat) echo 1024 ;;
     *) echo 512 ;;
   esac

@@ -140,6 +140,31 @@ int64_t ToMicros(const Decimal& d, Unit unit) {
   return d.whole + (d.nanos + 500'000'000) / 1'000'000'000;
 }
 
+bool WholeNumber(std::string_view s, int64_t max, int64_t* v) {
+  Decimal d;
+  if (!ParseDecimal(s, &d) || d.nanos != 0 || d.whole > max) return false;
+  *v = d.whole;
+  return true;
+}
+
+bool NoValue(std::string_view s) {
+  s = Trim(s);
+  return s.empty() || (s.size() == 3 && (s[0] | 0x20) == 'n' && s[1] == '/' && (s[2] | 0x20) == 'a');
+}
+
+uint64_t HashLine(std::string_view s, uint64_t h) {
+  constexpr uint64_t kPrime = 1099511628211ULL;
+  size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    uint64_t w = 0;
+    for (size_t k = 0; k < 8; ++k) w |= uint64_t{static_cast<unsigned char>(s[i + k])} << (8 * k);
+    h = (h ^ w) * kPrime;
+    h ^= h >> 29;
+  }
+  for (; i < s.size(); ++i) h = (h ^ static_cast<unsigned char>(s[i])) * kPrime;
+  return (h ^ s.size()) * kPrime;
+}
+
 namespace {
 
 // The folded names of the first line's cells ("switchintime", ...); none when it is not CSV.
@@ -167,7 +192,7 @@ bool LooksLikeWpaSampled(std::string_view head) {
   const std::vector<std::string> keys = HeaderKeys(head);
   const bool weight =
       std::any_of(keys.begin(), keys.end(), [](const std::string& k) { return k.starts_with("weight"); });
-  return weight && Has(keys, "%weight") && !Has(keys, "switchintime");
+  return weight && (Has(keys, "%weight") || Has(keys, "timestamp")) && !Has(keys, "switchintime");
 }
 
 }  // namespace vrecon::etw::wpa

@@ -35,6 +35,14 @@ struct HeaderCell {
   Unit unit = Unit::kNone;
 };
 
+// A column a reader looks for: its key as ParseHeaderCell folds it, its name in messages, and the
+// unit its numbers have when the header names none (WPA's default cell formats).
+struct ColumnSpec {
+  const char* key;
+  const char* name;
+  Unit unit;
+};
+
 // "Switch-In Time (s)" -> {"switchintime", kSeconds}; "CPU Usage (in view) (ms)" ->
 // {"cpuusage(inview)", kMillis}. Parentheses that name no unit stay in the key. WPA 8's
 // "SwitchInTime" and WPA 10's "Switch-In Time" give the same key.
@@ -58,12 +66,24 @@ bool ParseDecimal(std::string_view s, Decimal* d);
 // microseconds, rounded half up.
 int64_t ToMicros(const Decimal& d, Unit unit);
 
+// A whole number up to `max` ("1202", "12,345"); false for anything else.
+bool WholeNumber(std::string_view s, int64_t max, int64_t* v);
+
+// WPA leaves a cell empty, or writes n/a, where it has no value.
+bool NoValue(std::string_view s);
+
+// The readers' fingerprint of a line, chained from `h`: FNV-1a's multiply taken 8 bytes at a time
+// (byte by byte it cost a tenth of the reading), with a shift that carries high bits down. The
+// words are read little-endian whatever the host, so a fingerprint stored by one build matches
+// another's.
+uint64_t HashLine(std::string_view s, uint64_t h);
+
 // True when `head` (a file's first bytes, in any encoding vrecon reads) starts with a header line
 // naming the "New Process" and "Switch-In Time" columns: a CPU Usage (Precise) table.
 bool LooksLikeWpaPrecise(std::string_view head);
 
-// True when the header line names "Weight" and "% Weight" and no "Switch-In Time": a CPU Usage
-// (Sampled) table (profile samples), which vrecon recognises but does not read.
+// True when the header line names a "Weight" column and "% Weight" or "TimeStamp", and no
+// "Switch-In Time": a CPU Usage (Sampled) table (profile samples, adapters/etw/wpa_sampled.h).
 bool LooksLikeWpaSampled(std::string_view head);
 
 }  // namespace vrecon::etw::wpa

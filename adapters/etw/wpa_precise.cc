@@ -8,14 +8,8 @@
 namespace vrecon::etw {
 namespace {
 
-// Each field's column as keyed by wpa::ParseHeaderCell, its name in messages, and the unit its
-// numbers have when the header names none (WPA's default cell formats).
-struct FieldInfo {
-  const char* key;
-  const char* name;
-  wpa::Unit unit;
-};
-constexpr FieldInfo kFieldInfo[] = {
+// Each field's column, in the order of the reader's Field enum.
+constexpr wpa::ColumnSpec kFieldInfo[] = {
     {"newprocess", "New Process", wpa::Unit::kNone},
     {"newthreadid", "New Thread Id", wpa::Unit::kNone},
     {"cpu", "Cpu", wpa::Unit::kNone},
@@ -26,36 +20,6 @@ constexpr FieldInfo kFieldInfo[] = {
     {"readytime", "Ready Time", wpa::Unit::kSeconds},
     {"count", "Count", wpa::Unit::kNone},
 };
-
-// A whole number up to `max` ("1202", "12,345"); false for anything else.
-bool WholeNumber(std::string_view s, int64_t max, int64_t* v) {
-  wpa::Decimal d;
-  if (!wpa::ParseDecimal(s, &d) || d.nanos != 0 || d.whole > max) return false;
-  *v = d.whole;
-  return true;
-}
-
-// WPA leaves a cell empty, or writes n/a, where it has no value.
-bool NoValue(std::string_view s) {
-  s = Trim(s);
-  return s.empty() || (s.size() == 3 && (s[0] | 0x20) == 'n' && s[1] == '/' && (s[2] | 0x20) == 'a');
-}
-
-// The fingerprint goes over every line: FNV-1a's multiply taken 8 bytes at a time (byte by byte
-// it cost a tenth of the reading), with a shift that carries high bits down. The words are read
-// little-endian whatever the host, so a fingerprint stored by one build matches another's.
-uint64_t HashLine(std::string_view s, uint64_t h) {
-  constexpr uint64_t kPrime = 1099511628211ULL;
-  size_t i = 0;
-  for (; i + 8 <= s.size(); i += 8) {
-    uint64_t w = 0;
-    for (size_t k = 0; k < 8; ++k) w |= uint64_t{static_cast<unsigned char>(s[i + k])} << (8 * k);
-    h = (h ^ w) * kPrime;
-    h ^= h >> 29;
-  }
-  for (; i < s.size(); ++i) h = (h ^ static_cast<unsigned char>(s[i])) * kPrime;
-  return (h ^ s.size()) * kPrime;
-}
 
 int64_t FloorDiv(int64_t a, int64_t b) { return (a >= 0 ? a : a - (b - 1)) / b; }
 
@@ -83,7 +47,7 @@ void WpaPreciseReader::Issue(int64_t line, Severity severity, const char* code, 
 
 Status WpaPreciseReader::OnLine(std::string_view line) {
   ++summary_.lines;
-  summary_.fingerprint = HashLine(line, summary_.fingerprint);
+  summary_.fingerprint = wpa::HashLine(line, summary_.fingerprint);
   const std::string_view t = Trim(line);
   if (t.empty()) return Status::Ok();
   last_line_.assign(t);
@@ -144,10 +108,10 @@ bool WpaPreciseReader::Micros(Field f, std::string_view cell, int64_t* us) {
 int64_t WpaPreciseReader::ReadyOf(std::string_view ready, std::string_view ready_time, int64_t in_us) {
   int64_t us = 0;
   if (column_[kReady] >= 0) {
-    if (NoValue(ready) || !Micros(kReady, ready, &us)) return -1;
+    if (wpa::NoValue(ready) || !Micros(kReady, ready, &us)) return -1;
   } else if (column_[kReadyTime] >= 0) {
     int64_t at = 0;
-    if (NoValue(ready_time) || !Micros(kReadyTime, ready_time, &at)) return -1;
+    if (wpa::NoValue(ready_time) || !Micros(kReadyTime, ready_time, &at)) return -1;
     us = in_us - at;
   } else {
     return -1;
@@ -174,7 +138,7 @@ void WpaPreciseReader::OnRow(std::string_view line) {
     return;
   }
   auto cell = [this](Field f) { return column_[f] < 0 ? std::string_view() : cells_[static_cast<size_t>(column_[f])]; };
-  if ((column_[kCount] >= 0 && Trim(cell(kCount)) != "1") || NoValue(cell(kIn))) {
+  if ((column_[kCount] >= 0 && Trim(cell(kCount)) != "1") || wpa::NoValue(cell(kIn))) {
     Issue(n, Severity::kWarning, "aggregated-row",
           "a row that sums several context switches (Count \"" + std::string(cell(kCount).substr(0, 20)) +
               "\", Switch-In Time \"" + std::string(cell(kIn).substr(0, 20)) +
@@ -183,14 +147,14 @@ void WpaPreciseReader::OnRow(std::string_view line) {
   }
   Run r;
   int64_t cpu = 0;
-  if (!WholeNumber(cell(kCpu), PreciseRuns::kMaxCpu, &cpu)) {
+  if (!wpa::WholeNumber(cell(kCpu), PreciseRuns::kMaxCpu, &cpu)) {
     Issue(n, Severity::kWarning, "bad-number",
           "the Cpu cell \"" + std::string(cell(kCpu).substr(0, 20)) + "\" is not a CPU number (0-4095); skipped");
     return;
   }
   if (!Micros(kIn, cell(kIn), &r.in_us)) return;
   if (column_[kEnd] >= 0) {
-    if (NoValue(cell(kEnd))) {
+    if (wpa::NoValue(cell(kEnd))) {
       Issue(n, Severity::kWarning, "bad-row", "the run has no Next Switch-Out Time; skipped");
       return;
     }
@@ -215,7 +179,7 @@ void WpaPreciseReader::OnRow(std::string_view line) {
   r.line = static_cast<uint32_t>(std::min<int64_t>(n, UINT32_MAX));
   int64_t tid = 0;
   r.proc = runs_.Process(cell(kProcess));
-  if (r.proc == PreciseRuns::kUnreadable || !WholeNumber(cell(kThread), UINT32_MAX - 2, &tid)) {
+  if (r.proc == PreciseRuns::kUnreadable || !wpa::WholeNumber(cell(kThread), UINT32_MAX - 2, &tid)) {
     r.proc = PreciseRuns::kUnreadable;
     Issue(n, Severity::kWarning, "bad-process",
           "New Process \"" + std::string(cell(kProcess).substr(0, 60)) + "\" or New Thread Id \"" +

@@ -105,7 +105,8 @@ RunFn AddIngestCommand(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "ingest",
       "Read Perfmon CSV/TSV logs (guest, VMware Tools, Hyper-V host, esxtop batch), PowerCLI Get-Stat "
-      "exports, sar text, and ETW context switches (xperf dumper text, WPA CPU Usage (Precise) CSV) into the store");
+      "exports, sar text, ETW context switches (xperf dumper text, WPA CPU Usage (Precise) CSV) and WPA CPU Usage "
+      "(Sampled) profiles into the store");
   AddDbOption(cmd, &o->db, "Store to write, :memory: allowed")->capture_default_str();
   cmd->add_option("--tz-bias", o->tz_bias,
                   "UTC minus local time in minutes, for logs whose header has no readable bias (EST = 300)");

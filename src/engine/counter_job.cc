@@ -133,8 +133,9 @@ StatusOr<std::vector<std::vector<models::CounterValue>>> RunCounters(Store* stor
       const SeriesKey& k = s.key;
       if (NormalizeVmName(k.machine) != ng) continue;
       if ((k.object == "Process" || k.object == "Process V2") && k.counter == "% Processor Time") continue;
-      // An ETW trace's figures are the correction's own where it covers a window (event basis).
-      if (k.object == "ETW Process" || k.object == "ETW Processor") continue;
+      // An ETW trace's or profile's figures are the correction's own where they cover a window
+      // (events and profile bases).
+      if (k.object.starts_with("ETW ")) continue;
       TypedSeries t;
       t.guest = &s;
       t.cls = models::ClassifyCounter(k.object, k.instance, k.counter, k.unit);

@@ -107,16 +107,22 @@ models::WindowSeries WindowsOf(const models::WindowGrid& grid, const std::vector
 
 // An ETW trace's series (models/correction.h, EventSeries) on the grid, through the guest's clock
 // like Perfmon's; its total also on the host's axis for the host's mean over the trace's seconds.
-Status ReadEvents(RunContext* ctx, const VmPlan& plan, const models::WindowGrid& grid, const TimeRange& range,
-                  const models::ClockModel* clock, BlockPlans* plans, models::EventSeries* out) {
-  if (!plan.event_total) return Status::Ok();
+Status ReadTraceTotal(RunContext* ctx, const StoredSeries* series, const models::WindowGrid& grid,
+                      const TimeRange& range, const models::ClockModel* clock, models::EventSeries* out) {
   std::vector<models::TimedValue>& total = ctx->buffer;
   total.clear();
-  RETURN_IF_ERROR(ReadInto(&ctx->reader, plan.event_total, range, &total));
+  RETURN_IF_ERROR(ReadInto(&ctx->reader, series, range, &total));
   if (!std::is_sorted(total.begin(), total.end(), ByStart)) std::stable_sort(total.begin(), total.end(), ByStart);
   ToHostAxis(clock, &total);
   out->total = WindowsOf(grid, total);
   out->host_on_seconds = models::HostOverGuestSeconds(grid, total, ctx->host_ref);
+  return Status::Ok();
+}
+
+Status ReadEvents(RunContext* ctx, const VmPlan& plan, const models::WindowGrid& grid, const TimeRange& range,
+                  const models::ClockModel* clock, BlockPlans* plans, models::EventSeries* out) {
+  if (!plan.event_total) return Status::Ok();
+  RETURN_IF_ERROR(ReadTraceTotal(ctx, plan.event_total, grid, range, clock, out));
   auto fill = [&](const StoredSeries* s, std::optional<models::WindowSeries>* dst) -> Status {
     if (!s) return Status::Ok();
     dst->emplace(grid);
@@ -137,6 +143,21 @@ Status ReadEvents(RunContext* ctx, const VmPlan& plan, const models::WindowGrid&
     RETURN_IF_ERROR(fill(e.queue, &p.queue));
     RETURN_IF_ERROR(fill(e.switch_ins, &p.switch_ins));
     RETURN_IF_ERROR(fill(e.queue_p95, &p.queue_p95));
+  }
+  return Status::Ok();
+}
+
+// A sampled profile's series (models/correction.h, VmSeries::profile), as a trace's.
+Status ReadProfile(RunContext* ctx, const VmPlan& plan, const models::WindowGrid& grid, const TimeRange& range,
+                   const models::ClockModel* clock, BlockPlans* plans, models::EventSeries* out) {
+  if (!plan.profile_total) return Status::Ok();
+  RETURN_IF_ERROR(ReadTraceTotal(ctx, plan.profile_total, grid, range, clock, out));
+  for (const StoredSeries* s : plan.profile_cpus) {
+    RETURN_IF_ERROR(Fill(&ctx->reader, s, range, &out->cpus.emplace_back(grid), clock, plans));
+  }
+  for (const auto& [name, s] : plan.profile_processes) {
+    std::optional<models::WindowSeries>& cpu = out->processes[name].cpu;
+    RETURN_IF_ERROR(Fill(&ctx->reader, s, range, &cpu.emplace(grid), clock, plans));
   }
   return Status::Ok();
 }
@@ -209,9 +230,10 @@ StatusOr<std::vector<models::WindowResult>> CorrectPlanned(RunContext* ctx, cons
   const TimeNs lag = req.align ? static_cast<TimeNs>(req.alignment.max_lag_s * kNsPerSec) : 0;
   const TimeRange guest_range{range.from - lag, range.to + lag};
   guest_ref.clear();
-  // The guest's clock is estimated from Perfmon's total, or the trace's where there is no log.
-  if (const StoredSeries* ref = plan.guest_total ? plan.guest_total : plan.event_total)
-    RETURN_IF_ERROR(ReadInto(&reader, ref, guest_range, &guest_ref));
+  // The guest's clock is estimated from Perfmon's total, or the trace's or profile's where there is no log.
+  const StoredSeries* ref = plan.guest_total ? plan.guest_total : plan.event_total;
+  if (!ref) ref = plan.profile_total;
+  if (ref) RETURN_IF_ERROR(ReadInto(&reader, ref, guest_range, &guest_ref));
   for (auto* v : {&guest_ref, &host_ref})  // usually sorted already
     if (!std::is_sorted(v->begin(), v->end(), ByStart)) std::stable_sort(v->begin(), v->end(), ByStart);
   std::vector<TimeNs> ends;
@@ -247,6 +269,7 @@ StatusOr<std::vector<models::WindowResult>> CorrectPlanned(RunContext* ctx, cons
     vm.host_on_guest_seconds = models::HostOverGuestSeconds(grid, guest_ref, host_ref);
   }
   RETURN_IF_ERROR(ReadEvents(ctx, plan, grid, guest_range, clock, &plans, &vm.events));
+  RETURN_IF_ERROR(ReadProfile(ctx, plan, grid, guest_range, clock, &plans, &vm.profile));
   if (plan.guest_steal) {
     ASSIGN_OR_RETURN(vm.guest_steal, make(plan.guest_steal));
   }

@@ -155,10 +155,11 @@ StatusOr<VmDirectory> VmDirectory::Build(Store* store, const std::vector<StoredS
   std::set<std::string> seen;
   for (const StoredSeries& s : all) {
     const SeriesKey& k = s.key;
-    // A guest is a machine with Perfmon's processor or process objects, or an ETW trace's.
+    // A guest is a machine with Perfmon's processor or process objects, or an ETW trace's or
+    // sampled profile's (ETW Process, ETW Processor, ETW Profile Process, ETW Profile Processor).
     if (k.source == SourceKind::kGuest &&
         (k.object == "Processor" || k.object == "Processor Information" || k.object == "Process" ||
-         k.object == "Process V2" || k.object == "ETW Processor" || k.object == "ETW Process")) {
+         k.object == "Process V2" || k.object.starts_with("ETW "))) {
       if (seen.insert(FoldVmName(k.machine)).second) guests.push_back(k.machine);
     }
   }

@@ -50,6 +50,19 @@ void PlanEvents(const StoredSeries* s, VmPlan* p) {
   if (k.counter == "Queue Time p95") e.queue_p95 = s;
 }
 
+// The sampled profile's series (adapters/etw/profile_buckets.h).
+void PlanProfile(const StoredSeries* s, VmPlan* p) {
+  const SeriesKey& k = s->key;
+  if (k.counter != "% Processor Time") return;
+  if (k.object == "ETW Profile Process") {
+    p->profile_processes[k.instance] = s;
+  } else if (k.instance == "_Total") {
+    p->profile_total = s;
+  } else {
+    p->profile_cpus.push_back(s);
+  }
+}
+
 }  // namespace
 
 std::vector<int64_t> VmPlan::AllIds() const {
@@ -61,6 +74,8 @@ std::vector<int64_t> VmPlan::AllIds() const {
   if (event_total) add(event_total);
   for (auto& [n, e] : event_processes)
     if (e.cpu) add(e.cpu);
+  if (profile_total) add(profile_total);
+  for (auto& [n, s] : profile_processes) add(s);
   for (auto& [vp, v] : host_vps)
     for (auto* s : v) add(s);
   for (auto* s : host_group) add(s);
@@ -74,6 +89,7 @@ std::vector<int64_t> VmPlan::ReadIds() const {
     if (s) ids.push_back(s->id);
   for (auto& [n, s] : process_ids) ids.push_back(s->id);
   for (const StoredSeries* s : event_cpus) ids.push_back(s->id);
+  for (const StoredSeries* s : profile_cpus) ids.push_back(s->id);
   for (auto& [n, e] : event_processes)
     for (const StoredSeries* s : {e.bottleneck, e.queue, e.switch_ins, e.queue_p95})
       if (s) ids.push_back(s->id);
@@ -113,6 +129,9 @@ void PlanGuest(const std::vector<const StoredSeries*>& all, VmPlan* p) {
       if (k.counter == "ID Process") p->process_ids[k.instance] = s;
     } else if (k.source == SourceKind::kGuest && (k.object == "ETW Processor" || k.object == "ETW Process")) {
       PlanEvents(s, p);
+    } else if (k.source == SourceKind::kGuest &&
+               (k.object == "ETW Profile Processor" || k.object == "ETW Profile Process")) {
+      PlanProfile(s, p);
     } else if (k.source == SourceKind::kVmTools && k.object == "VM Processor" && k.counter == "% Processor Time" &&
                p->host == HostSource::kNone) {
       if (k.instance == "_Total") p->host_group.push_back(s);

@@ -33,6 +33,11 @@ struct VmPlan {
                        *queue_p95 = nullptr;
   };
   std::map<std::string, EventProcess> event_processes;
+  // A sampled CPU profile of the same guest (WPA's CPU Usage (Sampled), adapters/etw/profile_buckets.h):
+  // _Total's and each CPU's busy time, and each process's ("name:pid") CPU.
+  const StoredSeries* profile_total = nullptr;
+  std::vector<const StoredSeries*> profile_cpus;
+  std::map<std::string, const StoredSeries*> profile_processes;
   models::HostSource host = models::HostSource::kNone;
   std::map<int, std::vector<const StoredSeries*>> host_vps;  // VP number -> series (one per host log)
   std::vector<const StoredSeries*> host_group;

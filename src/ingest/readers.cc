@@ -4,6 +4,7 @@
 
 #include "adapters/etw/wpa_csv.h"
 #include "adapters/etw/wpa_precise.h"
+#include "adapters/etw/wpa_sampled.h"
 #include "adapters/etw/xperf_dumper.h"
 #include "adapters/linux_proc/proc_stat_parser.h"
 #include "adapters/linux_proc/sar_parser.h"
@@ -29,7 +30,8 @@ Likeness Surely(std::string_view head) {
 // A Get-Stat export's header names Value, Timestamp and MetricId; sysstat `sar -u` text starts
 // with a "Linux ... (host) date" line or "HH:MM:SS [AM|PM] all ..." rows; xperf's dumper text with
 // "BeginHeader"; WPA's CPU Usage (Precise) export with a header naming "New Process" and
-// "Switch-In Time"; a Perfmon log (esxtop's batch output and Hyper-V's logs are Perfmon logs) with
+// "Switch-In Time"; its CPU Usage (Sampled) export with a Weight column and % Weight or TimeStamp
+// (never Switch-In Time); a Perfmon log (esxtop's batch output and Hyper-V's logs are Perfmon logs) with
 // "(PDH-CSV 4.0)" or "(PDH-TSV 4.0)". On a tie the earlier wins.
 constexpr std::array kFormats = {
     ReaderFormat{"xperf-dumper", "xperf's dumper text (xperf -i trace.etl -a dumper)",
@@ -39,6 +41,8 @@ constexpr std::array kFormats = {
     ReaderFormat{"sar-text", "Linux sysstat \"sar -u\" text", Surely<sar::LooksLikeSar>, Make<sar::SarParser>},
     ReaderFormat{"wpa-precise-csv", "WPA \"CPU Usage (Precise)\" CSV exports", Surely<etw::wpa::LooksLikeWpaPrecise>,
                  Make<etw::WpaPreciseReader>},
+    ReaderFormat{"wpa-sampled-csv", "WPA \"CPU Usage (Sampled)\" CSV exports", Surely<etw::wpa::LooksLikeWpaSampled>,
+                 Make<etw::WpaSampledReader>},
     ReaderFormat{"perfmon-csv",
                  "Perfmon CSV/TSV logs (PDH-CSV 4.0: Performance Monitor, relog, typeperf, esxtop -b, Hyper-V "
                  "hosts' counters)",
@@ -52,11 +56,6 @@ struct UnreadFormat {
 };
 
 constexpr std::array kUnread = {
-    UnreadFormat{Surely<etw::wpa::LooksLikeWpaSampled>,
-                 " is a WPA \"CPU Usage (Sampled)\" table export: its weights are profile samples, not measured "
-                 "time. vrecon reads WPA's \"CPU Usage (Precise)\" table (context switches): in WPA open "
-                 "Computation > CPU Usage (Precise), right-click the table, Export..., or run wpaexporter with a "
-                 "profile of that table (docs/formats/etw.md)"},
     UnreadFormat{Surely<linux_proc::LooksLikeProcStat>,
                  " is a /proc/stat snapshot: its counters count since boot, and one snapshot has no rate. Sample "
                  "the machine over time with `vrecon collect procfs` (docs/formats/linux-procfs.md), or ingest "

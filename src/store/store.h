@@ -20,7 +20,8 @@ struct FileRecord {
   int64_t id = 0;
   std::string fingerprint;
   std::string path;
-  std::string format;  // perfmon-csv, perfmon-tsv, powercli-csv, sar-text, xperf-dumper, wpa-precise-csv
+  // perfmon-csv, perfmon-tsv, powercli-csv, sar-text, xperf-dumper, wpa-precise-csv, wpa-sampled-csv
+  std::string format;
   std::string encoding;
   std::string kinds;     // comma-separated source kinds
   std::string machines;  // comma-separated

@@ -24,7 +24,7 @@ TEST(UnreadInputsTest, EachIsRefusedWithOneLineSayingWhatItIs) {
     EXPECT_NE(r.err.find(u.expected), std::string::npos) << r.err;
     EXPECT_FALSE(std::filesystem::exists(dir.File("s.db")));
   }
-  EXPECT_EQ(unread.size(), 6u);
+  EXPECT_EQ(unread.size(), 5u);
 }
 
 // Beside a file it reads, the refused one is named and the other stored: the table lists only it.

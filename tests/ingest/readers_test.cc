@@ -94,6 +94,28 @@ TEST(ReadersTest, AWpaPreciseExportIsSniffedAndReadThroughTheList) {
   }
 }
 
+// Both Sampled fixtures (one with units in its header, one without) read through the list as
+// `vrecon ingest --machine WEB01 --trace-start ...` reads them.
+TEST(ReadersTest, AWpaSampledExportIsSniffedAndReadThroughTheList) {
+  for (const char* name : {"etw/web01-sampled.csv", "etw/wpa-sampled-no-units.csv"}) {
+    SCOPED_TRACE(name);
+    const std::string path = Fixture(name);
+    const FormatGuess g = GuessFormat(ReadHead(path, kSniffHeadBytes));
+    ASSERT_NE(g.reader, nullptr) << g.refusal;
+    EXPECT_EQ(g.reader->name, "wpa-sampled-csv");
+    CaptureSink sink;
+    ReaderOptions o = testing::Options(path, std::nullopt, nullptr, "WEB01");
+    o.trace_start = ParseIso("2026-11-02T10:00:00Z");
+    std::unique_ptr<Reader> reader = g.reader->make(std::move(o), &sink);
+    const Status s = ReadFileWith(path, reader.get());
+    ASSERT_TRUE(s.ok()) << s.message();
+    EXPECT_EQ(reader->summary().format, "wpa-sampled-csv");
+    EXPECT_GT(reader->summary().rows, 0);
+    EXPECT_EQ(reader->summary().issues, 1) << "only where its times come from";
+    for (const SeriesKey& k : reader->summary().columns) EXPECT_EQ(k.machine, "WEB01");
+  }
+}
+
 // The WPA sniffer comes before Perfmon's catch-all: no other fixture may look like an export.
 TEST(ReadersTest, NoOtherFixtureIsTakenForAWpaExport) {
   int files = 0;
@@ -117,7 +139,7 @@ TEST(ReadersTest, AFileNoReaderTakesIsNamedForWhatItIs) {
     EXPECT_NE(g.refusal.find(u.expected), std::string::npos) << g.refusal;
     EXPECT_EQ(g.refusal.find("PDH-CSV 4.0)\" or"), std::string::npos) << "no Perfmon complaint: " << g.refusal;
   }
-  EXPECT_EQ(unread.size(), 6u);
+  EXPECT_EQ(unread.size(), 5u);
 }
 
 TEST(ReadersTest, AnUnrecognisedFileIsToldEveryFormatVreconReads) {
@@ -128,15 +150,13 @@ TEST(ReadersTest, AnUnrecognisedFileIsToldEveryFormatVreconReads) {
     EXPECT_NE(g.refusal.find(f.description), std::string::npos) << f.name << ": " << g.refusal;
 }
 
-// The shapes of the tables and snapshots that are recognised, beyond the fixtures: a WPA 10
-// Sampled export with units, a /proc/stat of an old kernel (four numbers), AIX sar of several CPUs.
+// The shapes of the tables and snapshots that are recognised, beyond the fixtures: a /proc/stat of
+// an old kernel (four numbers), AIX sar of several CPUs.
 TEST(ReadersTest, RecognisedUnreadShapes) {
   const struct {
     const char* head;
     const char* says;
   } cases[] = {
-      {"Process,Thread ID,CPU,Weight (in view) (ms),% Weight,TimeStamp (s)\n\"a.exe (1)\",2,0,1.0,0.5,1.0\n",
-       "CPU Usage (Sampled)"},
       {"cpu  10 0 20 300\ncpu0 10 0 20 300\nbtime 1709800000\n", "/proc/stat snapshot"},
       {"cpu  10 0 20 300\r\ncpu0 10 0 20 300\r\n", "/proc/stat snapshot"},  // copied through Windows
       {"\n10:00:00 cpu  %usr %sys %wio %idle physc\n10:00:05  0   12   4   0   84  0.20\n", "AIX (PowerVM)"},
@@ -147,8 +167,14 @@ TEST(ReadersTest, RecognisedUnreadShapes) {
     EXPECT_EQ(g.reader, nullptr);
     EXPECT_NE(g.refusal.find(c.says), std::string::npos) << g.refusal;
   }
-  // A Precise export names Weight columns too: it stays the Precise reader's.
+  // A Precise export names Weight columns too: it stays the Precise reader's. A WPA 10 Sampled
+  // export with units, or with a TimeStamp but no % Weight, is the Sampled reader's.
   EXPECT_EQ(Guessed("New Process,New Thread Id,Cpu,Switch-In Time (s),Weight,% Weight\n"), "wpa-precise-csv");
+  EXPECT_EQ(
+      Guessed("Process,Thread ID,CPU,Weight (in view) (ms),% Weight,TimeStamp (s)\n\"a.exe (1)\",2,0,1.0,0.5,1.0\n"),
+      "wpa-sampled-csv");
+  EXPECT_EQ(Guessed("TimeStamp,CPU,Process,Weight\n"), "wpa-sampled-csv");
+  EXPECT_EQ(Guessed("Process,CPU,Weight,Count\n"), "") << "a Weight alone is not a profile's";
   // Linux sar text is read, AIX's is not; a cpu line of Linux sar is not /proc/stat.
   EXPECT_EQ(Guessed("Linux 5.4.17 (web01) \t03/07/2024 \t_x86_64_\t(2 CPU)\n"), "sar-text");
 }
@@ -213,6 +239,10 @@ std::string WithBadLines(std::string_view format, int n) {
     text = "New Process,New Thread Id,Cpu,Switch-In Time (s),Next Switch-Out Time (s)\n";
     for (int i = 0; i < n; ++i) text += "a.exe (1),2,0,not a time,1\n";
     text += "a.exe (1),2,0,0.5,1\n";
+  } else if (format == "wpa-sampled-csv") {
+    text = "Process,CPU,Weight (ms),% Weight,TimeStamp (s)\n";
+    for (int i = 0; i < n; ++i) text += "a.exe (1),0,1,1,not a time\n";
+    text += "a.exe (1),0,1,1,0.5\n";
   } else if (format == "xperf-dumper") {
     text =
         "BeginHeader\nCSwitch, TimeStamp, New Process Name ( PID), New TID, Old Process Name ( PID), Old TID, "
@@ -241,7 +271,7 @@ TEST(ReadersTest, EveryReaderCapsIssueDetailsTheSameWay) {
     const Status s = reader->Finish();
     ASSERT_TRUE(s.ok()) << s.message();
     // The ETW readers add one line saying where their times come from.
-    const size_t extra = f.name == "xperf-dumper" || f.name == "wpa-precise-csv" ? 1 : 0;
+    const size_t extra = f.name == "xperf-dumper" || f.name.starts_with("wpa-") ? 1 : 0;
     EXPECT_EQ(reader->summary().issues, 1005 + static_cast<int64_t>(extra));
     ASSERT_EQ(sink.issues_.size(), 1001u + extra);
     EXPECT_EQ(sink.issues_.back().message,
