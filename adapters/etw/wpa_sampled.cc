@@ -11,12 +11,9 @@ namespace {
 
 // Each field's column, in the order of the reader's Field enum.
 constexpr wpa::ColumnSpec kSampledColumns[] = {
-    {"process", "Process", wpa::Unit::kNone},
-    {"cpu", "CPU", wpa::Unit::kNone},
-    {"weight", "Weight", wpa::Unit::kMillis},
-    {"weight(inview)", "Weight (in view)", wpa::Unit::kMillis},
-    {"timestamp", "TimeStamp", wpa::Unit::kSeconds},
-    {"count", "Count", wpa::Unit::kNone},
+    {"process", "Process", wpa::Unit::kNone},        {"cpu", "CPU", wpa::Unit::kNone},
+    {"weight", "Weight", wpa::Unit::kMillis},        {"weight(inview)", "Weight (in view)", wpa::Unit::kMillis},
+    {"timestamp", "TimeStamp", wpa::Unit::kSeconds}, {"count", "Count", wpa::Unit::kNone},
 };
 
 constexpr int64_t kMaxSampleCpu = 4095;

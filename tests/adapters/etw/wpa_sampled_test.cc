@@ -138,16 +138,16 @@ TEST(WpaSampledTest, AMissingColumnOrOptionRefusesTheFileNamingIt) {
 TEST(WpaSampledTest, BadRowsAreRecordedCountedAndSkipped) {
   const std::string text =
       "Process,CPU,Weight (ms),Count,TimeStamp (s)\n"
-      "a.exe (10),0,1,1,0.5\n"         // 2: read
-      "a.exe (10),x,1,1,0.5\n"         // 3: bad-number (CPU)
-      "a.exe (10),0,\"1,5\",1,0.5\n"   // 4: bad-number (a decimal comma)
-      "a.exe (10),0,12,3,\n"           // 5: aggregated-row
-      "a.exe (10),0,1\n"               // 6: ragged-row
-      "\"a.exe (10),0,1,1,0.5\n"       // 7: bad-row (quote not closed)
-      "a.exe (10),0,1,1,30000\n"       // 8: bad-time
-      "a.exe (10),0,5000,1,0.5\n"      // 9: bad-weight
-      "garbled,1,1,1,0.5\n"            // 10: bad-process: busy, no process's
-      "a.exe (10),1,1,1,0.6\n";        // 11: read
+      "a.exe (10),0,1,1,0.5\n"        // 2: read
+      "a.exe (10),x,1,1,0.5\n"        // 3: bad-number (CPU)
+      "a.exe (10),0,\"1,5\",1,0.5\n"  // 4: bad-number (a decimal comma)
+      "a.exe (10),0,12,3,\n"          // 5: aggregated-row
+      "a.exe (10),0,1\n"              // 6: ragged-row
+      "\"a.exe (10),0,1,1,0.5\n"      // 7: bad-row (quote not closed)
+      "a.exe (10),0,1,1,30000\n"      // 8: bad-time
+      "a.exe (10),0,5000,1,0.5\n"     // 9: bad-weight
+      "garbled,1,1,1,0.5\n"           // 10: bad-process: busy, no process's
+      "a.exe (10),1,1,1,0.6\n";       // 11: read
   SeriesSink sink;
   ReadSummary sum;
   const Status s = Read(text, Opts(), &sink, &sum);
@@ -186,7 +186,8 @@ TEST(WpaSampledTest, EachProcessIsItsWeightsOverTheSecondInAnyOrderAndChunking) 
   char b[160];
   for (size_t i = 0; i < samples.size(); ++i) {
     const S& s = samples[i];
-    const std::string proc = s.proc == 0 ? "Idle (0)" : "p" + std::to_string(s.proc) + ".exe (" + std::to_string(s.proc) + ")";
+    const std::string proc =
+        s.proc == 0 ? "Idle (0)" : "p" + std::to_string(s.proc) + ".exe (" + std::to_string(s.proc) + ")";
     std::snprintf(b, sizeof b, "\"%zu\",%s,%d,\"%lld.%06lld\",%lld.%06lld000\r\n", i + 1, proc.c_str(), s.cpu,
                   static_cast<long long>(s.w_ns / 1'000'000), static_cast<long long>(s.w_ns % 1'000'000),
                   static_cast<long long>(s.t_us / 1'000'000), static_cast<long long>(s.t_us % 1'000'000));
@@ -204,7 +205,8 @@ TEST(WpaSampledTest, EachProcessIsItsWeightsOverTheSecondInAnyOrderAndChunking) 
   for (int p = 1; p < 6; ++p) {
     std::vector<double> want;
     for (int64_t k = 0; k < 4; ++k) want.push_back(want_ns[{k, p}] / 1e6 / span_ms[k] * 100);
-    const std::string name = "ETW Profile Process(p" + std::to_string(p) + ":" + std::to_string(p) + ")\\% Processor Time";
+    const std::string name =
+        "ETW Profile Process(p" + std::to_string(p) + ":" + std::to_string(p) + ")\\% Processor Time";
     SCOPED_TRACE(name);
     ExpectNear(whole.Values(name), want);
   }
