@@ -20,14 +20,7 @@ std::string ReadPerfmon(const std::vector<std::string_view>& chunks, uint32_t se
   }
   TranscriptSink sink;
   perfmon::PerfmonParser parser(std::move(o), &sink);
-  Status s;
-  for (std::string_view c : chunks) {
-    s = parser.Parse(c);
-    if (!s.ok()) break;
-  }
-  if (s.ok()) s = parser.Finish();
-  AppendStatus(s, &sink.Text());
-  AppendSummary(parser.summary(), &sink.Text());
+  ReadThrough(&parser, chunks, &sink);
   const perfmon::FormatCell& cell = parser.format_cell();
   sink.Text().append("cell bias=").append(cell.bias_minutes ? std::to_string(*cell.bias_minutes) : "-");
   sink.Text().append(cell.cut_off ? " cut\n" : "\n");

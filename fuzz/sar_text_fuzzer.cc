@@ -25,15 +25,7 @@ std::string ReadSar(const std::vector<std::string_view>& chunks, uint32_t seed) 
   }
   fuzz::TranscriptSink sink;
   sar::SarParser parser(std::move(o), &sink);
-  Status s;
-  for (std::string_view c : chunks) {
-    s = parser.Parse(c);
-    if (!s.ok()) break;
-  }
-  if (s.ok()) s = parser.Finish();
-  fuzz::AppendStatus(s, &sink.Text());
-  fuzz::AppendSummary(parser.summary(), &sink.Text());
-  return sink.Text();
+  return fuzz::ReadThrough(&parser, chunks, &sink);
 }
 
 }  // namespace

@@ -115,4 +115,16 @@ void TranscriptSink::AddClockEvent(ClockRecord e) {
   text_.push_back('\n');
 }
 
+std::string ReadThrough(Reader* reader, const std::vector<std::string_view>& chunks, TranscriptSink* sink) {
+  Status s;
+  for (std::string_view c : chunks) {
+    s = reader->Parse(c);
+    if (!s.ok()) break;
+  }
+  if (s.ok()) s = reader->Finish();
+  AppendStatus(s, &sink->Text());
+  AppendSummary(reader->summary(), &sink->Text());
+  return sink->Text();
+}
+
 }  // namespace vrecon::fuzz

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "src/core/reader.h"
@@ -43,6 +44,10 @@ class TranscriptSink : public SampleSink {
 void AppendKey(const SeriesKey& k, std::string* out);
 void AppendStatus(const Status& s, std::string* out);
 void AppendSummary(const ReadSummary& s, std::string* out);
+
+// Feeds `chunks` to `reader` (whose sink is `sink`), then finishes it unless a chunk failed, and
+// returns the sink's transcript with the status and the summary appended.
+std::string ReadThrough(Reader* reader, const std::vector<std::string_view>& chunks, TranscriptSink* sink);
 
 }  // namespace vrecon::fuzz
 

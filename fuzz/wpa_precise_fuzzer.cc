@@ -1,8 +1,7 @@
 // WPA's CPU Usage (Precise) CSV export through its reader (adapters/etw/wpa_precise): headers
 // whose columns move, repeat, carry units or go missing, quoted cells and thousands separators,
 // rows in any order, overlapping and reversed runs, unreadable processes, with and without a
-// resume point. The trace start and machine are always given (without them the reader refuses
-// at the header, which the unit tests check).
+// resume point (from the seed, fuzz/wpa_harness.h).
 // Properties: the chunking property; the sink contract (TranscriptSink); LooksLikeWpaPrecise
 // never crashes.
 #include <cstddef>
@@ -11,40 +10,12 @@
 #include "adapters/etw/wpa_csv.h"
 #include "adapters/etw/wpa_precise.h"
 #include "fuzz/chunking_property.h"
-#include "fuzz/transcript_sink.h"
+#include "fuzz/wpa_harness.h"
 
 using namespace vrecon;
 
-namespace {
-
-std::string ReadExport(const std::vector<std::string_view>& chunks, uint32_t seed) {
-  const uint32_t opt = fuzz::OptionBits(seed);
-  ReaderOptions o;
-  o.file = "fuzz.csv";
-  o.default_machine = "fuzzhost";
-  // A start on a whole 5 minutes, or 0.4 s past a second: buckets and windows on other phases.
-  o.trace_start = DaysFromCivil(2026, 11, 2) * 86400 * kNsPerSec + ((opt & 1) ? 400'000'000 : 0);
-  if (opt & 2) {
-    const ResumePoint rp{static_cast<int64_t>((opt >> 2) & 15), 0};
-    o.resume_lookup = [rp](uint64_t) { return rp; };
-  }
-  fuzz::TranscriptSink sink;
-  etw::WpaPreciseReader reader(std::move(o), &sink);
-  Status s;
-  for (std::string_view c : chunks) {
-    s = reader.Parse(c);
-    if (!s.ok()) break;
-  }
-  if (s.ok()) s = reader.Finish();
-  fuzz::AppendStatus(s, &sink.Text());
-  fuzz::AppendSummary(reader.summary(), &sink.Text());
-  return sink.Text();
-}
-
-}  // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  fuzz::CheckChunking(data, size, ReadExport);
+  fuzz::CheckChunking(data, size, fuzz::ReadWpa<etw::WpaPreciseReader>);
   (void)etw::wpa::LooksLikeWpaPrecise(std::string_view(reinterpret_cast<const char*>(data), size));
   return 0;
 }

@@ -26,15 +26,7 @@ std::string ReadDumper(const std::vector<std::string_view>& chunks, uint32_t see
   }
   fuzz::TranscriptSink sink;
   etw::XperfDumperReader reader(std::move(o), &sink);
-  Status s;
-  for (std::string_view c : chunks) {
-    s = reader.Parse(c);
-    if (!s.ok()) break;
-  }
-  if (s.ok()) s = reader.Finish();
-  fuzz::AppendStatus(s, &sink.Text());
-  fuzz::AppendSummary(reader.summary(), &sink.Text());
-  return sink.Text();
+  return fuzz::ReadThrough(&reader, chunks, &sink);
 }
 
 }  // namespace

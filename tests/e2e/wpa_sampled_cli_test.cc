@@ -16,7 +16,7 @@ TEST(WpaSampledCliTest, IngestedThenCorrectedOnTheProfileBasis) {
   const std::string csv = Fixture("etw/web01-sampled.csv");
   CliResult r = RunVrecon({"ingest", "--db", db, "--machine", "WEB01", csv});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("web01-sampled.csv: a WPA CPU Usage (Sampled) export counts its TimeStamps from the trace's "
+  EXPECT_NE(r.err.find("web01-sampled.csv: a WPA CPU Usage (Sampled) export counts its times from the trace's "
                        "start and does not say when that was: give it with --trace-start"),
             std::string::npos)
       << r.err;

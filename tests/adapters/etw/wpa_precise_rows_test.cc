@@ -105,7 +105,9 @@ TEST(WpaPreciseRowsTest, RefusesWhatItCannotPlaceInOneSentence) {
   s = Read("New Process,New Thread Id,Switch-In Time (s),Next Switch-Out Time (s)\na.exe (1),2,0.1,0.2\n", Opts(),
            &sink);
   ASSERT_FALSE(s.ok());
-  EXPECT_TRUE(s.message().starts_with("x.csv:1: the header has no \"Cpu\" column, which vrecon needs; the columns"))
+  EXPECT_TRUE(
+      s.message().starts_with("x.csv:1: the header has no \"Cpu\" column, which vrecon needs to read a CPU Usage "
+                              "(Precise) export; the columns"))
       << s.message();
   s = Read("New Process,New Thread Id,Cpu,Switch-In Time (s)\na.exe (1),2,0,0.1\n", Opts(), &sink);
   ASSERT_FALSE(s.ok());

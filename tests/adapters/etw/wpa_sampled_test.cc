@@ -125,7 +125,7 @@ TEST(WpaSampledTest, AMissingColumnOrOptionRefusesTheFileNamingIt) {
   EXPECT_NE(s.message().find("no \"Process\" column"), std::string::npos) << s.message();
   const std::string fine = "Process,CPU,Weight,TimeStamp\na.exe (1),0,1,0.5\n";
   s = Read(fine, Opts("p.csv", "WEB01", false), &sink);
-  EXPECT_NE(s.message().find("p.csv: a WPA CPU Usage (Sampled) export counts its TimeStamps from the trace's start"),
+  EXPECT_NE(s.message().find("p.csv: a WPA CPU Usage (Sampled) export counts its times from the trace's start"),
             std::string::npos)
       << s.message();
   EXPECT_NE(s.message().find("--trace-start"), std::string::npos) << s.message();
