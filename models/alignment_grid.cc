@@ -4,12 +4,12 @@
 #include <cmath>
 #include <limits>
 
+#include "src/core/time_util.h"
+
 namespace vrecon::models {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-double Seconds(TimeNs t) { return static_cast<double>(t) / kNsPerSec; }
+constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
 
 // Appends cells [start, end) (start = the previous run's end) holding v, merged into the last
 // run when it holds the same value (NaN with NaN). Inline: the grids call it about 1,700 times
@@ -30,7 +30,7 @@ inline void Append(std::vector<CellRun>* runs, int start, int end, double v) {
 void OnGridDense(std::span<const TimedValue> samples, TimeNs t0, TimeNs g, int n, std::vector<CellRun>* runs) {
   std::vector<double> sum(n, 0), cov(n, 0);
   const TimeNs t1 = t0 + g * n;
-  const double gs = Seconds(g);
+  const double gs = ToSeconds(g);
   // Samples are sorted by start; one spans at most the host's longest interval, so start from the
   // first sample that starts a day before t0 at the earliest.
   auto it = std::lower_bound(samples.begin(), samples.end(), t0 - 86400 * kNsPerSec,
@@ -41,7 +41,7 @@ void OnGridDense(std::span<const TimedValue> samples, TimeNs t0, TimeNs g, int n
     for (int k = static_cast<int>((a - t0) / g); k < n && t0 + g * k < b; ++k) {
       const TimeNs lo = std::max(a, t0 + g * k), hi = std::min(b, t0 + g * (k + 1));
       if (hi <= lo) continue;
-      const double w = hi - lo == g ? gs : Seconds(hi - lo);  // a whole cell: no division
+      const double w = hi - lo == g ? gs : ToSeconds(hi - lo);  // a whole cell: no division
       sum[k] += it->value * w;
       cov[k] += w;
     }
@@ -49,7 +49,7 @@ void OnGridDense(std::span<const TimedValue> samples, TimeNs t0, TimeNs g, int n
   runs->clear();
   const double half = gs / 2;
   for (int k = 0; k < n; ++k)
-    Append(runs, k, k + 1, cov[k] >= half ? (cov[k] == 1.0 ? sum[k] : sum[k] / cov[k]) : kNaN);
+    Append(runs, k, k + 1, cov[k] >= half ? (cov[k] == 1.0 ? sum[k] : sum[k] / cov[k]) : kNoValue);
 }
 
 // Builds runs into *runs from pieces in time order: whole cells of one value, and parts of
@@ -68,21 +68,21 @@ class RunWriter {
   }
   void Whole(int from, int to, double v) {
     Flush();
-    Append(runs_, next_, from, kNaN);  // cells no piece touched
+    Append(runs_, next_, from, kNoValue);  // cells no piece touched
     Append(runs_, from, to, v);
     next_ = std::max(next_, to);
   }
   void Finish() {
     Flush();
-    Append(runs_, next_, n_, kNaN);
+    Append(runs_, next_, n_, kNoValue);
   }
 
  private:
   void Flush() {
     if (part_ < 0) return;
     const bool valid = strict_ ? cov_ > half_ : cov_ >= half_;
-    Append(runs_, next_, part_, kNaN);
-    Append(runs_, part_, part_ + 1, valid ? (cov_ == 1.0 ? sum_ : sum_ / cov_) : kNaN);
+    Append(runs_, next_, part_, kNoValue);
+    Append(runs_, part_, part_ + 1, valid ? (cov_ == 1.0 ? sum_ : sum_ / cov_) : kNoValue);
     next_ = part_ + 1;
     part_ = -1, sum_ = 0, cov_ = 0;
   }
@@ -113,7 +113,7 @@ void OnGridRuns(std::span<const TimedValue> samples, bool disjoint, TimeNs t0, T
   // Disjoint samples: each cell is one sample's value or a few samples' parts, in sample order,
   // so the sums are those of OnGridDense, added in the same order.
   const TimeNs t1 = t0 + g * n;
-  const double gs = Seconds(g);
+  const double gs = ToSeconds(g);
   auto it =
       std::lower_bound(samples.begin(), samples.end(), t0, [](const TimedValue& s, TimeNs t) { return s.start < t; });
   while (it != samples.begin() && (std::prev(it)->end > t0 || std::prev(it)->end <= std::prev(it)->start)) --it;
@@ -146,13 +146,13 @@ void OnGridRuns(std::span<const TimedValue> samples, bool disjoint, TimeNs t0, T
     prev_b = b, prev_kb = kb;
     const double v = it->value;
     if (ka == kb) {
-      out.Part(ka, v, Seconds(b - a));
+      out.Part(ka, v, ToSeconds(b - a));
       continue;
     }
     int full = ka;
-    if (a != t0 + g * ka) out.Part(ka, v, Seconds(t0 + g * (ka + 1) - a)), full = ka + 1;
+    if (a != t0 + g * ka) out.Part(ka, v, ToSeconds(t0 + g * (ka + 1) - a)), full = ka + 1;
     if (kb > full) out.Whole(full, kb, gs == 1.0 ? v * gs : v * gs / gs);  // OnGridDense's sum / cov
-    if (b != t0 + g * kb) out.Part(kb, v, Seconds(b - (t0 + g * kb)));
+    if (b != t0 + g * kb) out.Part(kb, v, ToSeconds(b - (t0 + g * kb)));
   }
   out.Finish();
 }

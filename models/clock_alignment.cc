@@ -12,10 +12,8 @@
 namespace vrecon::models {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kNoEstimate = std::numeric_limits<double>::quiet_NaN();
 constexpr int kCoarse = 5;  // coarse search cells per fine cell group
-
-double Seconds(TimeNs t) { return static_cast<double>(t) / kNsPerSec; }
 
 // The memory of RangeOffset, kept across the ranges of a segment: the grids and correlators of
 // one range are the size of the next one's.
@@ -33,7 +31,7 @@ double RangeOffset(std::span<const TimedValue> guest, std::span<const TimedValue
   const TimeNs g = std::max<TimeNs>(1, static_cast<TimeNs>(cfg.grid_s * kNsPerSec));
   const int lag_cells = static_cast<int>(std::ceil(cfg.max_lag_s / cfg.grid_s / kCoarse)) * kCoarse;
   const int n = static_cast<int>(len / g) / kCoarse * kCoarse;
-  if (n < 8 * kCoarse) return kNaN;
+  if (n < 8 * kCoarse) return kNoEstimate;
   OnGridRuns(guest, guest_disjoint, r0, g, n, &buf->guest);
   // Host cell j is host time r0 - lag + j*g; guest cell k at guest time t matches host time
   // t - offset, i.e. host cell k + lag_cells - offset/g.
@@ -41,7 +39,7 @@ double RangeOffset(std::span<const TimedValue> guest, std::span<const TimedValue
   const std::vector<CellRun>& gv = buf->guest;
   const std::vector<CellRun>& hv = buf->host;
   const RunStats gs = Stats(gv), hs = Stats(hv);  // also the fine correlator's means
-  if (gs.StdDev() < cfg.min_stddev_pct || hs.StdDev() < cfg.min_stddev_pct) return kNaN;
+  if (gs.StdDev() < cfg.min_stddev_pct || hs.StdDev() < cfg.min_stddev_pct) return kNoEstimate;
 
   // Coarse search: near the previous range's lag when there is one (the offset moves slowly),
   // over every lag when that finds no inner peak.
@@ -69,7 +67,7 @@ double RangeOffset(std::span<const TimedValue> guest, std::span<const TimedValue
     if (std::abs(best_lag - h) == 3 || best < cfg.min_correlation) best = -2;
   }
   if (best == -2) best = search(-coarse_lags, coarse_lags, &best_lag);
-  if (best < cfg.min_correlation) return kNaN;
+  if (best < cfg.min_correlation) return kNoEstimate;
 
   // Fine search around the coarse peak. A 15 s guest average against a 20 s host average gives
   // a correlation with a flat top about 5 s wide, symmetric about the true lag: the lag is the
@@ -91,7 +89,7 @@ double RangeOffset(std::span<const TimedValue> guest, std::span<const TimedValue
       fine_corr.AtConsecutive(lag_cells - centre - d0 - (kChunk - 1), kChunk, rs);
       for (int j = 0; j < kChunk; ++j) {
         const int lag = centre + d0 + j;
-        fine[c * kChunk + j] = lag < -lag_cells || lag > lag_cells ? kNaN : rs[kChunk - 1 - j];
+        fine[c * kChunk + j] = lag < -lag_cells || lag > lag_cells ? kNoEstimate : rs[kChunk - 1 - j];
       }
       known[c] = true;
     }
@@ -111,7 +109,7 @@ double RangeOffset(std::span<const TimedValue> guest, std::span<const TimedValue
   }
   const int peak = centre + top;
   // A peak at the edge of the searched lags is not a peak: the true lag may lie beyond.
-  if (std::isnan(best) || best < cfg.min_correlation || peak <= -lag_cells || peak >= lag_cells) return kNaN;
+  if (std::isnan(best) || best < cfg.min_correlation || peak <= -lag_cells || peak >= lag_cells) return kNoEstimate;
   const double level = best - 0.01 * best;
   int l = top, r = top;
   while (l > -kSpan && !std::isnan(at(l - 1)) && at(l - 1) >= level) --l;
@@ -122,13 +120,13 @@ double RangeOffset(std::span<const TimedValue> guest, std::span<const TimedValue
   return (centre + 0.5 * (xl + xr)) * cfg.grid_s;
 }
 
-struct Point {
+struct OffsetPoint {
   double t;       // seconds since the segment start (guest time)
   double offset;  // seconds
 };
 
 // Least squares offset = a + b*t (Eigen), dropping points far off the first fit once.
-bool FitLine(std::vector<Point> pts, double* a, double* b) {
+bool FitLine(std::vector<OffsetPoint> pts, double* a, double* b) {
   if (pts.empty()) return false;
   for (int pass = 0; pass < 2; ++pass) {
     if (pts.size() == 1) {
@@ -143,11 +141,11 @@ bool FitLine(std::vector<Point> pts, double* a, double* b) {
     if (pass == 1) break;
     std::vector<double> res;
     res.reserve(pts.size());
-    for (const Point& p : pts) res.push_back(std::abs(p.offset - (*a + *b * p.t)));
+    for (const OffsetPoint& p : pts) res.push_back(std::abs(p.offset - (*a + *b * p.t)));
     std::vector<double> sorted = res;
     std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
     const double limit = std::max(2.0, 4 * sorted[sorted.size() / 2]);
-    std::vector<Point> kept;
+    std::vector<OffsetPoint> kept;
     for (size_t i = 0; i < pts.size(); ++i)
       if (res[i] <= limit) kept.push_back(pts[i]);
     if (kept.size() == pts.size() || kept.empty()) break;
@@ -157,9 +155,9 @@ bool FitLine(std::vector<Point> pts, double* a, double* b) {
   // (or from two points) would only extrapolate the noise of the per-range lags to the ends.
   const double n = static_cast<double>(pts.size());
   double mt = 0, mo = 0;
-  for (const Point& p : pts) mt += p.t / n, mo += p.offset / n;
+  for (const OffsetPoint& p : pts) mt += p.t / n, mo += p.offset / n;
   double stt = 0, sres = 0;
-  for (const Point& p : pts) {
+  for (const OffsetPoint& p : pts) {
     stt += (p.t - mt) * (p.t - mt);
     sres += std::pow(p.offset - (*a + *b * p.t), 2);
   }
@@ -167,7 +165,7 @@ bool FitLine(std::vector<Point> pts, double* a, double* b) {
   // Equal lags leave rounding noise (1e-13 ppm) with a near-zero standard error; a drift that
   // moves the offset by under 1 ms across the ranges is no drift (and keeps the shift constant).
   const auto [t_lo, t_hi] =
-      std::minmax_element(pts.begin(), pts.end(), [](const Point& p, const Point& q) { return p.t < q.t; });
+      std::minmax_element(pts.begin(), pts.end(), [](const OffsetPoint& p, const OffsetPoint& q) { return p.t < q.t; });
   if (!(std::abs(*b) > 3 * se_b) || std::abs(*b) * (t_hi->t - t_lo->t) < 1e-3) *a = mo, *b = 0;
   return true;
 }
@@ -202,7 +200,7 @@ TimeNs ClockModel::ToHost(TimeNs guest) const {
   // Called for every guest sample: one segment (the common case) skips the search.
   const ClockSegment* s = segments.size() == 1 ? segments.data() : FindSegment(*this, guest);
   if (!s || !s->estimated) return guest;
-  const double off = s->offset_s + s->drift_ppm * 1e-6 * Seconds(guest - s->guest_from);
+  const double off = s->offset_s + s->drift_ppm * 1e-6 * ToSeconds(guest - s->guest_from);
   // std::llround (half away from zero) without its libm call: x - trunc(x) is exact here.
   const double x = off * kNsPerSec;
   TimeNs r = static_cast<TimeNs>(x);
@@ -217,7 +215,7 @@ TimeNs ClockModel::ToHost(TimeNs guest) const {
 std::optional<double> ClockModel::OffsetAt(TimeNs guest) const {
   const ClockSegment* s = FindSegment(*this, guest);
   if (!s || !s->estimated) return std::nullopt;
-  return s->offset_s + s->drift_ppm * 1e-6 * Seconds(guest - s->guest_from);
+  return s->offset_s + s->drift_ppm * 1e-6 * ToSeconds(guest - s->guest_from);
 }
 
 double ClockModel::ResidualAt(TimeNs guest) const {
@@ -277,15 +275,15 @@ ClockModel EstimateClock(std::span<const TimedValue> guest, std::span<const Time
     seg.guest_from = cuts[i];
     seg.guest_to = cuts[i + 1];
     std::vector<RangeEstimate> r = RangeOffsets(guest, host, seg.guest_from, seg.guest_to, cfg);
-    std::vector<Point> pts;
+    std::vector<OffsetPoint> pts;
     for (const RangeEstimate& e : r)
-      if (e.offset_s) pts.push_back(Point{Seconds((e.from + e.to) / 2 - seg.guest_from), *e.offset_s});
+      if (e.offset_s) pts.push_back(OffsetPoint{ToSeconds((e.from + e.to) / 2 - seg.guest_from), *e.offset_s});
     double a = 0, b = 0;
     if (FitLine(pts, &a, &b)) {
       seg.offset_s = a;
       seg.drift_ppm = b * 1e6;
       seg.estimated = true;
-      for (const Point& p : pts) seg.residual_s = std::max(seg.residual_s, std::abs(p.offset - (a + b * p.t)));
+      for (const OffsetPoint& p : pts) seg.residual_s = std::max(seg.residual_s, std::abs(p.offset - (a + b * p.t)));
       seg.blind = BlindSpans(r);
       seg.blind_shift_s = cfg.max_lag_s;
     }

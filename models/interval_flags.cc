@@ -5,11 +5,10 @@
 #include <string>
 
 #include "src/core/text_util.h"
+#include "src/core/time_util.h"
 
 namespace vrecon::models {
 namespace {
-
-double Seconds(TimeNs t) { return static_cast<double>(t) / kNsPerSec; }
 
 std::string Clock(TimeNs t) { return FormatIso(t, false).substr(11, 8); }
 
@@ -35,7 +34,7 @@ GuestTimeline AnalyzeGuestTimes(std::span<const TimeNs> ends, std::span<const Cl
   t.events.assign(recorded.begin(), recorded.end());
   std::vector<double> d;
   d.reserve(ends.size());
-  for (size_t i = 1; i < ends.size(); ++i) d.push_back(Seconds(ends[i] - ends[i - 1]));
+  for (size_t i = 1; i < ends.size(); ++i) d.push_back(ToSeconds(ends[i] - ends[i - 1]));
   if (!d.empty()) {
     std::vector<double> sorted;
     for (double x : d)
@@ -163,7 +162,7 @@ std::vector<std::vector<Flag>> IntervalFlags(const GuestTimeline& tl, const Cloc
   }
   if (!aligned || model.segments.empty()) return out;
 
-  const double window_s = Seconds(grid.width);
+  const double window_s = ToSeconds(grid.width);
   for (int w = 0; w < grid.count; ++w) {
     // The guest time of the window's middle (offsets change slowly: one fixed-point step).
     const TimeNs mid_h = grid.Start(w) + grid.width / 2;

@@ -14,6 +14,9 @@ using TimeNs = int64_t;
 inline constexpr TimeNs kNsPerMs = 1'000'000;
 inline constexpr TimeNs kNsPerSec = 1'000'000'000;
 inline constexpr TimeNs kNsPerHour = 3600 * kNsPerSec;
+
+// A time or a duration in seconds.
+inline double ToSeconds(TimeNs t) { return static_cast<double>(t) / kNsPerSec; }
 inline constexpr TimeNs kNsPerDay = 24 * kNsPerHour;
 
 // The multiple of `unit` (> 0) at or below t, and at or above it; also before 1970.

@@ -8,7 +8,7 @@
 namespace vrecon {
 namespace {
 
-constexpr uint8_t kVersion = 1;
+constexpr uint8_t kDayCodecVersion = 1;
 
 // Runs of consecutive indexes: (first, length).
 std::vector<std::pair<int, int>> Runs(const std::vector<models::DayBin>& bins) {
@@ -62,7 +62,7 @@ bool TakeRuns(std::string_view* in, std::vector<models::DayBin>* bins) {
 
 std::string EncodeDemandDay(const models::DemandDay& d) {
   std::string out;
-  out.push_back(static_cast<char>(kVersion));
+  out.push_back(static_cast<char>(kDayCodecVersion));
   bool costop = false;
   for (const models::DayBin& b : d.bins) costop = costop || b.costop >= 0;
   out.push_back(costop ? 1 : 0);
@@ -84,7 +84,7 @@ std::string EncodeDemandDay(const models::DemandDay& d) {
 StatusOr<models::DemandDay> DecodeDemandDay(std::string_view in, TimeNs day) {
   models::DemandDay d;
   d.day = day;
-  if (in.size() < 2 || static_cast<uint8_t>(in[0]) != kVersion || static_cast<uint8_t>(in[1]) > 1)
+  if (in.size() < 2 || static_cast<uint8_t>(in[0]) != kDayCodecVersion || static_cast<uint8_t>(in[1]) > 1)
     return Status::ParseError("stored capacity day digest: unknown version");
   const bool costop = in[1] == 1;
   in.remove_prefix(2);
@@ -130,7 +130,7 @@ struct StepReader {
 }  // namespace
 
 Status AppendDayValues(std::string_view in, std::vector<int32_t>* milli, std::pair<int64_t, int64_t>* costop) {
-  if (in.size() < 2 || static_cast<uint8_t>(in[0]) != kVersion || static_cast<uint8_t>(in[1]) > 1)
+  if (in.size() < 2 || static_cast<uint8_t>(in[0]) != kDayCodecVersion || static_cast<uint8_t>(in[1]) > 1)
     return Status::ParseError("stored capacity day digest: unknown version");
   const bool with_costop = in[1] == 1;
   in.remove_prefix(2);

@@ -9,7 +9,7 @@
 namespace vrecon {
 namespace {
 
-constexpr const char* kColumns =
+constexpr const char* kCapacityColumns =
     "d.day_ns, d.counter, d.bins, d.sum_cores, d.max_cores, d.p95_cores, d.end_ns, d.costop_pct, d.sample_s, "
     "d.fine_from";
 constexpr const char* kWithState =
@@ -37,7 +37,7 @@ StoredCapacityDay RowOf(const Statement& q) {
 StatusOr<std::vector<StoredCapacityDay>> LoadCapacityDays(Store* store, const std::string& entity,
                                                           const std::string& source, TimeNs from_day, bool with_state) {
   // Without the blobs, the figures a forecast reads of every day: no more.
-  const std::string sql = with_state ? std::string("SELECT ") + kColumns + kWithState +
+  const std::string sql = with_state ? std::string("SELECT ") + kCapacityColumns + kWithState +
                                            " WHERE d.entity = ? AND d.source = ? AND d.day_ns >= ? ORDER BY d.day_ns"
                                      : "SELECT day_ns, bins, p95_cores, end_ns, sample_s, fine_from FROM capacity_day "
                                        "WHERE "
@@ -66,7 +66,7 @@ StatusOr<std::vector<StoredCapacityDay>> LoadCapacityDays(Store* store, const st
 
 StatusOr<std::vector<StoredCapacityDay>> LatestCapacityDays(Store* store, const std::string& entity,
                                                             const std::string& source, int count) {
-  ASSIGN_OR_RETURN(Statement * q, store->db()->Cached(std::string("SELECT ") + kColumns + kWithState +
+  ASSIGN_OR_RETURN(Statement * q, store->db()->Cached(std::string("SELECT ") + kCapacityColumns + kWithState +
                                                       " WHERE d.entity = ? AND d.source = ? ORDER BY d.day_ns DESC "
                                                       "LIMIT ?"));
   q->Bind(1, entity).Bind(2, source).Bind(3, static_cast<int64_t>(count));

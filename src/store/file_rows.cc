@@ -5,7 +5,7 @@
 namespace vrecon {
 namespace {
 
-constexpr const char* kColumns =
+constexpr const char* kFileColumns =
     "fingerprint, path, format, encoding, kinds, machines, time_zone, bias_minutes, consumed_lines, "
     "consumed_line_hash, rows, issues, first_end_ns, last_end_ns, ingested_at";
 constexpr int kColumnCount = 15;
@@ -13,7 +13,7 @@ constexpr int kColumnCount = 15;
 }  // namespace
 
 RowBatch FileInsert(Database* db) {
-  return RowBatch(db, std::string("INSERT INTO source_file(") + kColumns + ") VALUES", "", kColumnCount);
+  return RowBatch(db, std::string("INSERT INTO source_file(") + kFileColumns + ") VALUES", "", kColumnCount);
 }
 
 std::vector<RowBatch::Value> FileInsertRow(const FileRecord& f) {
@@ -38,7 +38,7 @@ std::vector<RowBatch::Value> FileInsertRow(const FileRecord& f) {
 }
 
 RowBatch FileUpdate(Database* db) {
-  return RowBatch(db, std::string("INSERT INTO source_file(id, ") + kColumns + ") VALUES",
+  return RowBatch(db, std::string("INSERT INTO source_file(id, ") + kFileColumns + ") VALUES",
                   " ON CONFLICT(id) DO UPDATE SET fingerprint = excluded.fingerprint, path = excluded.path, "
                   "format = excluded.format, encoding = excluded.encoding, kinds = excluded.kinds, "
                   "machines = excluded.machines, time_zone = excluded.time_zone, "

@@ -14,7 +14,7 @@ namespace {
 
 // Migration N takes a database from user_version N-1 to N. Append only; never edit one that
 // has shipped.
-constexpr const char* kMigrations[] = {
+constexpr const char* kSqliteMigrations[] = {
     // 1: files, series, blocked samples, import issues, guest-to-VM mappings.
     R"sql(
 CREATE TABLE source_file(
@@ -403,7 +403,7 @@ ALTER TABLE capacity_day ADD COLUMN fine_from INTEGER NOT NULL DEFAULT 0;
 )sql",
 };
 
-constexpr int kMigrationCount = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));
+constexpr int kMigrationCount = static_cast<int>(sizeof(kSqliteMigrations) / sizeof(kSqliteMigrations[0]));
 static_assert(kMigrationCount == kSchemaVersion);
 
 }  // namespace
@@ -456,7 +456,7 @@ Status MigrateSchema(Database* db) {
       ASSIGN_OR_RETURN(Transaction tx, Transaction::Begin(db));
       step.emplace(std::move(tx));
     }
-    RETURN_IF_ERROR(db->Exec(kMigrations[v]));
+    RETURN_IF_ERROR(db->Exec(kSqliteMigrations[v]));
     if (v + 1 == 5) RETURN_IF_ERROR(MoveCorrWindowsIntoBlocks(db));
     if (v + 1 == 7) RETURN_IF_ERROR(ClockEventsFromIssues(db));
     if (v + 1 == 14) RETURN_IF_ERROR(FillVmNameKeys(db));

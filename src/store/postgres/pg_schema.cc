@@ -13,7 +13,7 @@ namespace {
 // Migration N takes the schema from version N-1 to N; a PostgreSQL store begins at version 8,
 // SQLite's version when this backend was added. Append only; never edit one that has shipped.
 constexpr int kFirstVersion = 8;
-constexpr const char* kMigrations[] = {
+constexpr const char* kPgMigrations[] = {
     // 8: every table of SQLite's schema 8. Text compares and sorts byte by byte (COLLATE "C"), as
     // in SQLite, whatever the database's locale: outputs are the same from both backends.
     R"sql(
@@ -331,7 +331,7 @@ ALTER TABLE capacity_day ADD COLUMN fine_from bigint NOT NULL DEFAULT 0;
 )sql",
 };
 
-constexpr int kLatest = kFirstVersion - 1 + static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));
+constexpr int kLatest = kFirstVersion - 1 + static_cast<int>(sizeof(kPgMigrations) / sizeof(kPgMigrations[0]));
 static_assert(kLatest == kSchemaVersion, "both backends have every schema version");
 
 // vrecon's advisory locks are (1987011213, N): 0 for the schema (pg_locks shows them).
@@ -381,7 +381,7 @@ Status MigratePgSchema(PgDatabase* db, bool create, int up_to) {
   if (version >= up_to) return tx.Commit();
   // All migrations in one transaction: PostgreSQL's DDL is transactional.
   for (int v = std::max(version, kFirstVersion - 1); v < up_to; ++v) {
-    RETURN_IF_ERROR(db->Exec(kMigrations[v - (kFirstVersion - 1)]));
+    RETURN_IF_ERROR(db->Exec(kPgMigrations[v - (kFirstVersion - 1)]));
     if (v + 1 == 10) RETURN_IF_ERROR(PartitionValueBlocks(db));
     if (v + 1 == 14) RETURN_IF_ERROR(FillVmNameKeys(db));
     if (v + 1 == 15) RETURN_IF_ERROR(PackVsphereMarks(db));
