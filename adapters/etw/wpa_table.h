@@ -57,7 +57,6 @@ class TableReader : public LineReader {
   int64_t line() const { return summary_.lines; }
   // An earlier ingest stored this very file: nothing is stored or reported again.
   bool quiet() const { return quiet_; }
-  const TableSpec& spec() const { return spec_; }
 
  private:
   Status OnLine(std::string_view line) final;
