@@ -74,12 +74,16 @@ if grep -q '/Unity/unity_' "$db"; then
   # see every file the batch includes, in about a fifth of the CPU of one run per file
   # (docs/development.md, "CI time"). What the batches would hide, a file that compiles only
   # after the one before it, scripts/compile-alone.py catches: each file compiled alone.
-  regex="^($root/$db_dir/.*/Unity/unity_[0-9]+_cxx\.cxx|$ours)\$"
-  count=$(cat $(grep -oE "\"file\": \"$root/$db_dir/[^\"]*/Unity/unity_[0-9]+_cxx\.cxx\"" "$db" | cut -d'"' -f4) |
+  # The batches of our product's directories: the test binaries' batches (build/tests/) are not
+  # clang-tidy's.
+  batches="$root/$db_dir/($dirs_alt)/[^\"]*/Unity/unity_[0-9]+_cxx\.cxx"
+  regex="^($batches|$ours)\$"
+  count=$(cat $(grep -oE "\"file\": \"$batches\"" "$db" | cut -d'"' -f4) |
           grep -cE "^#include \"$root/($dirs_alt)/" || true)
   count=$((count + $(grep -cE "\"file\": \"$ours" "$db" || true)))
   if [ "${VRECON_LINT_COMPILE_ALONE:-1}" != 0 ]; then
-    python3 scripts/compile-alone.py "$db" "$root" "^$ours\$" "$(nproc)" || status=1
+    # The test files too: the test binaries are batched in a unity build (tests/CMakeLists.txt).
+    python3 scripts/compile-alone.py "$db" "$root" "^$root/($dirs_alt|tests)/[^\"]*\.cc\$" "$(nproc)" || status=1
   fi
 else
   regex="^$ours\$"

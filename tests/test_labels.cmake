@@ -19,6 +19,10 @@ set(vrecon_browser "^(ReportBrowserTest|WebViewBrowserTest)\\.")
 set(vrecon_prometheus "^PrometheusTest\\.")
 # Not faults, but as long as they (tens of seconds under the sanitizers).
 set(vrecon_slow_e2e "^(StreamLimitsTest|CapacityCommandTest|ReportBrowserTest)\\.")
+# The longest of all in the Release run: about three minutes (the first), one and a half (the
+# others).
+set(vrecon_longest "^Ops/FleetIoFaultTest\\..*/\"write\"")
+set(vrecon_longer "^(IoFaultTest\\.Every(FullDisk|WriteFault)|StoreCreationRaceTest\\.AFailingIngestNeverRemovesAProcfs)")
 
 foreach(test IN LISTS vrecon_unit_tests_TESTS)
   if(test MATCHES "${vrecon_pg_param}" OR test MATCHES "${vrecon_pg_suites}")
@@ -50,8 +54,14 @@ foreach(test IN LISTS vrecon_tests_TESTS)
   set_tests_properties("${test}" PROPERTIES LABELS "${labels}")
   # ctest -j starts the costliest tests first, from the times of the last run; a clean tree (CI)
   # has none, and runs in list order, where the minute-long fault sweeps come near the end and
-  # ran on alone after the rest. A cost brings them to the front there.
-  if(test MATCHES "${vrecon_faults}" OR test MATCHES "${vrecon_slow_e2e}")
+  # ran on alone after the rest. A cost brings them to the front there, the longest first: among
+  # equal costs the three-minute sweep, last in the list, started after the others and ran on
+  # alone for the last minute of the run.
+  if(test MATCHES "${vrecon_longest}")
+    set_tests_properties("${test}" PROPERTIES COST 300)
+  elseif(test MATCHES "${vrecon_longer}")
+    set_tests_properties("${test}" PROPERTIES COST 200)
+  elseif(test MATCHES "${vrecon_faults}" OR test MATCHES "${vrecon_slow_e2e}")
     set_tests_properties("${test}" PROPERTIES COST 100)
   endif()
 endforeach()

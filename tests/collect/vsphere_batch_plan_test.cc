@@ -9,11 +9,13 @@
 #include <tuple>
 #include <vector>
 
+#include "tests/support/time_units.h"
+
 namespace vrecon {
 namespace {
 
 constexpr TimeNs kNow = 1'800'000'000 * kNsPerSec;
-constexpr TimeNs kMin = 60 * kNsPerSec;
+using vrecon::testing::kMin;
 
 PlanInput Input(std::vector<std::string> vms, int counters = 3) {
   PlanInput in;

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "tests/support/cli_runner.h"
+#include "tests/support/golden.h"
 
 namespace vrecon::testing {
 namespace {
@@ -19,8 +20,6 @@ std::string Bent(int line) {
   log.replace(year, 5, "/2100");
   return log;
 }
-
-size_t Lines(const std::string& s) { return static_cast<size_t>(std::count(s.begin(), s.end(), '\n')); }
 
 class BentTimeTest : public ::testing::Test {
  protected:
@@ -50,7 +49,7 @@ TEST_F(BentTimeTest, ALastRowDatedFarAheadCostsOneWindowAfterAFlaggedGap) {
   EXPECT_NE(in.out.find("guest.csv:42: info long-gap"), std::string::npos) << in.out;
   const CliResult c = RunVrecon({"correct", "--db", db_, "--format", "csv"});
   ASSERT_EQ(c.exit_code, 0) << c.err;
-  EXPECT_LT(Lines(c.out), 20u) << c.out.substr(0, 2000);
+  EXPECT_LT(CountLines(c.out), 20) << c.out.substr(0, 2000);
   EXPECT_NE(c.out.find("2100-11-02T15:05:00Z"), std::string::npos);
   EXPECT_NE(c.out.find("data-gap"), std::string::npos);
   const CliResult j = RunVrecon({"correct", "--db", db_, "--format", "json"});
@@ -59,10 +58,10 @@ TEST_F(BentTimeTest, ALastRowDatedFarAheadCostsOneWindowAfterAFlaggedGap) {
 
   const CliResult counters = RunVrecon({"counters", "--db", db_, "--format", "csv"});
   EXPECT_EQ(counters.exit_code, 0) << counters.err;
-  EXPECT_LT(Lines(counters.out), 40u);
+  EXPECT_LT(CountLines(counters.out), 40);
   const CliResult report = RunVrecon({"report", "--db", db_, "--format", "csv", "--out", dir_.File("r.csv")});
   ASSERT_EQ(report.exit_code, 0) << report.err;
-  EXPECT_LT(Lines(ReadText(dir_.File("r.csv"))), 40u);
+  EXPECT_LT(CountLines(ReadText(dir_.File("r.csv"))), 40);
   const CliResult html = RunVrecon({"report", "--db", db_, "--out", dir_.File("r.html")});
   ASSERT_EQ(html.exit_code, 0) << html.err;
   EXPECT_LT(ReadText(dir_.File("r.html")).size(), 2u << 20);

@@ -14,8 +14,6 @@
 namespace vrecon::testing {
 namespace {
 
-int Lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
-
 int Requests(const FakeVcenter& vc) {
   int n = 0;
   for (const char* op : {"RetrieveServiceContent", "Login", "QueryPerf", "Logout"}) n += vc.Count(op);
@@ -56,7 +54,7 @@ class InsecureHttpTest : public ::testing::Test {
 TEST_F(InsecureHttpTest, CommandLineRefusesPlainHttpWithoutTheFlag) {
   CliResult r = Collect({});
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_EQ(Lines(r.err), 1) << r.err;
+  EXPECT_EQ(CountLines(r.err), 1) << r.err;
   EXPECT_EQ(
       r.err.rfind("vrecon: error: --url " + vc_->url() + " is plain HTTP: the password would cross the network to " +
                       host() + " unencrypted; use https://, or pass --allow-insecure-http",
@@ -97,7 +95,7 @@ TEST_F(InsecureHttpTest, FleetFileRefusesPlainHttpWithoutTheKey) {
                        " unencrypted; use https://, or set allow_insecure_http = true in this [[vcenter]] table"),
             std::string::npos)
       << r.err;
-  EXPECT_EQ(Lines(r.err), 1) << r.err;
+  EXPECT_EQ(CountLines(r.err), 1) << r.err;
   EXPECT_EQ(Requests(*vc_), 0) << "refused before any connection";
   EXPECT_FALSE(Exists(dir_.File("fleet.db")));
 }

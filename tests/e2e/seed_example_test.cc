@@ -10,7 +10,7 @@
 namespace vrecon::testing {
 namespace {
 
-double Field(const std::string& json, const std::string& pattern) {
+double Matched(const std::string& json, const std::string& pattern) {
   std::smatch m;
   if (!std::regex_search(json, m, std::regex(pattern))) return -1;
   return std::stod(m[1].str());
@@ -30,9 +30,9 @@ TEST(SeedExampleTest, IngestThenCorrectGivesTheArticlesNumbers) {
   // Guest log 10:00-10:10 EST (bias 300) = 15:00-15:10 UTC: two full 300 s windows.
   EXPECT_NE(c.out.find("\"start\": \"2026-11-02T15:00:00Z\", \"end\": \"2026-11-02T15:05:00Z\""), std::string::npos);
   EXPECT_NE(c.out.find("\"start\": \"2026-11-02T15:05:00Z\""), std::string::npos);
-  EXPECT_NEAR(Field(c.out, "\"w\": ([0-9.]+)"), 1.205, 0.0005);
-  EXPECT_NEAR(Field(c.out, "\"name\": \"A\", \"guest_pct\": 40, \"corrected_pct\": ([0-9.]+)"), 48.2, 0.05);
-  EXPECT_NEAR(Field(c.out, "\"name\": \"B\", \"guest_pct\": 20, \"corrected_pct\": ([0-9.]+)"), 24.1, 0.05);
+  EXPECT_NEAR(Matched(c.out, "\"w\": ([0-9.]+)"), 1.205, 0.0005);
+  EXPECT_NEAR(Matched(c.out, "\"name\": \"A\", \"guest_pct\": 40, \"corrected_pct\": ([0-9.]+)"), 48.2, 0.05);
+  EXPECT_NEAR(Matched(c.out, "\"name\": \"B\", \"guest_pct\": 20, \"corrected_pct\": ([0-9.]+)"), 24.1, 0.05);
   EXPECT_EQ(c.out.find("\"name\": \"Idle\""), std::string::npos) << "Idle is not a process to correct";
   EXPECT_EQ(c.out.find("\"name\": \"_Total\""), std::string::npos);
   EXPECT_NE(c.out.find("\"vcpus\": 1"), std::string::npos);

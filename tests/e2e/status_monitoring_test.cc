@@ -24,8 +24,6 @@ TimeNs Now() {
       .count();
 }
 
-int Lines(const std::string& text) { return static_cast<int>(std::count(text.begin(), text.end(), '\n')); }
-
 class StatusMonitoringTest : public ::testing::Test {
  protected:
   // One round's outcome for `source`, `ago` before now; an empty `error` is a success.
@@ -98,7 +96,7 @@ TEST_F(StatusMonitoringTest, AStaleSourceExitsOneAndSaysForHowLong) {
   Record("vc03.example", Minutes(1));
   CliResult st = RunStatus("json");
   EXPECT_EQ(st.exit_code, 1) << st.out;
-  EXPECT_EQ(Lines(st.err), 2) << st.err;
+  EXPECT_EQ(CountLines(st.err), 2) << st.err;
   EXPECT_NE(st.err.find("vrecon: error: source vc01.example stale: no success for 47m"), std::string::npos) << st.err;
   EXPECT_NE(st.err.find("(threshold 15m)\n"), std::string::npos) << st.err;
   EXPECT_NE(st.err.find("vrecon: error: source vc02.example stale: no success recorded (threshold 15m); last attempt "
@@ -149,7 +147,7 @@ TEST(StatusMonitoringFleetTest, AVcenterWhoseLastRoundFailedIsNamed) {
   EXPECT_EQ(st.exit_code, 1) << st.out;
   EXPECT_EQ(st.err.rfind("vrecon: error: source vc01.example failing: ", 0), 0u) << st.err;
   EXPECT_NE(st.err.find("503"), std::string::npos) << st.err;
-  EXPECT_EQ(Lines(st.err), 1) << st.err;
+  EXPECT_EQ(CountLines(st.err), 1) << st.err;
   EXPECT_NE(st.out.find("failing"), std::string::npos) << st.out;
   unsetenv("VRECON_TEST_FAKE_PW");
 }

@@ -117,7 +117,7 @@ std::string WithoutWarnings(const std::string& s) {
   return out;
 }
 
-int Lines(const std::string& s) {
+int ErrorLineCount(const std::string& s) {
   const std::string errors = WithoutWarnings(s);
   return static_cast<int>(std::count(errors.begin(), errors.end(), '\n'));
 }
@@ -204,7 +204,7 @@ TEST_P(VsphereFaultModeTest, FailedBatchStoresNothingAndNextRunFillsTheGap) {
   RecordProperty("seconds", std::to_string(last_seconds_));
   EXPECT_LT(last_seconds_, 6.0) << "a broken batch must not hold the run (--timeout 2)";
   EXPECT_EQ(r1.exit_code, 1) << r1.out;
-  EXPECT_EQ(Lines(r1.err), 1) << "one clear line";
+  EXPECT_EQ(ErrorLineCount(r1.err), 1) << "one clear line";
   EXPECT_NE(r1.err.find("vrecon: error: "), std::string::npos);
   EXPECT_NE(r1.err.find(vc_->url()), std::string::npos) << "the line names the server";
   EXPECT_NE(r1.err.find("QueryPerf"), std::string::npos) << "the line names the operation";
@@ -245,7 +245,7 @@ TEST_P(VsphereFaultModeTest, EveryBatchFailingLeavesAFreshStoreEmpty) {
   SCOPED_TRACE(std::string("mode ") + PerfModeName(mode) + ", stderr: " + r1.err);
   EXPECT_LT(last_seconds_, 6.0);
   EXPECT_EQ(r1.exit_code, 1) << r1.out;
-  EXPECT_EQ(Lines(r1.err), 2) << "one line per failed batch";
+  EXPECT_EQ(ErrorLineCount(r1.err), 2) << "one line per failed batch";
   EXPECT_EQ(JsonInt(r1.out, "batches_failed"), 2) << r1.out;
   EXPECT_EQ(JsonInt(r1.out, "samples"), 0) << r1.out;
   ExpectNoPassword(r1, db);
@@ -295,7 +295,7 @@ TEST_F(VsphereFaultTest, SessionThatStaysRejectedFailsAfterOneRetry) {
   CliResult r = Collect(db, {"--concurrency", "1"});
   EXPECT_LT(last_seconds_, 6.0);
   EXPECT_EQ(r.exit_code, 1) << r.out;
-  EXPECT_EQ(Lines(r.err), 2) << r.err;
+  EXPECT_EQ(ErrorLineCount(r.err), 2) << r.err;
   EXPECT_NE(r.err.find("QueryPerf on " + vc_->url() + " failed: NotAuthenticated"), std::string::npos) << r.err;
   EXPECT_EQ(vc_->Count("QueryPerf"), 4) << "each batch is repeated once, not more";
   EXPECT_EQ(vc_->Count("Login"), 3);
@@ -317,7 +317,7 @@ TEST_F(VsphereFaultTest, VmSplitAcrossBatchesGetsEveryCounterWhole) {
   EXPECT_EQ(r1.exit_code, 1) << r1.out;
   EXPECT_EQ(JsonInt(r1.out, "batches"), 3) << r1.out;
   EXPECT_EQ(JsonInt(r1.out, "batches_failed"), 2) << r1.out;
-  EXPECT_EQ(Lines(r1.err), 2) << r1.err;
+  EXPECT_EQ(ErrorLineCount(r1.err), 2) << r1.err;
   {
     const Stored s = ReadStored(db);
     for (const std::string c : {"cpu.usage.average", "cpu.wait.summation", "cpu.ready.summation"})
@@ -357,7 +357,7 @@ TEST_F(VsphereFaultTest, WrongPasswordIsOneLineWithoutThePassword) {
                            vc_->options().user, "--db", dir_.File("x.db"), "--timeout", "2"});
   unsetenv("VRECON_VSPHERE_PASSWORD");
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(Lines(r.err), 1) << r.err;
+  EXPECT_EQ(ErrorLineCount(r.err), 1) << r.err;
   EXPECT_NE(r.err.find("wrong user name or password"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("Not-The-Password-42"), std::string::npos);
   EXPECT_EQ(vc_->Count("QueryPerf"), 0);

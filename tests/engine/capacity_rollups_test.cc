@@ -16,14 +16,14 @@
 namespace vrecon::testing {
 namespace {
 
-constexpr TimeNs kStart = 20'393 * kNsPerDay;  // 2025-11-01T00:00:00Z
+constexpr TimeNs kNov1 = 20'393 * kNsPerDay;  // 2025-11-01T00:00:00Z
 
 // DB01's 5-minute demand: in each half hour, five values of 1 core and one of 4 (p95: 4 cores;
 // the mean of any whole half hour, and so of 2 hours: 1.5 cores).
 double FineCores(int bin_of_day) { return bin_of_day % 6 == 5 ? 4 : 1; }
 
 // A PowerCLI Get-Stat export of DB01's cpu.run.summation: `rollup_days` days of 2-hour rollups
-// from kStart, then `fine_days` days of 5-minute samples. A row's time is its interval's end.
+// from kNov1, then `fine_days` days of 5-minute samples. A row's time is its interval's end.
 std::string PowerCliExport(int rollup_days, int fine_days) {
   std::string s = "\"Entity\";\"MetricId\";\"Instance\";\"Timestamp\";\"Value\";\"Unit\";\"IntervalSecs\"\n";
   auto row = [&s](TimeNs end, double cores, int interval_s) {
@@ -36,9 +36,9 @@ std::string PowerCliExport(int rollup_days, int fine_days) {
     s += b;
   };
   for (int d = 0; d < rollup_days; ++d)
-    for (int i = 1; i <= 12; ++i) row(kStart + d * kNsPerDay + i * 7200 * kNsPerSec, 1.5, 7200);
+    for (int i = 1; i <= 12; ++i) row(kNov1 + d * kNsPerDay + i * 7200 * kNsPerSec, 1.5, 7200);
   for (int d = rollup_days; d < rollup_days + fine_days; ++d)
-    for (int i = 0; i < 288; ++i) row(kStart + d * kNsPerDay + (i + 1) * 300 * kNsPerSec, FineCores(i), 300);
+    for (int i = 0; i < 288; ++i) row(kNov1 + d * kNsPerDay + (i + 1) * 300 * kNsPerSec, FineCores(i), 300);
   return s;
 }
 
@@ -75,8 +75,8 @@ class CapacityRollupsTest : public ::testing::TestWithParam<TestBackend> {
 
 TEST_P(CapacityRollupsTest, RollupDaysAreScaledByTheRatioTheFiveMinuteDaysShow) {
   const CapacityEntity e = Answer("scaled.db", 40, 2);
-  EXPECT_EQ(sample_s_.at(kStart), 7200);
-  EXPECT_EQ(sample_s_.at(kStart + 41 * kNsPerDay), 300);
+  EXPECT_EQ(sample_s_.at(kNov1), 7200);
+  EXPECT_EQ(sample_s_.at(kNov1 + 41 * kNsPerDay), 300);
   EXPECT_EQ(e.history_days, 42);
   const models::Flag* f = FlagOf(e, "rollup-days-scaled");
   ASSERT_NE(f, nullptr);

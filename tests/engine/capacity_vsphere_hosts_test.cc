@@ -7,7 +7,7 @@
 namespace vrecon {
 namespace {
 
-constexpr TimeNs kT0 = 1'800'000'000 * kNsPerSec / 300 * 300;  // on a 5-minute boundary
+constexpr TimeNs kHostsT0 = 1'800'000'000 * kNsPerSec / 300 * 300;  // on a 5-minute boundary
 
 SeriesKey HostKey(const std::string& counter, const std::string& instance = "",
                   SourceKind source = SourceKind::kVsphereHost) {
@@ -47,13 +47,13 @@ TEST(VsphereHostDemandTest, BusyThreadsPlusReadyInCoresEachFiveMinutes) {
   VsphereHostSeries h{{1}, {2}};
   Samples samples;
   // 50% of 8 threads busy for 5 minutes, then 25%; its VMs wait 30% of a vCPU in all.
-  samples[1] = Every20s(kT0, kT0 + 300 * kNsPerSec, 50);
-  const std::vector<models::Interval> later = Every20s(kT0 + 300 * kNsPerSec, kT0 + 600 * kNsPerSec, 25);
+  samples[1] = Every20s(kHostsT0, kHostsT0 + 300 * kNsPerSec, 50);
+  const std::vector<models::Interval> later = Every20s(kHostsT0 + 300 * kNsPerSec, kHostsT0 + 600 * kNsPerSec, 25);
   samples[1].insert(samples[1].end(), later.begin(), later.end());
-  samples[2] = Every20s(kT0, kT0 + 600 * kNsPerSec, 30);
+  samples[2] = Every20s(kHostsT0, kHostsT0 + 600 * kNsPerSec, 30);
   const std::vector<models::DemandBin> bins = VsphereHostBins(h, samples, 8);
   ASSERT_EQ(bins.size(), 2u);
-  EXPECT_EQ(bins[0].start, kT0);
+  EXPECT_EQ(bins[0].start, kHostsT0);
   EXPECT_NEAR(bins[0].cores, 4.3, 1e-9);
   EXPECT_NEAR(bins[1].cores, 2.3, 1e-9);
   // Without ready stored, busy threads alone.

@@ -11,12 +11,13 @@
 #include "tests/support/cli_runner.h"
 #include "tests/support/sample_file.h"
 #include "tests/support/test_store.h"
+#include "tests/support/time_units.h"
 
 namespace vrecon {
 namespace {
 
-const TimeNs kT0 = NsFromCivil(CivilTime{2026, 3, 2});
-constexpr TimeNs kMin = 60 * kNsPerSec;
+const TimeNs kLinksT0 = NsFromCivil(CivilTime{2026, 3, 2});
+using vrecon::testing::kMin;
 
 SeriesKey EsxtopUsed(const std::string& host, const std::string& group) {
   return SeriesKey{SourceKind::kEsxtop, host, "Group Cpu", group, "% Used", "percent", "", ""};
@@ -30,11 +31,13 @@ class HostLinksTest : public ::testing::Test {
     store_ = std::move(store).value();
     Store* s = store_.get();
     // An hour at once on two hosts; vSphere's WEB01 at a level neither esxtop VM shows.
-    testing::WriteSampleFile(s, "esx01", {EsxtopUsed("esx01", "11:WEB01")}, kT0, kT0 + 60 * kMin, 5 * kMin, 60);
-    testing::WriteSampleFile(s, "esx02", {EsxtopUsed("esx02", "22:WEB01")}, kT0, kT0 + 60 * kMin, 5 * kMin, 60);
+    testing::WriteSampleFile(s, "esx01", {EsxtopUsed("esx01", "11:WEB01")}, kLinksT0, kLinksT0 + 60 * kMin, 5 * kMin,
+                             60);
+    testing::WriteSampleFile(s, "esx02", {EsxtopUsed("esx02", "22:WEB01")}, kLinksT0, kLinksT0 + 60 * kMin, 5 * kMin,
+                             60);
     testing::WriteSampleFile(
         s, "vc", {SeriesKey{SourceKind::kVsphere, "WEB01", "cpu", "", "cpu.usage.average", "percent", "", "vca/vm-1"}},
-        kT0, kT0 + 60 * kMin, 5 * kMin, 5);
+        kLinksT0, kLinksT0 + 60 * kMin, 5 * kMin, 5);
   }
   std::vector<std::string> Keys() {
     auto view = ReadVmView(store_.get(), std::nullopt, {});

@@ -18,7 +18,7 @@ namespace {
 using testing::TempDir;
 using testing::WriteText;
 
-const TimeNs k1000 = ParseIso("2026-11-02T10:00:00Z").value();
+const TimeNs kProfileStart = ParseIso("2026-11-02T10:00:00Z").value();
 
 // `seconds` of a 1 kHz profile from 10:00:00 UTC on 5 CPUs: single.exe on CPU 0 all the time,
 // multi.exe on CPUs 1-4 for the first 250 ms of each second, idle otherwise (40% busy; each
@@ -48,7 +48,7 @@ class ProfileCorrectionTest : public ::testing::Test {
     WriteText(dir_.File(name), text);
     IngestOptions o;
     o.machine = "WEB01";
-    o.trace_start = k1000;
+    o.trace_start = kProfileStart;
     auto r = IngestFile(store_.get(), dir_.File(name), o);
     ASSERT_TRUE(r.ok()) << r.status().message();
   }
@@ -61,7 +61,7 @@ class ProfileCorrectionTest : public ::testing::Test {
     EXPECT_TRUE(r.ok()) << r.status().message();
     if (!r.ok()) return nullptr;
     results_ = std::move(*r);
-    auto it = std::find_if(results_.begin(), results_.end(), [](const auto& w) { return w.start == k1000; });
+    auto it = std::find_if(results_.begin(), results_.end(), [](const auto& w) { return w.start == kProfileStart; });
     return it == results_.end() ? nullptr : &*it;
   }
   static const models::ProcessResult* Process(const models::WindowResult& r, const std::string& name) {

@@ -11,6 +11,7 @@
 #include "tests/support/cli_runner.h"
 #include "tests/support/sample_file.h"
 #include "tests/support/test_store.h"
+#include "tests/support/time_units.h"
 
 namespace vrecon {
 namespace {
@@ -19,7 +20,7 @@ using vrecon::testing::TestBackend;
 using vrecon::testing::WriteSampleFile;
 
 const TimeNs kDay0 = NsFromCivil(CivilTime{2026, 3, 2});
-constexpr TimeNs kMin = 60 * kNsPerSec;
+using vrecon::testing::kMin;
 
 SeriesKey Guest(const std::string& object, const std::string& instance) {
   return SeriesKey{SourceKind::kGuest, "APP01", object, instance, "% Processor Time", "percent", "", ""};

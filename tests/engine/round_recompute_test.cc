@@ -14,6 +14,7 @@
 #include "tests/support/cli_runner.h"
 #include "tests/support/sample_file.h"
 #include "tests/support/test_store.h"
+#include "tests/support/time_units.h"
 
 namespace vrecon {
 namespace {
@@ -21,15 +22,15 @@ namespace {
 using vrecon::testing::TestBackend;
 using vrecon::testing::WriteSampleFile;
 
-const TimeNs kDay0 = NsFromCivil(CivilTime{2026, 3, 2});
-constexpr TimeNs kMin = 60 * kNsPerSec;
+const TimeNs kRoundDay0 = NsFromCivil(CivilTime{2026, 3, 2});
+using vrecon::testing::kMin;
 constexpr TimeNs kWindow = 5 * kMin;
 constexpr TimeNs kAll[] = {std::numeric_limits<TimeNs>::min(), std::numeric_limits<TimeNs>::max()};
 
 SeriesKey Host(const std::string& vm) {
   return SeriesKey{SourceKind::kVsphere, vm, "cpu", "", "cpu.usage.average", "percent", "", ""};
 }
-SeriesKey Guest(const std::string& object, const std::string& instance) {
+SeriesKey RoundGuest(const std::string& object, const std::string& instance) {
   return SeriesKey{SourceKind::kGuest, "APP01", object, instance, "% Processor Time", "percent", "", ""};
 }
 
@@ -37,7 +38,7 @@ SeriesKey Guest(const std::string& object, const std::string& instance) {
 // from the second round on.
 void WriteRound(Store* store, int round, TimeNs from, TimeNs to) {
   const std::string n = std::to_string(round);
-  WriteSampleFile(store, "guest-" + n, {Guest("Processor", "_Total"), Guest("Process", "sqlservr")}, from, to,
+  WriteSampleFile(store, "guest-" + n, {RoundGuest("Processor", "_Total"), RoundGuest("Process", "sqlservr")}, from, to,
                   15 * kNsPerSec, 30);
   std::vector<SeriesKey> host = {Host("APP01"), Host("WEB01")};
   if (round > 1) host.push_back(Host("DB02"));
@@ -71,7 +72,7 @@ std::vector<std::string> Stored(Store* store) {
       return true;
     });
     EXPECT_TRUE(st.ok()) << st.message();
-    for (TimeNs hour = kDay0; hour < kDay0 + 2 * 60 * kMin; hour += 60 * kMin) {
+    for (TimeNs hour = kRoundDay0; hour < kRoundDay0 + 2 * 60 * kMin; hour += 60 * kMin) {
       auto procs = LoadProcessAggregates(store, vm.id, hour, hour + 60 * kMin);
       EXPECT_TRUE(procs.ok()) << procs.status().message();
       if (!procs.ok()) continue;
@@ -94,19 +95,19 @@ TEST_P(RoundRecomputeTest, RoundsInsideAnHourStoreWhatTheWholeHistoryGives) {
   ASSERT_TRUE(store.ok()) << store.status().message();
   Store* s = store->get();
 
-  WriteRound(s, 1, kDay0, kDay0 + 21 * kMin);
-  ASSERT_TRUE(StoreRound(s, kDay0 + 20 * kNsPerSec).ok());
+  WriteRound(s, 1, kRoundDay0, kRoundDay0 + 21 * kMin);
+  ASSERT_TRUE(StoreRound(s, kRoundDay0 + 20 * kNsPerSec).ok());
   // 0:21 to 0:41: WEB01 from 0:15 (its windows reach 0:25, so all before 0:15 had their samples),
   // DB02 (new) and APP01 (a guest log) from 0:00.
-  WriteRound(s, 2, kDay0 + 21 * kMin, kDay0 + 41 * kMin);
-  auto second = StoreRound(s, kDay0 + 21 * kMin + 20 * kNsPerSec);
+  WriteRound(s, 2, kRoundDay0 + 21 * kMin, kRoundDay0 + 41 * kMin);
+  auto second = StoreRound(s, kRoundDay0 + 21 * kMin + 20 * kNsPerSec);
   ASSERT_TRUE(second.ok()) << second.status().message();
   EXPECT_EQ(*second, 6 + 5 + 9);
   // 0:41 to 0:56 stored, and the round stopped before its correction; the next round's samples
   // begin at 0:56, but the stored windows reach only 0:45: every VM from the hour's start.
-  WriteRound(s, 3, kDay0 + 41 * kMin, kDay0 + 56 * kMin);
-  WriteRound(s, 4, kDay0 + 56 * kMin, kDay0 + 71 * kMin);
-  auto fourth = StoreRound(s, kDay0 + 56 * kMin + 20 * kNsPerSec);
+  WriteRound(s, 3, kRoundDay0 + 41 * kMin, kRoundDay0 + 56 * kMin);
+  WriteRound(s, 4, kRoundDay0 + 56 * kMin, kRoundDay0 + 71 * kMin);
+  auto fourth = StoreRound(s, kRoundDay0 + 56 * kMin + 20 * kNsPerSec);
   ASSERT_TRUE(fourth.ok()) << fourth.status().message();
   EXPECT_EQ(*fourth, 15 + 15 + 11);
 

@@ -13,6 +13,7 @@
 #include "tests/support/cli_runner.h"
 #include "tests/support/sample_file.h"
 #include "tests/support/test_store.h"
+#include "tests/support/time_units.h"
 
 namespace vrecon {
 namespace {
@@ -20,7 +21,7 @@ namespace {
 using vrecon::testing::TestBackend;
 
 const TimeNs kT0 = NsFromCivil(CivilTime{2026, 3, 2});
-constexpr TimeNs kMin = 60 * kNsPerSec;
+using vrecon::testing::kMin;
 
 // An hour of samples of `columns` in one file.
 void WriteFile(Store* store, const std::string& name, const std::vector<SeriesKey>& columns) {

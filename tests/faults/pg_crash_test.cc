@@ -22,9 +22,9 @@ namespace vrecon::testing {
 namespace {
 
 #ifdef VRECON_SANITIZED_BUILD
-constexpr int kKills = 4;
+constexpr int kPgKills = 4;
 #else
-constexpr int kKills = 10;
+constexpr int kPgKills = 10;
 #endif
 
 // Each test's own database (ctest runs tests in parallel): only its collectors connect to it, so
@@ -80,7 +80,7 @@ class PgCrashTest : public ::testing::Test {
 TEST_F(PgCrashTest, AKilledOrStoppedCollectorsRoundIsCompletedByTheNext) {
   std::mt19937 rng(1625);
   std::uniform_real_distribution<double> at(0, 1.1 * full_s_);
-  for (int i = 0; i < 2 * kKills; ++i) {
+  for (int i = 0; i < 2 * kPgKills; ++i) {
     const int sig = i % 2 ? SIGTERM : SIGKILL;
     const std::string cfg = Config("k" + std::to_string(i));
     const std::string db = last_db_;
@@ -97,7 +97,7 @@ TEST_F(PgCrashTest, AKilledOrStoppedCollectorsRoundIsCompletedByTheNext) {
     }
     ExpectNextRoundCompletes(cfg, db, std::string(sig == SIGTERM ? "SIGTERM " : "SIGKILL ") + std::to_string(i));
   }
-  std::printf("PostgreSQL: %d SIGKILL and %d SIGTERM mid-round, full round %.2f s\n", kKills, kKills, full_s_);
+  std::printf("PostgreSQL: %d SIGKILL and %d SIGTERM mid-round, full round %.2f s\n", kPgKills, kPgKills, full_s_);
 }
 
 TEST_F(PgCrashTest, ARoundWhoseConnectionsAreCutIsCompletedByTheNext) {
@@ -106,7 +106,7 @@ TEST_F(PgCrashTest, ARoundWhoseConnectionsAreCutIsCompletedByTheNext) {
   std::mt19937 rng(1626);
   std::uniform_real_distribution<double> at(0, 1.1 * full_s_);
   int failed_rounds = 0;
-  for (int i = 0; i < kKills; ++i) {
+  for (int i = 0; i < kPgKills; ++i) {
     const std::string cfg = Config("c" + std::to_string(i));
     const std::string db = last_db_;
     {
@@ -126,7 +126,7 @@ TEST_F(PgCrashTest, ARoundWhoseConnectionsAreCutIsCompletedByTheNext) {
     }
     ExpectNextRoundCompletes(cfg, db, "cut " + std::to_string(i));
   }
-  std::printf("PostgreSQL: %d rounds' connections cut, %d of those rounds failed, full round %.2f s\n", kKills,
+  std::printf("PostgreSQL: %d rounds' connections cut, %d of those rounds failed, full round %.2f s\n", kPgKills,
               failed_rounds, full_s_);
 }
 

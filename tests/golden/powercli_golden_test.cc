@@ -17,25 +17,25 @@
 namespace vrecon::testing {
 namespace {
 
-std::string FixturePath(const std::string& name) { return Fixture("powercli/" + name); }
+std::string PowerCliFixture(const std::string& name) { return Fixture("powercli/" + name); }
 
-struct GoodCase {
+struct PowerCliCase {
   const char* name;   // <name>.expected.csv, .expected_issues, .args
   const char* input;  // the fixture read
 };
-void PrintTo(const GoodCase& c, std::ostream* os) { *os << c.name; }
+void PrintTo(const PowerCliCase& c, std::ostream* os) { *os << c.name; }
 
-const GoodCase kGoodCases[] = {
+const PowerCliCase kPowerCliCases[] = {
     {"enus-type", "enus-type.csv"},
     {"dede-notype-tz-bias", "dede-notype.csv"},
     {"iso-semicolon", "iso-semicolon.csv"},
     {"utf16le-24h", "utf16le-24h.csv"},
 };
 
-class PowerCliGoldenTest : public ::testing::TestWithParam<GoodCase> {};
+class PowerCliGoldenTest : public ::testing::TestWithParam<PowerCliCase> {};
 
 TEST_P(PowerCliGoldenTest, IngestThenSamplesMatchesExpected) {
-  const GoodCase& c = GetParam();
+  const PowerCliCase& c = GetParam();
   TempDir dir;
   const std::string db = dir.File("x.db");
   const GoldenIngest g = ExpectGoldenIngest("powercli", c.name, c.input, db);
@@ -44,7 +44,7 @@ TEST_P(PowerCliGoldenTest, IngestThenSamplesMatchesExpected) {
 
   // The same file again adds nothing: no rows, no issues, the same samples.
   const std::string expected = SamplesCsv(db);
-  CliResult again = Ingest(db, FixturePath(c.input), g.args);
+  CliResult again = Ingest(db, PowerCliFixture(c.input), g.args);
   ASSERT_EQ(again.exit_code, 0) << again.err;
   EXPECT_EQ(JsonInt(again.out, "rows"), 0) << again.out;
   EXPECT_GT(JsonInt(again.out, "rows_already_stored"), 0) << again.out;
@@ -52,8 +52,8 @@ TEST_P(PowerCliGoldenTest, IngestThenSamplesMatchesExpected) {
   EXPECT_EQ(SamplesCsv(db), expected) << "a second ingest changed the store";
 }
 
-INSTANTIATE_TEST_SUITE_P(PowerCli, PowerCliGoldenTest, ::testing::ValuesIn(kGoodCases),
-                         [](const ::testing::TestParamInfo<GoodCase>& info) {
+INSTANTIATE_TEST_SUITE_P(PowerCli, PowerCliGoldenTest, ::testing::ValuesIn(kPowerCliCases),
+                         [](const ::testing::TestParamInfo<PowerCliCase>& info) {
                            std::string n = info.param.name;
                            std::replace(n.begin(), n.end(), '-', '_');
                            return n;
@@ -61,7 +61,7 @@ INSTANTIATE_TEST_SUITE_P(PowerCli, PowerCliGoldenTest, ::testing::ValuesIn(kGood
 
 TEST(PowerCliGoldenTest, TableShowsVsphereMachinesCountersRowsSpanAndIssues) {
   TempDir dir;
-  CliResult in = Ingest(dir.File("x.db"), FixturePath("enus-type.csv"), {}, "table");
+  CliResult in = Ingest(dir.File("x.db"), PowerCliFixture("enus-type.csv"), {}, "table");
   ASSERT_EQ(in.exit_code, 0) << in.err;
   const std::vector<std::string> lines = Lines(in.out);
   ASSERT_GE(lines.size(), 3u) << in.out;
@@ -73,7 +73,7 @@ TEST(PowerCliGoldenTest, TableShowsVsphereMachinesCountersRowsSpanAndIssues) {
 TEST(PowerCliGoldenTest, GrownFileAddsOnlyItsNewRows) {
   // An export cut after line 9 (mid-way through WEB01's cpu.ready group), ingested, then the
   // whole export ingested from the same path: the store must equal one ingest of the whole file.
-  const std::string whole = ReadText(FixturePath("enus-type.csv"));
+  const std::string whole = ReadText(PowerCliFixture("enus-type.csv"));
   size_t cut = 0;
   for (int i = 0; i < 9; ++i) cut = whole.find('\n', cut) + 1;
   TempDir dir;
@@ -89,16 +89,16 @@ TEST(PowerCliGoldenTest, GrownFileAddsOnlyItsNewRows) {
   EXPECT_EQ(JsonInt(second.out, "rows_already_stored"), 7) << second.out;
   EXPECT_EQ(JsonInt(second.out, "issues"), 0) << "the no-bias warning was recorded by the first ingest:\n"
                                               << second.out;
-  EXPECT_EQ(SamplesCsv(db), ReadText(FixturePath("enus-type.expected.csv")));  // the golden of the whole file
+  EXPECT_EQ(SamplesCsv(db), ReadText(PowerCliFixture("enus-type.expected.csv")));  // the golden of the whole file
 }
 
 TEST(PowerCliGoldenTest, NoReadableRowFailsWithOneLineAndLeavesNoStore) {
-  std::string want = ReadText(FixturePath("all-bad.expected_error"));
+  std::string want = ReadText(PowerCliFixture("all-bad.expected_error"));
   while (!want.empty() && (want.back() == '\n' || want.back() == '\r')) want.pop_back();
   ASSERT_FALSE(want.empty());
   TempDir dir;
   const std::string db = dir.File("x.db");
-  CliResult in = Ingest(db, FixturePath("all-bad.csv"));
+  CliResult in = Ingest(db, PowerCliFixture("all-bad.csv"));
   EXPECT_EQ(in.exit_code, 1) << in.out << in.err;
   EXPECT_EQ(std::count(in.err.begin(), in.err.end(), '\n'), 1) << in.err;
   EXPECT_NE(in.err.find(want), std::string::npos) << in.err;

@@ -19,8 +19,7 @@ namespace vrecon {
 namespace {
 
 using testing::CaptureSink;
-
-std::string Fixture(const std::string& name) { return std::string(VRECON_FIXTURES_DIR) + "/" + name; }
+using testing::Fixture;
 
 // The name of the reader the list picks for `head`, "" when none.
 std::string Guessed(std::string_view head) {

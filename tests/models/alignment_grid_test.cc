@@ -7,10 +7,12 @@
 #include <cmath>
 #include <random>
 
+#include "tests/support/time_units.h"
+
 namespace vrecon::models {
 namespace {
 
-constexpr TimeNs kS = kNsPerSec;
+using vrecon::testing::kS;
 constexpr TimeNs kT0 = 1'790'000'000 * kS;
 
 std::vector<double> Cells(const std::vector<CellRun>& runs) {

@@ -10,9 +10,9 @@
 namespace vrecon::models {
 namespace {
 
-constexpr TimeNs kDay = 20'000 * kNsPerDay;  // a UTC midnight
+constexpr TimeNs kMidnight = 20'000 * kNsPerDay;  // a UTC midnight
 
-std::vector<DemandBin> Bins(int n, unsigned seed, TimeNs from = kDay) {
+std::vector<DemandBin> Bins(int n, unsigned seed, TimeNs from = kMidnight) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> u(0.2, 3.0);
   std::vector<DemandBin> out;
@@ -31,20 +31,20 @@ void ExpectSameDay(const DemandDay& a, const DemandDay& b) {
 }
 
 TEST(CapacityDigestTest, ADaysValuesAreKeptByTheirPlaceInTheDay) {
-  std::vector<DemandBin> bins = Bins(300, 2);                             // a day and an hour
-  bins.erase(bins.begin() + 10);                                          // a value missing
-  const std::vector<DemandBin> costop{{kDay + 3 * kDemandBinNs, 0.025}};  // 2.5%
+  std::vector<DemandBin> bins = Bins(300, 2);                                  // a day and an hour
+  bins.erase(bins.begin() + 10);                                               // a value missing
+  const std::vector<DemandBin> costop{{kMidnight + 3 * kDemandBinNs, 0.025}};  // 2.5%
   const auto days = DigestDays(bins, costop);
   ASSERT_EQ(days.size(), 2u);
-  const DemandDay& d = days.at(kDay);
+  const DemandDay& d = days.at(kMidnight);
   EXPECT_EQ(d.Bins(), 287);
   EXPECT_EQ(d.bins[10].index, 11);
   EXPECT_EQ(d.bins[3].costop, 250);
   EXPECT_EQ(d.bins[4].costop, -1);
   EXPECT_EQ(*d.CostopPct(), 2.5);
-  EXPECT_EQ(d.End(), kDay + kNsPerDay);
-  EXPECT_EQ(days.at(kDay + kNsPerDay).Bins(), 12);
-  EXPECT_FALSE(days.at(kDay + kNsPerDay).CostopPct()) << "missing, not zero";
+  EXPECT_EQ(d.End(), kMidnight + kNsPerDay);
+  EXPECT_EQ(days.at(kMidnight + kNsPerDay).Bins(), 12);
+  EXPECT_FALSE(days.at(kMidnight + kNsPerDay).CostopPct()) << "missing, not zero";
 }
 
 // Reads of the samples from any boundary on, as updates make them (a round continuing the day, a
@@ -53,14 +53,15 @@ TEST(CapacityDigestTest, ADaysValuesAreKeptByTheirPlaceInTheDay) {
 TEST(CapacityDigestTest, ValuesReplacedFromAnyBoundaryGiveTheDayDigestedAtOnce) {
   const std::vector<DemandBin> all = Bins(288, 3);
   std::vector<DemandBin> costop;
-  for (int i = 0; i < 288; i += 3) costop.push_back({kDay + i * kDemandBinNs, 0.01 * (i % 7)});
-  const DemandDay whole = DigestDays(all, costop).at(kDay);
-  DemandDay stored{kDay, {}, 0, 0};
+  for (int i = 0; i < 288; i += 3) costop.push_back({kMidnight + i * kDemandBinNs, 0.01 * (i % 7)});
+  const DemandDay whole = DigestDays(all, costop).at(kMidnight);
+  DemandDay stored{kMidnight, {}, 0, 0};
   for (const auto& [from_bin, to_bin] : {std::pair{0, 40}, {38, 90}, {90, 91}, {60, 200}, {199, 288}}) {
     std::vector<DemandBin> part;
     for (const DemandBin& b : all)
-      if (b.start >= kDay + from_bin * kDemandBinNs && b.start < kDay + to_bin * kDemandBinNs) part.push_back(b);
-    ReplaceFrom(kDay + from_bin * kDemandBinNs, DigestDays(part, costop).at(kDay), &stored);
+      if (b.start >= kMidnight + from_bin * kDemandBinNs && b.start < kMidnight + to_bin * kDemandBinNs)
+        part.push_back(b);
+    ReplaceFrom(kMidnight + from_bin * kDemandBinNs, DigestDays(part, costop).at(kMidnight), &stored);
   }
   ExpectSameDay(stored, whole);
   EXPECT_EQ(stored.CostopPct(), whole.CostopPct());
@@ -72,36 +73,36 @@ TEST(CapacityDigestTest, ADayKeepsItsLongestSample) {
   std::vector<DemandBin> bins = Bins(10, 3);
   for (DemandBin& b : bins) b.sample_s = 300;
   bins[4].sample_s = 1800;
-  DemandDay day = DigestDays(bins, {}).at(kDay);
+  DemandDay day = DigestDays(bins, {}).at(kMidnight);
   EXPECT_EQ(day.sample_s, 1800);
   EXPECT_EQ(day.fine_from, 5) << "5-minute values from the one after the rollup's";
   DemandDay fresh = day;
   fresh.sample_s = 300;
   fresh.fine_from = 0;
-  ReplaceFrom(kDay + 6 * kDemandBinNs, fresh, &day);
+  ReplaceFrom(kMidnight + 6 * kDemandBinNs, fresh, &day);
   EXPECT_EQ(day.sample_s, 1800);
   EXPECT_EQ(day.fine_from, 5);
-  ReplaceFrom(kDay + 3 * kDemandBinNs, fresh, &day);
+  ReplaceFrom(kMidnight + 3 * kDemandBinNs, fresh, &day);
   EXPECT_EQ(day.fine_from, 3) << "the rollup's value replaced: what is kept before may be a rollup";
   fresh.fine_from = 8;  // a rollup among the fresh values
-  ReplaceFrom(kDay + 3 * kDemandBinNs, fresh, &day);
+  ReplaceFrom(kMidnight + 3 * kDemandBinNs, fresh, &day);
   EXPECT_EQ(day.fine_from, 8);
   fresh.fine_from = 0;
-  ReplaceFrom(kDay, fresh, &day);
+  ReplaceFrom(kMidnight, fresh, &day);
   EXPECT_EQ(day.sample_s, 300);
   EXPECT_EQ(day.fine_from, 0);
 }
 
 TEST(CapacityDigestTest, P95IsTheNearestRankToAThousandthOfACore) {
   const std::vector<DemandBin> bins = Bins(288, 4);
-  const DemandDay d = DigestDays(bins, {}).at(kDay);
+  const DemandDay d = DigestDays(bins, {}).at(kMidnight);
   const std::vector<DailyDemand> exact = DailyP95(bins);
   ASSERT_EQ(exact.size(), 1u);
   EXPECT_NEAR(*d.P95(), exact[0].cores, 0.0005);
   std::vector<DemandBin> flat = bins;
   for (DemandBin& b : flat) b.cores = 1.6;
-  EXPECT_EQ(*DigestDays(flat, {}).at(kDay).P95(), 1.6);
-  EXPECT_EQ(DigestDays(flat, {}).at(kDay).Sum(), 1.6 * 288);
+  EXPECT_EQ(*DigestDays(flat, {}).at(kMidnight).P95(), 1.6);
+  EXPECT_EQ(DigestDays(flat, {}).at(kMidnight).Sum(), 1.6 * 288);
   std::vector<int32_t> none;
   EXPECT_FALSE(NearestRankCores(&none, 0.95));
   std::vector<int32_t> ten{10, 1, 9, 2, 8, 3, 7, 4, 6, 5};

@@ -9,11 +9,12 @@
 #include <random>
 
 #include "tests/support/step_load.h"
+#include "tests/support/time_units.h"
 
 namespace vrecon::models {
 namespace {
 
-constexpr TimeNs kS = kNsPerSec;
+using vrecon::testing::kS;
 constexpr TimeNs kT0 = 1'790'000'000 * kS;  // 2026-09-21, a multiple of 300 s
 
 // A utilization that changes level every 20..120 s (seconds since kT0, true time).

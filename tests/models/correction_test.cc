@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "tests/support/time_units.h"
+
 namespace vrecon::models {
 namespace {
 
-constexpr TimeNs kS = kNsPerSec;
+using vrecon::testing::kS;
 
 WindowGrid Grid(int windows) { return WindowGrid{0, 300 * kS, windows}; }
 

@@ -84,11 +84,11 @@ TEST(CounterTypesTest, TypeNames) {
   EXPECT_STREQ(CounterTypeName(CounterType::kUnknown), "unknown");
 }
 
-constexpr TimeNs kT0 = 1'800'000'000LL * kNsPerSec;  // a multiple of 300 s
+constexpr TimeNs kTypesT0 = 1'800'000'000LL * kNsPerSec;  // a multiple of 300 s
 
-WindowGrid Grid(int count) {
+WindowGrid TypesGrid(int count) {
   WindowGrid g;
-  g.origin = kT0;
+  g.origin = kTypesT0;
   g.width = 300 * kNsPerSec;
   g.count = count;
   return g;
@@ -96,9 +96,9 @@ WindowGrid Grid(int count) {
 
 TEST(CounterWindowsTest, RateKeepsTheCountAndDividesByTheTrueInterval) {
   // The guest's clock runs slow: 15 apparent seconds are 15.3 true ones (2% drift).
-  const ToTrueTime drift = [](TimeNs t) { return kT0 + static_cast<TimeNs>((t - kT0) * 1.02); };
-  RateWindows rw(Grid(1));
-  rw.Add(kT0, kT0 + 15 * kNsPerSec, 200.0, drift);  // 200 events/s apparent = 3000 events
+  const ToTrueTime drift = [](TimeNs t) { return kTypesT0 + static_cast<TimeNs>((t - kTypesT0) * 1.02); };
+  RateWindows rw(TypesGrid(1));
+  rw.Add(kTypesT0, kTypesT0 + 15 * kNsPerSec, 200.0, drift);  // 200 events/s apparent = 3000 events
   const RateWindows::Cell& c = rw.at(0);
   EXPECT_NEAR(c.count, 3000, 1e-9);
   EXPECT_NEAR(c.apparent_s, 15, 1e-9);
@@ -120,8 +120,8 @@ TEST(CounterWindowsTest, RateKeepsTheCountAndDividesByTheTrueInterval) {
 
 TEST(CounterWindowsTest, RateSpreadsACountOverTheWindowsItsTrueIntervalOverlaps) {
   // 20 s from 290 s: 10 s in each window; identity clock (not aligned).
-  RateWindows rw(Grid(2));
-  rw.Add(kT0 + 290 * kNsPerSec, kT0 + 310 * kNsPerSec, 5.0, {});
+  RateWindows rw(TypesGrid(2));
+  rw.Add(kTypesT0 + 290 * kNsPerSec, kTypesT0 + 310 * kNsPerSec, 5.0, {});
   EXPECT_NEAR(rw.at(0).count, 50, 1e-9);
   EXPECT_NEAR(rw.at(1).count, 50, 1e-9);
   EXPECT_NEAR(rw.at(1).true_s, 10, 1e-9);
@@ -133,7 +133,7 @@ TEST(CounterWindowsTest, RateSpreadsACountOverTheWindowsItsTrueIntervalOverlaps)
   EXPECT_NEAR(*v->value, 5, 1e-12);
   EXPECT_NE(v->note.find("not aligned"), std::string::npos);
   // An instantaneous first row (start == end) carries no count; an empty window has no value.
-  rw.Add(kT0 + 600 * kNsPerSec, kT0 + 600 * kNsPerSec, 7.0, {});
+  rw.Add(kTypesT0 + 600 * kNsPerSec, kTypesT0 + 600 * kNsPerSec, 7.0, {});
   CounterWindowInput empty;
   empty.cls = in.cls;
   EXPECT_FALSE(EvaluateCounter("p", "per_second", empty));

@@ -11,7 +11,7 @@
 namespace vrecon::models {
 namespace {
 
-constexpr TimeNs kT0 = 1'793'440'800LL * kNsPerSec;
+constexpr TimeNs kLinkT0 = 1'793'440'800LL * kNsPerSec;
 
 // Samples of `step_s` from 0 to `span_s`, each the mean of `f` (per second) over its interval.
 std::vector<TimedValue> Sampled(int step_s, int span_s, const std::function<double(int)>& f, double scale = 1) {
@@ -19,7 +19,7 @@ std::vector<TimedValue> Sampled(int step_s, int span_s, const std::function<doub
   for (int s = 0; s + step_s <= span_s; s += step_s) {
     double sum = 0;
     for (int t = s; t < s + step_s; ++t) sum += f(t);
-    out.push_back(TimedValue{kT0 + s * kNsPerSec, kT0 + (s + step_s) * kNsPerSec, scale * sum / step_s});
+    out.push_back(TimedValue{kLinkT0 + s * kNsPerSec, kLinkT0 + (s + step_s) * kNsPerSec, scale * sum / step_s});
   }
   return out;
 }

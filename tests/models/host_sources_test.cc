@@ -32,7 +32,7 @@ HostSourceWindows Source(HostSource source, const std::string& counter, double i
   return s;
 }
 
-bool HasFlag(const WindowResult& r, const std::string& code) {
+bool HasSourceFlag(const WindowResult& r, const std::string& code) {
   for (const Flag& f : r.flags)
     if (f.code == code) return true;
   return false;
@@ -62,7 +62,7 @@ TEST(HostSourcesTest, EachWindowTakesThePreferredSourceAndListsBoth) {
   EXPECT_EQ(out[0].host_sources[0].source, HostSource::kEsxtop);
   EXPECT_EQ(out[0].host_sources[1].counter, "cpu.usage.average");
   EXPECT_EQ(out[0].host_sources[1].pct, 41);
-  EXPECT_FALSE(HasFlag(out[0], "host-sources-disagree"));
+  EXPECT_FALSE(HasSourceFlag(out[0], "host-sources-disagree"));
   // esxtop has no figure in the second window: vSphere's stands in.
   EXPECT_EQ(out[1].host, HostSource::kVsphere);
   EXPECT_EQ(*out[1].w, 30.0 / 40);
@@ -78,7 +78,7 @@ TEST(HostSourcesTest, ASourceCoveringTooLittleOfTheWindowGivesWayToOneThatCovers
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].host, HostSource::kVsphere);
   EXPECT_EQ(out[0].host_sources.size(), 2u);
-  EXPECT_FALSE(HasFlag(out[0], "host-sources-disagree"));  // one of them covers too little to compare
+  EXPECT_FALSE(HasSourceFlag(out[0], "host-sources-disagree"));  // one of them covers too little to compare
 }
 
 TEST(HostSourcesTest, FiguresApartBeyondTheirToleranceAreFlaggedWithBothValues) {
@@ -87,13 +87,13 @@ TEST(HostSourcesTest, FiguresApartBeyondTheirToleranceAreFlaggedWithBothValues) 
                        Source(HostSource::kVsphere, "cpu.usage.average", 20, {30, 56, 11.9})},
                       CorrectionConfig{});
   ASSERT_EQ(out.size(), 3u);
-  ASSERT_TRUE(HasFlag(out[0], "host-sources-disagree"));
+  ASSERT_TRUE(HasSourceFlag(out[0], "host-sources-disagree"));
   const Flag& f = out[0].flags.back();
   EXPECT_EQ(f.severity, Severity::kWarning);
   EXPECT_NE(f.message.find("esxtop % Used reads 40.0%"), std::string::npos) << f.message;
   EXPECT_NE(f.message.find("vsphere cpu.usage.average 30.0%"), std::string::npos) << f.message;
-  EXPECT_FALSE(HasFlag(out[1], "host-sources-disagree"));  // 4 points: within 10%
-  EXPECT_FALSE(HasFlag(out[2], "host-sources-disagree"));  // 1.9 points: within 2
+  EXPECT_FALSE(HasSourceFlag(out[1], "host-sources-disagree"));  // 4 points: within 10%
+  EXPECT_FALSE(HasSourceFlag(out[2], "host-sources-disagree"));  // 1.9 points: within 2
   EXPECT_TRUE(HostFiguresDisagree(10, 12.1));
 }
 
@@ -101,7 +101,7 @@ TEST(HostSourcesTest, ADisagreementBetweenTimeAndClockScaledCountersSaysSo) {
   std::vector<WindowResult> out = JoinHostSources(
       {Source(HostSource::kEsxtop, "% Run", 5, {40}), Source(HostSource::kVsphere, "cpu.usage.average", 20, {52})},
       CorrectionConfig{});
-  ASSERT_TRUE(HasFlag(out[0], "host-sources-disagree"));
+  ASSERT_TRUE(HasSourceFlag(out[0], "host-sources-disagree"));
   EXPECT_NE(out[0].flags.back().message.find("one counts time"), std::string::npos) << out[0].flags.back().message;
 }
 

@@ -4,16 +4,18 @@
 
 #include <algorithm>
 
+#include "tests/support/time_units.h"
+
 namespace vrecon::models {
 namespace {
 
-constexpr TimeNs kS = kNsPerSec;
-constexpr TimeNs kT0 = 1'790'000'000 * kS;  // a multiple of 300 s
+using vrecon::testing::kS;
+constexpr TimeNs kFlagsT0 = 1'790'000'000 * kS;  // a multiple of 300 s
 
-// Sample ends every 15 s from kT0 + 15 s, `n` of them.
+// Sample ends every 15 s from kFlagsT0 + 15 s, `n` of them.
 std::vector<TimeNs> Ends(int n) {
   std::vector<TimeNs> e;
-  for (int i = 1; i <= n; ++i) e.push_back(kT0 + i * 15 * kS);
+  for (int i = 1; i <= n; ++i) e.push_back(kFlagsT0 + i * 15 * kS);
   return e;
 }
 
@@ -86,15 +88,15 @@ TEST(IntervalFlagsTest, WindowsGetOneSentencePerEvent) {
   e[10] += 3 * kS;                                         // jitter in window 0
   e.erase(e.begin() + 45, e.begin() + 47);                 // gap in window 2
   for (size_t i = 100; i < e.size(); ++i) e[i] += 7 * kS;  // step in window 5
-  std::vector<ClockEvent> rec{{ClockEventKind::kDstShift, kT0 + 2500 * kS, 3600.0}};
+  std::vector<ClockEvent> rec{{ClockEventKind::kDstShift, kFlagsT0 + 2500 * kS, 3600.0}};
   const GuestTimeline t = AnalyzeGuestTimes(e, rec, TimelineConfig{});
-  const WindowGrid grid{kT0, 300 * kS, 11};
+  const WindowGrid grid{kFlagsT0, 300 * kS, 11};
   const auto flags = IntervalFlags(t, ClockModel{}, {}, grid, false, TimelineConfig{});
   ASSERT_EQ(flags.size(), 11u);
   EXPECT_EQ(Codes(flags[0]), std::vector<std::string>{"interval-jitter"});
   EXPECT_EQ(Codes(flags[2]), std::vector<std::string>{"gap"});
   EXPECT_NE(flags[2][0].message.find("45 s"), std::string::npos) << flags[2][0].message;
-  const int step_window = static_cast<int>((e[100] - kT0) / (300 * kS));
+  const int step_window = static_cast<int>((e[100] - kFlagsT0) / (300 * kS));
   EXPECT_EQ(Codes(flags[step_window]), std::vector<std::string>{"clock-step"});
   EXPECT_NE(flags[step_window][0].message.find("forward by 7.0 s"), std::string::npos) << flags[step_window][0].message;
   EXPECT_EQ(Codes(flags[8]), std::vector<std::string>{"dst-shift"});
@@ -105,21 +107,21 @@ TEST(IntervalFlagsTest, WindowsGetOneSentencePerEvent) {
 
 TEST(IntervalFlagsTest, UnknownOffsetAndElapsedMismatchWhenAligned) {
   const GuestTimeline t = AnalyzeGuestTimes(Ends(240), {}, TimelineConfig{});  // one hour
-  const WindowGrid grid{kT0, 300 * kS, 12};
+  const WindowGrid grid{kFlagsT0, 300 * kS, 12};
   ClockModel m;
-  m.segments.push_back({kT0, kT0 + 1800 * kS, 40.0, 0.0, true, 0, {}, 0});
-  m.segments.push_back({kT0 + 1800 * kS, kT0 + 3600 * kS, 0.0, 0.0, false, 0, {}, 0});
+  m.segments.push_back({kFlagsT0, kFlagsT0 + 1800 * kS, 40.0, 0.0, true, 0, {}, 0});
+  m.segments.push_back({kFlagsT0 + 1800 * kS, kFlagsT0 + 3600 * kS, 0.0, 0.0, false, 0, {}, 0});
   auto flags = IntervalFlags(t, m, {}, grid, true, TimelineConfig{});
   EXPECT_TRUE(flags[1].empty());
   EXPECT_EQ(Codes(flags[9]), std::vector<std::string>{"alignment-unknown"});
   // A guest clock running 2% slow over a window: 6 s of 300 disagree.
   ClockModel slow;
-  slow.segments.push_back({kT0, kT0 + 3600 * kS, 0.0, -20000.0, true, 0, {}, 0});
+  slow.segments.push_back({kFlagsT0, kFlagsT0 + 3600 * kS, 0.0, -20000.0, true, 0, {}, 0});
   flags = IntervalFlags(t, slow, {}, grid, true, TimelineConfig{});
   EXPECT_EQ(Codes(flags[3]), std::vector<std::string>{"elapsed-mismatch"});
   EXPECT_NE(flags[3][0].message.find("294.0 s"), std::string::npos) << flags[3][0].message;
   // A range whose measured offset is far off its segment's line.
-  const std::vector<RangeEstimate> ranges{{kT0 + 600 * kS, kT0 + 1200 * kS, 52.0}};
+  const std::vector<RangeEstimate> ranges{{kFlagsT0 + 600 * kS, kFlagsT0 + 1200 * kS, 52.0}};
   flags = IntervalFlags(t, m, ranges, grid, true, TimelineConfig{});
   EXPECT_EQ(Codes(flags[1]), std::vector<std::string>{"elapsed-mismatch"});
   EXPECT_TRUE(flags[5].empty());

@@ -5,10 +5,12 @@
 
 #include <cmath>
 
+#include "tests/support/time_units.h"
+
 namespace vrecon::models {
 namespace {
 
-constexpr TimeNs kS = kNsPerSec;
+using vrecon::testing::kS;
 
 // One window of 300 s holding `values` in 15 s samples from `from_s`.
 WindowStats Samples(const std::vector<double>& values, int from_s = 0, int step_s = 15) {

@@ -4,12 +4,14 @@
 
 #include "models/correction.h"
 
+#include "tests/support/time_units.h"
+
 namespace vrecon::models {
 namespace {
 
-constexpr TimeNs kS = kNsPerSec;
+using vrecon::testing::kS;
 
-WindowSeries Flat(const WindowGrid& g, double value, int from_s, int to_s, int step_s = 15) {
+WindowSeries FlatSeries(const WindowGrid& g, double value, int from_s, int to_s, int step_s = 15) {
   WindowSeries s(g);
   for (int t = from_s; t < to_s; t += step_s) s.Add(t * kS, (t + step_s) * kS, value);
   return s;
@@ -19,17 +21,17 @@ VmSeries LinuxVm(const WindowGrid& g) {
   VmSeries vm;
   vm.vm = "LNX01";
   vm.guest_machine = "lnx01";
-  vm.guest_cpus.push_back(Flat(g, 60, 0, 600));
-  vm.processes.emplace("java:1234", Flat(g, 50, 0, 600));
+  vm.guest_cpus.push_back(FlatSeries(g, 60, 0, 600));
+  vm.processes.emplace("java:1234", FlatSeries(g, 50, 0, 600));
   vm.host = HostSource::kVsphere;
-  vm.host_group = Flat(g, 45, 0, 600, 20);
+  vm.host_group = FlatSeries(g, 45, 0, 600, 20);
   return vm;
 }
 
 TEST(LinuxStealTest, StealKnownProcessesNotRescaled) {
   const WindowGrid g{0, 300 * kS, 2};
   VmSeries vm = LinuxVm(g);
-  vm.guest_steal = Flat(g, 4, 0, 300);  // steal only in the first window
+  vm.guest_steal = FlatSeries(g, 4, 0, 300);  // steal only in the first window
   auto r = CorrectVm(vm, g, CorrectionConfig{});
   ASSERT_EQ(r.size(), 2u);
   // Window 0: steal known -> corrected = guest, w still reported, info flag.
@@ -61,7 +63,7 @@ TEST(LinuxStealTest, ZeroStealStillMeansSteadyClock) {
   // A kernel that prints steal (even 0) has the field; its process CPU is real time.
   const WindowGrid g{0, 300 * kS, 1};
   VmSeries vm = LinuxVm(g);
-  vm.guest_steal = Flat(g, 0, 0, 300);
+  vm.guest_steal = FlatSeries(g, 0, 0, 300);
   auto r = CorrectVm(vm, g, CorrectionConfig{});
   ASSERT_TRUE(r[0].steal_pct);
   EXPECT_DOUBLE_EQ(*r[0].processes[0].corrected_pct, 50);

@@ -2,10 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/time_units.h"
+
 namespace vrecon::models {
 namespace {
 
-constexpr TimeNs kS = kNsPerSec;
+using vrecon::testing::kS;
 
 std::vector<TimedValue> Every(int step_s, int from_s, int to_s, double value) {
   std::vector<TimedValue> out;

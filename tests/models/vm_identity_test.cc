@@ -2,10 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/time_units.h"
+
 namespace vrecon::models {
 namespace {
 
-constexpr TimeNs kMin = 60 * kNsPerSec;
+using vrecon::testing::kMin;
 
 TEST(VmIdentityTest, NormalizeStripsDomainAndCase) {
   EXPECT_EQ(NormalizeVmName("WEB01.corp.example.com"), "web01");

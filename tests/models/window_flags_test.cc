@@ -4,10 +4,12 @@
 
 #include <algorithm>
 
+#include "tests/support/time_units.h"
+
 namespace vrecon::models {
 namespace {
 
-constexpr TimeNs kS = kNsPerSec;
+using vrecon::testing::kS;
 
 // A series holding values[i] over window i in samples of `step` seconds.
 WindowSeries Steps(const WindowGrid& g, const std::vector<double>& values, int step_s = 15) {

@@ -5,10 +5,12 @@
 #include <cmath>
 #include <vector>
 
+#include "tests/support/time_units.h"
+
 namespace vrecon::models {
 namespace {
 
-constexpr TimeNs kS = kNsPerSec;
+using vrecon::testing::kS;
 
 TEST(WindowSeriesTest, StraddlingIntervalSplitsByOverlap) {
   WindowSeries s(WindowGrid{0, 300 * kS, 2});

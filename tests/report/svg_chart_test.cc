@@ -6,10 +6,12 @@
 
 #include "src/report/flags_doc.h"
 
+#include "tests/support/time_units.h"
+
 namespace vrecon::report {
 namespace {
 
-constexpr TimeNs kMin = 60 * kNsPerSec;
+using vrecon::testing::kMin;
 
 TEST(SvgChartTest, BucketsKeepMinMeanMaxAndGaps) {
   Buckets b(0, 40 * kMin, 4);  // 10-minute buckets

@@ -7,13 +7,14 @@
 
 #include "src/store/store.h"
 #include "tests/support/cli_runner.h"
+#include "tests/support/time_units.h"
 
 namespace vrecon {
 namespace {
 
 using vrecon::testing::TempDir;
 
-constexpr TimeNs kS = kNsPerSec;
+using vrecon::testing::kS;
 constexpr TimeNs kDay0 = 1793836800 * kS;  // 2026-11-05T00:00:00Z
 constexpr TimeNs kMinT = std::numeric_limits<TimeNs>::min();
 constexpr TimeNs kMaxT = std::numeric_limits<TimeNs>::max();

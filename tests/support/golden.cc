@@ -10,6 +10,8 @@
 
 namespace vrecon::testing {
 
+int CountLines(const std::string& text) { return static_cast<int>(std::count(text.begin(), text.end(), '\n')); }
+
 std::vector<std::string> Lines(const std::string& text) {
   std::vector<std::string> out;
   size_t pos = 0;

@@ -12,6 +12,8 @@
 namespace vrecon::testing {
 
 std::vector<std::string> Lines(const std::string& text);
+// The number of newlines in `text` (lines of an error output, say).
+int CountLines(const std::string& text);
 // A line diff (longest common subsequence): "-" lines are expected but missing, "+" lines were
 // printed but not expected.
 std::string LineDiff(const std::string& expected, const std::string& actual);

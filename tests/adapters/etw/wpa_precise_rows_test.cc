@@ -16,13 +16,13 @@ namespace {
 
 using testing::SeriesSink;
 
-ReaderOptions Opts(std::string machine = "APP02", bool with_start = true) {
+ReaderOptions RowsOpts(std::string machine = "APP02", bool with_start = true) {
   ReaderOptions o = testing::Options("x.csv", std::nullopt, nullptr, std::move(machine));
   if (with_start) o.trace_start = ParseIso("2026-11-02T11:00:00+01:00");
   return o;
 }
 
-Status Read(std::string_view text, ReaderOptions o, SeriesSink* sink, ReadSummary* sum = nullptr) {
+Status ReadRows(std::string_view text, ReaderOptions o, SeriesSink* sink, ReadSummary* sum = nullptr) {
   WpaPreciseReader r(std::move(o), sink);
   RETURN_IF_ERROR(r.Parse(text));
   Status s = r.Finish();
@@ -50,7 +50,7 @@ constexpr std::string_view kBadRows =
 TEST(WpaPreciseRowsTest, EachBadRowIsAnIssueWithItsLineAndTheRestIsRead) {
   SeriesSink sink;
   ReadSummary sum;
-  const Status s = Read(kBadRows, Opts(), &sink, &sum);
+  const Status s = ReadRows(kBadRows, RowsOpts(), &sink, &sum);
   ASSERT_TRUE(s.ok()) << s.message();
   std::map<int64_t, std::string> codes;
   for (const ImportIssue& i : sink.issues) {
@@ -76,11 +76,11 @@ TEST(WpaPreciseRowsTest, EachBadRowIsAnIssueWithItsLineAndTheRestIsRead) {
 
 TEST(WpaPreciseRowsTest, APidTakenByAnotherImageIsANewProcess) {
   SeriesSink sink;
-  const Status s = Read(
+  const Status s = ReadRows(
       "New Process,New Thread Id,Cpu,Switch-In Time (s),Next Switch-Out Time (s)\n"
       "c.exe (10),13,0,1.6,1.8\n"
       "a.exe (10),11,0,0.1,0.2\n",
-      Opts(), &sink);
+      RowsOpts(), &sink);
   ASSERT_TRUE(s.ok()) << s.message();
   ASSERT_TRUE(sink.HasIssue("pid-reused"));
   EXPECT_EQ(sink.issues.back().line, 2);
@@ -95,27 +95,27 @@ TEST(WpaPreciseRowsTest, APidTakenByAnotherImageIsANewProcess) {
 TEST(WpaPreciseRowsTest, RefusesWhatItCannotPlaceInOneSentence) {
   const std::string text = testing::ReadText(testing::Fixture("etw/web01-precise.csv"));
   SeriesSink sink;
-  Status s = Read(text, Opts(""), &sink);
+  Status s = ReadRows(text, RowsOpts(""), &sink);
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.message(), "x.csv: a WPA CSV export does not name its computer: give it with --machine NAME");
-  s = Read(text, Opts("WEB01", false), &sink);
+  s = ReadRows(text, RowsOpts("WEB01", false), &sink);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("give it with --trace-start, e.g. 2026-11-02T10:00:00+01:00"), std::string::npos)
       << s.message();
-  s = Read("New Process,New Thread Id,Switch-In Time (s),Next Switch-Out Time (s)\na.exe (1),2,0.1,0.2\n", Opts(),
-           &sink);
+  s = ReadRows("New Process,New Thread Id,Switch-In Time (s),Next Switch-Out Time (s)\na.exe (1),2,0.1,0.2\n",
+               RowsOpts(), &sink);
   ASSERT_FALSE(s.ok());
   EXPECT_TRUE(
       s.message().starts_with("x.csv:1: the header has no \"Cpu\" column, which vrecon needs to read a CPU Usage "
                               "(Precise) export; the columns"))
       << s.message();
-  s = Read("New Process,New Thread Id,Cpu,Switch-In Time (s)\na.exe (1),2,0,0.1\n", Opts(), &sink);
+  s = ReadRows("New Process,New Thread Id,Cpu,Switch-In Time (s)\na.exe (1),2,0,0.1\n", RowsOpts(), &sink);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("neither \"Next Switch-Out Time\" nor \"CPU Usage\""), std::string::npos);
-  s = Read("New Process,New Thread Id,Cpu,Switch-In Time (s),Next Switch-Out Time (s)\n\n", Opts(), &sink);
+  s = ReadRows("New Process,New Thread Id,Cpu,Switch-In Time (s),Next Switch-Out Time (s)\n\n", RowsOpts(), &sink);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("no row could be read"), std::string::npos) << s.message();
-  s = Read("", Opts(), &sink);
+  s = ReadRows("", RowsOpts(), &sink);
   ASSERT_FALSE(s.ok());
 }
 
@@ -123,7 +123,7 @@ TEST(WpaPreciseRowsTest, TheSameFileAgainStoresNothingAndAnotherExportIsAnotherF
   const std::string text = testing::ReadText(testing::Fixture("etw/web01-precise.csv"));
   std::vector<uint64_t> fingerprints;
   auto options = [&](int64_t after) {
-    ReaderOptions o = Opts("WEB01");
+    ReaderOptions o = RowsOpts("WEB01");
     o.resume_lookup = [&fingerprints, after](uint64_t f) {
       fingerprints.push_back(f);
       return ResumePoint{after, 0};
@@ -132,17 +132,17 @@ TEST(WpaPreciseRowsTest, TheSameFileAgainStoresNothingAndAnotherExportIsAnotherF
   };
   SeriesSink first, again, other;
   ReadSummary sum;
-  ASSERT_TRUE(Read(text, options(0), &first, &sum).ok());
+  ASSERT_TRUE(ReadRows(text, options(0), &first, &sum).ok());
   EXPECT_EQ(sum.rows, 3);
   EXPECT_EQ(sum.consumed_lines, 9);
-  ASSERT_TRUE(Read(text, options(9), &again, &sum).ok());
+  ASSERT_TRUE(ReadRows(text, options(9), &again, &sum).ok());
   EXPECT_EQ(sum.rows, 0);
   EXPECT_EQ(sum.rows_already, 3);
   EXPECT_EQ(sum.issues, 0);
   EXPECT_TRUE(again.series.empty());
   EXPECT_TRUE(again.issues.empty());
   ASSERT_TRUE(
-      Read(text + "Idle (0),0,1,0,1.300000000,1.900000000,,,,600.000000,,,Running\r\n", options(0), &other).ok());
+      ReadRows(text + "Idle (0),0,1,0,1.300000000,1.900000000,,,,600.000000,,,Running\r\n", options(0), &other).ok());
   ASSERT_EQ(fingerprints.size(), 3u);
   EXPECT_EQ(fingerprints[0], fingerprints[1]);
   EXPECT_NE(fingerprints[0], fingerprints[2]) << "every line counts, not just the first";

@@ -19,14 +19,14 @@ namespace {
 
 using testing::SeriesSink;
 
-ReaderOptions Opts(std::string file = "s.csv", std::string machine = "WEB01", bool with_start = true) {
+ReaderOptions SampledOpts(std::string file = "s.csv", std::string machine = "WEB01", bool with_start = true) {
   ReaderOptions o = testing::Options(std::move(file), std::nullopt, nullptr, std::move(machine));
   if (with_start) o.trace_start = ParseIso("2026-11-02T10:00:00Z");
   return o;
 }
 
-Status Read(const std::string& text, ReaderOptions o, SeriesSink* sink, ReadSummary* sum = nullptr,
-            size_t chunk = 1 << 20) {
+Status ReadSampled(const std::string& text, ReaderOptions o, SeriesSink* sink, ReadSummary* sum = nullptr,
+                   size_t chunk = 1 << 20) {
   WpaSampledReader r(std::move(o), sink);
   for (size_t i = 0; i < text.size(); i += chunk) RETURN_IF_ERROR(r.Parse(std::string_view(text).substr(i, chunk)));
   Status s = r.Finish();
@@ -34,7 +34,7 @@ Status Read(const std::string& text, ReaderOptions o, SeriesSink* sink, ReadSumm
   return s;
 }
 
-std::string Fixture() { return testing::ReadText(testing::Fixture("etw/web01-sampled.csv")); }
+std::string SampledText() { return testing::ReadText(testing::Fixture("etw/web01-sampled.csv")); }
 
 const char* const kSql = "ETW Profile Process(sqlservr:1200)\\% Processor Time";
 const char* const kTotal = "ETW Profile Processor(_Total)\\% Processor Time";
@@ -53,7 +53,7 @@ void ExpectNear(const std::vector<double>& got, const std::vector<double>& want)
 TEST(WpaSampledTest, TheFixturesFiguresByHand) {
   SeriesSink sink;
   ReadSummary sum;
-  const Status s = Read(Fixture(), Opts("web01-sampled.csv"), &sink, &sum);
+  const Status s = ReadSampled(SampledText(), SampledOpts("web01-sampled.csv"), &sink, &sum);
   ASSERT_TRUE(s.ok()) << s.message();
   const auto& sql = sink.series.at(kSql);
   ASSERT_EQ(sql.size(), 2u);
@@ -89,7 +89,7 @@ TEST(WpaSampledTest, HeaderVariantsReadAlike) {
     return "\"" + p + "\"," + std::to_string(cpu) + ",1.0,0." + std::to_string(100 + ms);
   });
   SeriesSink want;
-  ASSERT_TRUE(Read(base, Opts(), &want).ok());
+  ASSERT_TRUE(ReadSampled(base, SampledOpts(), &want).ok());
   ASSERT_FALSE(want.Values(kSql).empty());
   const std::string variants[] = {
       make("TimeStamp,Thread ID,Weight,% Weight,CPU,Process Name,Process",
@@ -109,7 +109,7 @@ TEST(WpaSampledTest, HeaderVariantsReadAlike) {
   for (const std::string& v : variants) {
     SCOPED_TRACE(v.substr(0, v.find('\n')));
     SeriesSink got;
-    const Status s = Read(v, Opts(), &got);
+    const Status s = ReadSampled(v, SampledOpts(), &got);
     ASSERT_TRUE(s.ok()) << s.message();
     EXPECT_TRUE(testing::ExpectWithin(want, got).empty());
     EXPECT_EQ(got.issues.size(), 1u) << got.issues.back().message;
@@ -118,20 +118,20 @@ TEST(WpaSampledTest, HeaderVariantsReadAlike) {
 
 TEST(WpaSampledTest, AMissingColumnOrOptionRefusesTheFileNamingIt) {
   SeriesSink sink;
-  Status s = Read("Process,CPU,TimeStamp (s),% Weight\na.exe (1),0,0.5,1\n", Opts("p.csv"), &sink);
+  Status s = ReadSampled("Process,CPU,TimeStamp (s),% Weight\na.exe (1),0,0.5,1\n", SampledOpts("p.csv"), &sink);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("p.csv:1: the header has no \"Weight\" column"), std::string::npos) << s.message();
-  s = Read("Process Name,CPU,Weight,TimeStamp\na.exe,0,1,0.5\n", Opts("p.csv"), &sink);
+  s = ReadSampled("Process Name,CPU,Weight,TimeStamp\na.exe,0,1,0.5\n", SampledOpts("p.csv"), &sink);
   EXPECT_NE(s.message().find("no \"Process\" column"), std::string::npos) << s.message();
   const std::string fine = "Process,CPU,Weight,TimeStamp\na.exe (1),0,1,0.5\n";
-  s = Read(fine, Opts("p.csv", "WEB01", false), &sink);
+  s = ReadSampled(fine, SampledOpts("p.csv", "WEB01", false), &sink);
   EXPECT_NE(s.message().find("p.csv: a WPA CPU Usage (Sampled) export counts its times from the trace's start"),
             std::string::npos)
       << s.message();
   EXPECT_NE(s.message().find("--trace-start"), std::string::npos) << s.message();
-  s = Read(fine, Opts("p.csv", ""), &sink);
+  s = ReadSampled(fine, SampledOpts("p.csv", ""), &sink);
   EXPECT_NE(s.message().find("give it with --machine NAME"), std::string::npos) << s.message();
-  s = Read("Process,CPU,Weight,TimeStamp\nnonsense,x,y,z\n", Opts("p.csv"), &sink);
+  s = ReadSampled("Process,CPU,Weight,TimeStamp\nnonsense,x,y,z\n", SampledOpts("p.csv"), &sink);
   EXPECT_NE(s.message().find("p.csv: no row could be read"), std::string::npos) << s.message();
 }
 
@@ -150,7 +150,7 @@ TEST(WpaSampledTest, BadRowsAreRecordedCountedAndSkipped) {
       "a.exe (10),1,1,1,0.6\n";       // 11: read
   SeriesSink sink;
   ReadSummary sum;
-  const Status s = Read(text, Opts(), &sink, &sum);
+  const Status s = ReadSampled(text, SampledOpts(), &sink, &sum);
   ASSERT_TRUE(s.ok()) << s.message();
   std::map<std::string, std::vector<int64_t>> lines;
   for (const ImportIssue& i : sink.issues) lines[i.code].push_back(i.line);
@@ -193,7 +193,7 @@ TEST(WpaSampledTest, EachProcessIsItsWeightsOverTheSecondInAnyOrderAndChunking) 
                   static_cast<long long>(s.t_us / 1'000'000), static_cast<long long>(s.t_us % 1'000'000));
     text += b;
   }
-  ReaderOptions o = Opts();
+  ReaderOptions o = SampledOpts();
   o.trace_start = ParseIso("2026-11-02T10:00:00.400Z");
   // Absolute seconds: (t + 0.4 s) in (k, k + 1]; spans clipped to the trace's start and the last
   // sample, 0.4 s and 3.9 s.
@@ -201,7 +201,7 @@ TEST(WpaSampledTest, EachProcessIsItsWeightsOverTheSecondInAnyOrderAndChunking) 
   for (const S& s : samples) want_ns[{(400'000 + s.t_us - 1) / 1'000'000, s.proc}] += static_cast<double>(s.w_ns);
   const double span_ms[] = {600, 1000, 1000, 900};
   SeriesSink whole;
-  ASSERT_TRUE(Read(text, o, &whole).ok());
+  ASSERT_TRUE(ReadSampled(text, o, &whole).ok());
   for (int p = 1; p < 6; ++p) {
     std::vector<double> want;
     for (int64_t k = 0; k < 4; ++k) want.push_back(want_ns[{k, p}] / 1e6 / span_ms[k] * 100);
@@ -213,7 +213,7 @@ TEST(WpaSampledTest, EachProcessIsItsWeightsOverTheSecondInAnyOrderAndChunking) 
   for (size_t chunk : {size_t{1}, size_t{7}, size_t{4096}}) {
     SCOPED_TRACE(chunk);
     SeriesSink cut;
-    ASSERT_TRUE(Read(text, o, &cut, nullptr, chunk).ok());
+    ASSERT_TRUE(ReadSampled(text, o, &cut, nullptr, chunk).ok());
     EXPECT_TRUE(testing::ExpectWithin(whole, cut).empty());
   }
 }
@@ -221,14 +221,14 @@ TEST(WpaSampledTest, EachProcessIsItsWeightsOverTheSecondInAnyOrderAndChunking) 
 TEST(WpaSampledTest, TheSameExportAgainStoresNothing) {
   SeriesSink first, again;
   ReadSummary sum;
-  ASSERT_TRUE(Read(Fixture(), Opts(), &first, &sum).ok());
-  ReaderOptions o = Opts();
+  ASSERT_TRUE(ReadSampled(SampledText(), SampledOpts(), &first, &sum).ok());
+  ReaderOptions o = SampledOpts();
   o.resume_lookup = [&](uint64_t fp) {
     EXPECT_EQ(fp, sum.fingerprint);
     return ResumePoint{sum.consumed_lines, sum.consumed_line_hash};
   };
   ReadSummary second;
-  ASSERT_TRUE(Read(Fixture(), o, &again, &second).ok());
+  ASSERT_TRUE(ReadSampled(SampledText(), o, &again, &second).ok());
   EXPECT_EQ(second.rows, 0);
   EXPECT_EQ(second.rows_already, 2);
   EXPECT_TRUE(again.series.empty());

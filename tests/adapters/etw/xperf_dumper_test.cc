@@ -16,8 +16,8 @@ namespace {
 
 using testing::SeriesSink;
 
-Status Read(const std::string& path, ReaderOptions options, SeriesSink* sink, ReadSummary* summary = nullptr,
-            size_t chunk = 1 << 20) {
+Status ReadDump(const std::string& path, ReaderOptions options, SeriesSink* sink, ReadSummary* summary = nullptr,
+                size_t chunk = 1 << 20) {
   XperfDumperReader r(std::move(options), sink);
   auto text = testing::ReadText(path);
   for (size_t i = 0; i < text.size(); i += chunk) RETURN_IF_ERROR(r.Parse(std::string_view(text).substr(i, chunk)));
@@ -26,14 +26,14 @@ Status Read(const std::string& path, ReaderOptions options, SeriesSink* sink, Re
   return s;
 }
 
-std::string Fixture(const std::string& name) { return testing::Fixture("etw/" + name); }
+std::string DumpFixture(const std::string& name) { return testing::Fixture("etw/" + name); }
 
-ReaderOptions Web01() { return testing::Options(Fixture("web01-cswitch.txt"), std::nullopt, nullptr, "WEB01"); }
+ReaderOptions Web01() { return testing::Options(DumpFixture("web01-cswitch.txt"), std::nullopt, nullptr, "WEB01"); }
 
 TEST(XperfDumperTest, PerProcessCpuBottleneckAndQueuePerSecond) {
   SeriesSink sink;
   ReadSummary sum;
-  const Status s = Read(Fixture("web01-cswitch.txt"), Web01(), &sink, &sum);
+  const Status s = ReadDump(DumpFixture("web01-cswitch.txt"), Web01(), &sink, &sum);
   ASSERT_TRUE(s.ok()) << s.message();
   EXPECT_EQ(sum.format, "xperf-dumper");
   EXPECT_EQ(sum.rows, 3);  // two 1 s buckets, one p95 window
@@ -65,8 +65,8 @@ TEST(XperfDumperTest, PerProcessCpuBottleneckAndQueuePerSecond) {
 
 TEST(XperfDumperTest, TheResultDoesNotDependOnChunking) {
   SeriesSink whole, bytes;
-  ASSERT_TRUE(Read(Fixture("web01-cswitch.txt"), Web01(), &whole).ok());
-  ASSERT_TRUE(Read(Fixture("web01-cswitch.txt"), Web01(), &bytes, nullptr, 7).ok());
+  ASSERT_TRUE(ReadDump(DumpFixture("web01-cswitch.txt"), Web01(), &whole).ok());
+  ASSERT_TRUE(ReadDump(DumpFixture("web01-cswitch.txt"), Web01(), &bytes, nullptr, 7).ok());
   ASSERT_EQ(whole.series.size(), bytes.series.size());
   for (const auto& [name, points] : whole.series) {
     const auto& other = bytes.series.at(name);
@@ -83,10 +83,10 @@ TEST(XperfDumperTest, TheResultDoesNotDependOnChunking) {
 
 TEST(XperfDumperTest, LostEventsAreSaidAndABrokenSequenceIsUnknownTime) {
   SeriesSink sink;
-  ReaderOptions o = testing::Options(Fixture("lost-events.txt"), std::nullopt, nullptr, "APP02");
+  ReaderOptions o = testing::Options(DumpFixture("lost-events.txt"), std::nullopt, nullptr, "APP02");
   o.trace_start = ParseIso("2026-11-02T11:00:00+01:00");
   ReadSummary sum;
-  const Status s = Read(Fixture("lost-events.txt"), o, &sink, &sum);
+  const Status s = ReadDump(DumpFixture("lost-events.txt"), o, &sink, &sum);
   ASSERT_TRUE(s.ok()) << s.message();
   EXPECT_TRUE(sink.HasIssue("events-lost"));
   EXPECT_TRUE(sink.HasIssue("switch-sequence-broken"));
@@ -104,12 +104,12 @@ TEST(XperfDumperTest, LostEventsAreSaidAndABrokenSequenceIsUnknownTime) {
 TEST(XperfDumperTest, RefusesWhatItCannotPlace) {
   SeriesSink sink;
   // No --machine.
-  Status s = Read(Fixture("web01-cswitch.txt"), testing::Options(Fixture("web01-cswitch.txt")), &sink);
+  Status s = ReadDump(DumpFixture("web01-cswitch.txt"), testing::Options(DumpFixture("web01-cswitch.txt")), &sink);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("--machine"), std::string::npos) << s.message();
   // No Trace Start in the file and no --trace-start.
-  s = Read(Fixture("lost-events.txt"), testing::Options(Fixture("lost-events.txt"), std::nullopt, nullptr, "APP02"),
-           &sink);
+  s = ReadDump(DumpFixture("lost-events.txt"),
+               testing::Options(DumpFixture("lost-events.txt"), std::nullopt, nullptr, "APP02"), &sink);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("--trace-start"), std::string::npos) << s.message();
 }
