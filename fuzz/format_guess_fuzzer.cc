@@ -1,5 +1,5 @@
 // The list of input formats (src/ingest/readers.cc): every reader's and every unread format's
-// sniffer on any first bytes, as `vrecon ingest` calls them on a file's first 8 KiB.
+// sniffer on any first bytes, as `vrecon ingest` calls them on a file's first 4 KiB (kSniffBytes).
 // Properties: a guess names a reader of the list, or says why none takes the file (one line, that
 // follows the path); the guess depends on the bytes only (the same twice).
 #include <cstddef>
@@ -12,7 +12,7 @@
 using namespace vrecon;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const std::string_view head(reinterpret_cast<const char*>(data), std::min(size, kSniffHeadBytes));
+  const std::string_view head(reinterpret_cast<const char*>(data), std::min(size, kSniffBytes));
   const FormatGuess g = GuessFormat(head);
   if (g.reader) {
     bool listed = false;

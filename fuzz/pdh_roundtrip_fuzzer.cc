@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "adapters/perfmon/pdh_csv_writer.h"
-#include "adapters/perfmon/perfmon_parser.h"
+#include "adapters/perfmon/perfmon_reader.h"
 #include "fuzz/chunk_plan.h"
 #include "fuzz/fuzz_check.h"
 
@@ -90,7 +90,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   RowSink sink;
   ReaderOptions options;
   options.file = "agent.csv";
-  perfmon::PerfmonParser parser(std::move(options), &sink);
+  perfmon::PerfmonReader parser(std::move(options), &sink);
   Status s;
   for (std::string_view chunk : fuzz::Cut(text, in.ConsumeIntegral<uint32_t>())) {
     s = parser.Parse(chunk);

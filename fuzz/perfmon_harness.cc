@@ -1,6 +1,6 @@
 #include "fuzz/perfmon_harness.h"
 
-#include "adapters/perfmon/perfmon_parser.h"
+#include "adapters/perfmon/perfmon_reader.h"
 #include "fuzz/chunking_property.h"
 #include "fuzz/transcript_sink.h"
 
@@ -19,7 +19,7 @@ std::string ReadPerfmon(const std::vector<std::string_view>& chunks, uint32_t se
     o.resume_lookup = [rp](uint64_t) { return rp; };
   }
   TranscriptSink sink;
-  perfmon::PerfmonParser parser(std::move(o), &sink);
+  perfmon::PerfmonReader parser(std::move(o), &sink);
   ReadThrough(&parser, chunks, &sink);
   const perfmon::FormatCell& cell = parser.format_cell();
   sink.Text().append("cell bias=").append(cell.bias_minutes ? std::to_string(*cell.bias_minutes) : "-");

@@ -23,7 +23,7 @@ std::string ReadPowerCli(const std::vector<std::string_view>& chunks, uint32_t s
     o.resume_lookup = [rp](uint64_t) { return rp; };
   }
   fuzz::TranscriptSink sink;
-  powercli::PowerCliParser parser(std::move(o), &sink);
+  powercli::PowerCliReader parser(std::move(o), &sink);
   Status s;
   for (std::string_view c : chunks) {
     s = parser.Parse(c);

@@ -1,10 +1,10 @@
 // sysstat `sar -u` / `sar -P ALL` / `sar -u ALL` text through the streaming sar reader
-// (adapters/linux_proc/sar_parser), with and without a header date, --tz-bias and a resume point.
+// (adapters/linux_proc/sar_reader), with and without a header date, --tz-bias and a resume point.
 // Properties: the chunking property; LooksLikeSar (how ingest picks the reader) never crashes.
 #include <cstddef>
 #include <cstdint>
 
-#include "adapters/linux_proc/sar_parser.h"
+#include "adapters/linux_proc/sar_reader.h"
 #include "fuzz/chunking_property.h"
 #include "fuzz/transcript_sink.h"
 
@@ -24,7 +24,7 @@ std::string ReadSar(const std::vector<std::string_view>& chunks, uint32_t seed) 
     o.resume_lookup = [rp](uint64_t) { return rp; };
   }
   fuzz::TranscriptSink sink;
-  sar::SarParser parser(std::move(o), &sink);
+  sar::SarReader parser(std::move(o), &sink);
   return fuzz::ReadThrough(&parser, chunks, &sink);
 }
 

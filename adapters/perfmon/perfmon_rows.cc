@@ -1,11 +1,11 @@
 // Data rows of a Perfmon log: cells, the row's time in UTC (daylight-saving shifts, rows out of
-// order, jumps) and what goes to the sink. Part of PerfmonParser (perfmon_parser.h).
+// order, jumps) and what goes to the sink. Part of PerfmonReader (perfmon_reader.h).
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
 
-#include "adapters/perfmon/perfmon_parser.h"
+#include "adapters/perfmon/perfmon_reader.h"
 #include "src/core/text_util.h"
 
 namespace vrecon::perfmon {
@@ -60,7 +60,7 @@ std::string DstShiftAt(TimeNs local, int bias_minutes) {
 
 }  // namespace
 
-TimeNs PerfmonParser::TypicalStep() const {
+TimeNs PerfmonReader::TypicalStep() const {
   if (first_deltas_.empty()) return 15 * kNsPerSec;
   std::vector<TimeNs> d = first_deltas_;
   std::nth_element(d.begin(), d.begin() + d.size() / 2, d.end());
@@ -70,7 +70,7 @@ TimeNs PerfmonParser::TypicalStep() const {
 // Local time going back by an hour less at most a few steps: daylight saving time ended.
 // `typical` is whatever the first rows' steps were, decades in a damaged file: capped at an hour,
 // 3 x typical cannot overflow, and the test is the same (after_fallback < 1 h).
-bool PerfmonParser::IsFallBack(TimeNs local_delta) const {
+bool PerfmonReader::IsFallBack(TimeNs local_delta) const {
   const TimeNs after_fallback = local_delta + kHour;
   return local_delta < 0 && after_fallback > 0 &&
          after_fallback <= std::max<TimeNs>(3 * std::min(TypicalStep(), kHour), 300 * kNsPerSec);
@@ -78,15 +78,15 @@ bool PerfmonParser::IsFallBack(TimeNs local_delta) const {
 
 // A step this long after the previous row is held until the next row says whether it is real.
 // `typical` is capped at an hour so that a damaged file's first steps cannot overflow the test.
-bool PerfmonParser::IsJump(TimeNs utc) const {
+bool PerfmonReader::IsJump(TimeNs utc) const {
   return have_prev_ && utc - prev_utc_ > std::max<TimeNs>(120 * kNsPerSec, 4 * std::min(TypicalStep(), kHour));
 }
 
 // After a gap this long, a row's values are not spread back over the gap: the log paused (or its
 // clock jumped), and windows inside the gap have no sample rather than one average over hours.
-TimeNs PerfmonParser::LongGap() const { return std::max<TimeNs>(kHour, 20 * std::min(TypicalStep(), kHour)); }
+TimeNs PerfmonReader::LongGap() const { return std::max<TimeNs>(kHour, 20 * std::min(TypicalStep(), kHour)); }
 
-std::optional<TimeNs> PerfmonParser::ToUtc(TimeNs local) {
+std::optional<TimeNs> PerfmonReader::ToUtc(TimeNs local) {
   if (have_prev_) {
     const TimeNs delta = local - prev_local_;
     const TimeNs typical = TypicalStep();
@@ -121,7 +121,7 @@ std::optional<TimeNs> PerfmonParser::ToUtc(TimeNs local) {
   return utc;
 }
 
-Status PerfmonParser::OnDataRow(std::string_view line) {
+Status PerfmonReader::OnDataRow(std::string_view line) {
   // Rows stored by an earlier ingest are re-read for the clock state only; their issues were
   // recorded then.
   const bool already = summary_.lines <= resume_.after_line;
@@ -198,7 +198,7 @@ Status PerfmonParser::OnDataRow(std::string_view line) {
 // Decides a held row by the next row's time: a next row later than it confirms the jump (the log
 // paused), one between the previous row and it says the held row's time is wrong. A next row
 // before both decides nothing (it is itself out of order) and the held row waits for the one after.
-Status PerfmonParser::SettleHeld(TimeNs next_local) {
+Status PerfmonReader::SettleHeld(TimeNs next_local) {
   const TimeNs next_utc = next_local + static_cast<TimeNs>(bias_) * 60 * kNsPerSec;
   if (next_utc <= prev_utc_) return Status::Ok();
   Held h = std::move(*held_);
@@ -216,7 +216,7 @@ Status PerfmonParser::SettleHeld(TimeNs next_local) {
 
 // The row's time becomes the clock state; unless ragged, its values go to the sink (or, for a row
 // an earlier ingest stored, are counted). `line_hash` is known for a held row, whose text is gone.
-Status PerfmonParser::Accept(const Row& row, const std::vector<double>& values, std::string_view text,
+Status PerfmonReader::Accept(const Row& row, const std::vector<double>& values, std::string_view text,
                              std::optional<uint64_t> line_hash) {
   const bool gap = have_prev_ && row.utc - prev_utc_ > LongGap();
   TimeNs start = have_prev_ ? prev_utc_ : row.utc;
@@ -267,7 +267,7 @@ Status PerfmonParser::Accept(const Row& row, const std::vector<double>& values, 
 }
 
 // At the end of the input nothing contradicts a held row: it is kept (with its gap).
-Status PerfmonParser::FinishHeld() {
+Status PerfmonReader::FinishHeld() {
   if (!held_) return Status::Ok();
   Held h = std::move(*held_);
   held_.reset();

@@ -29,30 +29,30 @@ std::string Shown(std::string_view s) {
 
 }  // namespace
 
-PowerCliParser::PowerCliParser(ReaderOptions options, SampleSink* sink) : Reader(std::move(options), sink) {
+PowerCliReader::PowerCliReader(ReaderOptions options, SampleSink* sink) : Reader(std::move(options), sink) {
   summary_.format = "powercli-csv";
 }
 
-void PowerCliParser::Issue(int64_t line, Severity severity, const char* code, std::string message) {
+void PowerCliReader::Issue(int64_t line, Severity severity, const char* code, std::string message) {
   if (quiet_) return;
   if (!CountIssue(code)) return;
   if (first_row_problem_.empty()) first_row_problem_ = "line " + std::to_string(line) + ": " + message;
   sink_->AddIssue(ImportIssue{options_.file, line, severity, code, std::move(message)});
 }
 
-Status PowerCliParser::Start(std::string_view head) {
+Status PowerCliReader::Start(std::string_view head) {
   ASSIGN_OR_RETURN(std::string_view text, StartText(head, "a PowerCLI Get-Stat CSV export"));
   return Feed(text);
 }
 
-Status PowerCliParser::Feed(std::string_view chunk) { return FeedText(Decode(chunk)); }
+Status PowerCliReader::Feed(std::string_view chunk) { return FeedText(Decode(chunk)); }
 
-Status PowerCliParser::FeedText(std::string_view text) {
+Status PowerCliReader::FeedText(std::string_view text) {
   Status s = lines_.Feed(text, [this](std::string_view line, bool) { return OnLine(line, true); });
   return NameLongLine(std::move(s), lines_.too_long(), options_.file, summary_.lines + 1);
 }
 
-Status PowerCliParser::OnLine(std::string_view raw, bool terminated) {
+Status PowerCliReader::OnLine(std::string_view raw, bool terminated) {
   ++summary_.lines;
   if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
   // Windows PowerShell's "ASCII"/"Default" encodings write VM names in the ANSI code page.
@@ -79,7 +79,7 @@ Status PowerCliParser::OnLine(std::string_view raw, bool terminated) {
   return OnDataLine(line, terminated);
 }
 
-Status PowerCliParser::OnHeader(std::string_view line) {
+Status PowerCliReader::OnHeader(std::string_view line) {
   delimiter_ = DetectDelimiter(line);
   std::vector<std::string> cells;
   const std::string where = options_.file + ":" + std::to_string(summary_.lines);
@@ -109,7 +109,7 @@ Status PowerCliParser::OnHeader(std::string_view line) {
   return Status::Ok();
 }
 
-Status PowerCliParser::OnDataLine(std::string_view line, bool terminated) {
+Status PowerCliReader::OnDataLine(std::string_view line, bool terminated) {
   if (!data_begun_) {
     data_begun_ = true;
     summary_.fingerprint = Fnv1a64(line, Fnv1a64(header_raw_, Fnv1a64(type_line_)));
@@ -143,7 +143,7 @@ Status PowerCliParser::OnDataLine(std::string_view line, bool terminated) {
   return Status::Ok();
 }
 
-Status PowerCliParser::ReadRow(std::string_view line, bool quiet, bool* good) {
+Status PowerCliReader::ReadRow(std::string_view line, bool quiet, bool* good) {
   const int64_t n = summary_.lines;
   *good = false;
   const bool closed = SplitCsvLine(line, delimiter_, &cells_);
@@ -253,7 +253,7 @@ Status PowerCliParser::ReadRow(std::string_view line, bool quiet, bool* good) {
   return Status::Ok();
 }
 
-Status PowerCliParser::EmitGroup() {
+Status PowerCliReader::EmitGroup() {
   if (group_.empty()) {
     group_instances_.clear();
     group_units_.clear();
@@ -297,7 +297,7 @@ Status PowerCliParser::EmitGroup() {
   return Status::Ok();
 }
 
-Status PowerCliParser::End() {
+Status PowerCliReader::End() {
   Status last = lines_.Finish([this](std::string_view line, bool) { return OnLine(line, false); });
   RETURN_IF_ERROR(NameLongLine(std::move(last), lines_.too_long(), options_.file, summary_.lines + 1));
   RETURN_IF_ERROR(CheckTableShape(header_done_, data_begun_));

@@ -28,9 +28,9 @@ namespace vrecon::powercli {
 
 // The summary's format is "powercli-csv"; its time_zone stays empty (each timestamp carries its
 // own offset, or none).
-class PowerCliParser : public Reader {
+class PowerCliReader : public Reader {
  public:
-  PowerCliParser(ReaderOptions options, SampleSink* sink);
+  PowerCliReader(ReaderOptions options, SampleSink* sink);
 
   const std::string& type_name() const { return type_name_; }  // from the #TYPE line, "" when there was none
   char delimiter() const { return delimiter_; }

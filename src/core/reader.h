@@ -84,6 +84,11 @@ class IssueCounter {
   int64_t total_ = 0;
 };
 
+// How much of an input's start the sniffers see: the format guess (src/ingest/readers.h) and, in
+// every reader, the encoding sniffer and the binary probe. One size, so that a reader sees the
+// head its format was guessed from.
+inline constexpr size_t kSniffBytes = 4096;
+
 // The base of every reader. Parse holds the input's first kSniffBytes until they have all come
 // (or Finish), so that the encoding sniffer and the binary probe see the same head however the
 // input is chunked; then each chunk goes to Feed.
@@ -101,8 +106,6 @@ class Reader {
   // with nothing readable.
   [[nodiscard]] Status Finish();
   const ReadSummary& summary() const { return summary_; }
-
-  static constexpr size_t kSniffBytes = 4096;  // what the encoding sniffer and binary probe see
 
  protected:
   virtual Status Start(std::string_view head) = 0;  // once, with the held head

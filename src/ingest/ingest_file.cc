@@ -10,7 +10,7 @@
 namespace vrecon {
 
 StatusOr<IngestResult> IngestFile(Store* store, const std::string& path, const IngestOptions& options) {
-  const FormatGuess guess = GuessFormat(ReadHead(path, kSniffHeadBytes));
+  const FormatGuess guess = GuessFormat(ReadHead(path, kSniffBytes));
   if (!guess.reader) return Status::NotSupported(path + guess.refusal);
   const ReaderFormat& format = *guess.reader;
   ASSIGN_OR_RETURN(Transaction tx, store->BeginTransaction());

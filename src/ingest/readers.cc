@@ -7,9 +7,9 @@
 #include "adapters/etw/wpa_sampled.h"
 #include "adapters/etw/xperf_dumper.h"
 #include "adapters/linux_proc/proc_stat_parser.h"
-#include "adapters/linux_proc/sar_parser.h"
+#include "adapters/linux_proc/sar_reader.h"
 #include "adapters/perfmon/perfmon_format.h"
-#include "adapters/perfmon/perfmon_parser.h"
+#include "adapters/perfmon/perfmon_reader.h"
 #include "adapters/powercli/powercli_csv.h"
 #include "adapters/powercli/powercli_format.h"
 
@@ -37,8 +37,8 @@ constexpr std::array kFormats = {
     ReaderFormat{"xperf-dumper", "xperf's dumper text (xperf -i trace.etl -a dumper)",
                  Surely<etw::LooksLikeXperfDumper>, Make<etw::XperfDumperReader>},
     ReaderFormat{"powercli-csv", "PowerCLI Get-Stat CSV exports", Surely<powercli::LooksLikePowerCliExport>,
-                 Make<powercli::PowerCliParser>},
-    ReaderFormat{"sar-text", "Linux sysstat \"sar -u\" text", Surely<sar::LooksLikeSar>, Make<sar::SarParser>},
+                 Make<powercli::PowerCliReader>},
+    ReaderFormat{"sar-text", "Linux sysstat \"sar -u\" text", Surely<sar::LooksLikeSar>, Make<sar::SarReader>},
     ReaderFormat{"wpa-precise-csv", "WPA \"CPU Usage (Precise)\" CSV exports", Surely<etw::wpa::LooksLikeWpaPrecise>,
                  Make<etw::WpaPreciseReader>},
     ReaderFormat{"wpa-sampled-csv", "WPA \"CPU Usage (Sampled)\" CSV exports", Surely<etw::wpa::LooksLikeWpaSampled>,
@@ -46,7 +46,7 @@ constexpr std::array kFormats = {
     ReaderFormat{"perfmon-csv",
                  "Perfmon CSV/TSV logs (PDH-CSV 4.0: Performance Monitor, relog, typeperf, esxtop -b, Hyper-V "
                  "hosts' counters)",
-                 perfmon::PerfmonLikeness, Make<perfmon::PerfmonParser>},
+                 perfmon::PerfmonLikeness, Make<perfmon::PerfmonReader>},
 };
 
 // Inputs people feed to vrecon that it does not read, and what they should feed it instead.

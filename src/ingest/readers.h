@@ -19,12 +19,10 @@ struct ReaderFormat {
   std::string_view name;  // stored with the file until its reader says more ("perfmon-csv", ...)
   // What it is, for the list of formats vrecon reads that an unreadable file's error gives.
   std::string_view description;
-  // How much `head` (a file's first kSniffHeadBytes, in any encoding vrecon reads) looks like it.
+  // How much `head` (a file's first kSniffBytes, in any encoding vrecon reads) looks like it.
   Likeness (*sniff)(std::string_view head);
   std::unique_ptr<Reader> (*make)(ReaderOptions options, SampleSink* sink);
 };
-
-inline constexpr size_t kSniffHeadBytes = 8192;
 
 // Every format vrecon reads (xperf dumper, PowerCLI, sar, WPA CPU Usage (Precise), Perfmon).
 std::span<const ReaderFormat> ReaderFormats();

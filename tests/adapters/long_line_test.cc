@@ -3,8 +3,8 @@
 // file of one 4 GB line would need 4 GB.
 #include <gtest/gtest.h>
 
-#include "adapters/linux_proc/sar_parser.h"
-#include "adapters/perfmon/perfmon_parser.h"
+#include "adapters/linux_proc/sar_reader.h"
+#include "adapters/perfmon/perfmon_reader.h"
 #include "adapters/powercli/powercli_csv.h"
 #include "tests/support/capture_sink.h"
 
@@ -44,23 +44,23 @@ void ExpectRefused(const std::string& head) {
 }
 
 TEST(LongLineTest, PerfmonStopsWithTheFileAndLine) {
-  ExpectRefused<perfmon::PerfmonParser, ReaderOptions>(
+  ExpectRefused<perfmon::PerfmonReader, ReaderOptions>(
       "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\W\\Processor(_Total)\\% Processor Time\"");
 }
 
 TEST(LongLineTest, PowerCliStopsWithTheFileAndLine) {
-  ExpectRefused<powercli::PowerCliParser, ReaderOptions>(
+  ExpectRefused<powercli::PowerCliReader, ReaderOptions>(
       "\"Value\",\"Timestamp\",\"MetricId\",\"Unit\",\"IntervalSecs\",\"Entity\"");
 }
 
 TEST(LongLineTest, SarStopsWithTheFileAndLine) {
-  ExpectRefused<sar::SarParser, ReaderOptions>("Linux 5.4.17 (web01) \t03/07/2024 \t_x86_64_\t(2 CPU)");
+  ExpectRefused<sar::SarReader, ReaderOptions>("Linux 5.4.17 (web01) \t03/07/2024 \t_x86_64_\t(2 CPU)");
 }
 
 TEST(LongLineTest, AFirstLineWithoutEndIsStoppedWhileItGrows) {
   // Before any line end the reader cannot tell CR from LF lines: the text it holds is capped too.
   std::string text(LineSplitter::kMaxLine + 2, 'x');
-  const Status s = Read<perfmon::PerfmonParser, ReaderOptions>(text, 1 << 20);
+  const Status s = Read<perfmon::PerfmonReader, ReaderOptions>(text, 1 << 20);
   EXPECT_EQ(s.message(), "big.log:1: the line is longer than 64 MiB, which no log has; reading stopped");
 }
 
@@ -69,7 +69,7 @@ TEST(LongLineTest, ALineOfExactlyTheLimitIsRead) {
       "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\W\\Processor(_Total)\\% Processor Time\"\n\"11/02/2026 10:00:00.000\",\"";
   text.append(LineSplitter::kMaxLine - (text.size() - text.rfind('\n') - 1) - 2, '0');
   text += "1\"\n";
-  const Status s = Read<perfmon::PerfmonParser, ReaderOptions>(text, 1 << 20);
+  const Status s = Read<perfmon::PerfmonReader, ReaderOptions>(text, 1 << 20);
   EXPECT_TRUE(s.ok()) << s.message();
 }
 

@@ -8,9 +8,9 @@
 
 #include "adapters/etw/xperf_dumper.h"
 #include "adapters/linux_proc/proc_stat_parser.h"
-#include "adapters/linux_proc/sar_parser.h"
+#include "adapters/linux_proc/sar_reader.h"
 #include "adapters/perfmon/perfmon_format.h"
-#include "adapters/perfmon/perfmon_parser.h"
+#include "adapters/perfmon/perfmon_reader.h"
 #include "adapters/powercli/powercli_csv.h"
 #include "adapters/powercli/powercli_format.h"
 #include "adapters/vsphere/vsphere_xml.h"
@@ -65,10 +65,10 @@ Reading Read(std::string_view bytes, size_t chunk, Options options) {
 }
 
 Reading ReadPerfmon(std::string_view bytes, size_t chunk) {
-  return Read<perfmon::PerfmonParser>(bytes, chunk, testing::Options("x.csv"));
+  return Read<perfmon::PerfmonReader>(bytes, chunk, testing::Options("x.csv"));
 }
 Reading ReadPowerCli(std::string_view bytes, size_t chunk) {
-  return Read<powercli::PowerCliParser>(bytes, chunk, testing::Options("x.csv"));
+  return Read<powercli::PowerCliReader>(bytes, chunk, testing::Options("x.csv"));
 }
 
 // ---- timestamps ----
@@ -110,7 +110,7 @@ TEST(FuzzRegressionTest, SarRowsWhoseDateRollsPastTheYearsAreBadRows) {
       "23:00:10     all      1.00      0.00      1.00      0.00      0.00     98.00\n"
       "01:00:00     all      1.00      0.00      1.00      0.00      0.00     98.00\n";
   Reading r;
-  sar::SarParser p(testing::Options("x.sar", 0, nullptr, "web01"), &r.sink);
+  sar::SarReader p(testing::Options("x.sar", 0, nullptr, "web01"), &r.sink);
   ASSERT_TRUE(p.Parse(sar).ok());
   ASSERT_TRUE(p.Finish().ok());
   ASSERT_EQ(r.sink.rows_.size(), 1u);
@@ -245,7 +245,7 @@ TEST(FuzzRegressionTest, PerfmonCrOnlyLinesWhenTheFirstChunkEndsAtTheFirstCr) {
   // the first CR the last byte of a chunk, the header ran into the first row.
   std::string header = "\"(PDH-CSV 4.0) (UTC)(0)\"";
   for (int i = 0; i < 150; ++i) header += ",\"\\\\WEB01\\Process(p" + std::to_string(i) + ")\\% Processor Time\"";
-  ASSERT_GT(header.size(), perfmon::PerfmonParser::kSniffBytes);
+  ASSERT_GT(header.size(), kSniffBytes);
   std::string log = header + "\r";
   for (int row = 0; row < 3; ++row) {
     log += "\"11/02/2026 10:00:" + std::to_string(10 + row * 15) + ".000\"";

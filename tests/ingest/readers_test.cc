@@ -58,7 +58,7 @@ TEST(ReadersTest, EachFixtureIsSniffedAndReadByItsOwnReader) {
   for (const Case& c : cases) {
     SCOPED_TRACE(c.fixture);
     const std::string path = Fixture(c.fixture);
-    const FormatGuess g = GuessFormat(ReadHead(path, kSniffHeadBytes));
+    const FormatGuess g = GuessFormat(ReadHead(path, kSniffBytes));
     ASSERT_NE(g.reader, nullptr) << g.refusal;
     const ReaderFormat& f = *g.reader;
     EXPECT_EQ(f.name, c.sniffed);
@@ -75,7 +75,7 @@ TEST(ReadersTest, EachFixtureIsSniffedAndReadByItsOwnReader) {
 // Read through the list as `vrecon ingest --machine WEB01 --trace-start ...` reads it.
 TEST(ReadersTest, AWpaPreciseExportIsSniffedAndReadThroughTheList) {
   const std::string path = Fixture("etw/web01-precise.csv");
-  const FormatGuess g = GuessFormat(ReadHead(path, kSniffHeadBytes));
+  const FormatGuess g = GuessFormat(ReadHead(path, kSniffBytes));
   ASSERT_NE(g.reader, nullptr) << g.refusal;
   const ReaderFormat& f = *g.reader;
   EXPECT_EQ(f.name, "wpa-precise-csv");
@@ -99,7 +99,7 @@ TEST(ReadersTest, AWpaSampledExportIsSniffedAndReadThroughTheList) {
   for (const char* name : {"etw/web01-sampled.csv", "etw/wpa-sampled-no-units.csv"}) {
     SCOPED_TRACE(name);
     const std::string path = Fixture(name);
-    const FormatGuess g = GuessFormat(ReadHead(path, kSniffHeadBytes));
+    const FormatGuess g = GuessFormat(ReadHead(path, kSniffBytes));
     ASSERT_NE(g.reader, nullptr) << g.refusal;
     EXPECT_EQ(g.reader->name, "wpa-sampled-csv");
     CaptureSink sink;
@@ -123,7 +123,7 @@ TEST(ReadersTest, NoOtherFixtureIsTakenForAWpaExport) {
     ++files;
     const std::string path = e.path().string();
     const bool wpa = path.ends_with("etw/web01-precise.csv");
-    EXPECT_EQ(Guessed(ReadHead(path, kSniffHeadBytes)) == "wpa-precise-csv", wpa) << path;
+    EXPECT_EQ(Guessed(ReadHead(path, kSniffBytes)) == "wpa-precise-csv", wpa) << path;
   }
   EXPECT_GT(files, 50);
 }
@@ -133,7 +133,7 @@ TEST(ReadersTest, AFileNoReaderTakesIsNamedForWhatItIs) {
   const std::vector<testing::UnreadFixture> unread = testing::UnreadFixtures();
   for (const testing::UnreadFixture& u : unread) {
     SCOPED_TRACE(u.path);
-    const FormatGuess g = GuessFormat(ReadHead(u.path, kSniffHeadBytes));
+    const FormatGuess g = GuessFormat(ReadHead(u.path, kSniffBytes));
     EXPECT_EQ(g.reader, nullptr) << g.reader->name;
     EXPECT_NE(g.refusal.find(u.expected), std::string::npos) << g.refusal;
     EXPECT_EQ(g.refusal.find("PDH-CSV 4.0)\" or"), std::string::npos) << "no Perfmon complaint: " << g.refusal;
@@ -191,8 +191,8 @@ TEST(ReadersTest, EveryInputFixtureStillGetsAReader) {
       continue;
     if (ext != ".csv" && ext != ".tsv" && ext != ".log" && ext != ".blg") continue;
     ++files;
-    EXPECT_NE(Guessed(ReadHead(path, kSniffHeadBytes)), "")
-        << path << ": " << GuessFormat(ReadHead(path, kSniffHeadBytes)).refusal;
+    EXPECT_NE(Guessed(ReadHead(path, kSniffBytes)), "")
+        << path << ": " << GuessFormat(ReadHead(path, kSniffBytes)).refusal;
   }
   EXPECT_GT(files, 30);
 }

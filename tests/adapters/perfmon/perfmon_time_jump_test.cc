@@ -2,7 +2,7 @@
 // the next rows confirm is a pause of the log (its first row is not spread back over the gap).
 #include <gtest/gtest.h>
 
-#include "adapters/perfmon/perfmon_parser.h"
+#include "adapters/perfmon/perfmon_reader.h"
 #include "tests/support/capture_sink.h"
 
 namespace vrecon::perfmon {
@@ -34,7 +34,7 @@ struct Parsed {
 
 void Parse(const std::string& text, size_t chunk, Parsed* out, ReaderOptions o = {}) {
   o.file = "j.csv";
-  PerfmonParser p(o, &out->sink);
+  PerfmonReader p(o, &out->sink);
   out->status = Status::Ok();
   for (size_t i = 0; i < text.size() && out->status.ok(); i += chunk) out->status = p.Parse(text.substr(i, chunk));
   if (out->status.ok()) out->status = p.Finish();

@@ -55,7 +55,7 @@ std::string Row(const std::string& value, const std::string& time, const std::st
 
 Status ParseAll(std::string_view text, size_t chunk, SampleSink* sink, ReaderOptions opts = {}) {
   if (opts.file.empty()) opts.file = "x.csv";
-  PowerCliParser p(opts, sink);
+  PowerCliReader p(opts, sink);
   for (size_t i = 0; i < text.size(); i += chunk) RETURN_IF_ERROR(p.Parse(text.substr(i, chunk)));
   return p.Finish();
 }
@@ -68,7 +68,7 @@ TEST(PowerCliCsvTest, ConvertsUnitsAndPlacesIntervals) {
                            Row("105", "5/5/2026 6:41:20 PM", "cpu.ready.summation", "millisecond", "") +
                            Row("60", "5/5/2026 6:41:20 PM", "cpu.ready.summation", "ms", "0");
   SetSink sink;
-  PowerCliParser p(testing::Options("x.csv"), &sink);
+  PowerCliReader p(testing::Options("x.csv"), &sink);
   ASSERT_TRUE(p.Parse(text).ok());
   ASSERT_TRUE(p.Finish().ok());
   EXPECT_EQ(p.type_name(), "VMware.VimAutomation.ViCore.Impl.V1.Stat.FloatSampleImpl");
@@ -159,7 +159,7 @@ TEST(PowerCliCsvTest, BadRowsAreIssuesAndReadingGoesOn) {
                            "\"6\",\"5/5/2026 6:39:20 PM\",\"cpu.usage.average\",\"%\",\"unclosed,\"WEB01\"\r\n" +  // 8
                            Row("7", "5/5/2026 6:39:00 PM", "cpu.usage.average", "%", "");                          // 9
   SetSink sink;
-  PowerCliParser p(testing::Options("x.csv", 0), &sink);
+  PowerCliReader p(testing::Options("x.csv", 0), &sink);
   ASSERT_TRUE(p.Parse(text).ok());
   ASSERT_TRUE(p.Finish().ok());
   EXPECT_EQ(sink.Codes(), (std::vector<std::string>{"2:no-bias", "3:ragged-row", "4:bad-timestamp", "5:non-numeric",
@@ -185,7 +185,7 @@ TEST(PowerCliCsvTest, TzBiasShiftsZoneLessTimesAndOffsetsWin) {
   const std::string text = std::string(kHeader) + Row("1", "05.05.2026 18:41:20", "cpu.usage.average", "%", "") +
                            Row("2", "2026-05-05T18:41:20.0000000+02:00", "cpu.usage.average", "%", "", "APP02");
   SetSink sink;
-  PowerCliParser p(testing::Options("x.csv", -120), &sink);
+  PowerCliReader p(testing::Options("x.csv", -120), &sink);
   ASSERT_TRUE(p.Parse(text).ok());
   ASSERT_TRUE(p.Finish().ok());
   ASSERT_NE(sink.Find("WEB01", "cpu.usage.average", ""), nullptr);
@@ -202,7 +202,7 @@ TEST(PowerCliCsvTest, ResumeSkipsStoredLinesQuietly) {
   uint64_t fp = 0;
   SetSink first;
   {
-    PowerCliParser p(testing::Options("x.csv", std::nullopt,
+    PowerCliReader p(testing::Options("x.csv", std::nullopt,
                                       [&](uint64_t f) {
                                         fp = f;
                                         return ResumePoint{};
@@ -215,7 +215,7 @@ TEST(PowerCliCsvTest, ResumeSkipsStoredLinesQuietly) {
   }
   const std::string grown = text + Row("3", "5/5/2026 6:42:00 PM", "cpu.usage.average", "%", "");
   SetSink second;
-  PowerCliParser p(testing::Options("x.csv", std::nullopt,
+  PowerCliReader p(testing::Options("x.csv", std::nullopt,
                                     [&](uint64_t f) {
                                       EXPECT_EQ(f, fp) << "the fingerprint does not depend on later lines";
                                       const std::string line4 =

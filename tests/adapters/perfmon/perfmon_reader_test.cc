@@ -1,4 +1,4 @@
-#include "adapters/perfmon/perfmon_parser.h"
+#include "adapters/perfmon/perfmon_reader.h"
 
 #include <gtest/gtest.h>
 
@@ -18,12 +18,12 @@ constexpr const char* kLog =
 
 Status ParseAll(std::string_view text, size_t chunk, CaptureSink* sink, ReaderOptions opts = {}) {
   if (opts.file.empty()) opts.file = "x.csv";
-  PerfmonParser p(opts, sink);
+  PerfmonReader p(opts, sink);
   for (size_t i = 0; i < text.size(); i += chunk) RETURN_IF_ERROR(p.Parse(text.substr(i, chunk)));
   return p.Finish();
 }
 
-TEST(PerfmonParserTest, ReadsColumnsRowsAndUtcTimes) {
+TEST(PerfmonReaderTest, ReadsColumnsRowsAndUtcTimes) {
   CaptureSink sink;
   ASSERT_TRUE(ParseAll(kLog, 1 << 20, &sink).ok());
   ASSERT_EQ(sink.columns_.size(), 2u);
@@ -43,7 +43,7 @@ TEST(PerfmonParserTest, ReadsColumnsRowsAndUtcTimes) {
   EXPECT_TRUE(sink.issues_.empty());
 }
 
-TEST(PerfmonParserTest, ResultDoesNotDependOnChunking) {
+TEST(PerfmonReaderTest, ResultDoesNotDependOnChunking) {
   CaptureSink whole, bytewise, odd;
   ASSERT_TRUE(ParseAll(kLog, 1 << 20, &whole).ok());
   ASSERT_TRUE(ParseAll(kLog, 1, &bytewise).ok());
@@ -56,7 +56,7 @@ TEST(PerfmonParserTest, ResultDoesNotDependOnChunking) {
   }
 }
 
-TEST(PerfmonParserTest, Utf16LeSplitAnywhere) {
+TEST(PerfmonReaderTest, Utf16LeSplitAnywhere) {
   std::string utf16 = "\xFF\xFE";
   for (char c : std::string(kLog)) {
     utf16.push_back(c);
@@ -70,7 +70,7 @@ TEST(PerfmonParserTest, Utf16LeSplitAnywhere) {
   EXPECT_EQ(a.columns_[0].object, "Processor");
 }
 
-TEST(PerfmonParserTest, BadRowsAreIssuesAndReadingGoesOn) {
+TEST(PerfmonReaderTest, BadRowsAreIssuesAndReadingGoesOn) {
   const std::string log = std::string(kLog) +
                           "\"11/02/2026 10:00:45.000\",\"1\"\r\n"          // ragged
                           "\"11/02/2026 10:01:00.000\",\"abc\",\"2\"\r\n"  // non-numeric
@@ -91,7 +91,7 @@ TEST(PerfmonParserTest, BadRowsAreIssuesAndReadingGoesOn) {
   EXPECT_DOUBLE_EQ(sink.rows_[4].values[0], 3);
 }
 
-TEST(PerfmonParserTest, DstFallBackKeepsUtcMonotonic) {
+TEST(PerfmonReaderTest, DstFallBackKeepsUtcMonotonic) {
   const std::string log =
       "\"(PDH-CSV 4.0) (Eastern Daylight Time)(240)\",\"\\\\H\\Processor(_Total)\\% Processor Time\"\n"
       "\"11/01/2026 01:59:30.000\",\"1\"\n"
@@ -110,7 +110,7 @@ TEST(PerfmonParserTest, DstFallBackKeepsUtcMonotonic) {
   EXPECT_TRUE(sink.issues_[0].message.ends_with("; shift at 2026-11-01T06:00:00.000Z")) << sink.issues_[0].message;
 }
 
-TEST(PerfmonParserTest, RefusesWhatIsNotALog) {
+TEST(PerfmonReaderTest, RefusesWhatIsNotALog) {
   CaptureSink sink;
   Status s = ParseAll("name,value\nx,1\n", 1 << 20, &sink);
   EXPECT_TRUE(s.IsParseError());
@@ -122,7 +122,7 @@ TEST(PerfmonParserTest, RefusesWhatIsNotALog) {
   EXPECT_NE(header_only.message().find("no data rows"), std::string::npos);
 }
 
-TEST(PerfmonParserTest, ResumeSkipsStoredRowsButKeepsClockState) {
+TEST(PerfmonReaderTest, ResumeSkipsStoredRowsButKeepsClockState) {
   CaptureSink first;
   ReaderOptions o;
   ASSERT_TRUE(ParseAll(kLog, 1 << 20, &first, o).ok());
@@ -131,7 +131,7 @@ TEST(PerfmonParserTest, ResumeSkipsStoredRowsButKeepsClockState) {
   ReadSummary summary;
   o.file = "x.csv";
   o.resume_lookup = [](uint64_t) { return ResumePoint{4, 0}; };
-  PerfmonParser p(o, &second);
+  PerfmonReader p(o, &second);
   ASSERT_TRUE(p.Parse(grown).ok());
   ASSERT_TRUE(p.Finish().ok());
   ASSERT_EQ(second.rows_.size(), 1u);

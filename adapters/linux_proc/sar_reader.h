@@ -12,8 +12,8 @@
 // Without a column header the default `sar -u` columns are assumed. The date comes from the
 // header; without one, from ReaderOptions::date; without either the input is refused.
 // Pure: no file or database access.
-#ifndef VRECON_ADAPTERS_LINUX_PROC_SAR_PARSER_H_
-#define VRECON_ADAPTERS_LINUX_PROC_SAR_PARSER_H_
+#ifndef VRECON_ADAPTERS_LINUX_PROC_SAR_READER_H_
+#define VRECON_ADAPTERS_LINUX_PROC_SAR_READER_H_
 
 #include <cstdint>
 #include <map>
@@ -30,9 +30,9 @@ namespace vrecon::sar {
 // Options: default_machine names the machine when there is no header line; tz_bias_minutes is
 // UTC - local (sar prints local time without a zone); date is midnight (civil, zone-less) of the
 // first row's day. The summary's format is "sar-text", its time_zone empty.
-class SarParser : public LineReader {
+class SarReader : public LineReader {
  public:
-  SarParser(ReaderOptions options, SampleSink* sink);
+  SarReader(ReaderOptions options, SampleSink* sink);
 
  private:
   Status OnLine(std::string_view line) override;
@@ -74,4 +74,4 @@ bool LooksLikeAixSar(std::string_view head);
 
 }  // namespace vrecon::sar
 
-#endif  // VRECON_ADAPTERS_LINUX_PROC_SAR_PARSER_H_
+#endif  // VRECON_ADAPTERS_LINUX_PROC_SAR_READER_H_

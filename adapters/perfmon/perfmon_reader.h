@@ -1,8 +1,8 @@
 // Streaming reader for Perfmon CSV/TSV logs (PDH-CSV 4.0 / PDH-TSV 4.0). Bytes are pushed in
 // chunks of any size; rows go to a SampleSink as they complete, so memory stays constant
 // whatever the file size. Pure: no file or database access.
-#ifndef VRECON_ADAPTERS_PERFMON_PERFMON_PARSER_H_
-#define VRECON_ADAPTERS_PERFMON_PERFMON_PARSER_H_
+#ifndef VRECON_ADAPTERS_PERFMON_PERFMON_READER_H_
+#define VRECON_ADAPTERS_PERFMON_PERFMON_READER_H_
 
 #include <cstdint>
 #include <optional>
@@ -27,9 +27,9 @@ inline constexpr double kMaxCounterMagnitude = 1e100;
 
 // Finish fails on an empty or header-only input. The summary's format is "perfmon-csv" or
 // "perfmon-tsv".
-class PerfmonParser : public Reader {
+class PerfmonReader : public Reader {
  public:
-  PerfmonParser(ReaderOptions options, SampleSink* sink);
+  PerfmonReader(ReaderOptions options, SampleSink* sink);
   // The header's first cell: format, time zone name and bias as written.
   const FormatCell& format_cell() const { return format_; }
 
@@ -94,4 +94,4 @@ class PerfmonParser : public Reader {
 
 }  // namespace vrecon::perfmon
 
-#endif  // VRECON_ADAPTERS_PERFMON_PERFMON_PARSER_H_
+#endif  // VRECON_ADAPTERS_PERFMON_PERFMON_READER_H_

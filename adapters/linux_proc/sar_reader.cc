@@ -1,4 +1,4 @@
-#include "adapters/linux_proc/sar_parser.h"
+#include "adapters/linux_proc/sar_reader.h"
 
 #include <algorithm>
 #include <cmath>
@@ -81,7 +81,7 @@ std::optional<double> Value(std::string_view s) {
 }  // namespace
 
 // sar's output saved on Windows (PowerShell's Out-File) arrives in UTF-16 with a BOM: decoded.
-SarParser::SarParser(ReaderOptions options, SampleSink* sink)
+SarReader::SarReader(ReaderOptions options, SampleSink* sink)
     : LineReader(std::move(options), sink, "sar text output") {
   summary_.format = "sar-text";
   if (options_.default_machine.empty()) options_.default_machine = std::filesystem::path(options_.file).stem().string();
@@ -90,7 +90,7 @@ SarParser::SarParser(ReaderOptions options, SampleSink* sink)
   summary_.bias_minutes = options_.tz_bias_minutes.value_or(0);
 }
 
-Status SarParser::EndLines() {
+Status SarReader::EndLines() {
   RETURN_IF_ERROR(FlushGroup());
   if (!fingerprinted_)
     return Status::InvalidArgument(options_.file + ": no sar -u data row (\"HH:MM:SS [AM|PM] all|N values...\") found");
@@ -98,7 +98,7 @@ Status SarParser::EndLines() {
   return Status::Ok();
 }
 
-std::optional<TimeNs> SarParser::LocalTime(TimeNs tod) {
+std::optional<TimeNs> SarReader::LocalTime(TimeNs tod) {
   if (!day_) return std::nullopt;
   // sar prints no date on rows: a time of day earlier than the last one is the next day. Days
   // past the years times may have (kMaxYear) are no date: rows there are bad rows.
@@ -111,7 +111,7 @@ std::optional<TimeNs> SarParser::LocalTime(TimeNs tod) {
   return *day_ + tod;
 }
 
-Status SarParser::OnLine(std::string_view line) {
+Status SarReader::OnLine(std::string_view line) {
   ++summary_.lines;
   const int64_t n = summary_.lines;
   std::string_view t = Trim(line);
@@ -164,7 +164,7 @@ Status SarParser::OnLine(std::string_view line) {
   return OnData(w, used, *tod, t);
 }
 
-Status SarParser::OnData(const std::vector<std::string_view>& w, size_t first, TimeNs tod, std::string_view line) {
+Status SarReader::OnData(const std::vector<std::string_view>& w, size_t first, TimeNs tod, std::string_view line) {
   const int64_t n = summary_.lines;
   if (!fingerprinted_) {
     if (!day_)
@@ -222,7 +222,7 @@ Status SarParser::OnData(const std::vector<std::string_view>& w, size_t first, T
   return Status::Ok();
 }
 
-Status SarParser::FlushGroup() {
+Status SarReader::FlushGroup() {
   if (!group_local_) return Status::Ok();
   const TimeNs bias = static_cast<TimeNs>(summary_.bias_minutes) * 60 * kNsPerSec;
   const TimeNs end = *group_local_ + bias;

@@ -1,4 +1,4 @@
-#include "adapters/perfmon/perfmon_parser.h"
+#include "adapters/perfmon/perfmon_reader.h"
 
 #include <algorithm>
 #include <charconv>
@@ -44,16 +44,16 @@ std::vector<std::string> SplitHeader(std::string_view line, char delim) {
 
 }  // namespace
 
-PerfmonParser::PerfmonParser(ReaderOptions options, SampleSink* sink) : Reader(std::move(options), sink) {
+PerfmonReader::PerfmonReader(ReaderOptions options, SampleSink* sink) : Reader(std::move(options), sink) {
   summary_.format = "perfmon-csv";
 }
 
-void PerfmonParser::ClockEvent(const char* kind, TimeNs before, TimeNs after) {
+void PerfmonReader::ClockEvent(const char* kind, TimeNs before, TimeNs after) {
   if (quiet_) return;
   sink_->AddClockEvent(ClockRecord{kind, before, after, options_.file, summary_.lines});
 }
 
-void PerfmonParser::Issue(Severity severity, const char* code, std::string message, int64_t line) {
+void PerfmonReader::Issue(Severity severity, const char* code, std::string message, int64_t line) {
   if (quiet_) return;
   if (line < 0) line = summary_.lines;
   if (!CountIssue(code)) return;
@@ -66,13 +66,13 @@ void PerfmonParser::Issue(Severity severity, const char* code, std::string messa
   }
 }
 
-std::string PerfmonParser::Printable(std::string_view raw) const {
+std::string PerfmonReader::Printable(std::string_view raw) const {
   std::string s(raw.substr(0, 40));
   if (eight_bit_ || !IsValidUtf8(s)) s = SingleByteToUtf8(s, Encoding::kCp1252);
   return s;
 }
 
-Status PerfmonParser::Start(std::string_view head) {
+Status PerfmonReader::Start(std::string_view head) {
   ASSIGN_OR_RETURN(std::string_view text,
                    StartText(head,
                              "a Perfmon CSV/TSV log; if it is a .blg, convert it with `relog <file>.blg -f csv -o "
@@ -80,19 +80,19 @@ Status PerfmonParser::Start(std::string_view head) {
   return Feed(text);
 }
 
-Status PerfmonParser::Feed(std::string_view chunk) {
+Status PerfmonReader::Feed(std::string_view chunk) {
   Status s = FeedText(Decode(chunk));
   SettleLineHash();
   return s;
 }
 
-void PerfmonParser::SettleLineHash() {
+void PerfmonReader::SettleLineHash() {
   if (!line_hash_pending_) return;
   summary_.consumed_line_hash = Fnv1a64(unhashed_line_);
   line_hash_pending_ = false;
 }
 
-Status PerfmonParser::FeedText(std::string_view text) {
+Status PerfmonReader::FeedText(std::string_view text) {
   Status s = lines_.Feed(text, [this](std::string_view line, bool transient) {
     Status s = OnLine(line);
     if (transient) SettleLineHash();  // the line's text goes away after this call
@@ -101,7 +101,7 @@ Status PerfmonParser::FeedText(std::string_view text) {
   return NameLongLine(std::move(s), lines_.too_long(), options_.file, summary_.lines + 1);
 }
 
-Status PerfmonParser::End() {
+Status PerfmonReader::End() {
   Status last = lines_.Finish([this](std::string_view line, bool) {
     Status s = OnLine(line);
     SettleLineHash();
@@ -116,7 +116,7 @@ Status PerfmonParser::End() {
   return Status::Ok();
 }
 
-Status PerfmonParser::OnLine(std::string_view line) {
+Status PerfmonReader::OnLine(std::string_view line) {
   ++summary_.lines;
   if (IsBlank(line)) return Status::Ok();
   if (!header_done_) return OnHeader(line);
@@ -124,7 +124,7 @@ Status PerfmonParser::OnLine(std::string_view line) {
   return OnDataRow(line);
 }
 
-Status PerfmonParser::OnHeader(std::string_view raw) {
+Status PerfmonReader::OnHeader(std::string_view raw) {
   header_raw_ = std::string(raw);
   std::string text(raw);
   if (!IsUtf16(summary_.encoding) && !options_.encoding && !IsValidUtf8(raw)) {
@@ -180,7 +180,7 @@ Status PerfmonParser::OnHeader(std::string_view raw) {
   return Status::Ok();
 }
 
-Status PerfmonParser::BeginData(std::string_view first_data_line) {
+Status PerfmonReader::BeginData(std::string_view first_data_line) {
   data_begun_ = true;
   summary_.fingerprint = Fnv1a64(first_data_line, Fnv1a64(header_raw_));
   if (options_.resume_lookup) resume_ = options_.resume_lookup(summary_.fingerprint);
