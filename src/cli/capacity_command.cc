@@ -43,30 +43,18 @@ Status WriteForecast(const std::string& path, const std::vector<CapacityEntity>&
 
 int RunCapacityCommand(const CapacityArgs& o) {
   StatusOr<CapacityRequest> req = RequestOf(o);
-  if (!req.ok()) {
-    PrintError(req.status().message());
-    return kExitUsage;
-  }
+  if (!req.ok()) return FailUsage(req.status());
   auto store = OpenExistingStore(o.db);
-  if (!store.ok()) {
-    PrintError(store.status().message());
-    return kExitFailure;
-  }
+  if (!store.ok()) return Fail(store.status());
   StatusOr<std::vector<CapacityEntity>> entities = RunCapacity(store->get(), *req);
-  if (!entities.ok()) {
-    PrintError(entities.status().message());
-    return kExitFailure;
-  }
+  if (!entities.ok()) return Fail(entities.status());
   if ((o.scope == "cluster" || o.scope == "all") &&
       std::none_of(entities->begin(), entities->end(), [](const CapacityEntity& e) { return e.scope == "cluster"; }))
     std::cerr << "vrecon: note: no cluster: clusters come from a vCenter's inventory (vrecon collect vsphere)\n";
   if (entities->empty() && o.scope != "cluster")
     std::cerr << "vrecon: nothing with host-side CPU data (vSphere, esxtop or Hyper-V) in the store\n";
   if (!o.forecast_out.empty()) {
-    if (Status s = WriteForecast(o.forecast_out, *entities); !s.ok()) {
-      PrintError(s.message());
-      return kExitFailure;
-    }
+    if (Status s = WriteForecast(o.forecast_out, *entities); !s.ok()) return Fail(s);
   }
   CapacityHeader h{req->as_of, req->risk, req->buffer_pct};
   if (!h.as_of)

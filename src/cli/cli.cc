@@ -85,17 +85,11 @@ int Main(int argc, char** argv) {
       "guest's per-process CPU into real CPU."};
   app.require_subcommand(0, 1);
   app.set_version_flag("--version", "vrecon " VRECON_VERSION " (commit " VRECON_GIT_COMMIT ")");
-  RunFn ingest = AddIngestCommand(app);
-  RunFn correct = AddCorrectCommand(app);
-  RunFn samples = AddSamplesCommand(app);
-  RunFn collect = AddCollectCommand(app);
-  RunFn ready = AddReadyCommand(app);
-  RunFn capacity = AddCapacityCommand(app);
-  RunFn report = AddReportCommand(app);
-  RunFn status = AddStatusCommand(app);
-  RunFn counters = AddCountersCommand(app);
-  RunFn prune = AddPruneCommand(app);
-  RunFn serve = AddServeCommand(app);
+  // Each subcommand once, in the order --help lists them: its options now, its run once parsed.
+  const Command commands[] = {AddIngestCommand(app),  AddCorrectCommand(app), AddSamplesCommand(app),
+                              AddCollectCommand(app), AddReadyCommand(app),   AddCapacityCommand(app),
+                              AddReportCommand(app),  AddStatusCommand(app),  AddCountersCommand(app),
+                              AddPruneCommand(app),   AddServeCommand(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -106,17 +100,8 @@ int Main(int argc, char** argv) {
     std::cerr << "vrecon: error: " << e.what() << "\nRun `vrecon" << command << " --help` for the options.\n";
     return kExitUsage;
   }
-  if (app.got_subcommand("ingest")) return ingest();
-  if (app.got_subcommand("correct")) return correct();
-  if (app.got_subcommand("samples")) return samples();
-  if (app.got_subcommand("collect")) return collect();
-  if (app.got_subcommand("ready")) return ready();
-  if (app.got_subcommand("capacity")) return capacity();
-  if (app.got_subcommand("report")) return report();
-  if (app.got_subcommand("status")) return status();
-  if (app.got_subcommand("counters")) return counters();
-  if (app.got_subcommand("prune")) return prune();
-  if (app.got_subcommand("serve")) return serve();
+  for (const Command& c : commands)
+    if (c.app->parsed()) return c.run();
   std::cerr << app.help();
   return kExitUsage;
 }

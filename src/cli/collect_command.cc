@@ -57,28 +57,17 @@ Status CheckUrlScheme(const std::string& url, bool allow_http) {
 int RunCollectVsphereCommand(const CollectVsphereArgs& o) {
   // The fleet file's durations: bounded, so "1e7d" is refused rather than overflowing.
   auto since = fleet::ParseDuration(o.since);
-  if (!since) {
-    PrintError("--since \"" + o.since + "\" is not a duration (90s, 15m, 1h, 2d)");
-    return kExitUsage;
-  }
-  if (Status s = CheckUrlScheme(o.url, o.allow_http); !s.ok()) {
-    PrintError(s.message());
-    return kExitUsage;
-  }
+  if (!since) return FailUsage("--since \"" + o.since + "\" is not a duration (90s, 15m, 1h, 2d)");
+  if (Status s = CheckUrlScheme(o.url, o.allow_http); !s.ok()) return FailUsage(s);
   auto password = ReadPassword(o.password_file);
-  if (!password.ok()) {
-    PrintError(password.status().message());
-    return password.status().IsInvalidArgument() ? kExitUsage : kExitFailure;
-  }
+  if (!password.ok())
+    return password.status().IsInvalidArgument() ? FailUsage(password.status()) : Fail(password.status());
   if (o.insecure) std::cerr << "vrecon: warning: --insecure: the server's certificate is not verified\n";
   if (IsPlainHttpUrl(o.url))
     std::cerr << "vrecon: warning: --allow-insecure-http: the password is sent unencrypted to " << UrlHost(o.url)
               << "\n";
   auto store = Store::Open(o.db);
-  if (!store.ok()) {
-    PrintError(store.status().message());
-    return kExitFailure;
-  }
+  if (!store.ok()) return Fail(store.status());
   VsphereCollectOptions opt;
   opt.client.transport.url = o.url;
   opt.client.transport.ca_file = o.ca;
@@ -98,10 +87,7 @@ int RunCollectVsphereCommand(const CollectVsphereArgs& o) {
     };
   }
   auto r = CollectVsphere(store->get(), opt);
-  if (!r.ok()) {
-    PrintError(r.status().message());
-    return kExitFailure;
-  }
+  if (!r.ok()) return Fail(r.status());
   for (const std::string& e : r->errors) PrintError(e);
   const OutputFormat fmt = ToFormat(o.format);
   const std::string range = FormatIso(r->from, false) + " .. " + FormatIso(r->to, false);

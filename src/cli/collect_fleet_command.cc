@@ -58,23 +58,16 @@ void PrintRound(const fleet::RoundResult& r, OutputFormat fmt) {
 }  // namespace
 
 int RunCollectFleetCommand(const CollectFleetArgs& o) {
-  if (o.config.empty()) {
-    PrintError("collect needs --config FILE with --every DURATION or --once, or a subcommand (vsphere, procfs)");
-    return kExitUsage;
-  }
+  if (o.config.empty())
+    return FailUsage("collect needs --config FILE with --every DURATION or --once, or a subcommand (vsphere, procfs)");
   fleet::RunnerOptions r;
   r.config_path = o.config;
   if (!o.db.empty()) r.db = o.db;
-  if (o.every.empty() == !o.once) {
-    PrintError("collect --config needs either --every DURATION or --once");
-    return kExitUsage;
-  }
+  if (o.every.empty() == !o.once) return FailUsage("collect --config needs either --every DURATION or --once");
   if (!o.every.empty()) {
     auto d = fleet::ParseDuration(o.every);
-    if (!d || *d < kNsPerSec) {
-      PrintError("--every \"" + o.every + "\" is not a duration of at least one second (30s, 5m, 1h)");
-      return kExitUsage;
-    }
+    if (!d || *d < kNsPerSec)
+      return FailUsage("--every \"" + o.every + "\" is not a duration of at least one second (30s, 5m, 1h)");
     r.every = *d;
   }
   r.log_level = *fleet::ParseLogLevel(o.log_level);
@@ -83,14 +76,8 @@ int RunCollectFleetCommand(const CollectFleetArgs& o) {
   std::shared_ptr<std::unique_ptr<serve::HttpServer>> server;
   if (!o.listen.listen.empty()) {
     StatusOr<serve::ServerOptions> checked = ToServerOptions(o.listen, "");
-    if (!checked.ok()) {
-      PrintError(checked.status().message());
-      return kExitUsage;
-    }
-    if (Status a = LoadAuthFile(o.listen, &*checked); !a.ok()) {
-      PrintError(a.message());
-      return kExitFailure;
-    }
+    if (!checked.ok()) return FailUsage(checked.status());
+    if (Status a = LoadAuthFile(o.listen, &*checked); !a.ok()) return Fail(a);
     server = std::make_shared<std::unique_ptr<serve::HttpServer>>();
     r.on_store_ready = [server, s = *checked](const std::string& db) mutable -> Status {
       s.db = db;

@@ -30,17 +30,11 @@ int RunCollectProcfsCommand(const CollectProcfsArgs& o) {
   if (o.out.empty()) {
     if (IsNewStoreFile(o.db)) {
       auto s = StagedStore::Begin(o.db);
-      if (!s.ok()) {
-        PrintError(s.status().message());
-        return kExitFailure;
-      }
+      if (!s.ok()) return Fail(s.status());
       staged.emplace(std::move(s).value());
     } else {
       auto s = Store::Open(o.db);
-      if (!s.ok()) {
-        PrintError(s.status().message());
-        return kExitFailure;
-      }
+      if (!s.ok()) return Fail(s.status());
       store = std::move(s).value();
     }
   }
@@ -73,10 +67,7 @@ int RunCollectProcfsCommand(const CollectProcfsArgs& o) {
   }
   auto r = CollectProcfs(open_store, opt);
   if (opt.progress) std::cerr << "\r\033[K" << std::flush;
-  if (!r.ok()) {
-    PrintError(r.status().message());
-    return kExitFailure;
-  }
+  if (!r.ok()) return Fail(r.status());
   std::cout << "procfs " << r->machine << ": " << r->rows << " samples";
   if (r->first_end) std::cout << ", " << FormatIso(*r->first_end, false) << " .. " << FormatIso(*r->last_end, false);
   std::cout << ", up to " << r->columns_max << " counters, " << r->processes_last << " processes at the end";

@@ -1,5 +1,5 @@
 // The command line: each command's options registered on the CLI11 app. Each Add*Command returns
-// the function that runs the command once the command line has been parsed. Only cli.cc and the
+// its subcommand and the function that runs it once the command line has been parsed. Only cli.cc and the
 // command_line_*.cc files include this header, and so CLI11 (src/cli/command_options.h says why).
 #ifndef VRECON_SRC_CLI_COMMAND_LINE_H_
 #define VRECON_SRC_CLI_COMMAND_LINE_H_
@@ -15,20 +15,26 @@ namespace vrecon::cli {
 
 using RunFn = std::function<int()>;
 
+// A subcommand of the command line and what runs when it is the one named.
+struct Command {
+  CLI::App* app;
+  RunFn run;
+};
+
 // command_line_read.cc: the commands that read a store.
-RunFn AddCorrectCommand(CLI::App& app);
-RunFn AddCountersCommand(CLI::App& app);
-RunFn AddSamplesCommand(CLI::App& app);
-RunFn AddReadyCommand(CLI::App& app);
-RunFn AddCapacityCommand(CLI::App& app);
-RunFn AddReportCommand(CLI::App& app);
-RunFn AddStatusCommand(CLI::App& app);
-RunFn AddServeCommand(CLI::App& app);
+Command AddCorrectCommand(CLI::App& app);
+Command AddCountersCommand(CLI::App& app);
+Command AddSamplesCommand(CLI::App& app);
+Command AddReadyCommand(CLI::App& app);
+Command AddCapacityCommand(CLI::App& app);
+Command AddReportCommand(CLI::App& app);
+Command AddStatusCommand(CLI::App& app);
+Command AddServeCommand(CLI::App& app);
 // command_line_write.cc: the commands that write one.
-RunFn AddIngestCommand(CLI::App& app);
-RunFn AddPruneCommand(CLI::App& app);
+Command AddIngestCommand(CLI::App& app);
+Command AddPruneCommand(CLI::App& app);
 // `collect`: the fleet (options of the command itself), `collect vsphere` and `collect procfs`.
-RunFn AddCollectCommand(CLI::App& app);
+Command AddCollectCommand(CLI::App& app);
 
 // cli.cc: options several commands share.
 // Adds --format table|csv|json.

@@ -22,7 +22,7 @@ std::function<std::string(const std::string&)> PercentValidator() {
 
 }  // namespace
 
-RunFn AddCorrectCommand(CLI::App& app) {
+Command AddCorrectCommand(CLI::App& app) {
   auto o = std::make_shared<CorrectArgs>();
   CLI::App* cmd = app.add_subcommand(
       "correct", "Corrected per-process CPU per VM and UTC window: w = host run % / guest % Processor Time");
@@ -63,10 +63,10 @@ RunFn AddCorrectCommand(CLI::App& app) {
                 "Perfmon's figure x the ratio ETW measured to it where both cover windows, w over the total the "
                 "same way (docs/accuracy.md)");
   AddFormatOption(cmd, &o->format);
-  return [o]() { return RunCorrectCommand(*o); };
+  return {cmd, [o]() { return RunCorrectCommand(*o); }};
 }
 
-RunFn AddCountersCommand(CLI::App& app) {
+Command AddCountersCommand(CLI::App& app) {
   auto o = std::make_shared<CountersArgs>();
   CLI::App* cmd = app.add_subcommand(
       "counters",
@@ -78,10 +78,10 @@ RunFn AddCountersCommand(CLI::App& app) {
                   "Host LogicalDisk/PhysicalDisk instance holding the VM's virtual disk (e.g. D:), for the "
                   "virtualization delay of Avg. Disk sec/* counters");
   AddFormatOption(cmd, &o->format);
-  return [o]() { return RunCountersCommand(*o); };
+  return {cmd, [o]() { return RunCountersCommand(*o); }};
 }
 
-RunFn AddSamplesCommand(CLI::App& app) {
+Command AddSamplesCommand(CLI::App& app) {
   auto o = std::make_shared<SamplesArgs>();
   CLI::App* cmd = app.add_subcommand("samples", "List stored intervals exactly as they are in the store");
   AddDbOption(cmd, &o->db, "Store to read")->capture_default_str();
@@ -95,10 +95,10 @@ RunFn AddSamplesCommand(CLI::App& app) {
   cmd->add_option("--from", o->from, "Start of the range, ISO 8601");
   cmd->add_option("--to", o->to, "End of the range, ISO 8601");
   AddFormatOption(cmd, &o->format);
-  return [o]() { return RunSamplesCommand(*o); };
+  return {cmd, [o]() { return RunSamplesCommand(*o); }};
 }
 
-RunFn AddReadyCommand(CLI::App& app) {
+Command AddReadyCommand(CLI::App& app) {
   auto o = std::make_shared<ReadyArgs>();
   CLI::App* cmd = app.add_subcommand(
       "ready", "Ready-Time analysis per VM (ready, co-stop, wait per dispatch, host load) and right-sizing hints");
@@ -108,10 +108,10 @@ RunFn AddReadyCommand(CLI::App& app) {
   cmd->add_option("--from", o->from, "Start of the range, ISO 8601 (UTC unless an offset is given)");
   cmd->add_option("--to", o->to, "End of the range, ISO 8601");
   AddFormatOption(cmd, &o->format);
-  return [o]() { return RunReadyCommand(*o); };
+  return {cmd, [o]() { return RunReadyCommand(*o); }};
 }
 
-RunFn AddCapacityCommand(CLI::App& app) {
+Command AddCapacityCommand(CLI::App& app) {
   auto o = std::make_shared<CapacityArgs>();
   CLI::App* cmd = app.add_subcommand(
       "capacity", "Headroom, time remaining and right sizes, forecast from demand (docs/capacity.md)");
@@ -140,10 +140,10 @@ RunFn AddCapacityCommand(CLI::App& app) {
   cmd->add_option("--as-of", o->as_of, "Read data up to this time, ISO 8601 (default: all of it)");
   cmd->add_option("--forecast-out", o->forecast_out, "Also write each entity's daily forecast to this CSV file");
   AddFormatOption(cmd, &o->format);
-  return [o]() { return RunCapacityCommand(*o); };
+  return {cmd, [o]() { return RunCapacityCommand(*o); }};
 }
 
-RunFn AddReportCommand(CLI::App& app) {
+Command AddReportCommand(CLI::App& app) {
   auto o = std::make_shared<ReportArgs>();
   CLI::App* cmd = app.add_subcommand(
       "report",
@@ -167,10 +167,10 @@ RunFn AddReportCommand(CLI::App& app) {
                   "vrecon correct)")
       ->check(CLI::IsMember({"used", "run"}))
       ->capture_default_str();
-  return [o]() { return RunReportCommand(*o); };
+  return {cmd, [o]() { return RunReportCommand(*o); }};
 }
 
-RunFn AddStatusCommand(CLI::App& app) {
+Command AddStatusCommand(CLI::App& app) {
   auto o = std::make_shared<StatusArgs>();
   CLI::App* cmd = app.add_subcommand(
       "status",
@@ -185,10 +185,10 @@ RunFn AddStatusCommand(CLI::App& app) {
                   "A source without a success for this long is stale (30s, 15m, 1h; default 3 x the collector's "
                   "--every, or 15m after --once rounds)");
   AddFormatOption(cmd, &o->format);
-  return [o]() { return RunStatusCommand(*o); };
+  return {cmd, [o]() { return RunStatusCommand(*o); }};
 }
 
-RunFn AddServeCommand(CLI::App& app) {
+Command AddServeCommand(CLI::App& app) {
   auto o = std::make_shared<ServeArgs>();
   CLI::App* cmd = app.add_subcommand(
       "serve",
@@ -197,7 +197,7 @@ RunFn AddServeCommand(CLI::App& app) {
       "latest complete window, its top processes' corrected CPU, flags, each source's status; docs/metrics.md)");
   AddDbOption(cmd, &o->db, "Store to read")->capture_default_str();
   AddListenOptions(cmd, &o->listen);
-  return [o] { return RunServeCommand(*o); };
+  return {cmd, [o] { return RunServeCommand(*o); }};
 }
 
 }  // namespace vrecon::cli

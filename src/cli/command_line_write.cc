@@ -54,7 +54,7 @@ RunFn AddCollectProcfsCommand(CLI::App* collect) {
 
 }  // namespace
 
-RunFn AddCollectCommand(CLI::App& app) {
+Command AddCollectCommand(CLI::App& app) {
   auto o = std::make_shared<CollectVsphereArgs>();
   CLI::App* collect =
       app.add_subcommand("collect",
@@ -93,14 +93,14 @@ RunFn AddCollectCommand(CLI::App& app) {
       ->capture_default_str();
   AddDbOption(cmd, &o->db, "Store to write")->capture_default_str();
   AddFormatOption(cmd, &o->format);
-  return [o, cmd, procfs, fleet, collect]() {
-    if (collect->got_subcommand("procfs")) return procfs();
-    if (!cmd->parsed()) return fleet();
-    return RunCollectVsphereCommand(*o);
-  };
+  return {collect, [o, cmd, procfs, fleet, collect]() {
+            if (collect->got_subcommand("procfs")) return procfs();
+            if (!cmd->parsed()) return fleet();
+            return RunCollectVsphereCommand(*o);
+          }};
 }
 
-RunFn AddIngestCommand(CLI::App& app) {
+Command AddIngestCommand(CLI::App& app) {
   auto o = std::make_shared<IngestArgs>();
   CLI::App* cmd = app.add_subcommand(
       "ingest",
@@ -124,10 +124,10 @@ RunFn AddIngestCommand(CLI::App& app) {
   AddFormatOption(cmd, &o->format);
   // A missing file is reported and skipped by the run (exit 1), not a usage error that drops the rest.
   cmd->add_option("files", o->files, "Log files to read")->required();
-  return [o]() { return RunIngestCommand(*o); };
+  return {cmd, [o]() { return RunIngestCommand(*o); }};
 }
 
-RunFn AddPruneCommand(CLI::App& app) {
+Command AddPruneCommand(CLI::App& app) {
   auto o = std::make_shared<PruneArgs>();
   CLI::App* cmd = app.add_subcommand(
       "prune", "Retention: remove samples and stored corrections older than what is kept (both backends)");
@@ -143,7 +143,7 @@ RunFn AddPruneCommand(CLI::App& app) {
                   "Keep the stored corrections of this long (400d); at least as long as --samples");
   cmd->add_flag("--dry-run", o->dry_run, "Count what would be removed; change nothing");
   AddFormatOption(cmd, &o->format);
-  return [o]() { return RunPruneCommand(*o); };
+  return {cmd, [o]() { return RunPruneCommand(*o); }};
 }
 
 }  // namespace vrecon::cli

@@ -10,6 +10,20 @@ namespace vrecon::cli {
 
 void PrintError(const std::string& message) { std::cerr << "vrecon: error: " << message << std::endl; }
 
+int Fail(const std::string& message) {
+  PrintError(message);
+  return kExitFailure;
+}
+
+int Fail(const Status& status) { return Fail(status.message()); }
+
+int FailUsage(const std::string& message) {
+  PrintError(message);
+  return kExitUsage;
+}
+
+int FailUsage(const Status& status) { return FailUsage(status.message()); }
+
 OutputFormat ToFormat(const std::string& s) {
   OutputFormat f = OutputFormat::kTable;
   ParseOutputFormat(s, &f);

@@ -18,8 +18,14 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;
 inline constexpr int kExitUsage = 2;
 
-// "vrecon: error: <message>" on stderr.
+// "vrecon: error: <message>" on stderr: an error the command reports and goes on after.
 void PrintError(const std::string& message);
+// How a command ends on an error, the one way: the message on stderr (PrintError), then the exit
+// code it returns: kExitFailure, or kExitUsage from FailUsage when the command line must change.
+[[nodiscard]] int Fail(const Status& status);
+[[nodiscard]] int Fail(const std::string& message);
+[[nodiscard]] int FailUsage(const Status& status);
+[[nodiscard]] int FailUsage(const std::string& message);
 // --format's value (table, csv, json).
 OutputFormat ToFormat(const std::string& s);
 // Parses --from/--to into *out (unset when `text` is empty: not given); a usage error names the

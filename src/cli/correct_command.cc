@@ -17,26 +17,18 @@ int RunCorrectCommand(const CorrectArgs& o) {
   CorrectionRequest req;
   req.config.idle_guest_pct = o.idle;
   req.bias.calibrate = o.calibrate_bias;
-  if (Status s = ToCorrectionRequest(o.sel, &req); !s.ok()) {
-    PrintError(s.message());
-    return kExitUsage;
-  }
-  if (o.counters && o.format == "csv") {
-    PrintError("--counters has no CSV form here (one row per process): use vrecon counters --format csv");
-    return kExitUsage;
-  }
+  if (Status s = ToCorrectionRequest(o.sel, &req); !s.ok()) return FailUsage(s);
+  if (o.counters && o.format == "csv")
+    return FailUsage("--counters has no CSV form here (one row per process): use vrecon counters --format csv");
   const bool ad_hoc = !o.guest.empty() || !o.host.empty();
   auto store = ad_hoc ? Store::Open(":memory:") : OpenExistingStore(o.db);
-  if (!store.ok()) {
-    PrintError(store.status().message());
-    return kExitFailure;
-  }
+  if (!store.ok()) return Fail(store.status());
   if (ad_hoc) {
     IngestRunOptions ro;
     ro.ingest.tz_bias_minutes = o.tz_bias;
     if (IngestAll(store->get(), o.host, ro).failed > 0) return kExitFailure;
     ro.ingest.machine = o.machine;
-    if (!ParseTraceStartOption(o.trace_start, &ro.ingest.trace_start)) return kExitUsage;
+    if (Status s = ParseTraceStartOption(o.trace_start, &ro.ingest.trace_start); !s.ok()) return FailUsage(s);
     if (IngestAll(store->get(), o.guest, ro).failed > 0) return kExitFailure;
   }
   const OutputFormat fmt = ToFormat(o.format);
@@ -49,8 +41,7 @@ int RunCorrectCommand(const CorrectArgs& o) {
     });
     if (!s.ok()) {
       std::cout.flush();
-      PrintError(s.message());
-      return kExitFailure;
+      return Fail(s);
     }
     out.Finish();
     if (out.windows() == 0) std::cerr << "vrecon: no windows with guest or host CPU data in the selected range\n";
@@ -60,10 +51,7 @@ int RunCorrectCommand(const CorrectArgs& o) {
   std::optional<std::string> host_disk;
   if (!o.host_disk.empty()) host_disk = o.host_disk;
   auto result = RunCorrectionWithCounters(store->get(), req, host_disk);
-  if (!result.ok()) {
-    PrintError(result.status().message());
-    return kExitFailure;
-  }
+  if (!result.ok()) return Fail(result.status());
   const auto& [windows, counters] = *result;
   if (windows.empty()) std::cerr << "vrecon: no windows with guest or host CPU data in the selected range\n";
   WriteCorrection(std::cout, windows, fmt, top, &counters);

@@ -14,22 +14,13 @@ namespace vrecon::cli {
 
 int RunCountersCommand(const CountersArgs& o) {
   CorrectionRequest req;
-  if (Status s = ToCorrectionRequest(o.sel, &req); !s.ok()) {
-    PrintError(s.message());
-    return kExitUsage;
-  }
+  if (Status s = ToCorrectionRequest(o.sel, &req); !s.ok()) return FailUsage(s);
   auto store = OpenExistingStore(o.db);
-  if (!store.ok()) {
-    PrintError(store.status().message());
-    return kExitFailure;
-  }
+  if (!store.ok()) return Fail(store.status());
   std::optional<std::string> host_disk;
   if (!o.host_disk.empty()) host_disk = o.host_disk;
   auto result = RunCorrectionWithCounters(store->get(), req, host_disk);
-  if (!result.ok()) {
-    PrintError(result.status().message());
-    return kExitFailure;
-  }
+  if (!result.ok()) return Fail(result.status());
   const auto& [windows, counters] = *result;
   if (windows.empty()) {
     std::cerr << "vrecon: no windows with guest or host CPU data in the selected range\n";

@@ -85,22 +85,16 @@ int RunIngestCommand(const IngestArgs& o) {
   for (const std::string& m : o.maps) {
     std::string g, v;
     Status s = ParseMapping(m, &g, &v);
-    if (!s.ok()) {
-      PrintError(s.message());
-      return kExitUsage;
-    }
+    if (!s.ok()) return FailUsage(s);
     maps.emplace_back(g, v);
   }
   std::optional<TimeNs> date;
   if (!o.date.empty()) {
     date = ParseIso(o.date);
-    if (!date || o.date.size() != 10) {
-      PrintError("--date \"" + o.date + "\" is not a date (YYYY-MM-DD)");
-      return kExitUsage;
-    }
+    if (!date || o.date.size() != 10) return FailUsage("--date \"" + o.date + "\" is not a date (YYYY-MM-DD)");
   }
   std::optional<TimeNs> trace_start;
-  if (!ParseTraceStartOption(o.trace_start, &trace_start)) return kExitUsage;
+  if (Status s = ParseTraceStartOption(o.trace_start, &trace_start); !s.ok()) return FailUsage(s);
   IngestRunOptions ro;
   ro.ingest.tz_bias_minutes = o.tz_bias;
   ro.ingest.date = date;
@@ -109,17 +103,12 @@ int RunIngestCommand(const IngestArgs& o) {
   if (!o.encoding.empty()) ro.ingest.encoding = ParseEncodingName(o.encoding);
   ro.progress = isatty(STDERR_FILENO) != 0;
   auto done = Ingest(o, maps, ro);
-  if (!done.ok()) {
-    PrintError(done.status().message());
-    return kExitFailure;
-  }
+  if (!done.ok()) return Fail(done.status());
   PrintIngestResults(std::cout, ToFormat(o.format), done->run.files);
   Status refreshed = RefreshStoredCorrections(done->store.get(), done->run);
-  if (!refreshed.ok()) {
-    PrintError("the files were read, but updating the store's stored corrections failed: " + refreshed.message() +
-               " (`vrecon report --recompute --db " + o.db + "` rebuilds them)");
-    return kExitFailure;
-  }
+  if (!refreshed.ok())
+    return Fail("the files were read, but updating the store's stored corrections failed: " + refreshed.message() +
+                " (`vrecon report --recompute --db " + o.db + "` rebuilds them)");
   return done->run.failed == 0 ? kExitOk : kExitFailure;
 }
 

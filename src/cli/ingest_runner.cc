@@ -79,14 +79,14 @@ std::optional<Encoding> ParseEncodingName(const std::string& name) {
   return std::nullopt;
 }
 
-bool ParseTraceStartOption(const std::string& text, std::optional<TimeNs>* out) {
-  if (text.empty()) return true;
+Status ParseTraceStartOption(const std::string& text, std::optional<TimeNs>* out) {
+  if (text.empty()) return Status::Ok();
   *out = ParseIso(text);
   const bool zoned = text.back() == 'Z' || text.find_last_of("+-") > 10;
-  if (*out && zoned) return true;
-  PrintError("--trace-start \"" + text +
-             "\" is not an ISO 8601 time with its offset (2026-11-02T10:00:00+01:00, or Z for UTC)");
-  return false;
+  if (*out && zoned) return Status::Ok();
+  return Status::InvalidArgument(
+      "--trace-start \"" + text +
+      "\" is not an ISO 8601 time with its offset (2026-11-02T10:00:00+01:00, or Z for UTC)");
 }
 
 IngestRunResult IngestAll(Store* store, const std::vector<std::string>& files, const IngestRunOptions& options) {

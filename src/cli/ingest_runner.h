@@ -35,8 +35,8 @@ void PrintIngestResults(std::ostream& out, OutputFormat format, const std::vecto
 std::optional<Encoding> ParseEncodingName(const std::string& name);
 
 // --trace-start's value: an ISO 8601 time with its offset (a trace's start is absolute). Sets
-// *out; false (after printing why) when the text is not one. Empty text leaves *out unset.
-bool ParseTraceStartOption(const std::string& text, std::optional<TimeNs>* out);
+// *out; InvalidArgument, naming the option, when the text is not one. Empty text leaves *out unset.
+Status ParseTraceStartOption(const std::string& text, std::optional<TimeNs>* out);
 
 }  // namespace vrecon::cli
 

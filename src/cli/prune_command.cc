@@ -78,10 +78,7 @@ int RunPruneCommand(const PruneArgs& o) {
   if (usage.ok() && keep_samples && keep_corrections && *keep_corrections < *keep_samples)
     usage = Status::InvalidArgument("--corrections " + o.corrections + " is shorter than --samples " + o.samples +
                                     ": stored corrections are computed from the samples, keep them at least as long");
-  if (!usage.ok()) {
-    PrintError(usage.message());
-    return kExitUsage;
-  }
+  if (!usage.ok()) return FailUsage(usage);
   req.now = NowNs();
   req.dry_run = o.dry_run;
   if (keep_samples) req.samples_before = RetentionCutoff(req.now, *keep_samples);
@@ -90,27 +87,15 @@ int RunPruneCommand(const PruneArgs& o) {
   auto store = OpenExistingStore(o.db);
   if (store.ok() && (*store)->read_only_reason())
     store = Status::IOError("store " + o.db + " cannot be pruned: " + *(*store)->read_only_reason());
-  if (!store.ok()) {
-    PrintError(store.status().message());
-    return kExitFailure;
-  }
+  if (!store.ok()) return Fail(store.status());
   // A collector may be writing: wait for its transaction rather than fail at once.
-  if (Status s = (*store)->WaitForWritersUpTo(std::chrono::minutes(2)); !s.ok()) {
-    PrintError(s.message());
-    return kExitFailure;
-  }
+  if (Status s = (*store)->WaitForWritersUpTo(std::chrono::minutes(2)); !s.ok()) return Fail(s);
   // The capacity day digests take in the samples first: their days outlive the samples.
   if (req.samples_before && !req.dry_run) {
-    if (Status s = RefreshCapacityDigests(store->get()); !s.ok()) {
-      PrintError(s.message());
-      return kExitFailure;
-    }
+    if (Status s = RefreshCapacityDigests(store->get()); !s.ok()) return Fail(s);
   }
   auto r = Prune(store->get(), req);
-  if (!r.ok()) {
-    PrintError(r.status().message());
-    return kExitFailure;
-  }
+  if (!r.ok()) return Fail(r.status());
   if (o.format == "json") WriteJson(o, req, *r);
   else if (o.format == "csv") WriteCsv(req, *r);
   else WriteTable(o, req, *r);

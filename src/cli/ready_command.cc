@@ -60,20 +60,11 @@ void WriteTable(std::ostream& os, const std::vector<VmReadySummary>& vms) {
 int RunReadyCommand(const ReadyArgs& o) {
   ReadyRequest req;
   if (!o.vm.empty()) req.vm = o.vm;
-  if (Status s = ParseTimeRange(o.from, o.to, &req.from, &req.to); !s.ok()) {
-    PrintError(s.message());
-    return kExitUsage;
-  }
+  if (Status s = ParseTimeRange(o.from, o.to, &req.from, &req.to); !s.ok()) return FailUsage(s);
   auto store = OpenExistingStore(o.db);
-  if (!store.ok()) {
-    PrintError(store.status().message());
-    return kExitFailure;
-  }
+  if (!store.ok()) return Fail(store.status());
   auto vms = RunReadyAnalysis(store->get(), req);
-  if (!vms.ok()) {
-    PrintError(vms.status().message());
-    return kExitFailure;
-  }
+  if (!vms.ok()) return Fail(vms.status());
   if (vms->empty()) std::cerr << "vrecon: no VM with ready-time data (vSphere, esxtop or Hyper-V) in the store\n";
   switch (ToFormat(o.format)) {
     case OutputFormat::kJson: report::WriteReadyJson(std::cout, *vms); break;

@@ -51,79 +51,50 @@ Status Write(const ReportArgs& o, const std::function<Status(std::ostream&)>& bo
 }  // namespace
 
 int RunReportCommand(const ReportArgs& o) {
-  if (std::error_code ec; o.out != "-" && std::filesystem::is_directory(o.out, ec)) {
-    PrintError("--out " + o.out + " is a directory: name the file to write");
-    return kExitUsage;
-  }
+  if (std::error_code ec; o.out != "-" && std::filesystem::is_directory(o.out, ec))
+    return FailUsage("--out " + o.out + " is a directory: name the file to write");
   report::ReportRequest rreq;
   CorrectionRequest creq;
   if (!o.vm.empty()) rreq.vm = creq.vm = o.vm;
   for (const auto& [opt, text, out] :
        {std::tuple{"--from", &o.from, &rreq.from}, std::tuple{"--to", &o.to, &rreq.to}}) {
     Status s = ParseTimeOption(opt, *text, out);
-    if (!s.ok()) {
-      PrintError(s.message());
-      return kExitUsage;
-    }
+    if (!s.ok()) return FailUsage(s);
   }
-  if (rreq.from && rreq.to && *rreq.to <= *rreq.from) {
-    PrintError("--to " + o.to + " is not after --from " + o.from);
-    return kExitUsage;
-  }
+  if (rreq.from && rreq.to && *rreq.to <= *rreq.from)
+    return FailUsage("--to " + o.to + " is not after --from " + o.from);
   creq.from = rreq.from;
   creq.to = rreq.to;
   creq.vsphere_run = o.vsphere_counter == "run";
   creq.esxtop_run = o.esxtop_counter == "run";
   auto store = OpenExistingStore(o.db);
-  if (!store.ok()) {
-    PrintError(store.status().message());
-    return kExitFailure;
-  }
+  if (!store.ok()) return Fail(store.status());
   auto series = CountSeries(store->get());
   auto stored = CountCorrWindows(store->get());
-  if (!series.ok() || !stored.ok()) {
-    PrintError((series.ok() ? stored.status() : series.status()).message());
-    return kExitFailure;
-  }
-  if (*series == 0 && *stored == 0) {
-    PrintError("store " + o.db + " holds no samples and no stored corrections: run `vrecon ingest --db " + o.db +
-               " FILE...` or `vrecon collect` first");
-    return kExitFailure;
-  }
+  if (!series.ok() || !stored.ok()) return Fail(series.ok() ? stored.status() : series.status());
+  if (*series == 0 && *stored == 0)
+    return Fail("store " + o.db + " holds no samples and no stored corrections: run `vrecon ingest --db " + o.db +
+                " FILE...` or `vrecon collect` first");
 
   if (o.format == "pdh-csv") {
     // Per-process values per window are not stored (docs/storage.md): computed from the samples.
-    if (*series == 0) {
-      PrintError("store " + o.db + " holds no samples: --format pdh-csv recomputes the corrected counters from them");
-      return kExitFailure;
-    }
+    if (*series == 0)
+      return Fail("store " + o.db + " holds no samples: --format pdh-csv recomputes the corrected counters from them");
     auto windows = RunCorrection(store->get(), creq);
-    if (!windows.ok()) {
-      PrintError(windows.status().message());
-      return kExitFailure;
-    }
+    if (!windows.ok()) return Fail(windows.status());
     if (windows->empty()) std::cerr << "vrecon: note: no corrected windows in the requested period\n";
     Status s = Write(o, [&](std::ostream& os) { return report::WritePdhCsv(os, *windows); });
-    if (!s.ok()) {
-      PrintError(s.message());
-      return kExitFailure;
-    }
+    if (!s.ok()) return Fail(s);
     return kExitOk;
   }
 
   if (o.recompute || *stored == 0) {
-    if (*series == 0) {
-      PrintError("--recompute: store " + o.db + " holds no samples to recompute the corrections from");
-      return kExitFailure;
-    }
+    if (*series == 0) return Fail("--recompute: store " + o.db + " holds no samples to recompute the corrections from");
     const std::optional<std::string>& read_only = (*store)->read_only_reason();
     if (read_only) {
       std::cerr << "vrecon: note: " << o.db << " is read-only (" << *read_only << "): the corrections are computed "
                 << "for this report and not stored\n";
-      if (Status s = (*store)->ShadowCorrectionTables(); !s.ok()) {
-        PrintError(s.message());
-        return kExitFailure;
-      }
+      if (Status s = (*store)->ShadowCorrectionTables(); !s.ok()) return Fail(s);
     } else if (!o.recompute) {
       std::cerr << "vrecon: note: " << o.db << " holds no stored corrections yet: computing them from its samples "
                 << "and storing them for the next report\n";
@@ -132,10 +103,7 @@ int RunReportCommand(const ReportArgs& o) {
     all.vsphere_run = creq.vsphere_run;
     all.esxtop_run = creq.esxtop_run;
     auto n = StoreCorrections(store->get(), all);
-    if (!n.ok()) {
-      PrintError(n.status().message());
-      return kExitFailure;
-    }
+    if (!n.ok()) return Fail(n.status());
   }
   std::vector<std::string> notes;
   // Keeps the report's notes for stderr; the status is the writer's.
@@ -163,10 +131,7 @@ int RunReportCommand(const ReportArgs& o) {
       return keep(std::move(fleet));
     });
   }
-  if (!s.ok()) {
-    PrintError(s.message());
-    return kExitFailure;
-  }
+  if (!s.ok()) return Fail(s);
   for (const std::string& n : notes) std::cerr << "vrecon: note: " << n << "\n";
   return kExitOk;
 }

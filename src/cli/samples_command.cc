@@ -27,17 +27,11 @@ StatusOr<std::map<int64_t, std::string>> HostVmKeys(Store* store) {
 int RunSamplesCommand(const SamplesArgs& o) {
   TimeRange range;
   std::optional<TimeNs> from, to;
-  if (Status s = ParseTimeRange(o.from, o.to, &from, &to); !s.ok()) {
-    PrintError(s.message());
-    return kExitUsage;
-  }
+  if (Status s = ParseTimeRange(o.from, o.to, &from, &to); !s.ok()) return FailUsage(s);
   if (from) range.from = *from;
   if (to) range.to = *to;
   auto store = OpenExistingStore(o.db);
-  if (!store.ok()) {
-    PrintError(store.status().message());
-    return kExitFailure;
-  }
+  if (!store.ok()) return Fail(store.status());
   SeriesFilter f;
   auto set = [](std::optional<std::string>* dst, const std::string& v) {
     if (!v.empty()) *dst = v;
@@ -48,15 +42,9 @@ int RunSamplesCommand(const SamplesArgs& o) {
   set(&f.instance, o.instance);
   set(&f.source, o.source);
   auto series = FindSeries(store->get(), f);
-  if (!series.ok()) {
-    PrintError(series.status().message());
-    return kExitFailure;
-  }
+  if (!series.ok()) return Fail(series.status());
   auto vm_keys = HostVmKeys(store->get());
-  if (!vm_keys.ok()) {
-    PrintError(vm_keys.status().message());
-    return kExitFailure;
-  }
+  if (!vm_keys.ok()) return Fail(vm_keys.status());
   const OutputFormat fmt = ToFormat(o.format);
   std::ostream& out = std::cout;
   std::optional<StreamingTable> table;
@@ -107,10 +95,7 @@ int RunSamplesCommand(const SamplesArgs& o) {
       }
       first = false;
     });
-    if (!st.ok()) {
-      PrintError(st.message());
-      return kExitFailure;
-    }
+    if (!st.ok()) return Fail(st);
   }
   if (fmt == OutputFormat::kJson) out << (first ? "]}\n" : "\n]}\n");
   return kExitOk;

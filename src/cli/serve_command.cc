@@ -9,27 +9,15 @@ namespace vrecon::cli {
 
 int RunServeCommand(const ServeArgs& o) {
   StatusOr<serve::ServerOptions> s = ToServerOptions(o.listen, o.db);
-  if (!s.ok()) {
-    PrintError(s.status().message());
-    return kExitUsage;
-  }
-  if (Status a = LoadAuthFile(o.listen, &*s); !a.ok()) {
-    PrintError(a.message());
-    return kExitFailure;
-  }
+  if (!s.ok()) return FailUsage(s.status());
+  if (Status a = LoadAuthFile(o.listen, &*s); !a.ok()) return Fail(a);
   // The store must exist and be readable before the port opens: a typo in --db is an error now,
   // not a 503 at every scrape.
-  if (StatusOr<std::unique_ptr<Store>> store = OpenExistingStore(o.db); !store.ok()) {
-    PrintError(store.status().message());
-    return kExitFailure;
-  }
+  if (StatusOr<std::unique_ptr<Store>> store = OpenExistingStore(o.db); !store.ok()) return Fail(store.status());
   Status st = serve::RunServer(*s, [&](const std::string& url) {
     std::cerr << "vrecon serve: " << url << " (store " << o.db << ")" << std::endl;
   });
-  if (!st.ok()) {
-    PrintError(st.message());
-    return kExitFailure;
-  }
+  if (!st.ok()) return Fail(st);
   return kExitOk;
 }
 

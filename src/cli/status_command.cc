@@ -120,21 +120,12 @@ int RunStatusCommand(const StatusArgs& o) {
   std::optional<TimeNs> stale_after;
   if (!o.stale_after.empty()) {
     stale_after = fleet::ParseDuration(o.stale_after);
-    if (!stale_after) {
-      PrintError("--stale-after \"" + o.stale_after + "\" is not a duration (30s, 15m, 1h)");
-      return kExitUsage;
-    }
+    if (!stale_after) return FailUsage("--stale-after \"" + o.stale_after + "\" is not a duration (30s, 15m, 1h)");
   }
   auto store = OpenExistingStore(o.db);
-  if (!store.ok()) {
-    PrintError(store.status().message());
-    return kExitFailure;
-  }
+  if (!store.ok()) return Fail(store.status());
   auto rows = SourceStatuses(store->get());
-  if (!rows.ok()) {
-    PrintError(rows.status().message());
-    return kExitFailure;
-  }
+  if (!rows.ok()) return Fail(rows.status());
   const TimeNs now =
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
   std::vector<Line> lines;
