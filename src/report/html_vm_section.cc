@@ -50,9 +50,10 @@ void WriteVmSection(Sink& s, size_t index, const VmReport& v, const std::vector<
   s << "<details class=\"vm\" id=\"" << VmAnchor(index) << "\"" << (index < opt.open_sections ? " open" : "")
     << "><summary><b>" << H(v.label) << "</b>";
   if (!v.vm.guest_machine.empty() && v.vm.guest_machine != v.vm.vm) s << " (guest " << H(v.vm.guest_machine) << ")";
-  s << " &middot; guest " << Num(st.guest.value(), 1, "%") << " vs real " << Num(st.host.value(), 1, "%")
-    << " &middot; w " << Num(st.w.value(), 2) << " &middot; ready " << Num(st.ready.value(), 2, "%/vCPU")
-    << " &middot; " << std::to_string(st.windows) << " windows</summary>\n";
+  s << " &middot; guest " << Num(st.guest.value(), 1, "%");
+  if (const std::optional<double> u = st.utility.value()) s << " (utility " << Num(u, 1, "%") << ")";
+  s << " vs real " << Num(st.host.value(), 1, "%") << " &middot; w " << Num(st.w.value(), 2) << " &middot; ready "
+    << Num(st.ready.value(), 2, "%/vCPU") << " &middot; " << std::to_string(st.windows) << " windows</summary>\n";
   if (!v.missing.empty()) s << "<p class=\"missing\">Missing: " << H(v.missing) << ".</p>\n";
   s << "<p class=\"meta\">VM key: <code>" << H(v.vm.vm_key) << "</code>; host-side source: " << H(v.vm.host_source)
     << (v.vm.host_counter.empty() ? std::string() : " (" + H(v.vm.host_counter) + ")")

@@ -163,6 +163,7 @@ StatusOr<FleetReport> WriteReportCsv(std::ostream& os, Store* store, const Repor
     vm.clock = st.clock_offset.value();
     vm.gcov = st.guest_cov.value();
     vm.hcov = st.host_cov.value();
+    vm.utility = st.utility.value();
     for (const StoredReady& rd : v.ready)
       if (rd.host_load_p95) vm.load = rd.host_load_p95;
     vm.message = v.missing;

@@ -52,7 +52,8 @@ StatusOr<FleetReport> WriteReportJson(std::ostream& os, Store* store, const Repo
       << ", \"ready_pct_per_vcpu\": " << JN(st.ready.value()) << ", \"ready_max\": " << JN(st.max_ready)
       << ", \"costop_pct_per_vcpu\": " << JN(st.costop.value()) << ", \"costop_max\": " << JN(st.max_costop)
       << ", \"clock_offset_s\": " << JN(st.clock_offset.value()) << ", \"guest_coverage\": " << JN(st.guest_cov.value())
-      << ", \"host_coverage\": " << JN(st.host_cov.value()) << "},\n   \"processes\": [";
+      << ", \"host_coverage\": " << JN(st.host_cov.value()) << ", \"guest_utility_pct\": " << JN(st.utility.value())
+      << "},\n   \"processes\": [";
     for (size_t j = 0; j < v.processes.size(); ++j) {
       const ProcessAggregate& p = v.processes[j];
       const D c = p.MeanCorrected(), hw = p.HalfWidth95();

@@ -86,6 +86,7 @@ void VmStats::Add(const StoredWindow& win) {
   steal.Add(win.steal);
   guest_cov.Add(win.guest_cov);
   host_cov.Add(win.host_cov);
+  utility.Add(win.guest_utility);
   Worst(&max_ready, win.ready);
   Worst(&max_costop, win.costop);
   for (const StoredFlag& f : win.flags) AddFlag(&flags, f, win.start, 1, win.start, win.end);

@@ -41,6 +41,7 @@ struct VmStats {
   int64_t windows = 0, with_w = 0, with_guest = 0, with_host = 0;
   TimeNs first = 0, last = 0;
   Mean guest, host, w, gap, ready, costop, clock_offset, steal, guest_cov, host_cov;
+  Mean utility;  // Processor Information's % Processor Utility (frequency-scaled, never divided by w)
   std::optional<double> max_ready, max_costop;
   std::map<std::string, FlagStat> flags;  // by code
   void Add(const StoredWindow& w);

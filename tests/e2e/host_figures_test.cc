@@ -94,7 +94,8 @@ TEST_F(HostFiguresTest, ProcessorUtilityIsReportedBesideTimeAndNeverCorrected) {
 }
 
 // The stored corrections keep it (window block version 2): `vrecon report` gives it as the window
-// rows' last CSV column and each JSON window's last field.
+// rows' last CSV column and each JSON window's last field, and its mean over the VM's windows on
+// the vm row, in the JSON summary and on the HTML section's summary line.
 TEST_F(HostFiguresTest, ProcessorUtilityIsStoredAndReported) {
   CliResult csv = RunVrecon({"report", "--db", db_, "--format", "csv", "--out", dir_.File("r.csv")});
   ASSERT_EQ(csv.exit_code, 0) << csv.err;
@@ -104,9 +105,19 @@ TEST_F(HostFiguresTest, ProcessorUtilityIsStoredAndReported) {
   ASSERT_NE(at, std::string::npos) << text.substr(0, 2000);
   const std::string row = text.substr(at, text.find('\n', at) - at);
   EXPECT_EQ(row.substr(row.rfind(',') + 1), "65") << row;
+  const size_t vm_at = text.find("\nvm,WEB01,");
+  ASSERT_NE(vm_at, std::string::npos) << text.substr(0, 2000);
+  const std::string vm_row = text.substr(vm_at + 1, text.find('\n', vm_at + 1) - vm_at - 1);
+  EXPECT_EQ(vm_row.substr(vm_row.rfind(',') + 1), "65") << vm_row;
   CliResult json = RunVrecon({"report", "--db", db_, "--format", "json", "--out", dir_.File("r.json")});
   ASSERT_EQ(json.exit_code, 0) << json.err;
-  EXPECT_NE(ReadText(dir_.File("r.json")).find("], \"guest_utility_pct\": 65}"), std::string::npos);
+  const std::string json_text = ReadText(dir_.File("r.json"));
+  EXPECT_NE(json_text.find("], \"guest_utility_pct\": 65}"), std::string::npos);
+  EXPECT_NE(json_text.find(", \"guest_utility_pct\": 65},\n   \"processes\": ["), std::string::npos)
+      << json_text.substr(0, 1500);
+  CliResult html = RunVrecon({"report", "--db", db_, "--format", "html", "--out", dir_.File("r.html")});
+  ASSERT_EQ(html.exit_code, 0) << html.err;
+  EXPECT_NE(ReadText(dir_.File("r.html")).find("&middot; guest 50.0% (utility 65.0%) vs real"), std::string::npos);
 }
 
 // A guest log with VMware Tools' counters whose _Total is the sum of its two vCPUs (140 = 70 +
