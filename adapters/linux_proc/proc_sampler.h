@@ -80,6 +80,15 @@ class ProcSampler {
     int64_t seen_tick = -1;
   };
   SeriesKey Key(const std::string& object, const std::string& instance, const std::string& counter) const;
+  // The steps of a Tick. ReadProcesses: every process of /proc now, by pid.
+  std::map<int64_t, Proc> ReadProcesses();
+  // Each process's CPU since `before` (% of one CPU), by instance; not for one that started again.
+  std::map<std::string, double> ProcessRates(const std::map<int64_t, Proc>& before, double elapsed_s) const;
+  // Whether the columns must be declared again for these CPUs (-1 = _Total) and processes.
+  bool ColumnsChanged(const std::vector<int>& cpu_ids, const std::map<std::string, double>& rates) const;
+  Status DeclareColumns(const std::vector<int>& cpu_ids, const std::map<std::string, double>& rates, SampleSink* sink);
+  // row_ from the two /proc/stat readings and the processes' rates.
+  void FillRow(const std::optional<ProcStat>& prev, const std::map<std::string, double>& rates);
 
   FileSystem* fs_;
   ProcSamplerOptions opt_;

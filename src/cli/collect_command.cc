@@ -52,6 +52,88 @@ Status CheckUrlScheme(const std::string& url, bool allow_http) {
   return Status::InvalidArgument("--url " + url + " must start with https:// (e.g. https://vc01.example/sdk)");
 }
 
+VsphereCollectOptions CollectOptions(const CollectVsphereArgs& o, TimeNs since, std::string password) {
+  VsphereCollectOptions opt;
+  opt.client.transport.url = o.url;
+  opt.client.transport.ca_file = o.ca;
+  opt.client.transport.insecure = o.insecure;
+  opt.client.transport.allow_http = o.allow_http;
+  opt.client.transport.timeout_s = o.timeout;
+  opt.client.user = o.user;
+  opt.client.password = std::move(password);
+  opt.vm_glob = o.vm;
+  opt.historical = o.historical;
+  opt.since = since;
+  opt.backfill = static_cast<TimeNs>(o.backfill_days) * 86400 * kNsPerSec;
+  opt.concurrency = o.concurrency;
+  if (isatty(STDERR_FILENO)) {
+    opt.progress = [](int done, int total) {
+      std::cerr << "\rQueryPerf batches " << done << "/" << total << (done == total ? "\r\033[K" : "") << std::flush;
+    };
+  }
+  return opt;
+}
+
+// JSON and CSV count the issues; the first ten that are not info go to stderr, so that a script's
+// user sees them.
+void PrintVsphereIssues(const VsphereCollectResult& r) {
+  size_t shown = 0;
+  for (const ImportIssue& i : r.issues)
+    if (i.severity != Severity::kInfo && shown++ < 10)
+      std::cerr << "vrecon: " << SeverityName(i.severity) << ": " << i.code << ": " << i.message << "\n";
+  if (shown > 10) std::cerr << "vrecon: warning: and " << shown - 10 << " more\n";
+}
+
+void PrintVsphereJson(const CollectVsphereArgs& o, const VsphereCollectResult& r) {
+  std::cout << "{\"url\": " << JsonString(o.url) << ", \"server\": " << JsonString(r.server)
+            << ", \"vms_selected\": " << r.vms_selected << ", \"vms_collected\": " << r.vms_collected
+            << ", \"vms_skipped_powered_off\": " << r.vms_skipped << ", \"interval_s\": " << r.interval_s
+            << ", \"from\": " << JsonString(FormatIso(r.from, false))
+            << ", \"to\": " << JsonString(FormatIso(r.to, false)) << ", \"samples\": " << r.samples
+            << ", \"batches\": " << r.batches << ", \"batches_failed\": " << r.batches_failed
+            << ", \"batch_limit\": " << r.batch_limit << ", \"requests\": " << r.transport.requests
+            << ", \"bytes_sent\": " << r.transport.bytes_sent << ", \"bytes_received\": " << r.transport.bytes_received
+            << ", \"relogins\": " << r.relogins << ", \"issues\": " << r.issues.size()
+            << ", \"hosts_selected\": " << r.hosts_selected << ", \"hosts_collected\": " << r.hosts_collected
+            << ", \"vms_backfilled\": " << r.vms_backfilled << ", \"hosts_backfilled\": " << r.hosts_backfilled
+            << ", \"backfill_failed\": " << r.backfill_failed << "}\n";
+}
+
+void PrintVsphereCsv(const CollectVsphereArgs& o, const VsphereCollectResult& r) {
+  std::cout << "url,server,vms_selected,vms_collected,vms_skipped_powered_off,interval_s,from,to,samples,"
+               "batches,batches_failed,requests,bytes_received,relogins,issues,hosts_selected,hosts_collected,"
+               "vms_backfilled,hosts_backfilled,backfill_failed\n"
+            << CsvCell(o.url) << "," << CsvCell(r.server) << "," << r.vms_selected << "," << r.vms_collected << ","
+            << r.vms_skipped << "," << r.interval_s << "," << FormatIso(r.from, false) << "," << FormatIso(r.to, false)
+            << "," << r.samples << "," << r.batches << "," << r.batches_failed << "," << r.transport.requests << ","
+            << r.transport.bytes_received << "," << r.relogins << "," << r.issues.size() << "," << r.hosts_selected
+            << "," << r.hosts_collected << "," << r.vms_backfilled << "," << r.hosts_backfilled << ","
+            << r.backfill_failed << "\n";
+}
+
+// The table lists the issues too.
+void PrintVsphereTable(const CollectVsphereArgs& o, const VsphereCollectResult& r) {
+  const std::string range = FormatIso(r.from, false) + " .. " + FormatIso(r.to, false);
+  std::cout << o.url << " (" << r.server << ")\n"
+            << "  VMs: " << r.vms_collected << " of " << r.vms_selected << " collected"
+            << (r.vms_skipped ? ", " + std::to_string(r.vms_skipped) + " powered off skipped" : "") << "\n"
+            << "  hosts (their own counters): " << r.hosts_collected << " of " << r.hosts_selected << " collected\n"
+            << (r.vms_backfilled + r.hosts_backfilled + r.backfill_failed
+                    ? "  backfilled from the rollups: " + std::to_string(r.vms_backfilled) + " VMs, " +
+                          std::to_string(r.hosts_backfilled) + " hosts" +
+                          (r.backfill_failed ? ", " + std::to_string(r.backfill_failed) + " failed" : "") + "\n"
+                    : "")
+            << "  range (server time): " << range << ", " << r.interval_s << " s samples\n"
+            << "  samples stored: " << r.samples << "\n"
+            << "  requests: " << r.transport.requests << " (" << r.batches << " QueryPerf batches of up to "
+            << r.batch_limit << " metrics), " << r.transport.bytes_received << " bytes received\n";
+  if (r.relogins) std::cout << "  session expired and renewed " << r.relogins << " time(s)\n";
+  for (size_t i = 0; i < r.issues.size() && i < 10; ++i)
+    std::cout << "  " << SeverityName(r.issues[i].severity) << " " << r.issues[i].code << ": " << r.issues[i].message
+              << "\n";
+  if (r.issues.size() > 10) std::cout << "  ... " << r.issues.size() - 10 << " more issues\n";
+}
+
 }  // namespace
 
 int RunCollectVsphereCommand(const CollectVsphereArgs& o) {
@@ -68,80 +150,19 @@ int RunCollectVsphereCommand(const CollectVsphereArgs& o) {
               << "\n";
   auto store = Store::Open(o.db);
   if (!store.ok()) return Fail(store.status());
-  VsphereCollectOptions opt;
-  opt.client.transport.url = o.url;
-  opt.client.transport.ca_file = o.ca;
-  opt.client.transport.insecure = o.insecure;
-  opt.client.transport.allow_http = o.allow_http;
-  opt.client.transport.timeout_s = o.timeout;
-  opt.client.user = o.user;
-  opt.client.password = std::move(password).value();
-  opt.vm_glob = o.vm;
-  opt.historical = o.historical;
-  opt.since = *since;
-  opt.backfill = static_cast<TimeNs>(o.backfill_days) * 86400 * kNsPerSec;
-  opt.concurrency = o.concurrency;
-  if (isatty(STDERR_FILENO)) {
-    opt.progress = [](int done, int total) {
-      std::cerr << "\rQueryPerf batches " << done << "/" << total << (done == total ? "\r\033[K" : "") << std::flush;
-    };
-  }
-  auto r = CollectVsphere(store->get(), opt);
+  auto r = CollectVsphere(store->get(), CollectOptions(o, *since, std::move(password).value()));
   if (!r.ok()) return Fail(r.status());
   for (const std::string& e : r->errors) PrintError(e);
-  const OutputFormat fmt = ToFormat(o.format);
-  const std::string range = FormatIso(r->from, false) + " .. " + FormatIso(r->to, false);
-  // The table lists the issues; JSON and CSV count them, so a script's user sees them on stderr.
-  if (fmt != OutputFormat::kTable) {
-    size_t shown = 0;
-    for (const ImportIssue& i : r->issues)
-      if (i.severity != Severity::kInfo && shown++ < 10)
-        std::cerr << "vrecon: " << SeverityName(i.severity) << ": " << i.code << ": " << i.message << "\n";
-    if (shown > 10) std::cerr << "vrecon: warning: and " << shown - 10 << " more\n";
-  }
-  if (fmt == OutputFormat::kJson) {
-    std::cout << "{\"url\": " << JsonString(o.url) << ", \"server\": " << JsonString(r->server)
-              << ", \"vms_selected\": " << r->vms_selected << ", \"vms_collected\": " << r->vms_collected
-              << ", \"vms_skipped_powered_off\": " << r->vms_skipped << ", \"interval_s\": " << r->interval_s
-              << ", \"from\": " << JsonString(FormatIso(r->from, false))
-              << ", \"to\": " << JsonString(FormatIso(r->to, false)) << ", \"samples\": " << r->samples
-              << ", \"batches\": " << r->batches << ", \"batches_failed\": " << r->batches_failed
-              << ", \"batch_limit\": " << r->batch_limit << ", \"requests\": " << r->transport.requests
-              << ", \"bytes_sent\": " << r->transport.bytes_sent
-              << ", \"bytes_received\": " << r->transport.bytes_received << ", \"relogins\": " << r->relogins
-              << ", \"issues\": " << r->issues.size() << ", \"hosts_selected\": " << r->hosts_selected
-              << ", \"hosts_collected\": " << r->hosts_collected << ", \"vms_backfilled\": " << r->vms_backfilled
-              << ", \"hosts_backfilled\": " << r->hosts_backfilled << ", \"backfill_failed\": " << r->backfill_failed
-              << "}\n";
-  } else if (fmt == OutputFormat::kCsv) {
-    std::cout << "url,server,vms_selected,vms_collected,vms_skipped_powered_off,interval_s,from,to,samples,"
-                 "batches,batches_failed,requests,bytes_received,relogins,issues,hosts_selected,hosts_collected,"
-                 "vms_backfilled,hosts_backfilled,backfill_failed\n"
-              << CsvCell(o.url) << "," << CsvCell(r->server) << "," << r->vms_selected << "," << r->vms_collected << ","
-              << r->vms_skipped << "," << r->interval_s << "," << FormatIso(r->from, false) << ","
-              << FormatIso(r->to, false) << "," << r->samples << "," << r->batches << "," << r->batches_failed << ","
-              << r->transport.requests << "," << r->transport.bytes_received << "," << r->relogins << ","
-              << r->issues.size() << "," << r->hosts_selected << "," << r->hosts_collected << "," << r->vms_backfilled
-              << "," << r->hosts_backfilled << "," << r->backfill_failed << "\n";
-  } else {
-    std::cout << o.url << " (" << r->server << ")\n"
-              << "  VMs: " << r->vms_collected << " of " << r->vms_selected << " collected"
-              << (r->vms_skipped ? ", " + std::to_string(r->vms_skipped) + " powered off skipped" : "") << "\n"
-              << "  hosts (their own counters): " << r->hosts_collected << " of " << r->hosts_selected << " collected\n"
-              << (r->vms_backfilled + r->hosts_backfilled + r->backfill_failed
-                      ? "  backfilled from the rollups: " + std::to_string(r->vms_backfilled) + " VMs, " +
-                            std::to_string(r->hosts_backfilled) + " hosts" +
-                            (r->backfill_failed ? ", " + std::to_string(r->backfill_failed) + " failed" : "") + "\n"
-                      : "")
-              << "  range (server time): " << range << ", " << r->interval_s << " s samples\n"
-              << "  samples stored: " << r->samples << "\n"
-              << "  requests: " << r->transport.requests << " (" << r->batches << " QueryPerf batches of up to "
-              << r->batch_limit << " metrics), " << r->transport.bytes_received << " bytes received\n";
-    if (r->relogins) std::cout << "  session expired and renewed " << r->relogins << " time(s)\n";
-    for (size_t i = 0; i < r->issues.size() && i < 10; ++i)
-      std::cout << "  " << SeverityName(r->issues[i].severity) << " " << r->issues[i].code << ": "
-                << r->issues[i].message << "\n";
-    if (r->issues.size() > 10) std::cout << "  ... " << r->issues.size() - 10 << " more issues\n";
+  switch (ToFormat(o.format)) {
+    case OutputFormat::kJson:
+      PrintVsphereIssues(*r);
+      PrintVsphereJson(o, *r);
+      break;
+    case OutputFormat::kCsv:
+      PrintVsphereIssues(*r);
+      PrintVsphereCsv(o, *r);
+      break;
+    default: PrintVsphereTable(o, *r);
   }
   return r->batches_failed == 0 && r->vms_collected == r->vms_selected ? kExitOk : kExitFailure;
 }

@@ -181,32 +181,17 @@ Status AddBoots(BlockReader* reader, const StoredSeries* uptime, const TimeRange
   return Status::Ok();
 }
 
-}  // namespace
-
-// One VM's windows over `range` from the series `plan` names (one guest's logs and the VM's host
-// side): reads them, estimates the guest clock, aggregates onto the grid and corrects.
-StatusOr<std::vector<models::WindowResult>> CorrectPlanned(RunContext* ctx, const VmPlan& plan, const VmEntry& entry,
-                                                           const std::string& guest, const TimeRange& range,
-                                                           std::map<std::string, models::ClockModel>* clocks,
-                                                           std::optional<double>* host_interval_s) {
-  const CorrectionRequest& req = ctx->req;
-  BlockReader& reader = ctx->reader;
-  const models::WindowGrid grid = models::WindowGrid::Covering(range.from, range.to, req.window);
-  models::VmSeries vm;
-  vm.vm = entry.name;
-  vm.guest_machine = guest;
-  vm.host = plan.host;
-
-  // Host side first, each series read once into a buffer: the windows take it and the clock
-  // estimate matches the guest's total against it.
+// The host side, each series read once, also into ctx->host_ref: the windows take it and the
+// clock estimate matches the guest's total against it.
+Status ReadHostSide(RunContext* ctx, const VmPlan& plan, const models::WindowGrid& grid, const TimeRange& range,
+                    models::VmSeries* vm) {
   std::vector<models::TimedValue>& host_ref = ctx->host_ref;
-  std::vector<models::TimedValue>& guest_ref = ctx->guest_ref;
   host_ref.clear();
   auto host_series = [&](const std::vector<const StoredSeries*>& series) -> StatusOr<models::WindowSeries> {
     models::WindowSeries w(grid);  // one VP seen by several host logs (migration) is one series
     for (const StoredSeries* s : series) {
       ctx->buffer.clear();
-      RETURN_IF_ERROR(ReadInto(&reader, s, range, &ctx->buffer));
+      RETURN_IF_ERROR(ReadInto(&ctx->reader, s, range, &ctx->buffer));
       for (const models::TimedValue& x : ctx->buffer) w.Add(x.start, x.end, x.value);
       host_ref.insert(host_ref.end(), ctx->buffer.begin(), ctx->buffer.end());
     }
@@ -214,26 +199,30 @@ StatusOr<std::vector<models::WindowResult>> CorrectPlanned(RunContext* ctx, cons
   };
   for (const auto& [vp, series] : plan.host_vps) {
     ASSIGN_OR_RETURN(models::WindowSeries w, host_series(series));
-    vm.host_vps.push_back(std::move(w));
+    vm->host_vps.push_back(std::move(w));
   }
   if (!plan.host_group.empty()) {
-    ASSIGN_OR_RETURN(vm.host_group, host_series(plan.host_group));
+    ASSIGN_OR_RETURN(vm->host_group, host_series(plan.host_group));
   }
-
   if (const std::optional<TimeNs> median = models::MedianSampleLength(host_ref))
-    vm.host_interval_s = static_cast<double>(*median) / kNsPerSec;
-  if (host_interval_s) *host_interval_s = vm.host_interval_s;
+    vm->host_interval_s = static_cast<double>(*median) / kNsPerSec;
+  return Status::Ok();
+}
 
-  // The guest's clock: its total's timestamps, what ingest recorded, and (aligned) the offset
-  // against the host. Guest series are read over a range widened by the largest offset searched
-  // so that samples shifted into the range are not lost.
-  const TimeNs lag = req.align ? static_cast<TimeNs>(req.alignment.max_lag_s * kNsPerSec) : 0;
-  const TimeRange guest_range{range.from - lag, range.to + lag};
+// The guest's clock: its total's timestamps, what ingest recorded, and (aligned) the offset
+// against the host, into vm->clock (and *clocks) and vm->interval_flags. Reads the guest's total
+// into ctx->guest_ref over `guest_range`.
+Status EstimateGuestClock(RunContext* ctx, const VmPlan& plan, const VmEntry& entry, const std::string& guest,
+                          const models::WindowGrid& grid, const TimeRange& guest_range,
+                          std::map<std::string, models::ClockModel>* clocks, models::VmSeries* vm) {
+  const CorrectionRequest& req = ctx->req;
+  std::vector<models::TimedValue>& guest_ref = ctx->guest_ref;
+  std::vector<models::TimedValue>& host_ref = ctx->host_ref;
   guest_ref.clear();
   // The guest's clock is estimated from Perfmon's total, or the trace's or profile's where there is no log.
   const StoredSeries* ref = plan.guest_total ? plan.guest_total : plan.event_total;
   if (!ref) ref = plan.profile_total;
-  if (ref) RETURN_IF_ERROR(ReadInto(&reader, ref, guest_range, &guest_ref));
+  if (ref) RETURN_IF_ERROR(ReadInto(&ctx->reader, ref, guest_range, &guest_ref));
   for (auto* v : {&guest_ref, &host_ref})  // usually sorted already
     if (!std::is_sorted(v->begin(), v->end(), ByStart)) std::stable_sort(v->begin(), v->end(), ByStart);
   std::vector<TimeNs> ends;
@@ -244,73 +233,109 @@ StatusOr<std::vector<models::WindowResult>> CorrectPlanned(RunContext* ctx, cons
   if (auto it = ctx->recorded.find(models::NormalizeVmName(guest)); !guest.empty() && it != ctx->recorded.end()) {
     events = it->second;
   }
-  if (plan.guest_uptime) RETURN_IF_ERROR(AddBoots(&reader, plan.guest_uptime, guest_range, &events));
+  if (plan.guest_uptime) RETURN_IF_ERROR(AddBoots(&ctx->reader, plan.guest_uptime, guest_range, &events));
   models::GuestTimeline timeline = models::AnalyzeGuestTimes(ends, events, req.timeline);
   const bool aligned = req.align && !guest_ref.empty() && !host_ref.empty();
   std::vector<models::RangeEstimate> ranges;
   if (aligned) {
-    vm.clock = models::AlignGuestClock(&timeline, guest_ref, host_ref, req.alignment, req.timeline, &ranges);
-    if (clocks) (*clocks)[entry.key] = *vm.clock;
+    vm->clock = models::AlignGuestClock(&timeline, guest_ref, host_ref, req.alignment, req.timeline, &ranges);
+    if (clocks) (*clocks)[entry.key] = *vm->clock;
   }
-  const models::ClockModel* clock = aligned ? &*vm.clock : nullptr;
-  vm.interval_flags =
-      models::IntervalFlags(timeline, clock ? *clock : models::ClockModel{}, ranges, grid, aligned, req.timeline);
+  vm->interval_flags = models::IntervalFlags(timeline, vm->clock ? *vm->clock : models::ClockModel{}, ranges, grid,
+                                             aligned, req.timeline);
+  return Status::Ok();
+}
 
+// The guest's series on the host's axis, onto the grid: its total, the trace's and the profile's
+// processes, steal, utility, queue, CPUs and processes.
+Status ReadGuestSide(RunContext* ctx, const VmPlan& plan, const models::WindowGrid& grid, const TimeRange& guest_range,
+                     models::VmSeries* vm) {
+  const models::ClockModel* clock = vm->clock ? &*vm->clock : nullptr;
   BlockPlans plans;  // this VM's grid and clock, its reader's time blocks
   auto make = [&](const StoredSeries* s) -> StatusOr<models::WindowSeries> {
     models::WindowSeries w(grid);
-    RETURN_IF_ERROR(Fill(&reader, s, guest_range, &w, clock, &plans));
+    RETURN_IF_ERROR(Fill(&ctx->reader, s, guest_range, &w, clock, &plans));
     return w;
   };
   if (plan.guest_total) {
     // The guest's total on the host's axis: its windows, and the seconds over which w compares.
-    ToHostAxis(clock, &guest_ref);
-    vm.guest_total = WindowsOf(grid, guest_ref);
-    vm.host_on_guest_seconds = models::HostOverGuestSeconds(grid, guest_ref, host_ref);
+    ToHostAxis(clock, &ctx->guest_ref);
+    vm->guest_total = WindowsOf(grid, ctx->guest_ref);
+    vm->host_on_guest_seconds = models::HostOverGuestSeconds(grid, ctx->guest_ref, ctx->host_ref);
   }
-  RETURN_IF_ERROR(ReadEvents(ctx, plan, grid, guest_range, clock, &plans, &vm.events));
-  RETURN_IF_ERROR(ReadProfile(ctx, plan, grid, guest_range, clock, &plans, &vm.profile));
-  if (plan.guest_steal) {
-    ASSIGN_OR_RETURN(vm.guest_steal, make(plan.guest_steal));
-  }
-  if (plan.guest_utility) {
-    ASSIGN_OR_RETURN(vm.guest_utility, make(plan.guest_utility));
-  }
-  if (plan.guest_queue) {
-    ASSIGN_OR_RETURN(vm.guest_queue, make(plan.guest_queue));
+  RETURN_IF_ERROR(ReadEvents(ctx, plan, grid, guest_range, clock, &plans, &vm->events));
+  RETURN_IF_ERROR(ReadProfile(ctx, plan, grid, guest_range, clock, &plans, &vm->profile));
+  for (auto [series, dst] :
+       {std::pair{plan.guest_steal, &vm->guest_steal}, std::pair{plan.guest_utility, &vm->guest_utility},
+        std::pair{plan.guest_queue, &vm->guest_queue}}) {
+    if (!series) continue;
+    ASSIGN_OR_RETURN(*dst, make(series));
   }
   for (const StoredSeries* s : plan.guest_cpus) {
     ASSIGN_OR_RETURN(models::WindowSeries w, make(s));
-    vm.guest_cpus.push_back(std::move(w));
+    vm->guest_cpus.push_back(std::move(w));
   }
   for (const auto& [name, s] : plan.processes) {
     ASSIGN_OR_RETURN(models::WindowSeries w, make(s));
-    vm.processes.emplace(name, std::move(w));
+    vm->processes.emplace(name, std::move(w));
   }
   for (const auto& [name, s] : plan.process_ids) {
     ASSIGN_OR_RETURN(models::WindowSeries w, make(s));
-    vm.process_ids.emplace(name, std::move(w));
+    vm->process_ids.emplace(name, std::move(w));
   }
-  if (!plan.host_vps.empty()) vm.host_vcpus = static_cast<int>(plan.host_vps.size());
-  if (entry.num_cpu > 0) vm.host_vcpus = entry.num_cpu;
-  vm.host_counter = plan.host_counter;
+  return Status::Ok();
+}
+
+// What the host side says beside its run time: vCPUs, the counter, ready, co-stop, the vSphere and
+// esxtop counters the like-for-like checks compare, dispatch wait, VMware Tools' CPUs.
+Status ReadHostCounters(RunContext* ctx, const VmPlan& plan, const VmEntry& entry, const models::WindowGrid& grid,
+                        const TimeRange& range, models::VmSeries* vm) {
+  if (!plan.host_vps.empty()) vm->host_vcpus = static_cast<int>(plan.host_vps.size());
+  if (entry.num_cpu > 0) vm->host_vcpus = entry.num_cpu;
+  vm->host_counter = plan.host_counter;
   // Host-side series the model takes as one series each (several VPs or host logs together).
   for (auto [series, dst] :
-       {std::pair{&plan.host_ready, &vm.host_ready}, std::pair{&plan.host_costop, &vm.host_costop},
-        std::pair{&plan.vsphere_usage, &vm.vsphere_usage}, std::pair{&plan.vsphere_run, &vm.vsphere_run},
-        std::pair{&plan.esxtop_used, &vm.esxtop_used}, std::pair{&plan.esxtop_run, &vm.esxtop_run},
-        std::pair{&plan.esxtop_system, &vm.esxtop_system},
-        std::pair{&plan.host_dispatch_wait, &vm.host_dispatch_wait}}) {
+       {std::pair{&plan.host_ready, &vm->host_ready}, std::pair{&plan.host_costop, &vm->host_costop},
+        std::pair{&plan.vsphere_usage, &vm->vsphere_usage}, std::pair{&plan.vsphere_run, &vm->vsphere_run},
+        std::pair{&plan.esxtop_used, &vm->esxtop_used}, std::pair{&plan.esxtop_run, &vm->esxtop_run},
+        std::pair{&plan.esxtop_system, &vm->esxtop_system},
+        std::pair{&plan.host_dispatch_wait, &vm->host_dispatch_wait}}) {
     if (series->empty()) continue;
     models::WindowSeries w(grid);
-    for (const StoredSeries* s : *series) RETURN_IF_ERROR(Fill(&reader, s, range, &w));
+    for (const StoredSeries* s : *series) RETURN_IF_ERROR(Fill(&ctx->reader, s, range, &w));
     *dst = std::move(w);
   }
   for (const StoredSeries* s : plan.vmtools_cpus) {
     models::WindowSeries w(grid);
-    RETURN_IF_ERROR(Fill(&reader, s, range, &w));
-    vm.vmtools_cpus.push_back(std::move(w));
+    RETURN_IF_ERROR(Fill(&ctx->reader, s, range, &w));
+    vm->vmtools_cpus.push_back(std::move(w));
   }
+  return Status::Ok();
+}
+
+}  // namespace
+
+// One VM's windows over `range` from the series `plan` names (one guest's logs and the VM's host
+// side): reads them, estimates the guest clock, aggregates onto the grid and corrects.
+StatusOr<std::vector<models::WindowResult>> CorrectPlanned(RunContext* ctx, const VmPlan& plan, const VmEntry& entry,
+                                                           const std::string& guest, const TimeRange& range,
+                                                           std::map<std::string, models::ClockModel>* clocks,
+                                                           std::optional<double>* host_interval_s) {
+  const CorrectionRequest& req = ctx->req;
+  const models::WindowGrid grid = models::WindowGrid::Covering(range.from, range.to, req.window);
+  models::VmSeries vm;
+  vm.vm = entry.name;
+  vm.guest_machine = guest;
+  vm.host = plan.host;
+  RETURN_IF_ERROR(ReadHostSide(ctx, plan, grid, range, &vm));
+  if (host_interval_s) *host_interval_s = vm.host_interval_s;
+  // Guest series are read over a range widened by the largest offset searched, so that samples
+  // shifted into the range are not lost.
+  const TimeNs lag = req.align ? static_cast<TimeNs>(req.alignment.max_lag_s * kNsPerSec) : 0;
+  const TimeRange guest_range{range.from - lag, range.to + lag};
+  RETURN_IF_ERROR(EstimateGuestClock(ctx, plan, entry, guest, grid, guest_range, clocks, &vm));
+  RETURN_IF_ERROR(ReadGuestSide(ctx, plan, grid, guest_range, &vm));
+  RETURN_IF_ERROR(ReadHostCounters(ctx, plan, entry, grid, range, &vm));
   std::vector<models::WindowResult> r = models::CorrectVm(vm, grid, req.config);
   models::AddWindowFlags(vm, grid, models::WindowFlagConfig{}, &r);
   models::ApplySamplingBias(req.bias, &r);

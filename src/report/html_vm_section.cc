@@ -42,10 +42,8 @@ void WriteEventTable(Sink& s, const VmReport& v, size_t top) {
   s << "</table>\n";
 }
 
-}  // namespace
-
-void WriteVmSection(Sink& s, size_t index, const VmReport& v, const std::vector<StoredWindow>& windows,
-                    const HtmlOptions& opt, SvgDefs* defs) {
+// The summary line, what is missing, the VM's key, source, period and coverage, its clock offset.
+void WriteVmHeader(Sink& s, size_t index, const VmReport& v, const HtmlOptions& opt) {
   const VmStats& st = v.stats;
   s << "<details class=\"vm\" id=\"" << VmAnchor(index) << "\"" << (index < opt.open_sections ? " open" : "")
     << "><summary><b>" << H(v.label) << "</b>";
@@ -71,8 +69,13 @@ void WriteVmSection(Sink& s, size_t index, const VmReport& v, const std::vector<
     s << "not estimated for this VM";
   }
   s << ".</p>\n";
+}
 
-  // Charts: the VM's own span, one bucket per window up to opt.chart_buckets.
+// The utilization and ready / co-stop charts and the flag timeline over the VM's own span, one
+// bucket per window up to opt.chart_buckets.
+void WriteVmCharts(Sink& s, const VmReport& v, const std::vector<StoredWindow>& windows, const HtmlOptions& opt,
+                   SvgDefs* defs) {
+  const VmStats& st = v.stats;
   const TimeNs t0 = st.first, t1 = st.last;
   const TimeNs window = windows.empty() ? 0 : windows.front().end - windows.front().start;
   int n = opt.chart_buckets;
@@ -117,15 +120,19 @@ void WriteVmSection(Sink& s, size_t index, const VmReport& v, const std::vector<
       fm.push_back({b, sev, codes});
     }
   s << "<h4>Flags over time</h4>" << RenderFlagStrip(fm, n, t0, t1, defs) << "\n";
-  if (!st.flags.empty()) {
-    s << "<table><tr><th>flag</th><th>severity</th><th>windows</th><th>first (UTC)</th><th>last (UTC)</th></tr>";
-    for (const auto& [code, f] : st.flags)
-      s << "<tr><td>" << FlagLink(code) << "</td><td class=\"sev-" << SeverityName(f.severity) << "\">"
-        << SeverityName(f.severity) << "</td><td>" << std::to_string(f.windows) << "</td><td>" << H(Iso(f.first))
-        << "</td><td>" << H(Iso(f.last)) << "</td></tr>";
-    s << "</table>\n";
-  }
+}
 
+void WriteVmFlagTable(Sink& s, const VmStats& st) {
+  if (st.flags.empty()) return;
+  s << "<table><tr><th>flag</th><th>severity</th><th>windows</th><th>first (UTC)</th><th>last (UTC)</th></tr>";
+  for (const auto& [code, f] : st.flags)
+    s << "<tr><td>" << FlagLink(code) << "</td><td class=\"sev-" << SeverityName(f.severity) << "\">"
+      << SeverityName(f.severity) << "</td><td>" << std::to_string(f.windows) << "</td><td>" << H(Iso(f.first))
+      << "</td><td>" << H(Iso(f.last)) << "</td></tr>";
+  s << "</table>\n";
+}
+
+void WriteVmProcessTable(Sink& s, const VmReport& v, const HtmlOptions& opt) {
   s << "<h4>Top processes (% of one CPU, mean over the period)</h4>";
   if (v.processes.empty()) {
     s << "<p class=\"missing\">No per-process data for this VM.</p>";
@@ -147,6 +154,16 @@ void WriteVmSection(Sink& s, size_t index, const VmReport& v, const std::vector<
     }
     s << "</table>\n";
   }
+}
+
+}  // namespace
+
+void WriteVmSection(Sink& s, size_t index, const VmReport& v, const std::vector<StoredWindow>& windows,
+                    const HtmlOptions& opt, SvgDefs* defs) {
+  WriteVmHeader(s, index, v, opt);
+  WriteVmCharts(s, v, windows, opt, defs);
+  WriteVmFlagTable(s, v.stats);
+  WriteVmProcessTable(s, v, opt);
   WriteEventTable(s, v, opt.top_processes);
   for (const StoredReady& rd : v.ready)
     for (const StoredFlag& h : rd.hints)

@@ -9,9 +9,10 @@
 
 namespace vrecon::report {
 
-// One CSV table; the first column, `record`, says what a row is: per VM its window rows (as
-// they are read), then its vm, process, flag and hint rows, then the fleet-wide fleet, flag and host rows (written
-// last: they are known once every VM has been read). Numbers are rounded to 4 decimals.
+// One CSV table (report_csv.cc); the first column, `record`, says what a row is: per VM its
+// window rows (as they are read), then its vm, process, flag and hint rows, then the fleet-wide
+// fleet, flag and host rows (written last: they are known once every VM has been read). Numbers
+// are rounded to 4 decimals.
 StatusOr<FleetReport> WriteReportCsv(std::ostream& os, Store* store, const ReportRequest& req);
 // One JSON object: "vms" first (streamed), then the fleet-wide fields.
 StatusOr<FleetReport> WriteReportJson(std::ostream& os, Store* store, const ReportRequest& req);

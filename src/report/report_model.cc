@@ -92,12 +92,11 @@ void VmStats::Add(const StoredWindow& win) {
   for (const StoredFlag& f : win.flags) AddFlag(&flags, f, win.start, 1, win.start, win.end);
 }
 
-StatusOr<FleetReport> BuildFleetReport(Store* store, const ReportRequest& req, const VmVisitor& visit,
-                                       const WindowVisitor& on_window) {
-  FleetReport r;
-  r.db = store->label();  // no directories or hosts: reports get handed on
-  r.from = req.from;
-  r.to = req.to;
+namespace {
+
+// The stored VMs `req.vm` names (a vm_key, or a glob of VM or guest names), each with the label
+// people see; all of them without it.
+Status SelectVms(Store* store, const ReportRequest& req, FleetReport* r) {
   ASSIGN_OR_RETURN(std::vector<CorrVm> all, ListCorrVms(store));
   std::map<std::string, int> names;
   for (const CorrVm& v : all) ++names[models::FoldVmName(v.vm)];
@@ -112,19 +111,25 @@ StatusOr<FleetReport> BuildFleetReport(Store* store, const ReportRequest& req, c
       };
       if (!hit(v.vm) && !hit(v.guest_machine)) continue;
     }
-    VmReport& added = r.vms.emplace_back();
+    VmReport& added = r->vms.emplace_back();
     added.label = VmLabel(v.vm, v.vm_source, names[models::FoldVmName(v.vm)] > 1);
     added.vm = std::move(v);
   }
-  if (req.vm && r.vms.empty())
+  if (req.vm && r->vms.empty())
     return Status::NotFound("no VM or guest named \"" + *req.vm + "\" in the stored corrections of " +
                             store->location());
+  return Status::Ok();
+}
 
+// Each VM's windows in the period (streamed to on_window, or held for visit), Ready-Time
+// summaries and process aggregates, one VM at a time.
+Status ReadVms(Store* store, const ReportRequest& req, const VmVisitor& visit, const WindowVisitor& on_window,
+               FleetReport* r) {
   const TimeNs from = req.from.value_or(std::numeric_limits<TimeNs>::min());
   const TimeNs to = req.to.value_or(std::numeric_limits<TimeNs>::max());
   std::vector<StoredWindow> windows;
-  for (size_t i = 0; i < r.vms.size(); ++i) {
-    VmReport& v = r.vms[i];
+  for (size_t i = 0; i < r->vms.size(); ++i) {
+    VmReport& v = r->vms[i];
     windows.clear();
     RETURN_IF_ERROR(ForEachCorrWindow(store, v.vm.id, from, to, [&](const StoredWindow& w) {
       v.stats.Add(w);
@@ -141,23 +146,26 @@ StatusOr<FleetReport> BuildFleetReport(Store* store, const ReportRequest& req, c
     v.missing = MissingText(v.stats);
     if (visit) RETURN_IF_ERROR(visit(i, v, windows));
   }
-  windows = {};
+  return Status::Ok();
+}
 
+// The fleet's span, counts and flags over its VMs, and each host's worst load, busiest first.
+void SumFleet(FleetReport* r) {
   std::map<std::string, HostLoad> hosts;
   bool any_first = false;
-  for (VmReport& v : r.vms) {
+  for (VmReport& v : r->vms) {
     const VmStats& s = v.stats;
     if (s.windows) {
-      if (!any_first || s.first < r.first) r.first = s.first;
-      if (!any_first || s.last > r.last) r.last = s.last;
+      if (!any_first || s.first < r->first) r->first = s.first;
+      if (!any_first || s.last > r->last) r->last = s.last;
       any_first = true;
     }
-    r.windows += s.windows;
-    r.with_w += s.with_w;
-    r.with_guest += s.with_guest;
-    r.with_host += s.with_host;
+    r->windows += s.windows;
+    r->with_w += s.with_w;
+    r->with_guest += s.with_guest;
+    r->with_host += s.with_host;
     for (const auto& [code, f] : s.flags) {
-      auto [it, fresh] = r.flags.try_emplace(code, f);
+      auto [it, fresh] = r->flags.try_emplace(code, f);
       if (!fresh) {
         it->second.windows += f.windows;
         it->second.first = std::min(it->second.first, f.first);
@@ -173,21 +181,39 @@ StatusOr<FleetReport> BuildFleetReport(Store* store, const ReportRequest& req, c
       Worst(&h.load_p95, rd.host_load_p95);
     }
   }
-  for (auto& [name, h] : hosts) r.hosts.push_back(h);
-  std::stable_sort(r.hosts.begin(), r.hosts.end(), [](const HostLoad& a, const HostLoad& b) {
+  for (auto& [name, h] : hosts) r->hosts.push_back(h);
+  std::stable_sort(r->hosts.begin(), r->hosts.end(), [](const HostLoad& a, const HostLoad& b) {
     if (a.load_p95.has_value() != b.load_p95.has_value()) return a.load_p95.has_value();
     return a.load_p95 && *a.load_p95 > *b.load_p95;
   });
-  if (r.windows == 0) r.notes.push_back("no corrected windows in the requested period");
-  else if (r.with_guest == 0)
-    r.notes.push_back("no guest data in this period: guest-reported CPU, w and corrected processes are unknown");
-  else if (r.with_host == 0)
-    r.notes.push_back("no host-side data in this period: real CPU, w and corrected processes are unknown");
-  if (r.windows > 0 && r.with_w < r.windows)
-    r.notes.push_back(std::to_string(r.windows - r.with_w) + " of " + std::to_string(r.windows) +
-                      " windows have no w (see the flags for why)");
-  if (hosts.empty())
-    r.notes.push_back("no host load data (Ready-Time analysis needs vSphere, esxtop or Hyper-V host counters)");
+}
+
+// What the reader of the report should know about what is missing.
+void AddNotes(FleetReport* r) {
+  if (r->windows == 0) r->notes.push_back("no corrected windows in the requested period");
+  else if (r->with_guest == 0)
+    r->notes.push_back("no guest data in this period: guest-reported CPU, w and corrected processes are unknown");
+  else if (r->with_host == 0)
+    r->notes.push_back("no host-side data in this period: real CPU, w and corrected processes are unknown");
+  if (r->windows > 0 && r->with_w < r->windows)
+    r->notes.push_back(std::to_string(r->windows - r->with_w) + " of " + std::to_string(r->windows) +
+                       " windows have no w (see the flags for why)");
+  if (r->hosts.empty())
+    r->notes.push_back("no host load data (Ready-Time analysis needs vSphere, esxtop or Hyper-V host counters)");
+}
+
+}  // namespace
+
+StatusOr<FleetReport> BuildFleetReport(Store* store, const ReportRequest& req, const VmVisitor& visit,
+                                       const WindowVisitor& on_window) {
+  FleetReport r;
+  r.db = store->label();  // no directories or hosts: reports get handed on
+  r.from = req.from;
+  r.to = req.to;
+  RETURN_IF_ERROR(SelectVms(store, req, &r));
+  RETURN_IF_ERROR(ReadVms(store, req, visit, on_window, &r));
+  SumFleet(&r);
+  AddNotes(&r);
   RETURN_IF_ERROR(AddPruneNotes(store, req, &r));
   return r;
 }

@@ -86,6 +86,8 @@ std::string TimeLabel(TimeNs t, TimeNs step) {
 struct Frame {
   TimeNs t0, t1;
   double y_max, y2_max;
+  bool any = false;    // a series has a value
+  bool right = false;  // a series is on the right axis
   double X(double frac) const { return kLeft + frac * kPlotW; }
   double Y(double v, bool right) const {
     const double m = right ? y2_max : y_max;
@@ -125,6 +127,135 @@ std::string Legend(const ChartSpec& spec) {
   for (const ChartBand& b : spec.bands) legend(b.color, b.label, true);
   for (const auto& [v, label] : spec.lines) legend("#555", label, false);
   return o + "</g>";
+}
+
+// The axes' reach: the data's largest values (an envelope's maxima), at least the spec's minimum,
+// rounded up.
+Frame ChartFrame(const ChartSpec& spec, TimeNs t0, TimeNs t1) {
+  Frame f{t0, std::max(t1, t0 + 1), spec.y_min_max, spec.y2_min_max};
+  for (const ChartSeries& s : spec.series) {
+    if (!s.data) continue;
+    f.right |= s.right_axis;
+    for (int i = 0; i < s.data->size(); ++i) {
+      auto v = s.envelope ? s.data->max(i) : s.data->mean(i);
+      if (!v) continue;
+      f.any = true;
+      double& m = s.right_axis ? f.y2_max : f.y_max;
+      m = std::max(m, *v);
+    }
+  }
+  // The axis reaches just past the first threshold, so it shows where data would start to
+  // matter; higher bands come into view only when the data climbs towards them.
+  if (!spec.bands.empty()) {
+    double first = spec.bands.front().lo;
+    for (const ChartBand& b : spec.bands) first = std::min(first, b.lo);
+    f.y_max = std::max(f.y_max, first * 1.1);
+  }
+  f.y_max = NiceMax(f.y_max);
+  f.y2_max = NiceMax(f.y2_max);
+  return f;
+}
+
+// Threshold bands, each with its dashed lower edge.
+void DrawBands(std::string* o, const ChartSpec& spec, const Frame& f) {
+  for (const ChartBand& b : spec.bands) {
+    const double y_hi = f.Y(std::min(b.hi, f.y_max), false), y_lo = f.Y(b.lo, false);
+    if (y_lo <= y_hi) continue;
+    *o += "<rect class=\"band\" x=\"" + std::to_string(kLeft) + "\" y=\"" + N(y_hi) + "\" width=\"" +
+          std::to_string(kPlotW) + "\" height=\"" + N(y_lo - y_hi) + "\" fill=\"" + b.color +
+          "\" fill-opacity=\"0.3\"/>";
+    if (!b.edge.empty() && b.lo > 0) {
+      *o += "<path class=\"band-edge\" stroke=\"" + b.edge + "\" stroke-dasharray=\"6 3\" fill=\"none\" d=\"M" +
+            std::to_string(kLeft) + " " + N(y_lo) + "h" + std::to_string(kPlotW) + "\"/>";
+    }
+  }
+}
+
+// Left axis (and right, with a second series axis): 5 ticks. The grid, time axis, frame, axis
+// titles and legend are the same for every chart of its kind and period (`fixed`, shared
+// through `defs`); the tick labels and threshold lines follow the data.
+void DrawAxes(std::string* o, const ChartSpec& spec, const Frame& f, SvgDefs* defs) {
+  std::string grid, left, right_labels, fixed;
+  for (int k = 0; k <= 4; ++k) {
+    const double v = f.y_max * k / 4, y = f.Y(v, false);
+    grid += "M" + std::to_string(kLeft) + " " + I(y) + "h" + std::to_string(kPlotW);
+    left += "<text x=\"" + std::to_string(kLeft - 4) + "\" y=\"" + I(y + 4) + "\">" + TickLabel(v) + "</text>";
+    if (f.right)
+      right_labels += "<text x=\"" + std::to_string(kLeft + kPlotW + 4) + "\" y=\"" + I(y + 4) + "\">" +
+                      TickLabel(f.y2_max * k / 4) + "</text>";
+  }
+  fixed += "<path class=\"grid\" stroke=\"#e6e6e6\" fill=\"none\" d=\"" + grid + "\"/>";
+  TimeAxis(&fixed, f.t0, f.t1, kTop, kPlotH);
+  fixed += "<rect class=\"frame\" fill=\"none\" stroke=\"#999\" x=\"" + std::to_string(kLeft) + "\" y=\"" +
+           std::to_string(kTop) + "\" width=\"" + std::to_string(kPlotW) + "\" height=\"" + std::to_string(kPlotH) +
+           "\"/>";
+  fixed += "<text class=\"axis\" font-size=\"11\" fill=\"#333\" x=\"12\" y=\"" + std::to_string(kTop + kPlotH / 2) +
+           "\" transform=\"rotate(-90 12 " + std::to_string(kTop + kPlotH / 2) + ")\" text-anchor=\"middle\">" +
+           XmlEscape(spec.y_label) + "</text>";
+  if (f.right)
+    fixed += "<text class=\"axis\" font-size=\"11\" fill=\"#333\" x=\"" + std::to_string(kWidth - 8) + "\" y=\"" +
+             std::to_string(kTop + kPlotH / 2) + "\" transform=\"rotate(90 " + std::to_string(kWidth - 8) + " " +
+             std::to_string(kTop + kPlotH / 2) + ")\" text-anchor=\"middle\">" + XmlEscape(spec.y2_label) + "</text>";
+  fixed += "<text class=\"axis\" font-size=\"11\" fill=\"#333\" x=\"" + std::to_string(kLeft + kPlotW / 2) + "\" y=\"" +
+           std::to_string(kHeight - 4) + "\" text-anchor=\"middle\">time (UTC)</text>";
+  fixed += Legend(spec);
+  *o += defs ? defs->Use(fixed) : fixed;
+  *o += "<g class=\"tick\" font-size=\"10\" fill=\"#444\" text-anchor=\"end\">" + left + "</g>";
+  if (f.right) *o += "<g class=\"tick\" font-size=\"10\" fill=\"#444\">" + right_labels + "</g>";
+  for (const auto& [v, label] : spec.lines) {
+    const double y = f.Y(v, false);
+    *o += "<line class=\"thr\" x1=\"" + std::to_string(kLeft) + "\" y1=\"" + N(y) + "\" x2=\"" +
+          std::to_string(kLeft + kPlotW) + "\" y2=\"" + N(y) + "\"/>";
+  }
+}
+
+// The x of bucket i's midpoint.
+double BucketX(const Frame& f, double i, int n) { return f.X((i + 0.5) / n); }
+
+// A min-max envelope: each run of buckets with values, along the maxima and back along the minima.
+void DrawEnvelope(std::string* o, const ChartSeries& s, const Frame& f) {
+  const Buckets& b = *s.data;
+  const int n = b.size();
+  PathData env;
+  for (int i = 0; i < n;) {
+    if (!b.max(i)) {
+      ++i;
+      continue;
+    }
+    int j = i;
+    while (j + 1 < n && b.max(j + 1)) ++j;
+    env.Move(BucketX(f, i, n), f.Y(*b.max(i), s.right_axis));
+    for (int k = i + 1; k <= j; ++k) env.Line(BucketX(f, k, n), f.Y(*b.max(k), s.right_axis));
+    for (int k = j; k >= i; --k) env.Line(BucketX(f, k, n), f.Y(*b.min(k), s.right_axis));
+    env.Close();
+    i = j + 1;
+  }
+  *o += "<path class=\"env\" fill=\"" + s.color + "\" d=\"" + env.str() + "\"/>";
+}
+
+// A path through the bucket means, broken where a bucket has no value; an isolated bucket is drawn
+// across its width so that it shows.
+void DrawLine(std::string* o, const ChartSeries& s, const Frame& f) {
+  const Buckets& b = *s.data;
+  const int n = b.size();
+  PathData d;
+  for (int i = 0; i < n; ++i) {
+    auto v = b.mean(i);
+    if (!v) continue;
+    const bool starts = i == 0 || !b.mean(i - 1);
+    const bool alone = starts && (i + 1 >= n || !b.mean(i + 1));
+    const double y = f.Y(*v, s.right_axis);
+    if (alone) {
+      d.Move(f.X(static_cast<double>(i) / n), y);
+      d.Line(f.X(static_cast<double>(i + 1) / n), y);
+    } else if (starts) {
+      d.Move(BucketX(f, i, n), y);
+    } else {
+      d.Line(BucketX(f, i, n), y);
+    }
+  }
+  *o += "<path class=\"line" + std::string(s.dashed ? " dash" : "") + "\" stroke=\"" + s.color + "\" d=\"" + d.str() +
+        "\"/>";
 }
 
 }  // namespace
@@ -195,128 +326,19 @@ std::string XmlEscape(std::string_view s) {
 }
 
 std::string RenderChart(const ChartSpec& spec, TimeNs t0, TimeNs t1, SvgDefs* defs) {
-  Frame f{t0, std::max(t1, t0 + 1), spec.y_min_max, spec.y2_min_max};
-  bool any = false, right = false;
-  for (const ChartSeries& s : spec.series) {
-    if (!s.data) continue;
-    right |= s.right_axis;
-    for (int i = 0; i < s.data->size(); ++i) {
-      auto v = s.envelope ? s.data->max(i) : s.data->mean(i);
-      if (!v) continue;
-      any = true;
-      double& m = s.right_axis ? f.y2_max : f.y_max;
-      m = std::max(m, *v);
-    }
-  }
-  // The axis reaches just past the first threshold, so it shows where data would start to
-  // matter; higher bands come into view only when the data climbs towards them.
-  if (!spec.bands.empty()) {
-    double first = spec.bands.front().lo;
-    for (const ChartBand& b : spec.bands) first = std::min(first, b.lo);
-    f.y_max = std::max(f.y_max, first * 1.1);
-  }
-  f.y_max = NiceMax(f.y_max);
-  f.y2_max = NiceMax(f.y2_max);
-
+  const Frame f = ChartFrame(spec, t0, t1);
   std::string o = "<svg class=\"chart\" viewBox=\"0 0 " + std::to_string(kWidth) + " " + std::to_string(kHeight) +
                   "\" role=\"img\"><title>" + XmlEscape(spec.title) + "</title>";
-  // Threshold bands under everything else.
-  for (const ChartBand& b : spec.bands) {
-    const double y_hi = f.Y(std::min(b.hi, f.y_max), false), y_lo = f.Y(b.lo, false);
-    if (y_lo <= y_hi) continue;
-    o += "<rect class=\"band\" x=\"" + std::to_string(kLeft) + "\" y=\"" + N(y_hi) + "\" width=\"" +
-         std::to_string(kPlotW) + "\" height=\"" + N(y_lo - y_hi) + "\" fill=\"" + b.color +
-         "\" fill-opacity=\"0.3\"/>";
-    if (!b.edge.empty() && b.lo > 0) {
-      o += "<path class=\"band-edge\" stroke=\"" + b.edge + "\" stroke-dasharray=\"6 3\" fill=\"none\" d=\"M" +
-           std::to_string(kLeft) + " " + N(y_lo) + "h" + std::to_string(kPlotW) + "\"/>";
-    }
-  }
-  // Left axis (and right, with a second series axis): 5 ticks. The grid, time axis, frame, axis
-  // titles and legend are the same for every chart of its kind and period (`fixed`, shared
-  // through `defs`); the tick labels follow the data.
-  std::string grid, left, right_labels, fixed;
-  for (int k = 0; k <= 4; ++k) {
-    const double v = f.y_max * k / 4, y = f.Y(v, false);
-    grid += "M" + std::to_string(kLeft) + " " + I(y) + "h" + std::to_string(kPlotW);
-    left += "<text x=\"" + std::to_string(kLeft - 4) + "\" y=\"" + I(y + 4) + "\">" + TickLabel(v) + "</text>";
-    if (right)
-      right_labels += "<text x=\"" + std::to_string(kLeft + kPlotW + 4) + "\" y=\"" + I(y + 4) + "\">" +
-                      TickLabel(f.y2_max * k / 4) + "</text>";
-  }
-  fixed += "<path class=\"grid\" stroke=\"#e6e6e6\" fill=\"none\" d=\"" + grid + "\"/>";
-  TimeAxis(&fixed, t0, f.t1, kTop, kPlotH);
-  fixed += "<rect class=\"frame\" fill=\"none\" stroke=\"#999\" x=\"" + std::to_string(kLeft) + "\" y=\"" +
-           std::to_string(kTop) + "\" width=\"" + std::to_string(kPlotW) + "\" height=\"" + std::to_string(kPlotH) +
-           "\"/>";
-  fixed += "<text class=\"axis\" font-size=\"11\" fill=\"#333\" x=\"12\" y=\"" + std::to_string(kTop + kPlotH / 2) +
-           "\" transform=\"rotate(-90 12 " + std::to_string(kTop + kPlotH / 2) + ")\" text-anchor=\"middle\">" +
-           XmlEscape(spec.y_label) + "</text>";
-  if (right)
-    fixed += "<text class=\"axis\" font-size=\"11\" fill=\"#333\" x=\"" + std::to_string(kWidth - 8) + "\" y=\"" +
-             std::to_string(kTop + kPlotH / 2) + "\" transform=\"rotate(90 " + std::to_string(kWidth - 8) + " " +
-             std::to_string(kTop + kPlotH / 2) + ")\" text-anchor=\"middle\">" + XmlEscape(spec.y2_label) + "</text>";
-  fixed += "<text class=\"axis\" font-size=\"11\" fill=\"#333\" x=\"" + std::to_string(kLeft + kPlotW / 2) + "\" y=\"" +
-           std::to_string(kHeight - 4) + "\" text-anchor=\"middle\">time (UTC)</text>";
-  fixed += Legend(spec);
-  o += defs ? defs->Use(fixed) : fixed;
-  o += "<g class=\"tick\" font-size=\"10\" fill=\"#444\" text-anchor=\"end\">" + left + "</g>";
-  if (right) o += "<g class=\"tick\" font-size=\"10\" fill=\"#444\">" + right_labels + "</g>";
-  for (const auto& [v, label] : spec.lines) {
-    const double y = f.Y(v, false);
-    o += "<line class=\"thr\" x1=\"" + std::to_string(kLeft) + "\" y1=\"" + N(y) + "\" x2=\"" +
-         std::to_string(kLeft + kPlotW) + "\" y2=\"" + N(y) + "\"/>";
-  }
-
-  // Series: a path through the bucket midpoints, broken where a bucket has no value; an
-  // isolated bucket is drawn across its width so that it shows.
+  DrawBands(&o, spec, f);  // under everything else
+  DrawAxes(&o, spec, f, defs);
   for (const ChartSeries& s : spec.series) {
     if (!s.data || !s.data->any()) continue;
-    const Buckets& b = *s.data;
-    const int n = b.size();
-    auto x_of = [&](double i) { return f.X((i + 0.5) / n); };
-    if (s.envelope) {
-      // Each run of buckets with values: along the maxima, back along the minima.
-      PathData env;
-      for (int i = 0; i < n;) {
-        if (!b.max(i)) {
-          ++i;
-          continue;
-        }
-        int j = i;
-        while (j + 1 < n && b.max(j + 1)) ++j;
-        env.Move(x_of(i), f.Y(*b.max(i), s.right_axis));
-        for (int k = i + 1; k <= j; ++k) env.Line(x_of(k), f.Y(*b.max(k), s.right_axis));
-        for (int k = j; k >= i; --k) env.Line(x_of(k), f.Y(*b.min(k), s.right_axis));
-        env.Close();
-        i = j + 1;
-      }
-      o += "<path class=\"env\" fill=\"" + s.color + "\" d=\"" + env.str() + "\"/>";
-    }
-    if (!s.line) continue;
-    PathData d;
-    for (int i = 0; i < n; ++i) {
-      auto v = b.mean(i);
-      if (!v) continue;
-      const bool starts = i == 0 || !b.mean(i - 1);
-      const bool alone = starts && (i + 1 >= n || !b.mean(i + 1));
-      const double y = f.Y(*v, s.right_axis);
-      if (alone) {
-        d.Move(f.X(static_cast<double>(i) / n), y);
-        d.Line(f.X(static_cast<double>(i + 1) / n), y);
-      } else if (starts) {
-        d.Move(x_of(i), y);
-      } else {
-        d.Line(x_of(i), y);
-      }
-    }
-    o += "<path class=\"line" + std::string(s.dashed ? " dash" : "") + "\" stroke=\"" + s.color + "\" d=\"" + d.str() +
-         "\"/>";
+    if (s.envelope) DrawEnvelope(&o, s, f);
+    if (s.line) DrawLine(&o, s, f);
   }
-  if (!any)
+  if (!f.any)
     o += "<text class=\"empty\" x=\"" + std::to_string(kLeft + kPlotW / 2) + "\" y=\"" +
          std::to_string(kTop + kPlotH / 2) + "\" text-anchor=\"middle\">no data for this chart in this period</text>";
-
   o += "</svg>";
   return o;
 }
