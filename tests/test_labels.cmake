@@ -1,8 +1,8 @@
 # ctest labels of every test, by its name (included by ctest after the discovered tests; the
 # lanes are in docs/development.md, "Test lanes"). A test gets one lane: unit, e2e, faults,
-# accuracy (package: InstallLayout, set in CMakeLists.txt); and a label for each server it needs:
-# store-pg, vcsim, browser, prometheus. `ctest -L unit` is the fast lane; `-LE 'store-pg|vcsim'`
-# runs what needs no test server.
+# accuracy (package: InstallLayout and PlainConfigure, set in CMakeLists.txt); and a label for
+# each server it needs: store-pg, vcsim, browser, prometheus. `ctest -L unit` is the fast lane;
+# `-LE 'store-pg|vcsim'` runs what needs no test server.
 #
 # A new test in vrecon_unit_tests is `unit` unless it needs PostgreSQL; one in vrecon_tests is
 # `e2e` unless named below. A test that starts a server not named here would be run by a lane
