@@ -8,6 +8,7 @@
 #include "models/flag_text.h"
 #include "models/process_windows.h"
 #include "models/ready_analysis.h"
+#include "src/core/host_counters.h"
 
 namespace vrecon::models {
 namespace {
@@ -177,7 +178,7 @@ std::optional<double> SetHost(const VmSeries& vm, Basis basis, int w, std::optio
   } else if (vm.host_group && vm.host_group->Mean(w)) {
     r->host_coverage = vm.host_group->Coverage(w);
     const double raw = same_seconds.value_or(*vm.host_group->Mean(w));
-    if (vm.host == HostSource::kEsxtop || vm.host_counter == "cpu.run.summation") {
+    if (vm.host == HostSource::kEsxtop || vm.host_counter == kVsphereRunCounter) {
       // esxtop's group % Used and vSphere's cpu.run.summation are summed over the VM's vCPUs.
       if (vcpus) r->host_util_pct = raw / *vcpus;
     } else {
@@ -218,7 +219,7 @@ void FlagInputs(const VmSeries& vm, const WindowVcpus& vcpus, const GuestSide& g
                           : "no host-side value in this window";
     if (vm.host == HostSource::kEsxtop && !vcpus.count)
       why = "esxtop " + vm.host_counter + " needs the vCPU count, and no guest Processor(n) shows it";
-    if (vm.host_counter == "cpu.run.summation" && !vcpus.count)
+    if (vm.host_counter == kVsphereRunCounter && !vcpus.count)
       why = "cpu.run.summation needs the vCPU count, and neither the guest nor the inventory shows it";
     AddFlag(r, "missing-host", Severity::kError, why + ": nothing to correct with");
   } else if (r->host_coverage < cfg.min_coverage) {

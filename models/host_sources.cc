@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "models/flag_text.h"
+#include "src/core/host_counters.h"
 
 namespace vrecon::models {
 namespace {
@@ -35,7 +36,7 @@ void CrossCheck(const std::vector<const WindowResult*>& others, const Correction
 }  // namespace
 
 bool IsTimeCounter(const std::string& counter) {
-  return counter == "% Run" || counter == "cpu.run.summation" || counter.ends_with("Run Time");
+  return counter == kEsxtopRunCounter || counter == kVsphereRunCounter || counter.ends_with("Run Time");
 }
 
 std::vector<size_t> HostPreference(const std::vector<HostSourceWindows>& sources) {

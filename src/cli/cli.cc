@@ -6,6 +6,7 @@
 
 #include "src/cli/command_line.h"
 #include "src/cli/commands.h"
+#include "src/core/host_counters.h"
 #include "src/store/store_location.h"
 #include "vrecon_build_info.h"
 
@@ -42,17 +43,17 @@ void AddCorrectionOptions(CLI::App* cmd, CorrectionOptions* o) {
       ->allow_extra_args(false);
   cmd->add_option("--hyperv-counter", o->hyperv_counter,
                   "Hyper-V VP counter for host utilization: total = % Total Run Time, guest = % Guest Run Time")
-      ->check(CLI::IsMember({"total", "guest"}))
+      ->check(CLI::IsMember(HyperVCounterWords()))
       ->capture_default_str();
   cmd->add_option("--vsphere-counter", o->vsphere_counter,
                   "vSphere host utilization: usage = cpu.usage.average (frequency-scaled: turbo and hyper-threading "
                   "move it), run = cpu.run.summation (time, as the guest's ticks count it)")
-      ->check(CLI::IsMember({"usage", "run"}))
+      ->check(CLI::IsMember(VsphereCounterWords()))
       ->capture_default_str();
   cmd->add_option("--esxtop-counter", o->esxtop_counter,
                   "esxtop host utilization: used = the group's % Used (frequency-scaled, with its % System), run = "
                   "% Run (time, as the guest's ticks count it)")
-      ->check(CLI::IsMember({"used", "run"}))
+      ->check(CLI::IsMember(EsxtopCounterWords()))
       ->capture_default_str();
   cmd->add_flag("--no-align", o->no_align,
                 "Use guest timestamps as they are instead of estimating the guest clock's offset and drift "

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "src/cli/command_line.h"
+#include "src/core/host_counters.h"
 
 namespace vrecon::cli {
 namespace {
@@ -160,12 +161,12 @@ Command AddReportCommand(CLI::App& app) {
   cmd->add_option("--vsphere-counter", o->vsphere_counter,
                   "For --recompute and --format pdh-csv: vSphere host utilization, usage = cpu.usage.average, run = "
                   "cpu.run.summation (as for vrecon correct)")
-      ->check(CLI::IsMember({"usage", "run"}))
+      ->check(CLI::IsMember(VsphereCounterWords()))
       ->capture_default_str();
   cmd->add_option("--esxtop-counter", o->esxtop_counter,
                   "For --recompute and --format pdh-csv: esxtop host utilization, used = % Used, run = % Run (as for "
                   "vrecon correct)")
-      ->check(CLI::IsMember({"used", "run"}))
+      ->check(CLI::IsMember(EsxtopCounterWords()))
       ->capture_default_str();
   return {cmd, [o]() { return RunReportCommand(*o); }};
 }

@@ -1,15 +1,42 @@
 #include "src/cli/correction_options.h"
 
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "src/cli/commands.h"
 
 namespace vrecon::cli {
 
+namespace {
+
+template <typename E>
+Status ParseWord(const char* option, const std::string& word, std::optional<E> parsed,
+                 const std::vector<std::string>& words, E* out) {
+  if (!parsed)
+    return Status::InvalidArgument(std::string(option) + " " + MustBeOneOf(words) + ", not \"" + word + "\"");
+  *out = *parsed;
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status ParseCounterOption(const std::string& word, HyperVCounter* out) {
+  return ParseWord("--hyperv-counter", word, ParseHyperVCounter(word), HyperVCounterWords(), out);
+}
+Status ParseCounterOption(const std::string& word, VsphereCounter* out) {
+  return ParseWord("--vsphere-counter", word, ParseVsphereCounter(word), VsphereCounterWords(), out);
+}
+Status ParseCounterOption(const std::string& word, EsxtopCounter* out) {
+  return ParseWord("--esxtop-counter", word, ParseEsxtopCounter(word), EsxtopCounterWords(), out);
+}
+
 Status ToCorrectionRequest(const CorrectionOptions& o, CorrectionRequest* req) {
   req->window = static_cast<TimeNs>(o.window) * kNsPerSec;
   if (!o.vm.empty()) req->vm = o.vm;
-  req->hyperv_guest_run_time = o.hyperv_counter == "guest";
-  req->vsphere_run = o.vsphere_counter == "run";
-  req->esxtop_run = o.esxtop_counter == "run";
+  RETURN_IF_ERROR(ParseCounterOption(o.hyperv_counter, &req->host_counters.hyperv));
+  RETURN_IF_ERROR(ParseCounterOption(o.vsphere_counter, &req->host_counters.vsphere));
+  RETURN_IF_ERROR(ParseCounterOption(o.esxtop_counter, &req->host_counters.esxtop));
   req->align = !o.no_align;
   RETURN_IF_ERROR(ParseTimeRange(o.from, o.to, &req->from, &req->to));
   for (const std::string& m : o.maps) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "src/core/host_counters.h"
 #include "src/core/status.h"
 #include "src/engine/correction_job.h"
 
@@ -19,6 +20,12 @@ struct CorrectionOptions {
   bool no_align = false;
 };
 
+// The host counter an option's word names (--hyperv-counter, --vsphere-counter,
+// --esxtop-counter); a usage error names the option. CLI11 checks the words first, from the same
+// lists (src/core/host_counters.h).
+Status ParseCounterOption(const std::string& word, HyperVCounter* out);
+Status ParseCounterOption(const std::string& word, VsphereCounter* out);
+Status ParseCounterOption(const std::string& word, EsxtopCounter* out);
 // A usage error (exit 2) names the option at fault.
 Status ToCorrectionRequest(const CorrectionOptions& o, CorrectionRequest* req);
 

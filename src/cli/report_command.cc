@@ -6,6 +6,7 @@
 
 #include "src/cli/command_options.h"
 #include "src/cli/commands.h"
+#include "src/cli/correction_options.h"
 #include "src/core/file_replace.h"
 #include "src/core/text_util.h"
 #include "src/engine/stored_corrections.h"
@@ -65,8 +66,9 @@ int RunReportCommand(const ReportArgs& o) {
     return FailUsage("--to " + o.to + " is not after --from " + o.from);
   creq.from = rreq.from;
   creq.to = rreq.to;
-  creq.vsphere_run = o.vsphere_counter == "run";
-  creq.esxtop_run = o.esxtop_counter == "run";
+  for (const Status& s : {ParseCounterOption(o.vsphere_counter, &creq.host_counters.vsphere),
+                          ParseCounterOption(o.esxtop_counter, &creq.host_counters.esxtop)})
+    if (!s.ok()) return FailUsage(s);
   auto store = OpenExistingStore(o.db);
   if (!store.ok()) return Fail(store.status());
   auto series = CountSeries(store->get());
@@ -100,8 +102,7 @@ int RunReportCommand(const ReportArgs& o) {
                 << "and storing them for the next report\n";
     }
     CorrectionRequest all;  // everything: a report reads stored results, whatever its range
-    all.vsphere_run = creq.vsphere_run;
-    all.esxtop_run = creq.esxtop_run;
+    all.host_counters = creq.host_counters;
     auto n = StoreCorrections(store->get(), all);
     if (!n.ok()) return Fail(n.status());
   }

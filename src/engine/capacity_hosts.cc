@@ -9,6 +9,7 @@
 
 #include "models/capacity.h"
 #include "models/vm_identity.h"
+#include "src/core/host_counters.h"
 #include "src/core/text_util.h"
 #include "src/engine/capacity_days.h"
 #include "src/engine/capacity_parts.h"
@@ -39,7 +40,7 @@ void Classify(const StoredSeries& s, bool of_a_vm, HostSeries* h) {
   } else if (k.source == SourceKind::kEsxtop && k.object == "Group Cpu" && k.counter == "% Ready" && of_a_vm) {
     h->vm_ready.push_back(s.id);
   } else if (k.source == SourceKind::kHyperV && k.object == "Hyper-V Hypervisor Logical Processor") {
-    if (k.instance == "_Total" && k.counter == "% Total Run Time") h->busy.push_back(s.id);
+    if (k.instance == "_Total" && k.counter == kHyperVTotalRunCounter) h->busy.push_back(s.id);
     if (k.instance.starts_with("Hv LP ")) h->lps.insert(k.instance);
   }
 }

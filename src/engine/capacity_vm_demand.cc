@@ -1,6 +1,7 @@
 #include "src/engine/capacity_vm_demand.h"
 
 #include "models/vm_identity.h"
+#include "src/core/host_counters.h"
 
 namespace vrecon {
 
@@ -11,16 +12,16 @@ void Classify(const StoredSeries& s, DemandSeries* d) {
       if (k.counter == "cpu.ready.summation") d->vcpu_instances.insert(k.instance);
       return;
     }
-    if (k.counter == "cpu.run.summation") d->run.push_back(s.id);
+    if (k.counter == kVsphereRunCounter) d->run.push_back(s.id);
     if (k.counter == "cpu.ready.summation") d->ready.push_back(s.id);
-    if (k.counter == "cpu.usage.average") d->usage.push_back(s.id);
+    if (k.counter == kVsphereUsageCounter) d->usage.push_back(s.id);
     if (k.counter == "cpu.costop.summation") d->costop.push_back(s.id);
   } else if (k.source == SourceKind::kEsxtop) {
-    if (k.counter == "% Run") d->run.push_back(s.id);
+    if (k.counter == kEsxtopRunCounter) d->run.push_back(s.id);
     if (k.counter == "% Ready") d->ready.push_back(s.id);
     if (k.counter == "% CoStop") d->costop.push_back(s.id);
   } else if (k.source == SourceKind::kHyperV && k.object == "Hyper-V Hypervisor Virtual Processor" &&
-             k.counter == "% Total Run Time") {
+             k.counter == kHyperVTotalRunCounter) {
     if (auto vp = models::ParseHyperVVpInstance(k.instance)) d->vp_run[vp->vp].push_back(s.id);
   }
 }
@@ -29,12 +30,13 @@ std::string DemandCounter(const DemandSeries& d, std::optional<int> vcpus) {
   if (!d.vp_run.empty()) return "Hyper-V Hypervisor Virtual Processor % Total Run Time";
   const bool vsphere = d.source == "vsphere";
   const std::string plus_ready = d.ready.empty() ? "" : vsphere ? " + cpu.ready.summation" : " + % Ready";
+  const std::string run(vsphere ? kVsphereRunCounter : kEsxtopRunCounter), usage(kVsphereUsageCounter);
+  const std::string usage_x_vcpus = vcpus ? usage + " x " + std::to_string(*vcpus) + " vCPUs" : "";
   if (!d.run.empty() && vsphere && vcpus && !d.usage.empty())
-    return "cpu.run.summation (else cpu.usage.average x " + std::to_string(*vcpus) + " vCPUs, scaled to it)" +
-           plus_ready;
-  if (!d.run.empty()) return (vsphere ? "cpu.run.summation" : "% Run") + plus_ready;
+    return run + " (else " + usage_x_vcpus + ", scaled to it)" + plus_ready;
+  if (!d.run.empty()) return run + plus_ready;
   if (!vcpus) return "";
-  return "cpu.usage.average x " + std::to_string(*vcpus) + " vCPUs" + plus_ready;
+  return usage_x_vcpus + plus_ready;
 }
 
 std::vector<models::DemandBin> DemandOf(const DemandSeries& d, const Samples& samples, std::optional<int> vcpus) {

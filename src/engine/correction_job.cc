@@ -116,7 +116,7 @@ VmWork PlanVm(const CorrectionRequest& req, const VmDirectory& dir, size_t i,
     for (const std::vector<const StoredSeries*>& source : sources) {
       VmPlan& plan = w.plans[g].emplace_back();
       if (!w.guests[g].empty()) PlanGuest(guest_series[dir.GuestId(w.guests[g])], &plan);
-      PlanHost(source, HostChoice{req.hyperv_guest_run_time, req.vsphere_run, req.esxtop_run}, &plan);
+      PlanHost(source, req.host_counters, &plan);
       const std::vector<int64_t> own = plan.AllIds();
       w.ids.insert(w.ids.end(), own.begin(), own.end());
     }

@@ -13,6 +13,7 @@
 #include "models/correction.h"
 #include "models/interval_flags.h"
 #include "models/sampling_bias.h"
+#include "src/core/host_counters.h"
 #include "src/engine/vm_view.h"
 #include "src/store/store.h"
 
@@ -29,13 +30,11 @@ struct CorrectionRequest {
   // (ReadySummaryUpdate::new_from). Unset: those days are read again from `from`.
   std::optional<TimeNs> new_samples_from;
   std::map<std::string, std::string> mappings;  // guest -> vm_key or VM name, on top of the stored ones
-  bool hyperv_guest_run_time = false;           // % Guest Run Time instead of % Total Run Time
-  // vSphere host truth: cpu.run.summation (time, like the guest's ticks) instead of
-  // cpu.usage.average (frequency-scaled: turbo lifts it, hyper-threading discounts it).
-  bool vsphere_run = false;
-  // esxtop host truth: the group's % Run (time) instead of % Used (frequency-scaled and with the
-  // VM's % System, as vSphere's usage).
-  bool esxtop_run = false;
+  // Which counter is the host's truth where a source stores two: Hyper-V's % Total Run Time or
+  // % Guest Run Time; vSphere's cpu.usage.average (frequency-scaled: turbo lifts it,
+  // hyper-threading discounts it) or cpu.run.summation (time, like the guest's ticks); esxtop's
+  // group % Used (frequency-scaled, with the VM's % System) or % Run (time).
+  HostCounterChoice host_counters;
   bool align = true;  // estimate the guest clock against the host's and shift guest times (--no-align: off)
   models::AlignmentConfig alignment;
   models::TimelineConfig timeline;

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "models/vm_identity.h"
+#include "src/core/host_counters.h"
 #include "src/core/text_util.h"
 #include "src/engine/vm_directory.h"
 #include "src/engine/vm_view.h"
@@ -35,15 +36,15 @@ std::vector<Interval> In::*FieldOf(const SeriesKey& k, Acc* a) {
     }
     if (k.counter == "cpu.ready.summation") return &In::ready;
     if (k.counter == "cpu.costop.summation") return &In::costop;
-    if (k.counter == "cpu.run.summation") return &In::run;
+    if (k.counter == kVsphereRunCounter) return &In::run;
     if (k.counter == "cpu.wait.summation") return &In::wait;
-    if (k.counter == "cpu.usage.average") return &In::usage;
+    if (k.counter == kVsphereUsageCounter) return &In::usage;
   } else if (k.source == SourceKind::kEsxtop) {
     if (k.counter == "% Ready") return &In::ready;
     if (k.counter == "% CoStop") return &In::costop;
-    if (k.counter == "% Run") return &In::run;
+    if (k.counter == kEsxtopRunCounter) return &In::run;
     if (k.counter == "% Wait") return &In::wait;
-    if (k.counter == "% Used") return &In::used;
+    if (k.counter == kEsxtopUsedCounter) return &In::used;
   } else if (k.source == SourceKind::kHyperV && k.counter == "CPU Wait Time Per Dispatch") {
     if (auto vp = models::ParseHyperVVpInstance(k.instance)) a->vcpu_ids.insert(std::to_string(vp->vp));
     return &In::wait_per_dispatch_ns;
@@ -93,7 +94,7 @@ StatusOr<std::unique_ptr<ReadySeries>> FindReadySeries(Store* store, const Ready
   for (const StoredSeries& s : out->view->series) {
     const SeriesKey& k = s.key;
     if ((k.source == SourceKind::kHyperV && k.object == "Hyper-V Hypervisor Logical Processor" &&
-         k.instance == "_Total" && k.counter == "% Total Run Time") ||
+         k.instance == "_Total" && k.counter == kHyperVTotalRunCounter) ||
         (k.source == SourceKind::kEsxtop && k.object == "Physical Cpu" && k.instance == "_Total" &&
          k.counter == "% Util Time"))
       out->host_load[models::FoldVmName(k.machine)].push_back(&s);

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "models/vm_identity.h"
+#include "src/core/host_counters.h"
 #include "src/core/text_util.h"
 
 namespace vrecon {
@@ -36,7 +37,9 @@ std::string IndexKey(const HostRef& r) {
 }
 
 // The counter whose presence stands for the VM's on a host.
-bool IsPresenceCounter(const SeriesKey& k) { return k.counter == "% Total Run Time" || k.counter == "% Used"; }
+bool IsPresenceCounter(const SeriesKey& k) {
+  return k.counter == kHyperVTotalRunCounter || k.counter == kEsxtopUsedCounter;
+}
 
 // One VM name on one host as the host logs show it.
 struct Sighting {

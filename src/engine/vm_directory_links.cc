@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "models/vm_identity.h"
+#include "src/core/host_counters.h"
 #include "src/engine/vm_directory.h"
 
 namespace vrecon {
@@ -41,9 +42,9 @@ Status VmDirectory::LinkHostSources(Store* store, const std::vector<StoredSeries
     const SeriesKey& k = s.key;
     const bool vsphere = k.source == SourceKind::kVsphere && k.instance.empty(),
                esxtop = k.source == SourceKind::kEsxtop;
-    if ((vsphere && k.counter == "cpu.usage.average") || (esxtop && k.counter == "% Used"))
+    if ((vsphere && k.counter == kVsphereUsageCounter) || (esxtop && k.counter == kEsxtopUsedCounter))
       side->second.used.push_back(s.id);
-    if ((vsphere && k.counter == "cpu.run.summation") || (esxtop && k.counter == "% Run"))
+    if ((vsphere && k.counter == kVsphereRunCounter) || (esxtop && k.counter == kEsxtopRunCounter))
       side->second.run.push_back(s.id);
   }
   std::vector<LinkSide> vsphere, esxtop;

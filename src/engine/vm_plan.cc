@@ -1,5 +1,8 @@
 #include "src/engine/vm_plan.h"
 
+#include <string>
+#include <string_view>
+
 #include "models/vm_identity.h"
 
 namespace vrecon {
@@ -14,7 +17,7 @@ bool IsPerCpuInstance(const SeriesKey& k) {
 // A source's frequency-scaled counter (vSphere usage, esxtop % Used) and its time counter (run).
 struct CounterSeries {
   const std::vector<const StoredSeries*>* series;
-  const char* name;
+  std::string_view name;
 };
 
 // The host's figure from `usage` unless `want_run` (or usage is not stored) and run is: usage by
@@ -24,7 +27,7 @@ bool ChooseUsageOrRun(CounterSeries usage, CounterSeries run, bool want_run, VmP
   const bool use_run = !run.series->empty() && (want_run || usage.series->empty());
   const CounterSeries& chosen = use_run ? run : usage;
   p->host_group = *chosen.series;
-  p->host_counter = chosen.name;
+  p->host_counter = std::string(chosen.name);
   return !usage.series->empty() && !run.series->empty();
 }
 
@@ -158,8 +161,8 @@ std::vector<std::vector<const StoredSeries*>> HostSourceGroups(const std::vector
   return {std::move(vsphere), std::move(esxtop)};
 }
 
-void PlanHost(const std::vector<const StoredSeries*>& all, const HostChoice& choice, VmPlan* p) {
-  const std::string vp_counter = choice.hyperv_guest_run_time ? "% Guest Run Time" : "% Total Run Time";
+void PlanHost(const std::vector<const StoredSeries*>& all, const HostCounterChoice& choice, VmPlan* p) {
+  const std::string_view vp_counter = CounterName(choice.hyperv);
   std::map<int, std::vector<const StoredSeries*>> vps;
   std::vector<const StoredSeries*> groups, group_runs, group_system, vsphere_usage, vsphere_runs;
   std::vector<const StoredSeries*> vs_ready, vs_costop, esx_ready, esx_costop;
@@ -170,13 +173,13 @@ void PlanHost(const std::vector<const StoredSeries*>& all, const HostChoice& cho
     } else if (k.source == SourceKind::kHyperV && k.counter == vp_counter) {
       if (auto vp = models::ParseHyperVVpInstance(k.instance)) vps[vp->vp].push_back(s);
     } else if (k.source == SourceKind::kVsphere && k.instance.empty()) {
-      if (k.counter == "cpu.usage.average") vsphere_usage.push_back(s);
-      if (k.counter == "cpu.run.summation") vsphere_runs.push_back(s);
+      if (k.counter == kVsphereUsageCounter) vsphere_usage.push_back(s);
+      if (k.counter == kVsphereRunCounter) vsphere_runs.push_back(s);
       if (k.counter == "cpu.ready.summation") vs_ready.push_back(s);
       if (k.counter == "cpu.costop.summation") vs_costop.push_back(s);
     } else if (k.source == SourceKind::kEsxtop) {
-      if (k.counter == "% Used") groups.push_back(s);
-      if (k.counter == "% Run") group_runs.push_back(s);
+      if (k.counter == kEsxtopUsedCounter) groups.push_back(s);
+      if (k.counter == kEsxtopRunCounter) group_runs.push_back(s);
       if (k.counter == "% System") group_system.push_back(s);
       if (k.counter == "% Ready") esx_ready.push_back(s);
       if (k.counter == "% CoStop") esx_costop.push_back(s);
@@ -188,17 +191,18 @@ void PlanHost(const std::vector<const StoredSeries*>& all, const HostChoice& cho
     p->host = HostSource::kHyperV;
     p->host_vps = std::move(vps);
     p->host_group.clear();
-    p->host_counter = vp_counter;
+    p->host_counter = std::string(vp_counter);
   } else if (!vsphere_usage.empty() || !vsphere_runs.empty()) {
     p->host = HostSource::kVsphere;
-    if (ChooseUsageOrRun({&vsphere_usage, "cpu.usage.average"}, {&vsphere_runs, "cpu.run.summation"},
-                         choice.vsphere_run, p)) {
+    if (ChooseUsageOrRun({&vsphere_usage, kVsphereUsageCounter}, {&vsphere_runs, kVsphereRunCounter},
+                         choice.vsphere == VsphereCounter::kRun, p)) {
       p->vsphere_usage = std::move(vsphere_usage);
       p->vsphere_run = std::move(vsphere_runs);
     }
   } else if (!groups.empty() || !group_runs.empty()) {
     p->host = HostSource::kEsxtop;
-    if (ChooseUsageOrRun({&groups, "% Used"}, {&group_runs, "% Run"}, choice.esxtop_run, p)) {
+    if (ChooseUsageOrRun({&groups, kEsxtopUsedCounter}, {&group_runs, kEsxtopRunCounter},
+                         choice.esxtop == EsxtopCounter::kRun, p)) {
       p->esxtop_used = std::move(groups);
       p->esxtop_run = std::move(group_runs);
       p->esxtop_system = std::move(group_system);

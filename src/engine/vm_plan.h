@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "models/correction.h"
+#include "src/core/host_counters.h"
 #include "src/store/sample_reader.h"
 
 namespace vrecon {
@@ -60,18 +61,12 @@ struct VmPlan {
 
 // `all`: every series of one guest machine.
 void PlanGuest(const std::vector<const StoredSeries*>& all, VmPlan* p);
-// Which host counter stands for the VM's CPU where a source has two.
-struct HostChoice {
-  bool hyperv_guest_run_time = false;  // % Guest Run Time rather than % Total Run Time
-  bool vsphere_run = false;            // cpu.run.summation rather than cpu.usage.average, where both are stored
-  bool esxtop_run = false;             // % Run rather than % Used, where both are stored
-};
 // A VM's host-side series by source where both esxtop and vSphere see it (the directory linked
 // them): each source is planned and corrected on its own, then joined window by window
 // (models/host_sources.h). One group, `all`, otherwise.
 std::vector<std::vector<const StoredSeries*>> HostSourceGroups(const std::vector<const StoredSeries*>& all);
 // `all`: every host-side series of one VM.
-void PlanHost(const std::vector<const StoredSeries*>& all, const HostChoice& choice, VmPlan* p);
+void PlanHost(const std::vector<const StoredSeries*>& all, const HostCounterChoice& choice, VmPlan* p);
 
 }  // namespace vrecon
 

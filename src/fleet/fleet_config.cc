@@ -7,10 +7,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
+#include <string>
+#include <string_view>
 #include <vector>
 
+#include "src/core/host_counters.h"
 #include "src/core/text_util.h"
 #include "src/fleet/toml_guard.h"
 #include "src/store/store_location.h"
@@ -268,6 +272,18 @@ StatusOr<FleetConfig> LoadFleetConfig(const std::string& path) {
   return ParseFleetConfig(text.str(), path, SystemLookups());
 }
 
+// vsphere_counter, esxtop_counter: the words of --vsphere-counter and --esxtop-counter.
+template <typename E>
+Status ReadCounterWord(const Checker& c, const toml::table& root, const char* key,
+                       std::optional<E> (*parse)(std::string_view), const std::vector<std::string>& words, E* out) {
+  std::string word(OptionWord(*out));
+  RETURN_IF_ERROR(c.String(root, "", key, &word));
+  const std::optional<E> choice = parse(word);
+  if (!choice) return c.Bad(root.get(key)->source(), key, MustBeOneOf(words));
+  *out = *choice;
+  return Status::Ok();
+}
+
 // retain_samples / retain_corrections: absent keeps everything. Corrections are computed from
 // samples: kept for less time, the next recompute would bring them back.
 Status ReadRetention(const Checker& c, const toml::table& root, FleetConfig* cfg) {
@@ -315,16 +331,10 @@ StatusOr<FleetConfig> ParseFleetConfig(std::string_view text, const std::string&
   RETURN_IF_ERROR(c.Duration(root, "", "retry_backoff", &cfg.retry_backoff));
   RETURN_IF_ERROR(c.Duration(root, "", "settle", &cfg.settle));
   RETURN_IF_ERROR(ReadRetention(c, root, &cfg));
-  std::string vsphere_counter = "usage";
-  RETURN_IF_ERROR(c.String(root, "", "vsphere_counter", &vsphere_counter));
-  if (vsphere_counter != "usage" && vsphere_counter != "run")
-    return c.Bad(root.get("vsphere_counter")->source(), "vsphere_counter", "must be \"usage\" or \"run\"");
-  cfg.vsphere_run = vsphere_counter == "run";
-  std::string esxtop_counter = "used";
-  RETURN_IF_ERROR(c.String(root, "", "esxtop_counter", &esxtop_counter));
-  if (esxtop_counter != "used" && esxtop_counter != "run")
-    return c.Bad(root.get("esxtop_counter")->source(), "esxtop_counter", "must be \"used\" or \"run\"");
-  cfg.esxtop_run = esxtop_counter == "run";
+  RETURN_IF_ERROR(ReadCounterWord(c, root, "vsphere_counter", ParseVsphereCounter, VsphereCounterWords(),
+                                  &cfg.host_counters.vsphere));
+  RETURN_IF_ERROR(
+      ReadCounterWord(c, root, "esxtop_counter", ParseEsxtopCounter, EsxtopCounterWords(), &cfg.host_counters.esxtop));
   if (const toml::node* m = root.get("mappings")) {
     if (!m->is_table()) return c.Bad(m->source(), "mappings", "must be a [mappings] table of \"guest\" = \"VM\"");
     for (auto&& [k, v] : *m->as_table()) {

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "src/core/host_counters.h"
 #include "src/core/status.h"
 #include "src/core/time_util.h"
 
@@ -49,8 +50,8 @@ struct FleetConfig {
   std::map<std::string, std::string> mappings;  // guest -> VM
   // Retention after each round (vrecon prune): keep samples / stored corrections this long.
   std::optional<TimeNs> retain_samples, retain_corrections;
-  bool vsphere_run = false;  // vsphere_counter = "run": cpu.run.summation is the host's truth (--vsphere-counter)
-  bool esxtop_run = false;   // esxtop_counter = "run": % Run rather than % Used (--esxtop-counter)
+  // vsphere_counter, esxtop_counter (as --vsphere-counter, --esxtop-counter); Hyper-V's default.
+  HostCounterChoice host_counters;
   std::vector<VcenterConfig> vcenters;
   std::vector<DropFolderConfig> drop_folders;
 };

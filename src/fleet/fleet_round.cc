@@ -269,8 +269,7 @@ void StoreRoundCorrections(const RoundContext& ctx, std::unique_ptr<Store>* runn
   req.from = (*earliest / window) * window - window;
   req.new_samples_from = earliest;
   req.mappings = cfg.mappings;
-  req.vsphere_run = cfg.vsphere_run;
-  req.esxtop_run = cfg.esxtop_run;
+  req.host_counters = cfg.host_counters;
   StatusOr<Store*> store = RunnerStore(ctx, runner_own);
   // The VMs' view, read once for the corrections and the capacity digests.
   if (store.ok()) {

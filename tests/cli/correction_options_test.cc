@@ -15,9 +15,9 @@ TEST(CorrectionOptionsTest, TheDefaultsAskForEveryVmInFiveMinuteWindowsAligned) 
   EXPECT_FALSE(req.from);
   EXPECT_FALSE(req.to);
   EXPECT_TRUE(req.align);
-  EXPECT_FALSE(req.vsphere_run);
-  EXPECT_FALSE(req.esxtop_run);
-  EXPECT_FALSE(req.hyperv_guest_run_time);
+  EXPECT_EQ(req.host_counters.vsphere, VsphereCounter::kUsage);
+  EXPECT_EQ(req.host_counters.esxtop, EsxtopCounter::kUsed);
+  EXPECT_EQ(req.host_counters.hyperv, HyperVCounter::kTotalRunTime);
   EXPECT_TRUE(req.mappings.empty());
 }
 
@@ -39,9 +39,9 @@ TEST(CorrectionOptionsTest, EveryOptionReachesTheRequest) {
   EXPECT_EQ(req.to, ParseIso("2026-11-02T12:00:00Z"));
   EXPECT_EQ(req.window, 60 * kNsPerSec);
   EXPECT_FALSE(req.align);
-  EXPECT_TRUE(req.vsphere_run);
-  EXPECT_TRUE(req.esxtop_run);
-  EXPECT_TRUE(req.hyperv_guest_run_time);
+  EXPECT_EQ(req.host_counters.vsphere, VsphereCounter::kRun);
+  EXPECT_EQ(req.host_counters.esxtop, EsxtopCounter::kRun);
+  EXPECT_EQ(req.host_counters.hyperv, HyperVCounter::kGuestRunTime);
   EXPECT_EQ(req.mappings.size(), 2u);
   EXPECT_EQ(req.mappings.at("db01"), "DB01");
 }
@@ -56,6 +56,15 @@ TEST(CorrectionOptionsTest, AUsageErrorNamesTheOption) {
   CorrectionOptions bad_map;
   bad_map.maps = {"web01"};
   EXPECT_EQ(ToCorrectionRequest(bad_map, &req).message(), "--map \"web01\" should be GUEST=VM");
+  // CLI11 refuses these words first; the request's own check says the same.
+  CorrectionOptions bad_counter;
+  bad_counter.vsphere_counter = "ready";
+  EXPECT_EQ(ToCorrectionRequest(bad_counter, &req).message(),
+            "--vsphere-counter must be \"usage\" or \"run\", not \"ready\"");
+  bad_counter = CorrectionOptions{};
+  bad_counter.esxtop_counter = "usage";
+  EXPECT_EQ(ToCorrectionRequest(bad_counter, &req).message(),
+            "--esxtop-counter must be \"used\" or \"run\", not \"usage\"");
 }
 
 }  // namespace

@@ -142,8 +142,8 @@ TEST_F(FleetConfigParseTest, AGoodFileGivesEveryValueAndResolvesPasswordsAndPath
   EXPECT_EQ(cfg->retry_backoff, 5 * kNsPerSec);
   EXPECT_EQ(cfg->retain_samples, 35 * 86400 * kNsPerSec);
   EXPECT_EQ(cfg->retain_corrections, 400 * 86400 * kNsPerSec);
-  EXPECT_TRUE(cfg->vsphere_run);
-  EXPECT_TRUE(cfg->esxtop_run);
+  EXPECT_EQ(cfg->host_counters.vsphere, VsphereCounter::kRun);
+  EXPECT_EQ(cfg->host_counters.esxtop, EsxtopCounter::kRun);
   EXPECT_EQ(cfg->mappings.at("web01"), "WEB01 (prod)");
   ASSERT_EQ(cfg->vcenters.size(), 2u);
   EXPECT_EQ(cfg->vcenters[0].id, "https://vc01.example/sdk");
