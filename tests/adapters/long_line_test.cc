@@ -7,6 +7,7 @@
 #include "adapters/perfmon/perfmon_reader.h"
 #include "adapters/powercli/powercli_csv.h"
 #include "tests/support/capture_sink.h"
+#include "tests/support/reader_options.h"
 
 namespace vrecon {
 namespace {
@@ -19,8 +20,7 @@ Status Read(const std::string& text, size_t chunk) {
   Options o;
   o.file = "big.log";
   Parser p(o, &sink);
-  for (size_t i = 0; i < text.size(); i += chunk) RETURN_IF_ERROR(p.Parse(std::string_view(text).substr(i, chunk)));
-  return p.Finish();
+  return testing::ReadInChunks(p, text, chunk);
 }
 
 // `head` then a second line of 64 MiB + 1 byte, then a short third line (or none).

@@ -86,7 +86,7 @@ class ReadySummariesTest : public ::testing::TestWithParam<TestBackend> {
   TempDir dir_;
 };
 
-std::map<TimeNs, std::string> Days(Store* store, int64_t vm_id) {
+std::map<TimeNs, std::string> StoredReadyDays(Store* store, int64_t vm_id) {
   auto days = LoadReadyDays(store, vm_id, "esxtop", std::numeric_limits<TimeNs>::min());
   EXPECT_TRUE(days.ok()) << days.status().message();
   return days.ok() ? *days : std::map<TimeNs, std::string>{};
@@ -106,7 +106,7 @@ TEST_P(ReadySummariesTest, ANewDayUpdatesItselfAndGivesTheWholeSummary) {
   auto vms = ListCorrVms(a->get());
   ASSERT_TRUE(vms.ok());
   ASSERT_EQ(vms->size(), 2u);
-  const std::map<TimeNs, std::string> before = Days(a->get(), vms->front().id);
+  const std::map<TimeNs, std::string> before = StoredReadyDays(a->get(), vms->front().id);
   ASSERT_EQ(before.size(), 2u);
 
   // Day 3 arrives; the corrections are stored from it on, as a fleet round does.
@@ -118,7 +118,7 @@ TEST_P(ReadySummariesTest, ANewDayUpdatesItselfAndGivesTheWholeSummary) {
   from_day3.from = *ParseIso("2026-11-03T00:55:00Z");
   ASSERT_TRUE(StoreCorrections(a->get(), from_day3).ok());
 
-  const std::map<TimeNs, std::string> after = Days(a->get(), vms->front().id);
+  const std::map<TimeNs, std::string> after = StoredReadyDays(a->get(), vms->front().id);
   ASSERT_EQ(after.size(), 3u);
   for (const auto& [day, blob] : before) EXPECT_EQ(after.at(day), blob) << "day " << day << " was rewritten";
 
@@ -169,7 +169,7 @@ TEST_P(ReadySummariesTest, PrunedSamplesAndDaysLiveOnInTheSummary) {
     if (samples_too) prune.samples_before = prune.corrections_before;
     prune.now = NowNs();
     ASSERT_TRUE(Prune(store->get(), prune).ok());
-    EXPECT_EQ(Days(store->get(), vms->front().id).size(), 1u) << "days 1 and 2 went with the corrections";
+    EXPECT_EQ(StoredReadyDays(store->get(), vms->front().id).size(), 1u) << "days 1 and 2 went with the corrections";
     ASSERT_TRUE(StoreCorrections(store->get(), all).ok());  // `report --recompute`
     auto after = LoadReady(store->get(), vms->front().id);
     ASSERT_TRUE(after.ok() && after->size() == 1u);
@@ -279,7 +279,7 @@ TEST_P(ReadySummariesTest, AFoldedSampleBegunTheDayBeforeKeepsTheDaysAfter) {
   for (const CorrVm& vm : *vms) {
     int64_t want_id = 0;
     for (const CorrVm& v : *want_vms) want_id = v.vm_key == vm.vm_key ? v.id : want_id;
-    const std::map<TimeNs, std::string> got = Days(a->get(), vm.id), want = Days(b->get(), want_id);
+    const std::map<TimeNs, std::string> got = StoredReadyDays(a->get(), vm.id), want = StoredReadyDays(b->get(), want_id);
     ASSERT_EQ(got.size(), 2u) << vm.vm << ": days 3 and 4";
     ASSERT_EQ(want.size(), 2u) << vm.vm;
     for (const auto& [day, blob] : want) {

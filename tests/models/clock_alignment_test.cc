@@ -15,9 +15,9 @@ namespace vrecon::models {
 namespace {
 
 using vrecon::testing::kS;
-constexpr TimeNs kT0 = 1'790'000'000 * kS;  // 2026-09-21, a multiple of 300 s
+constexpr TimeNs kClockT0 = 1'790'000'000 * kS;  // 2026-09-21, a multiple of 300 s
 
-// A utilization that changes level every 20..120 s (seconds since kT0, true time).
+// A utilization that changes level every 20..120 s (seconds since kClockT0, true time).
 std::vector<double> Levels(int seconds, unsigned seed) { return vrecon::testing::StepLoad(seconds, seed, 10, 90); }
 
 double MeanOver(const std::vector<double>& u, double a, double b) {
@@ -32,7 +32,7 @@ double MeanOver(const std::vector<double>& u, double a, double b) {
 std::vector<TimedValue> Host(const std::vector<double>& u) {
   std::vector<TimedValue> h;
   for (int t = 0; t + 20 <= static_cast<int>(u.size()); t += 20)
-    h.push_back({kT0 + t * kS, kT0 + (t + 20) * kS, MeanOver(u, t, t + 20)});
+    h.push_back({kClockT0 + t * kS, kClockT0 + (t + 20) * kS, MeanOver(u, t, t + 20)});
   return h;
 }
 
@@ -50,7 +50,7 @@ std::vector<TimedValue> Guest(const std::vector<double>& u, const std::function<
     const double a = truth(gs), b = truth(gs + 15);
     if (b >= u.size()) break;
     if (a < 0) continue;
-    g.push_back({kT0 + static_cast<TimeNs>(gs * kS), kT0 + static_cast<TimeNs>((gs + 15) * kS), MeanOver(u, a, b)});
+    g.push_back({kClockT0 + static_cast<TimeNs>(gs * kS), kClockT0 + static_cast<TimeNs>((gs + 15) * kS), MeanOver(u, a, b)});
   }
   return g;
 }
@@ -64,10 +64,10 @@ TEST(ClockAlignmentTest, RecoversKnownOffsetAndDrift) {
   ASSERT_EQ(m.segments.size(), 1u);
   ASSERT_TRUE(m.segments[0].estimated);
   for (double t : {1800.0, 10800.0, 19800.0}) {
-    const TimeNs guest = kT0 + static_cast<TimeNs>((t + off(t)) * kS);
+    const TimeNs guest = kClockT0 + static_cast<TimeNs>((t + off(t)) * kS);
     ASSERT_TRUE(m.OffsetAt(guest).has_value());
     EXPECT_NEAR(*m.OffsetAt(guest), off(t), 1.0) << "at " << t << " s";
-    EXPECT_NEAR(static_cast<double>(m.ToHost(guest) - kT0) / kS, t, 1.0);
+    EXPECT_NEAR(static_cast<double>(m.ToHost(guest) - kClockT0) / kS, t, 1.0);
   }
   EXPECT_NEAR(m.segments[0].drift_ppm, 200, 80);
 }
@@ -75,8 +75,8 @@ TEST(ClockAlignmentTest, RecoversKnownOffsetAndDrift) {
 TEST(ClockAlignmentTest, NegativeOffsetIsRecovered) {
   const std::vector<double> u = Levels(3 * 3600, 11);
   const ClockModel m = EstimateClock(Guest(u, [](double) { return -73.0; }), Host(u), {}, AlignmentConfig{});
-  ASSERT_TRUE(m.OffsetAt(kT0 + 5000 * kS).has_value());
-  EXPECT_NEAR(*m.OffsetAt(kT0 + 5000 * kS), -73.0, 1.0);
+  ASSERT_TRUE(m.OffsetAt(kClockT0 + 5000 * kS).has_value());
+  EXPECT_NEAR(*m.OffsetAt(kClockT0 + 5000 * kS), -73.0, 1.0);
 }
 
 // A smooth load (an hourly and a 10-minute wave, as in bench/fleet_correct_bench) has a
@@ -96,12 +96,12 @@ TEST(ClockAlignmentTest, SmoothLoadRangesFindTheOffsetBetweenCoarseSteps) {
   for (const RangeEstimate& r : ranges) {
     if (!r.offset_s) continue;
     ++estimated;
-    EXPECT_NEAR(*r.offset_s, 11.3, 1.5) << "range at " << (r.from - kT0) / kS << " s";
+    EXPECT_NEAR(*r.offset_s, 11.3, 1.5) << "range at " << (r.from - kClockT0) / kS << " s";
   }
   EXPECT_GE(estimated, 10);
   const ClockModel m = EstimateClock(g, h, {}, AlignmentConfig{});
-  ASSERT_TRUE(m.OffsetAt(kT0 + 6 * 3600 * kS).has_value());
-  EXPECT_NEAR(*m.OffsetAt(kT0 + 6 * 3600 * kS), 11.3, 0.75);
+  ASSERT_TRUE(m.OffsetAt(kClockT0 + 6 * 3600 * kS).has_value());
+  EXPECT_NEAR(*m.OffsetAt(kClockT0 + 6 * 3600 * kS), 11.3, 0.75);
 }
 
 TEST(ClockAlignmentTest, FlatSeriesLeaveTheOffsetUnknown) {
@@ -109,8 +109,8 @@ TEST(ClockAlignmentTest, FlatSeriesLeaveTheOffsetUnknown) {
   const ClockModel m = EstimateClock(Guest(u, [](double) { return 40.0; }), Host(u), {}, AlignmentConfig{});
   ASSERT_EQ(m.segments.size(), 1u);
   EXPECT_FALSE(m.segments[0].estimated);
-  EXPECT_FALSE(m.OffsetAt(kT0 + 3600 * kS).has_value());
-  EXPECT_EQ(m.ToHost(kT0 + 3600 * kS), kT0 + 3600 * kS);  // offset 0 used, never invented
+  EXPECT_FALSE(m.OffsetAt(kClockT0 + 3600 * kS).has_value());
+  EXPECT_EQ(m.ToHost(kClockT0 + 3600 * kS), kClockT0 + 3600 * kS);  // offset 0 used, never invented
 }
 
 TEST(ClockAlignmentTest, UnrelatedSeriesDoNotCorrelate) {
@@ -128,7 +128,7 @@ TEST(ClockAlignmentTest, ResyncStepSplitsTheSegments) {
   // The first guest sample end after the step, as AnalyzeGuestTimes would report it.
   TimeNs cut = 0;
   for (const TimedValue& s : g)
-    if (s.end - kT0 > static_cast<TimeNs>((step_at + 65) * kS)) {
+    if (s.end - kClockT0 > static_cast<TimeNs>((step_at + 65) * kS)) {
       cut = s.end;
       break;
     }
@@ -137,12 +137,12 @@ TEST(ClockAlignmentTest, ResyncStepSplitsTheSegments) {
   ASSERT_EQ(m.segments.size(), 2u);
   EXPECT_EQ(m.segments[1].guest_from, cut);
   ASSERT_TRUE(m.segments[0].estimated && m.segments[1].estimated);
-  EXPECT_NEAR(*m.OffsetAt(kT0 + 3600 * kS), 40.0, 1.0);
-  EXPECT_NEAR(*m.OffsetAt(kT0 + 6 * 3600 * kS), 65.0, 1.0);
+  EXPECT_NEAR(*m.OffsetAt(kClockT0 + 3600 * kS), 40.0, 1.0);
+  EXPECT_NEAR(*m.OffsetAt(kClockT0 + 6 * 3600 * kS), 65.0, 1.0);
   // Without the split one line cannot hold both sides.
   const ClockModel one = EstimateClock(g, h, {}, AlignmentConfig{});
   ASSERT_EQ(one.segments.size(), 1u);
-  EXPECT_GT(std::abs(*one.OffsetAt(kT0 + 3600 * kS) - 40.0) + std::abs(*one.OffsetAt(kT0 + 6 * 3600 * kS) - 65.0), 2.0);
+  EXPECT_GT(std::abs(*one.OffsetAt(kClockT0 + 3600 * kS) - 40.0) + std::abs(*one.OffsetAt(kClockT0 + 6 * 3600 * kS) - 65.0), 2.0);
 }
 
 // A 30 s jump is two sampling intervals: the spacing alone reads it as two missed samples. The
@@ -182,8 +182,8 @@ TEST(ClockAlignmentTest, GapWithTheOffsetChangedIsAStep) {
 
 TEST(ClockAlignmentTest, EmptyModelIsIdentity) {
   const ClockModel m;
-  EXPECT_EQ(m.ToHost(kT0), kT0);
-  EXPECT_FALSE(m.OffsetAt(kT0).has_value());
+  EXPECT_EQ(m.ToHost(kClockT0), kClockT0);
+  EXPECT_FALSE(m.OffsetAt(kClockT0).has_value());
 }
 
 }  // namespace
@@ -204,8 +204,8 @@ TEST(ClockAlignmentTest, BlindRangesAndResidualSayHowFarAWindowMayBeOff) {
   ASSERT_EQ(m.segments.size(), 1u);
   ASSERT_TRUE(m.segments[0].estimated);
   EXPECT_LT(m.segments[0].residual_s, 2.0);  // the lags' 1 s grid
-  EXPECT_DOUBLE_EQ(m.ResidualAt(kT0 + 1200 * kS), cfg.max_lag_s);
-  EXPECT_LT(m.ResidualAt(kT0 + 9000 * kS), 2.0);
+  EXPECT_DOUBLE_EQ(m.ResidualAt(kClockT0 + 1200 * kS), cfg.max_lag_s);
+  EXPECT_LT(m.ResidualAt(kClockT0 + 9000 * kS), 2.0);
 }
 
 }  // namespace

@@ -1,10 +1,11 @@
-// ReaderOptions for reader tests in one expression (designated initializers that leave fields
-// out trip GCC's -Wmissing-field-initializers).
+// For reader tests: ReaderOptions in one expression (designated initializers that leave fields
+// out trip GCC's -Wmissing-field-initializers), and a text fed to a reader as a file reaches it.
 #ifndef VRECON_TESTS_SUPPORT_READER_OPTIONS_H_
 #define VRECON_TESTS_SUPPORT_READER_OPTIONS_H_
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "src/core/reader.h"
@@ -19,6 +20,14 @@ inline ReaderOptions Options(std::string file, std::optional<int> tz_bias_minute
   o.resume_lookup = std::move(resume_lookup);
   o.default_machine = std::move(default_machine);
   return o;
+}
+
+// Feeds `text` to a streaming reader `chunk` bytes at a time, then finishes it: a file's bytes
+// arrive in pieces of any size, and a reader must give the same answer for each.
+template <typename R>
+Status ReadInChunks(R& reader, std::string_view text, size_t chunk = 1 << 20) {
+  for (size_t i = 0; i < text.size(); i += chunk) RETURN_IF_ERROR(reader.Parse(text.substr(i, chunk)));
+  return reader.Finish();
 }
 
 }  // namespace vrecon::testing

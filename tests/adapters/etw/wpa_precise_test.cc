@@ -32,8 +32,7 @@ template <typename R>
 Status ReadWith(const std::string& text, ReaderOptions o, SeriesSink* sink, ReadSummary* sum = nullptr,
                 size_t chunk = 1 << 20) {
   R r(std::move(o), sink);
-  for (size_t i = 0; i < text.size(); i += chunk) RETURN_IF_ERROR(r.Parse(std::string_view(text).substr(i, chunk)));
-  Status s = r.Finish();
+  Status s = testing::ReadInChunks(r, text, chunk);
   if (sum) *sum = r.summary();
   return s;
 }

@@ -19,9 +19,7 @@ using testing::SeriesSink;
 Status ReadDump(const std::string& path, ReaderOptions options, SeriesSink* sink, ReadSummary* summary = nullptr,
                 size_t chunk = 1 << 20) {
   XperfDumperReader r(std::move(options), sink);
-  auto text = testing::ReadText(path);
-  for (size_t i = 0; i < text.size(); i += chunk) RETURN_IF_ERROR(r.Parse(std::string_view(text).substr(i, chunk)));
-  Status s = r.Finish();
+  Status s = testing::ReadInChunks(r, testing::ReadText(path), chunk);
   if (summary) *summary = r.summary();
   return s;
 }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/support/capture_sink.h"
+#include "tests/support/reader_options.h"
 
 namespace vrecon::perfmon {
 namespace {
@@ -19,8 +20,7 @@ constexpr const char* kLog =
 Status ParseAll(std::string_view text, size_t chunk, CaptureSink* sink, ReaderOptions opts = {}) {
   if (opts.file.empty()) opts.file = "x.csv";
   PerfmonReader p(opts, sink);
-  for (size_t i = 0; i < text.size(); i += chunk) RETURN_IF_ERROR(p.Parse(text.substr(i, chunk)));
-  return p.Finish();
+  return testing::ReadInChunks(p, text, chunk);
 }
 
 TEST(PerfmonReaderTest, ReadsColumnsRowsAndUtcTimes) {

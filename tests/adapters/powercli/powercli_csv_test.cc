@@ -56,8 +56,7 @@ std::string Row(const std::string& value, const std::string& time, const std::st
 Status ParseAll(std::string_view text, size_t chunk, SampleSink* sink, ReaderOptions opts = {}) {
   if (opts.file.empty()) opts.file = "x.csv";
   PowerCliReader p(opts, sink);
-  for (size_t i = 0; i < text.size(); i += chunk) RETURN_IF_ERROR(p.Parse(text.substr(i, chunk)));
-  return p.Finish();
+  return testing::ReadInChunks(p, text, chunk);
 }
 
 TimeNs Utc(const char* iso) { return *ParseIso(iso); }
