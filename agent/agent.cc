@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <optional>
 #include <utility>
 
 #include "agent/sampler.h"
@@ -49,94 +51,113 @@ std::string UsageText() {
          "Ctrl+C (or a service stop) ends the current file cleanly.\n";
 }
 
+namespace {
+
+// Stores an option's value in the options after checking it; the error names the option.
+using ValueSetter = Status (*)(const std::string& flag, const std::string& value, Options* o);
+
+Status SetCount(const std::string& flag, const std::string& v, double min, std::int64_t scale, std::int64_t* out) {
+  double n = 0;
+  ASSIGN_OR_RETURN(n, Number(flag, v, min));
+  *out = static_cast<std::int64_t>(n * static_cast<double>(scale));
+  return Status::Ok();
+}
+
+// The options that take a value.
+const std::map<std::string, ValueSetter>& ValueOptions() {
+  static const std::map<std::string, ValueSetter> options = {
+      {"--out",
+       [](const std::string&, const std::string& v, Options* o) {
+         o->out_dir = v;
+         return Status::Ok();
+       }},
+      {"--interval",
+       [](const std::string& f, const std::string& v, Options* o) {
+         ASSIGN_OR_RETURN(o->interval_seconds, Number(f, v, 0.1));
+         return Status::Ok();
+       }},
+      {"--set",
+       [](const std::string&, const std::string& v, Options* o) {
+         if (v != "none" && !CounterSet(v, "").ok())
+           return Status::InvalidArgument("--set: unknown counter set \"" + v + "\" (known: vrecon, hyperv, none)");
+         o->sets.push_back(v);
+         return Status::Ok();
+       }},
+      {"--counter",
+       [](const std::string&, const std::string& v, Options* o) {
+         auto spec = ParseCounterPath(v);
+         if (!spec.ok()) return Status::InvalidArgument("--counter: " + spec.status().message());
+         o->counters.push_back(v);
+         return Status::Ok();
+       }},
+      {"--counter-file",
+       [](const std::string&, const std::string& v, Options* o) {
+         o->counter_files.push_back(v);
+         return Status::Ok();
+       }},
+      {"--computer",
+       [](const std::string&, const std::string& v, Options* o) {
+         std::string name = v.rfind("\\\\", 0) == 0 ? v.substr(2) : v;
+         if (name.empty() || name.find('\\') != std::string::npos)
+           return Status::InvalidArgument("--computer: expected NAME or \\\\NAME, got \"" + v + "\"");
+         o->computers.push_back(name);
+         return Status::Ok();
+       }},
+      {"--max-size",
+       [](const std::string& f, const std::string& v, Options* o) {
+         double mb = 0;
+         ASSIGN_OR_RETURN(mb, Number(f, v, 0));
+         o->max_bytes = static_cast<std::uint64_t>(mb * 1024 * 1024);
+         return Status::Ok();
+       }},
+      {"--rotate-minutes", [](const std::string& f, const std::string& v,
+                              Options* o) { return SetCount(f, v, 0, 60, &o->rotate_seconds); }},
+      {"--refresh", [](const std::string& f, const std::string& v,
+                       Options* o) { return SetCount(f, v, 1, 1, &o->refresh_seconds); }},
+      {"--prefix",
+       [](const std::string&, const std::string& v, Options* o) {
+         if (v.empty() || v.find_first_of("\\/:*?\"<>|") != std::string::npos)
+           return Status::InvalidArgument("--prefix: not usable in a file name: \"" + v + "\"");
+         o->prefix = v;
+         return Status::Ok();
+       }},
+      {"--count",
+       [](const std::string& f, const std::string& v, Options* o) { return SetCount(f, v, 1, 1, &o->count); }},
+      {"--duration",
+       [](const std::string& f, const std::string& v, Options* o) {
+         ASSIGN_OR_RETURN(o->duration_seconds, Number(f, v, 0.1));
+         return Status::Ok();
+       }},
+  };
+  return options;
+}
+
+// The options that take none; false for any other argument.
+bool SetFlag(const std::string& a, Options* o) {
+  if (a == "--help" || a == "-h" || a == "/?") return o->help = true;
+  if (a == "--version") return o->version = true;
+  if (a == "--list") return o->list = true;
+  if (a == "--service") return o->service = true;
+  return false;
+}
+
+}  // namespace
+
 StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
   Options o;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string a = args[i];
-    std::string value;
-    bool has_inline = false;
-    if (a.rfind("--", 0) == 0) {
-      const size_t eq = a.find('=');
-      if (eq != std::string::npos) {
-        value = a.substr(eq + 1);
-        a = a.substr(0, eq);
-        has_inline = true;
-      }
+    std::optional<std::string> inline_value;  // --name=value
+    if (const size_t eq = a.find('='); a.rfind("--", 0) == 0 && eq != std::string::npos) {
+      inline_value = a.substr(eq + 1);
+      a.resize(eq);
     }
-    auto take = [&]() -> StatusOr<std::string> {
-      if (has_inline) return value;
-      if (i + 1 >= args.size()) return Status::InvalidArgument(a + ": missing value");
-      return args[++i];
-    };
-#define VRECON_TAKE(var)                        \
-  auto var##_or = take();                       \
-  if (!var##_or.ok()) return var##_or.status(); \
-  const std::string var = *var##_or
-    if (a == "--help" || a == "-h" || a == "/?") {
-      o.help = true;
-    } else if (a == "--version") {
-      o.version = true;
-    } else if (a == "--list") {
-      o.list = true;
-    } else if (a == "--service") {
-      o.service = true;
-    } else if (a == "--out") {
-      VRECON_TAKE(v);
-      o.out_dir = v;
-    } else if (a == "--interval") {
-      VRECON_TAKE(v);
-      ASSIGN_OR_RETURN(o.interval_seconds, Number(a, v, 0.1));
-    } else if (a == "--set") {
-      VRECON_TAKE(v);
-      if (v != "none" && !CounterSet(v, "").ok())
-        return Status::InvalidArgument("--set: unknown counter set \"" + v + "\" (known: vrecon, hyperv, none)");
-      o.sets.push_back(v);
-    } else if (a == "--counter") {
-      VRECON_TAKE(v);
-      auto spec = ParseCounterPath(v);
-      if (!spec.ok()) return Status::InvalidArgument("--counter: " + spec.status().message());
-      o.counters.push_back(v);
-    } else if (a == "--counter-file") {
-      VRECON_TAKE(v);
-      o.counter_files.push_back(v);
-    } else if (a == "--computer") {
-      VRECON_TAKE(v);
-      std::string name = v.rfind("\\\\", 0) == 0 ? v.substr(2) : v;
-      if (name.empty() || name.find('\\') != std::string::npos)
-        return Status::InvalidArgument("--computer: expected NAME or \\\\NAME, got \"" + v + "\"");
-      o.computers.push_back(name);
-    } else if (a == "--max-size") {
-      VRECON_TAKE(v);
-      double mb = 0;
-      ASSIGN_OR_RETURN(mb, Number(a, v, 0));
-      o.max_bytes = static_cast<std::uint64_t>(mb * 1024 * 1024);
-    } else if (a == "--rotate-minutes") {
-      VRECON_TAKE(v);
-      double m = 0;
-      ASSIGN_OR_RETURN(m, Number(a, v, 0));
-      o.rotate_seconds = static_cast<std::int64_t>(m * 60);
-    } else if (a == "--refresh") {
-      VRECON_TAKE(v);
-      double s = 0;
-      ASSIGN_OR_RETURN(s, Number(a, v, 1));
-      o.refresh_seconds = static_cast<std::int64_t>(s);
-    } else if (a == "--prefix") {
-      VRECON_TAKE(v);
-      if (v.empty() || v.find_first_of("\\/:*?\"<>|") != std::string::npos)
-        return Status::InvalidArgument("--prefix: not usable in a file name: \"" + v + "\"");
-      o.prefix = v;
-    } else if (a == "--count") {
-      VRECON_TAKE(v);
-      double n = 0;
-      ASSIGN_OR_RETURN(n, Number(a, v, 1));
-      o.count = static_cast<std::int64_t>(n);
-    } else if (a == "--duration") {
-      VRECON_TAKE(v);
-      ASSIGN_OR_RETURN(o.duration_seconds, Number(a, v, 0.1));
-    } else {
+    if (SetFlag(a, &o)) continue;
+    const auto option = ValueOptions().find(a);
+    if (option == ValueOptions().end())
       return Status::InvalidArgument("unknown argument \"" + args[i] + "\" (see --help)");
-    }
-#undef VRECON_TAKE
+    if (!inline_value && i + 1 >= args.size()) return Status::InvalidArgument(a + ": missing value");
+    RETURN_IF_ERROR(option->second(a, inline_value ? *inline_value : args[++i], &o));
   }
   return o;
 }

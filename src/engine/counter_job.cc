@@ -91,6 +91,106 @@ void UseClocks(const std::map<std::string, models::ClockModel>& clocks, CounterR
   }
 }
 
+namespace {
+
+// The guest and host sides' series that counters are read from.
+struct CounterSides {
+  std::vector<StoredSeries> guest, host;
+};
+
+// The last of the windows that share `first`'s grid: windows come VM by VM, and each run of one
+// VM's adjacent windows shares one grid (a data gap the correction left out starts a new run, so
+// the grid never spans it).
+size_t LastOfRun(const std::vector<models::WindowResult>& windows, size_t first) {
+  size_t last = first;
+  while (last + 1 < windows.size() && windows[last + 1].vm_key == windows[first].vm_key &&
+         windows[last + 1].guest_machine == windows[first].guest_machine &&
+         windows[last + 1].start <= windows[last].end)
+    ++last;
+  return last;
+}
+
+// One guest series on the grid, by its type, with the host root's latency for a QPC-timed one.
+StatusOr<TypedSeries> ReadTyped(Store* store, const StoredSeries& s, const CounterSides& sides,
+                                const std::set<std::string>& hosts, const models::WindowGrid& grid,
+                                const TimeRange& range, const models::ToTrueTime& to_true, const CounterRequest& req) {
+  const SeriesKey& k = s.key;
+  TypedSeries t;
+  t.guest = &s;
+  t.cls = models::ClassifyCounter(k.object, k.instance, k.counter, k.unit);
+  if (t.cls.type == CounterType::kRate) {
+    t.rates.emplace(grid);
+    RETURN_IF_ERROR(ForEachSample(store, s.id, range, [&](TimeNs a, TimeNs b, double v) {
+      if (!IsMissing(v)) t.rates->Add(a, b, v, to_true);
+    }));
+  } else {
+    t.values.emplace(grid);
+    RETURN_IF_ERROR(ForEachSample(store, s.id, range, [&](TimeNs a, TimeNs b, double v) {
+      if (!IsMissing(v)) t.values->Add(to_true ? to_true(a) : a, to_true ? to_true(b) : b, v);
+    }));
+  }
+  if (t.cls.type != CounterType::kQpcLatency) return t;
+  const std::vector<const StoredSeries*> host =
+      HostDiskSeries(sides.host, hosts, k, req.host_disk, &t.host_label, &t.no_host_reason);
+  if (host.empty()) return t;
+  t.host.emplace(grid);
+  for (const StoredSeries* h : host)
+    RETURN_IF_ERROR(ForEachSample(store, h->id, range, [&](TimeNs a, TimeNs b, double v) {
+      if (!IsMissing(v)) t.host->Add(a, b, v);
+    }));
+  return t;
+}
+
+// The guest machine's counters that the correction does not answer itself, on the grid.
+StatusOr<std::vector<TypedSeries>> ReadGuestCounters(Store* store, const CounterSides& sides,
+                                                     const models::WindowResult& head, const models::WindowGrid& grid,
+                                                     const models::ToTrueTime& to_true, const CounterRequest& req) {
+  // Guest times may sit a clock offset away from the windows (the alignment searches up to a
+  // few minutes): read a margin on each side.
+  const TimeNs margin = std::max<TimeNs>(req.window, 600 * kNsPerSec);
+  const TimeRange range{grid.origin - margin, grid.End(grid.count - 1) + margin};
+  const std::set<std::string> hosts = HyperVHostsOf(sides.host, head.vm);
+  std::vector<TypedSeries> typed;
+  const std::string ng = NormalizeVmName(head.guest_machine);
+  for (const StoredSeries& s : sides.guest) {
+    const SeriesKey& k = s.key;
+    if (NormalizeVmName(k.machine) != ng) continue;
+    if ((k.object == "Process" || k.object == "Process V2") && k.counter == "% Processor Time") continue;
+    // An ETW trace's or profile's figures are the correction's own where they cover a window
+    // (events and profile bases).
+    if (k.object.starts_with("ETW ")) continue;
+    ASSIGN_OR_RETURN(TypedSeries t, ReadTyped(store, s, sides, hosts, grid, range, to_true, req));
+    typed.push_back(std::move(t));
+  }
+  return typed;
+}
+
+// Each counter's value in window r (cell i of the grid).
+std::vector<models::CounterValue> EvaluateWindow(const models::WindowResult& r, int i,
+                                                 const std::vector<TypedSeries>& typed, bool aligned) {
+  std::vector<models::CounterValue> out;
+  for (const TypedSeries& t : typed) {
+    models::CounterWindowInput in;
+    in.cls = t.cls;
+    if (t.values) in.guest_mean = t.values->Mean(i);
+    if (t.rates) in.rate = t.rates->at(i);
+    in.aligned = aligned;
+    in.w = r.w;
+    in.linux_steal = r.steal_pct.has_value();
+    if (t.host) {
+      in.host_latency_s = t.host->Mean(i);
+      in.host_disk = t.host_label;
+      if (!in.host_latency_s) in.no_host_reason = t.host_label + " has no value in this window";
+    } else {
+      in.no_host_reason = t.no_host_reason;
+    }
+    if (auto v = models::EvaluateCounter(PathOf(t.guest->key), t.guest->key.unit, in)) out.push_back(std::move(*v));
+  }
+  return out;
+}
+
+}  // namespace
+
 StatusOr<std::vector<std::vector<models::CounterValue>>> RunCounters(Store* store,
                                                                      const std::vector<models::WindowResult>& windows,
                                                                      const CounterRequest& req) {
@@ -98,19 +198,12 @@ StatusOr<std::vector<std::vector<models::CounterValue>>> RunCounters(Store* stor
   SeriesFilter guest_filter, host_filter;
   guest_filter.source = "guest";
   host_filter.source = "hyperv";
-  ASSIGN_OR_RETURN(std::vector<StoredSeries> guest_side, FindSeries(store, guest_filter));
-  ASSIGN_OR_RETURN(std::vector<StoredSeries> host_side, FindSeries(store, host_filter));
-
-  // Windows come VM by VM; each run of one VM's adjacent windows shares one grid (a data gap the
-  // correction left out starts a new run, so the grid never spans it).
+  CounterSides sides;
+  ASSIGN_OR_RETURN(sides.guest, FindSeries(store, guest_filter));
+  ASSIGN_OR_RETURN(sides.host, FindSeries(store, host_filter));
   for (size_t first = 0; first < windows.size();) {
-    size_t last = first;
-    while (last + 1 < windows.size() && windows[last + 1].vm_key == windows[first].vm_key &&
-           windows[last + 1].guest_machine == windows[first].guest_machine &&
-           windows[last + 1].start <= windows[last].end)
-      ++last;
+    const size_t last = LastOfRun(windows, first), next = last + 1;
     const models::WindowResult& head = windows[first];
-    const size_t next = last + 1;
     if (head.guest_machine.empty()) {
       first = next;
       continue;
@@ -121,71 +214,10 @@ StatusOr<std::vector<std::vector<models::CounterValue>>> RunCounters(Store* stor
     grid.count = static_cast<int>((windows[last].end - grid.origin + req.window - 1) / req.window);
     auto clock_it = req.clocks.find(head.vm_key);
     const models::ToTrueTime to_true = clock_it == req.clocks.end() ? models::ToTrueTime{} : clock_it->second;
-    // Guest times may sit a clock offset away from the windows (the alignment searches up to a
-    // few minutes): read a margin on each side.
-    const TimeNs margin = std::max<TimeNs>(req.window, 600 * kNsPerSec);
-    const TimeRange range{grid.origin - margin, grid.End(grid.count - 1) + margin};
-    const std::set<std::string> hosts = HyperVHostsOf(host_side, head.vm);
-
-    std::vector<TypedSeries> typed;
-    const std::string ng = NormalizeVmName(head.guest_machine);
-    for (const StoredSeries& s : guest_side) {
-      const SeriesKey& k = s.key;
-      if (NormalizeVmName(k.machine) != ng) continue;
-      if ((k.object == "Process" || k.object == "Process V2") && k.counter == "% Processor Time") continue;
-      // An ETW trace's or profile's figures are the correction's own where they cover a window
-      // (events and profile bases).
-      if (k.object.starts_with("ETW ")) continue;
-      TypedSeries t;
-      t.guest = &s;
-      t.cls = models::ClassifyCounter(k.object, k.instance, k.counter, k.unit);
-      if (t.cls.type == CounterType::kRate) {
-        t.rates.emplace(grid);
-        RETURN_IF_ERROR(ForEachSample(store, s.id, range, [&](TimeNs a, TimeNs b, double v) {
-          if (!IsMissing(v)) t.rates->Add(a, b, v, to_true);
-        }));
-      } else {
-        t.values.emplace(grid);
-        RETURN_IF_ERROR(ForEachSample(store, s.id, range, [&](TimeNs a, TimeNs b, double v) {
-          if (!IsMissing(v)) t.values->Add(to_true ? to_true(a) : a, to_true ? to_true(b) : b, v);
-        }));
-      }
-      if (t.cls.type == CounterType::kQpcLatency) {
-        const std::vector<const StoredSeries*> host =
-            HostDiskSeries(host_side, hosts, k, req.host_disk, &t.host_label, &t.no_host_reason);
-        if (!host.empty()) {
-          t.host.emplace(grid);
-          for (const StoredSeries* h : host)
-            RETURN_IF_ERROR(ForEachSample(store, h->id, range, [&](TimeNs a, TimeNs b, double v) {
-              if (!IsMissing(v)) t.host->Add(a, b, v);
-            }));
-        }
-      }
-      typed.push_back(std::move(t));
-    }
-
+    ASSIGN_OR_RETURN(const std::vector<TypedSeries> typed, ReadGuestCounters(store, sides, head, grid, to_true, req));
     for (size_t wi = first; wi < next; ++wi) {
-      const models::WindowResult& r = windows[wi];
-      const int i = static_cast<int>((r.start - grid.origin) / grid.width);
-      if (i < 0 || i >= grid.count) continue;
-      for (const TypedSeries& t : typed) {
-        models::CounterWindowInput in;
-        in.cls = t.cls;
-        if (t.values) in.guest_mean = t.values->Mean(i);
-        if (t.rates) in.rate = t.rates->at(i);
-        in.aligned = static_cast<bool>(to_true);
-        in.w = r.w;
-        in.linux_steal = r.steal_pct.has_value();
-        if (t.host) {
-          in.host_latency_s = t.host->Mean(i);
-          in.host_disk = t.host_label;
-          if (!in.host_latency_s) in.no_host_reason = t.host_label + " has no value in this window";
-        } else {
-          in.no_host_reason = t.no_host_reason;
-        }
-        if (auto v = models::EvaluateCounter(PathOf(t.guest->key), t.guest->key.unit, in))
-          out[wi].push_back(std::move(*v));
-      }
+      const int i = static_cast<int>((windows[wi].start - grid.origin) / grid.width);
+      if (i >= 0 && i < grid.count) out[wi] = EvaluateWindow(windows[wi], i, typed, static_cast<bool>(to_true));
     }
     first = next;
   }
