@@ -16,8 +16,8 @@ namespace vrecon {
 // The counters' names as the store keeps them (SeriesKey::counter).
 inline constexpr std::string_view kVsphereUsageCounter = "cpu.usage.average";  // % of capacity, frequency-scaled
 inline constexpr std::string_view kVsphereRunCounter = "cpu.run.summation";    // ms of the interval, summed over vCPUs
-inline constexpr std::string_view kEsxtopUsedCounter = "% Used";  // group, frequency-scaled, with % System
-inline constexpr std::string_view kEsxtopRunCounter = "% Run";    // group, time
+inline constexpr std::string_view kEsxtopUsedCounter = "% Used";               // group, frequency-scaled, with % System
+inline constexpr std::string_view kEsxtopRunCounter = "% Run";                 // group, time
 inline constexpr std::string_view kHyperVTotalRunCounter = "% Total Run Time";  // VP: guest + hypervisor
 inline constexpr std::string_view kHyperVGuestRunCounter = "% Guest Run Time";  // VP: guest code only
 

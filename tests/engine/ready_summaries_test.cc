@@ -279,7 +279,8 @@ TEST_P(ReadySummariesTest, AFoldedSampleBegunTheDayBeforeKeepsTheDaysAfter) {
   for (const CorrVm& vm : *vms) {
     int64_t want_id = 0;
     for (const CorrVm& v : *want_vms) want_id = v.vm_key == vm.vm_key ? v.id : want_id;
-    const std::map<TimeNs, std::string> got = StoredReadyDays(a->get(), vm.id), want = StoredReadyDays(b->get(), want_id);
+    const std::map<TimeNs, std::string> got = StoredReadyDays(a->get(), vm.id),
+                                        want = StoredReadyDays(b->get(), want_id);
     ASSERT_EQ(got.size(), 2u) << vm.vm << ": days 3 and 4";
     ASSERT_EQ(want.size(), 2u) << vm.vm;
     for (const auto& [day, blob] : want) {

@@ -50,7 +50,8 @@ std::vector<TimedValue> Guest(const std::vector<double>& u, const std::function<
     const double a = truth(gs), b = truth(gs + 15);
     if (b >= u.size()) break;
     if (a < 0) continue;
-    g.push_back({kClockT0 + static_cast<TimeNs>(gs * kS), kClockT0 + static_cast<TimeNs>((gs + 15) * kS), MeanOver(u, a, b)});
+    g.push_back(
+        {kClockT0 + static_cast<TimeNs>(gs * kS), kClockT0 + static_cast<TimeNs>((gs + 15) * kS), MeanOver(u, a, b)});
   }
   return g;
 }
@@ -142,7 +143,9 @@ TEST(ClockAlignmentTest, ResyncStepSplitsTheSegments) {
   // Without the split one line cannot hold both sides.
   const ClockModel one = EstimateClock(g, h, {}, AlignmentConfig{});
   ASSERT_EQ(one.segments.size(), 1u);
-  EXPECT_GT(std::abs(*one.OffsetAt(kClockT0 + 3600 * kS) - 40.0) + std::abs(*one.OffsetAt(kClockT0 + 6 * 3600 * kS) - 65.0), 2.0);
+  EXPECT_GT(
+      std::abs(*one.OffsetAt(kClockT0 + 3600 * kS) - 40.0) + std::abs(*one.OffsetAt(kClockT0 + 6 * 3600 * kS) - 65.0),
+      2.0);
 }
 
 // A 30 s jump is two sampling intervals: the spacing alone reads it as two missed samples. The
