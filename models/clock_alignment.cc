@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include <Eigen/Dense>
 
@@ -23,29 +24,14 @@ struct RangeBuffers {
   std::vector<double> r;
 };
 
-// The guest-minus-host offset (seconds) that best matches the range [r0, r0 + len) of guest
-// time, or NaN when the series are too flat, too sparse or do not correlate.
-double RangeOffset(std::span<const TimedValue> guest, std::span<const TimedValue> host, bool guest_disjoint,
-                   bool host_disjoint, TimeNs r0, TimeNs len, const AlignmentConfig& cfg, std::optional<double> hint_s,
-                   RangeBuffers* buf) {
-  const TimeNs g = std::max<TimeNs>(1, static_cast<TimeNs>(cfg.grid_s * kNsPerSec));
-  const int lag_cells = static_cast<int>(std::ceil(cfg.max_lag_s / cfg.grid_s / kCoarse)) * kCoarse;
-  const int n = static_cast<int>(len / g) / kCoarse * kCoarse;
-  if (n < 8 * kCoarse) return kNoEstimate;
-  OnGridRuns(guest, guest_disjoint, r0, g, n, &buf->guest);
-  // Host cell j is host time r0 - lag + j*g; guest cell k at guest time t matches host time
-  // t - offset, i.e. host cell k + lag_cells - offset/g.
-  OnGridRuns(host, host_disjoint, r0 - g * lag_cells, g, n + 2 * lag_cells, &buf->host);
-  const std::vector<CellRun>& gv = buf->guest;
-  const std::vector<CellRun>& hv = buf->host;
-  const RunStats gs = Stats(gv), hs = Stats(hv);  // also the fine correlator's means
-  if (gs.StdDev() < cfg.min_stddev_pct || hs.StdDev() < cfg.min_stddev_pct) return kNoEstimate;
-
-  // Coarse search: near the previous range's lag when there is one (the offset moves slowly),
-  // over every lag when that finds no inner peak.
+// Coarse search: the coarse lag whose correlation is best, near the previous range's lag when
+// there is one (the offset moves slowly), over every lag when that finds no inner peak; nullopt
+// when even the best is under the minimum correlation.
+std::optional<int> CoarseLag(int n, int lag_cells, const AlignmentConfig& cfg, std::optional<double> hint_s,
+                             RangeBuffers* buf) {
   const int coarse_lags = lag_cells / kCoarse;
-  CoarsenRuns(gv, kCoarse, n, &buf->guest_coarse);
-  CoarsenRuns(hv, kCoarse, n + 2 * lag_cells, &buf->host_coarse);
+  CoarsenRuns(buf->guest, kCoarse, n, &buf->guest_coarse);
+  CoarsenRuns(buf->host, kCoarse, n + 2 * lag_cells, &buf->host_coarse);
   LagCorrelator& coarse = buf->coarse;
   coarse.Reset(buf->guest_coarse, Stats(buf->guest_coarse), buf->host_coarse, Stats(buf->host_coarse));
   auto search = [&](int lo, int hi, int* best_lag) {
@@ -67,18 +53,21 @@ double RangeOffset(std::span<const TimedValue> guest, std::span<const TimedValue
     if (std::abs(best_lag - h) == 3 || best < cfg.min_correlation) best = -2;
   }
   if (best == -2) best = search(-coarse_lags, coarse_lags, &best_lag);
-  if (best < cfg.min_correlation) return kNoEstimate;
+  if (best < cfg.min_correlation) return std::nullopt;
+  return best_lag;
+}
 
-  // Fine search around the coarse peak. A 15 s guest average against a 20 s host average gives
-  // a correlation with a flat top about 5 s wide, symmetric about the true lag: the lag is the
-  // middle of where the correlation crosses a level just under its top. A smooth load widens the
-  // top: the crossings are looked for up to 40 s from the coarse peak, and only when they are not
-  // there is the lag the top itself. Lags are correlated eight at a time as the search reaches
-  // them (usually 16-40 of the 81).
-  const int centre = best_lag * kCoarse;
+// Fine search around the coarse peak (`centre`, in grid cells). A 15 s guest average against a
+// 20 s host average gives a correlation with a flat top about 5 s wide, symmetric about the true
+// lag: the lag is the middle of where the correlation crosses a level just under its top. A
+// smooth load widens the top: the crossings are looked for up to 40 s from the coarse peak, and
+// only when they are not there is the lag the top itself. Lags are correlated eight at a time as
+// the search reaches them (usually 16-40 of the 81).
+double FineOffset(const RunStats& gs, const RunStats& hs, int centre, int lag_cells, const AlignmentConfig& cfg,
+                  RangeBuffers* buf) {
   constexpr int kSpan = 8 * kCoarse, kChunk = 8, kFirst = -kSpan - (kChunk - 1) / 2;
   LagCorrelator& fine_corr = buf->fine;
-  fine_corr.Reset(gv, gs, hv, hs);
+  fine_corr.Reset(buf->guest, gs, buf->host, hs);
   double fine[2 * kSpan + kChunk];
   bool known[(2 * kSpan + kChunk) / kChunk + 1] = {};
   auto at = [&](int d) {  // r at lag centre + d, |d| <= kSpan
@@ -96,7 +85,7 @@ double RangeOffset(std::span<const TimedValue> guest, std::span<const TimedValue
     return fine[i];
   };
   int top = 0;
-  best = at(0);
+  double best = at(0);
   for (bool moved = true; moved && !std::isnan(best);) {  // climb to the nearest maximum
     moved = false;
     for (int step : {-1, 1}) {
@@ -118,6 +107,26 @@ double RangeOffset(std::span<const TimedValue> guest, std::span<const TimedValue
   const double xl = (l - 1) + (level - at(l - 1)) / (at(l) - at(l - 1));
   const double xr = r + (at(r) - level) / (at(r) - at(r + 1));
   return (centre + 0.5 * (xl + xr)) * cfg.grid_s;
+}
+
+// The guest-minus-host offset (seconds) that best matches the range [r0, r0 + len) of guest
+// time, or NaN when the series are too flat, too sparse or do not correlate.
+double RangeOffset(std::span<const TimedValue> guest, std::span<const TimedValue> host, bool guest_disjoint,
+                   bool host_disjoint, TimeNs r0, TimeNs len, const AlignmentConfig& cfg, std::optional<double> hint_s,
+                   RangeBuffers* buf) {
+  const TimeNs g = std::max<TimeNs>(1, static_cast<TimeNs>(cfg.grid_s * kNsPerSec));
+  const int lag_cells = static_cast<int>(std::ceil(cfg.max_lag_s / cfg.grid_s / kCoarse)) * kCoarse;
+  const int n = static_cast<int>(len / g) / kCoarse * kCoarse;
+  if (n < 8 * kCoarse) return kNoEstimate;
+  OnGridRuns(guest, guest_disjoint, r0, g, n, &buf->guest);
+  // Host cell j is host time r0 - lag + j*g; guest cell k at guest time t matches host time
+  // t - offset, i.e. host cell k + lag_cells - offset/g.
+  OnGridRuns(host, host_disjoint, r0 - g * lag_cells, g, n + 2 * lag_cells, &buf->host);
+  const RunStats gs = Stats(buf->guest), hs = Stats(buf->host);  // also the fine correlator's means
+  if (gs.StdDev() < cfg.min_stddev_pct || hs.StdDev() < cfg.min_stddev_pct) return kNoEstimate;
+  const std::optional<int> coarse_lag = CoarseLag(n, lag_cells, cfg, hint_s, buf);
+  if (!coarse_lag) return kNoEstimate;
+  return FineOffset(gs, hs, *coarse_lag * kCoarse, lag_cells, cfg, buf);
 }
 
 struct OffsetPoint {

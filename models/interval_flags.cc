@@ -103,65 +103,81 @@ ClockModel AlignGuestClock(GuestTimeline* tl, std::span<const TimedValue> guest,
   return EstimateClock(guest, host, tl->Steps(), alignment, ranges);
 }
 
-std::vector<std::vector<Flag>> IntervalFlags(const GuestTimeline& tl, const ClockModel& model,
-                                             std::span<const RangeEstimate> ranges, const WindowGrid& grid,
-                                             bool aligned, const TimelineConfig& cfg) {
-  std::vector<std::vector<Flag>> out(grid.count);
-  auto window_of = [&](TimeNs guest) -> int {
+namespace {
+
+// The window of the grid a guest time falls in (on the host's clock when aligned); -1 outside.
+struct WindowOf {
+  const ClockModel& model;
+  const WindowGrid& grid;
+  bool aligned;
+  int operator()(TimeNs guest) const {
+    if (grid.count == 0) return -1;
     const TimeNs h = aligned ? model.ToHost(guest) : guest;
     if (h < grid.origin || h >= grid.End(grid.count - 1)) return -1;
     return static_cast<int>((h - grid.origin) / grid.width);
-  };
+  }
+};
+
+// The flag of one clock event other than jitter (jitter is tallied per window). `median` is the
+// sample spacing's median, `med` the same as text.
+Flag EventFlag(const ClockEvent& e, double median, const std::string& med) {
+  const std::string when = Clock(e.at) + " UTC (guest clock)";
+  switch (e.kind) {
+    case ClockEventKind::kGap:
+      return Flag{"gap", Severity::kWarning,
+                  "the guest logged no sample for " + FormatFixed(e.size_s, 0) + " s before " + when + " (about " +
+                      FormatFixed(std::round(e.size_s / median) - 1, 0) + " missed samples at " + med +
+                      "); the window's guest figures rest on the samples around the gap"};
+    case ClockEventKind::kStep:
+      return Flag{"clock-step", Severity::kWarning,
+                  std::string("the guest clock stepped ") + (e.size_s >= 0 ? "forward" : "backward") + " by " +
+                      FormatFixed(std::abs(e.size_s), 1) + " s at " + when +
+                      " (a resync or lost-tick catch-up); the sample interval around it is not " + med +
+                      " of real time and the clock estimate restarts there"};
+    case ClockEventKind::kRestart:
+      return Flag{"guest-restart", Severity::kWarning,
+                  "the guest restarted at " + when +
+                      " (its uptime started again): the silence before it is a reboot, not a clock step; "
+                      "the figures on each side belong to separate boots"};
+    case ClockEventKind::kDstShift:
+    case ClockEventKind::kJitter: break;
+  }
+  return Flag{"dst-shift", Severity::kInfo,
+              std::string("the guest's local time ") + (e.size_s >= 0 ? "jumped forward" : "went back") +
+                  " one hour at " + when +
+                  " (daylight saving time); vrecon stored UTC, so the figures are continuous, but "
+                  "local-time reports of this guest repeat or skip an hour here"};
+}
+
+// The timeline's events as flags of the windows they fall in; jitter as one flag a window.
+void AddEventFlags(const GuestTimeline& tl, const WindowOf& window_of, std::vector<std::vector<Flag>>* out) {
   const double m = tl.median_spacing_s;
   const std::string med = FormatFixed(m, m < 10 ? 1 : 0) + " s";
-  std::vector<JitterTally> jitter(grid.count);
+  std::vector<JitterTally> jitter(out->size());
   for (const ClockEvent& e : tl.events) {
-    const int w = grid.count ? window_of(e.at) : -1;
+    const int w = window_of(e.at);
     if (w < 0) continue;
-    const std::string when = Clock(e.at) + " UTC (guest clock)";
-    switch (e.kind) {
-      case ClockEventKind::kJitter:
-        ++jitter[w].count;
-        if (std::abs(e.size_s) > std::abs(jitter[w].worst)) jitter[w].worst = e.size_s;
-        break;
-      case ClockEventKind::kGap:
-        out[w].push_back(Flag{"gap", Severity::kWarning,
-                              "the guest logged no sample for " + FormatFixed(e.size_s, 0) + " s before " + when +
-                                  " (about " + FormatFixed(std::round(e.size_s / m) - 1, 0) + " missed samples at " +
-                                  med + "); the window's guest figures rest on the samples around the gap"});
-        break;
-      case ClockEventKind::kStep: {
-        out[w].push_back(Flag{"clock-step", Severity::kWarning,
-                              std::string("the guest clock stepped ") + (e.size_s >= 0 ? "forward" : "backward") +
-                                  " by " + FormatFixed(std::abs(e.size_s), 1) + " s at " + when +
-                                  " (a resync or lost-tick catch-up); the sample interval around it is not " + med +
-                                  " of real time and the clock estimate restarts there"});
-        break;
-      }
-      case ClockEventKind::kRestart:
-        out[w].push_back(Flag{"guest-restart", Severity::kWarning,
-                              "the guest restarted at " + when +
-                                  " (its uptime started again): the silence before it is a reboot, not a clock step; "
-                                  "the figures on each side belong to separate boots"});
-        break;
-      case ClockEventKind::kDstShift:
-        out[w].push_back(Flag{"dst-shift", Severity::kInfo,
-                              std::string("the guest's local time ") +
-                                  (e.size_s >= 0 ? "jumped forward" : "went back") + " one hour at " + when +
-                                  " (daylight saving time); vrecon stored UTC, so the figures are continuous, but "
-                                  "local-time reports of this guest repeat or skip an hour here"});
-        break;
+    if (e.kind == ClockEventKind::kJitter) {
+      ++jitter[w].count;
+      if (std::abs(e.size_s) > std::abs(jitter[w].worst)) jitter[w].worst = e.size_s;
+    } else {
+      (*out)[w].push_back(EventFlag(e, m, med));
     }
   }
-  for (int w = 0; w < grid.count; ++w) {
+  for (size_t w = 0; w < jitter.size(); ++w) {
     if (jitter[w].count == 0) continue;
-    out[w].push_back(Flag{"interval-jitter", Severity::kInfo,
-                          std::to_string(jitter[w].count) + " guest sample interval(s) in this window were off the " +
-                              med + " median by up to " + FormatFixed(jitter[w].worst, 1) +
-                              " s and made up by the next one; each such sample's value covers an uneven span"});
+    (*out)[w].push_back(Flag{"interval-jitter", Severity::kInfo,
+                             std::to_string(jitter[w].count) +
+                                 " guest sample interval(s) in this window were off the " + med + " median by up to " +
+                                 FormatFixed(jitter[w].worst, 1) +
+                                 " s and made up by the next one; each such sample's value covers an uneven span"});
   }
-  if (!aligned || model.segments.empty()) return out;
+}
 
+// Per window: the clock estimate's offset unknown there, or its segment's drift enough to make
+// the guest's elapsed time wrong.
+void AddDriftFlags(const ClockModel& model, const WindowGrid& grid, const TimelineConfig& cfg,
+                   std::vector<std::vector<Flag>>* out) {
   const double window_s = ToSeconds(grid.width);
   for (int w = 0; w < grid.count; ++w) {
     // The guest time of the window's middle (offsets change slowly: one fixed-point step).
@@ -169,9 +185,10 @@ std::vector<std::vector<Flag>> IntervalFlags(const GuestTimeline& tl, const Cloc
     const std::optional<double> off0 = model.OffsetAt(mid_h);
     const TimeNs mid_g = mid_h + static_cast<TimeNs>(off0.value_or(0) * kNsPerSec);
     if (!model.OffsetAt(mid_g)) {
-      out[w].push_back(Flag{"alignment-unknown", Severity::kInfo,
-                            "the guest clock's offset against the host could not be estimated here (the CPU series "
-                            "are too flat, too short or do not match); guest times are used as they are (offset 0)"});
+      (*out)[w].push_back(Flag{"alignment-unknown", Severity::kInfo,
+                               "the guest clock's offset against the host could not be estimated here (the CPU "
+                               "series are too flat, too short or do not match); guest times are used as they are "
+                               "(offset 0)"});
       continue;
     }
     // The drift of the window's own segment: a step inside the window is a clock-step flag.
@@ -180,29 +197,48 @@ std::vector<std::vector<Flag>> IntervalFlags(const GuestTimeline& tl, const Cloc
       if (seg.guest_from <= mid_g) drift_ppm = seg.drift_ppm;
     const double extra_s = drift_ppm * 1e-6 * window_s;  // guest seconds counted beyond the host's
     if (std::abs(extra_s) > std::max(cfg.elapsed_tolerance_s, 0.005 * window_s)) {
-      out[w].push_back(Flag{"elapsed-mismatch", Severity::kWarning,
-                            "over this window the guest clock counted " + FormatFixed(window_s + extra_s, 1) +
-                                " s while the host counted " + FormatFixed(window_s, 0) +
-                                " s: the guest's rates and percentages use the wrong elapsed time"});
+      (*out)[w].push_back(Flag{"elapsed-mismatch", Severity::kWarning,
+                               "over this window the guest clock counted " + FormatFixed(window_s + extra_s, 1) +
+                                   " s while the host counted " + FormatFixed(window_s, 0) +
+                                   " s: the guest's rates and percentages use the wrong elapsed time"});
     }
   }
+}
+
+// Ranges whose own offset is off the fitted segment's: elapsed-mismatch on their windows that do
+// not have it yet.
+void AddRangeFlags(std::span<const RangeEstimate> ranges, const ClockModel& model, const WindowOf& window_of,
+                   const TimelineConfig& cfg, std::vector<std::vector<Flag>>* out) {
+  const int count = static_cast<int>(out->size());
   for (const RangeEstimate& r : ranges) {
     if (!r.offset_s) continue;
     const TimeNs mid = (r.from + r.to) / 2;
     const auto fitted = model.OffsetAt(mid);
     if (!fitted || std::abs(*r.offset_s - *fitted) <= cfg.elapsed_tolerance_s) continue;
     const int w0 = window_of(r.from), w1 = window_of(r.to - 1);
-    for (int w = std::max(0, w0); w >= 0 && w <= w1 && w < grid.count; ++w) {
-      const bool seen =
-          std::any_of(out[w].begin(), out[w].end(), [](const Flag& f) { return f.code == "elapsed-mismatch"; });
-      if (seen) continue;
-      out[w].push_back(Flag{"elapsed-mismatch", Severity::kWarning,
-                            "between " + Clock(r.from) + " and " + Clock(r.to) + " UTC the guest clock was " +
-                                FormatFixed(*r.offset_s, 1) + " s ahead of the host instead of the " +
-                                FormatFixed(*fitted, 1) +
-                                " s its segment's estimate gives: guest and host elapsed times disagree there"});
+    for (int w = std::max(0, w0); w >= 0 && w <= w1 && w < count; ++w) {
+      std::vector<Flag>& flags = (*out)[w];
+      if (std::any_of(flags.begin(), flags.end(), [](const Flag& f) { return f.code == "elapsed-mismatch"; })) continue;
+      flags.push_back(Flag{"elapsed-mismatch", Severity::kWarning,
+                           "between " + Clock(r.from) + " and " + Clock(r.to) + " UTC the guest clock was " +
+                               FormatFixed(*r.offset_s, 1) + " s ahead of the host instead of the " +
+                               FormatFixed(*fitted, 1) +
+                               " s its segment's estimate gives: guest and host elapsed times disagree there"});
     }
   }
+}
+
+}  // namespace
+
+std::vector<std::vector<Flag>> IntervalFlags(const GuestTimeline& tl, const ClockModel& model,
+                                             std::span<const RangeEstimate> ranges, const WindowGrid& grid,
+                                             bool aligned, const TimelineConfig& cfg) {
+  std::vector<std::vector<Flag>> out(grid.count);
+  const WindowOf window_of{model, grid, aligned};
+  AddEventFlags(tl, window_of, &out);
+  if (!aligned || model.segments.empty()) return out;
+  AddDriftFlags(model, grid, cfg, &out);
+  AddRangeFlags(ranges, model, window_of, cfg, &out);
   return out;
 }
 
