@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <set>
+#include <utility>
 
 #include "src/core/text_util.h"
 
@@ -224,18 +225,9 @@ Status SarReader::OnData(const std::vector<std::string_view>& w, size_t first, T
 
 Status SarReader::FlushGroup() {
   if (!group_local_) return Status::Ok();
-  const TimeNs bias = static_cast<TimeNs>(summary_.bias_minutes) * 60 * kNsPerSec;
-  const TimeNs end = *group_local_ + bias;
   std::map<int, std::vector<double>> group;
   group.swap(group_);
-  group_local_.reset();
-  TimeNs start = end;
-  if (start_local_) {
-    start = *start_local_ + bias;
-  } else if (prev_utc_) {
-    start = *prev_utc_;
-  }
-  start_local_.reset();
+  const auto [start, end] = TakeGroupSpan();
   if (prev_utc_ && end <= *prev_utc_) {
     // A Linux clock step back: data for the clock model, whatever the message says.
     if (group_line_ > resume_.after_line)
@@ -244,59 +236,78 @@ Status SarReader::FlushGroup() {
                "the time is not after the previous row's; row skipped");
     return Status::Ok();
   }
-  if (start > end) start = end;
   prev_utc_ = end;
-
-  const bool already = group_line_ <= resume_.after_line;
-  if (already) {
-    ++summary_.rows_already;
-    if (group_line_ == resume_.after_line) {
-      summary_.consumed_lines = group_line_;
-      summary_.consumed_line_hash = group_line_hash_;
-      if (group_line_hash_ != resume_.line_hash)
-        RaiseIssue(group_line_, Severity::kWarning, "file-changed",
-                   "this line differs from what an earlier ingest read here; rows up to it were not read again");
-    }
+  if (group_line_ <= resume_.after_line) {
+    CountStoredRow();
     return Status::Ok();
   }
+  RETURN_IF_ERROR(DeclareCpus(group));
+  return WriteRow(group, std::min(start, end), end);
+}
 
+std::pair<TimeNs, TimeNs> SarReader::TakeGroupSpan() {
+  const TimeNs bias = static_cast<TimeNs>(summary_.bias_minutes) * 60 * kNsPerSec;
+  const TimeNs end = *group_local_ + bias;
+  const TimeNs start = start_local_ ? *start_local_ + bias : prev_utc_ ? *prev_utc_ : end;
+  group_local_.reset();
+  start_local_.reset();
+  return {start, end};
+}
+
+// A row an earlier ingest stored: counted, and the resume point's line checked.
+void SarReader::CountStoredRow() {
+  ++summary_.rows_already;
+  if (group_line_ != resume_.after_line) return;
+  summary_.consumed_lines = group_line_;
+  summary_.consumed_line_hash = group_line_hash_;
+  if (group_line_hash_ != resume_.line_hash)
+    RaiseIssue(group_line_, Severity::kWarning, "file-changed",
+               "this line differs from what an earlier ingest read here; rows up to it were not read again");
+}
+
+// Declares the columns again when the group's CPUs or the header's fields changed: per CPU, the
+// busy figure (where %idle is there) and each field.
+Status SarReader::DeclareCpus(const std::map<int, std::vector<double>>& group) {
   std::vector<int> cpus;
   cpus.reserve(group.size());
   for (const auto& [c, v] : group) cpus.push_back(c);
+  if (cpus == declared_cpus_ && fields_ == declared_fields_) return Status::Ok();
+  declared_cpus_ = cpus;
+  declared_fields_ = fields_;
+  declared_.clear();
+  const bool idle = std::find(fields_.begin(), fields_.end(), "%idle") != fields_.end();
+  for (int c : cpus) {
+    const std::string inst = c < 0 ? "_Total" : std::to_string(c);
+    const std::string cpu_word = c < 0 ? "all" : inst;
+    auto key = [&](const std::string& counter, const std::string& orig) {
+      SeriesKey k;
+      k.source = SourceKind::kGuest;
+      k.machine = machine_;
+      k.object = "Processor";
+      k.instance = inst;
+      k.counter = counter;
+      k.unit = "percent";
+      k.original = "sar CPU " + cpu_word + " " + orig;
+      return k;
+    };
+    if (idle) declared_.push_back(key("% Processor Time", "100 - %idle - %iowait - %steal"));
+    for (const std::string& f : fields_) declared_.push_back(key(CounterFor(f), f));
+  }
+  for (const SeriesKey& k : declared_) {
+    bool seen = false;
+    for (const SeriesKey& s : summary_.columns)
+      seen = seen || (s.instance == k.instance && s.counter == k.counter && s.machine == k.machine);
+    if (!seen) summary_.columns.push_back(k);
+  }
+  return sink_->DeclareColumns(declared_);
+}
+
+Status SarReader::WriteRow(const std::map<int, std::vector<double>>& group, TimeNs start, TimeNs end) {
   // Busy as the /proc sampler counts it (user + nice + system + irq + softirq): iowait is idle
   // time spent waiting for I/O, and steal is time the hypervisor ran something else.
   const auto idle = std::find(fields_.begin(), fields_.end(), "%idle");
   const auto iowait = std::find(fields_.begin(), fields_.end(), "%iowait");
   const auto steal = std::find(fields_.begin(), fields_.end(), "%steal");
-  if (cpus != declared_cpus_ || fields_ != declared_fields_) {
-    declared_cpus_ = cpus;
-    declared_fields_ = fields_;
-    declared_.clear();
-    for (int c : cpus) {
-      const std::string inst = c < 0 ? "_Total" : std::to_string(c);
-      const std::string cpu_word = c < 0 ? "all" : inst;
-      auto key = [&](const std::string& counter, const std::string& orig) {
-        SeriesKey k;
-        k.source = SourceKind::kGuest;
-        k.machine = machine_;
-        k.object = "Processor";
-        k.instance = inst;
-        k.counter = counter;
-        k.unit = "percent";
-        k.original = "sar CPU " + cpu_word + " " + orig;
-        return k;
-      };
-      if (idle != fields_.end()) declared_.push_back(key("% Processor Time", "100 - %idle - %iowait - %steal"));
-      for (const std::string& f : fields_) declared_.push_back(key(CounterFor(f), f));
-    }
-    for (const SeriesKey& k : declared_) {
-      bool seen = false;
-      for (const SeriesKey& s : summary_.columns)
-        seen = seen || (s.instance == k.instance && s.counter == k.counter && s.machine == k.machine);
-      if (!seen) summary_.columns.push_back(k);
-    }
-    RETURN_IF_ERROR(sink_->DeclareColumns(declared_));
-  }
   row_.clear();
   for (const auto& [c, v] : group) {
     if (idle != fields_.end()) {

@@ -20,6 +20,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "src/core/reader.h"
@@ -39,6 +40,12 @@ class SarReader : public LineReader {
   Status EndLines() override;
   Status OnData(const std::vector<std::string_view>& w, size_t first, TimeNs tod, std::string_view line);
   Status FlushGroup();
+  // The buffered group's start and end, UTC (its start: the row before's end where the file does
+  // not say); clears the group's times.
+  std::pair<TimeNs, TimeNs> TakeGroupSpan();
+  void CountStoredRow();
+  Status DeclareCpus(const std::map<int, std::vector<double>>& group);
+  Status WriteRow(const std::map<int, std::vector<double>>& group, TimeNs start, TimeNs end);
   std::optional<TimeNs> LocalTime(TimeNs tod);
 
   std::string machine_;

@@ -145,108 +145,124 @@ Status PowerCliReader::OnDataLine(std::string_view line, bool terminated) {
 
 Status PowerCliReader::ReadRow(std::string_view line, bool quiet, bool* good) {
   const int64_t n = summary_.lines;
-  *good = false;
+  const std::optional<Row> row = CheckRow(line, n);
+  *good = row.has_value();
+  if (!row) return Status::Ok();
+  DeclareSeries(*row);
+  if (quiet) return Status::Ok();
+  return AddSample(*row, n);
+}
+
+std::optional<PowerCliReader::Row> PowerCliReader::CheckRow(std::string_view line, int64_t n) {
   const bool closed = SplitCsvLine(line, delimiter_, &cells_);
   if (!closed || cells_.size() != ncells_) {
     Issue(n, Severity::kWarning, "ragged-row",
           closed ? "the row has " + std::to_string(cells_.size()) + " cells but the header has " +
                        std::to_string(ncells_) + "; the row is skipped"
                  : std::string("the row has a quote that is not closed; the row is skipped"));
-    return Status::Ok();
+    return std::nullopt;
   }
   auto cell = [&](int i) { return i < 0 ? std::string_view() : Trim(cells_[i]); };
-  const std::string_view metric = cell(col_metric_);
-  std::string_view entity = cell(col_entity_);
-  if (entity.empty()) entity = cell(col_entity_id_);
+  Row row;
+  row.metric = cell(col_metric_);
+  row.entity = cell(col_entity_);
+  if (row.entity.empty()) row.entity = cell(col_entity_id_);
   // Get-Stat of a host (Get-VMHost) writes EntityId "HostSystem-host-12": the host's own
   // counters, never a VM's.
-  const SourceKind source =
-      cell(col_entity_id_).starts_with("HostSystem-") ? SourceKind::kVsphereHost : SourceKind::kVsphere;
-  if (metric.empty() || entity.empty()) {
+  row.source = cell(col_entity_id_).starts_with("HostSystem-") ? SourceKind::kVsphereHost : SourceKind::kVsphere;
+  if (row.metric.empty() || row.entity.empty()) {
     Issue(n, Severity::kWarning, "missing-field",
-          std::string("the row names no ") + (metric.empty() ? "MetricId" : "Entity") + "; the row is skipped");
-    return Status::Ok();
+          std::string("the row names no ") + (row.metric.empty() ? "MetricId" : "Entity") + "; the row is skipped");
+    return std::nullopt;
   }
   const std::string_view interval_text = cell(col_interval_);
   const std::optional<double> interval = ParseValue(interval_text);
   if (!interval || *interval < 1 || *interval != std::floor(*interval) || *interval > 86400 * 366) {
     Issue(n, Severity::kWarning, "bad-interval",
           "IntervalSecs \"" + Shown(interval_text) + "\" is not a sample interval in seconds; the row is skipped");
-    return Status::Ok();
+    return std::nullopt;
   }
   const std::string_view time_text = cell(col_time_);
   const std::optional<ParsedTime> when = ParseTimestamp(time_text);
   if (!when) {
     Issue(n, Severity::kWarning, "bad-timestamp",
           "Timestamp \"" + Shown(time_text) + "\" is not a date and time vrecon reads; the row is skipped");
-    return Status::Ok();
+    return std::nullopt;
   }
   const std::string_view value_text = cell(col_value_);
-  std::optional<double> raw;
   if (!value_text.empty()) {
-    raw = ParseValue(value_text);
-    if (!raw) {
+    row.raw = ParseValue(value_text);
+    if (!row.raw) {
       Issue(n, Severity::kWarning, "non-numeric",
             "Value \"" + Shown(value_text) + "\" is not a number; the row is skipped");
-      return Status::Ok();
+      return std::nullopt;
     }
   }
-  TimeNs end = when->t;
-  if (!when->has_offset) {
-    zone_less_times_ = true;
-    end += static_cast<TimeNs>(summary_.bias_minutes) * 60 * kNsPerSec;
-    if (!bias_checked_) {
-      bias_checked_ = true;  // an earlier ingest of the file reported it when this row is not new
-      Issue(n, Severity::kWarning, "no-bias",
-            "Timestamp carries no time zone (Export-Csv writes the local time of the machine that ran PowerCLI); "
-            "local times were read as UTC" +
-                (options_.tz_bias_minutes
-                     ? std::string(" shifted by --tz-bias ") + std::to_string(summary_.bias_minutes) + " min"
-                     : std::string(" (pass --tz-bias MINUTES to say otherwise)")));
-    }
-  }
-  *good = true;
-  const int secs = static_cast<int>(*interval);
-  const vsphere::RawUnit unit = vsphere::PowerCliUnit(cell(col_unit_));
-  const std::string_view instance = cell(col_instance_);
-  // Every series the file holds is listed, also when an earlier ingest stored its samples.
-  if (entity != last_entity_ || metric != last_metric_ || instance != last_instance_ || source != last_source_) {
-    last_source_ = source;
-    last_entity_ = std::string(entity);
-    last_metric_ = std::string(metric);
-    last_instance_ = std::string(instance);
-    if (declared_
-            .insert(std::string(SourceKindName(source)) + '\x1f' + last_entity_ + '\x1f' + last_metric_ + '\x1f' +
-                    last_instance_)
-            .second) {
-      summary_.columns.push_back(
-          SeriesKey{source, last_entity_, vsphere::CounterGroup(metric), last_instance_, last_metric_,
-                    vsphere::Convert(metric, 0, unit, secs).value_or(vsphere::StoredValue{}).unit,
-                    "powercli:" + last_metric_, ""});
-    }
-  }
-  if (quiet) return Status::Ok();
+  row.end = when->has_offset ? when->t : FromLocalTime(when->t, n);
+  row.secs = static_cast<int>(*interval);
+  row.unit = vsphere::PowerCliUnit(cell(col_unit_));
+  row.instance = cell(col_instance_);
+  return row;
+}
 
-  double value = kMissing;
-  if (raw) {
-    if (auto v = vsphere::Convert(metric, *raw, unit, secs)) value = v->value;
+TimeNs PowerCliReader::FromLocalTime(TimeNs local, int64_t n) {
+  zone_less_times_ = true;
+  if (!bias_checked_) {
+    bias_checked_ = true;  // an earlier ingest of the file reported it when this row is not new
+    Issue(n, Severity::kWarning, "no-bias",
+          "Timestamp carries no time zone (Export-Csv writes the local time of the machine that ran PowerCLI); "
+          "local times were read as UTC" +
+              (options_.tz_bias_minutes
+                   ? std::string(" shifted by --tz-bias ") + std::to_string(summary_.bias_minutes) + " min"
+                   : std::string(" (pass --tz-bias MINUTES to say otherwise)")));
   }
-  if (metric != group_metric_ || entity != group_entity_ || source != group_source_ ||
+  return local + static_cast<TimeNs>(summary_.bias_minutes) * 60 * kNsPerSec;
+}
+
+// Every series the file holds is listed, also when an earlier ingest stored its samples.
+void PowerCliReader::DeclareSeries(const Row& row) {
+  if (row.entity == last_entity_ && row.metric == last_metric_ && row.instance == last_instance_ &&
+      row.source == last_source_)
+    return;
+  last_source_ = row.source;
+  last_entity_ = std::string(row.entity);
+  last_metric_ = std::string(row.metric);
+  last_instance_ = std::string(row.instance);
+  if (declared_
+          .insert(std::string(SourceKindName(row.source)) + '\x1f' + last_entity_ + '\x1f' + last_metric_ + '\x1f' +
+                  last_instance_)
+          .second) {
+    summary_.columns.push_back(
+        SeriesKey{row.source, last_entity_, vsphere::CounterGroup(row.metric), last_instance_, last_metric_,
+                  vsphere::Convert(row.metric, 0, row.unit, row.secs).value_or(vsphere::StoredValue{}).unit,
+                  "powercli:" + last_metric_, ""});
+  }
+}
+
+// The row's sample into the buffered group, which is handed on first when the row starts
+// another (or the group is full).
+Status PowerCliReader::AddSample(const Row& row, int64_t n) {
+  double value = kMissing;
+  if (row.raw) {
+    if (auto v = vsphere::Convert(row.metric, *row.raw, row.unit, row.secs)) value = v->value;
+  }
+  if (row.metric != group_metric_ || row.entity != group_entity_ || row.source != group_source_ ||
       group_.size() >= kMaxGroupSamples) {
     RETURN_IF_ERROR(EmitGroup());
-    group_metric_ = std::string(metric);
-    group_entity_ = std::string(entity);
-    group_source_ = source;
+    group_metric_ = std::string(row.metric);
+    group_entity_ = std::string(row.entity);
+    group_source_ = row.source;
   }
   int idx = -1;
   for (size_t i = 0; i < group_instances_.size(); ++i)
-    if (group_instances_[i] == instance) idx = static_cast<int>(i);
+    if (group_instances_[i] == row.instance) idx = static_cast<int>(i);
   if (idx < 0) {
     idx = static_cast<int>(group_instances_.size());
-    group_instances_.emplace_back(instance);
-    group_units_.push_back(vsphere::Convert(metric, 0, unit, secs).value_or(vsphere::StoredValue{}).unit);
+    group_instances_.emplace_back(row.instance);
+    group_units_.push_back(vsphere::Convert(row.metric, 0, row.unit, row.secs).value_or(vsphere::StoredValue{}).unit);
   }
-  group_.push_back(Sample{end - static_cast<TimeNs>(secs) * kNsPerSec, end, value, n, idx});
+  const TimeNs end = row.end;
+  group_.push_back(Sample{end - static_cast<TimeNs>(row.secs) * kNsPerSec, end, value, n, idx});
   ++summary_.rows;
   if (!summary_.first_end || end < *summary_.first_end) summary_.first_end = end;
   if (!summary_.last_end || end > *summary_.last_end) summary_.last_end = end;

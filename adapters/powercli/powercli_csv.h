@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "adapters/powercli/powercli_format.h"
+#include "adapters/vsphere/vsphere_units.h"
 #include "src/core/line_splitter.h"
 #include "src/core/reader.h"
 #include "src/core/sample_sink.h"
@@ -52,8 +53,23 @@ class PowerCliReader : public Reader {
   Status OnLine(std::string_view line, bool terminated);
   Status OnHeader(std::string_view line);
   Status OnDataLine(std::string_view line, bool terminated);
-  // Reads one data row; false when it was rejected (an issue says why).
+  // One data row's fields, checked; the views point into cells_.
+  struct Row {
+    std::string_view metric, entity, instance;
+    SourceKind source = SourceKind::kVsphere;
+    int secs = 0;               // IntervalSecs
+    TimeNs end = 0;             // the sample's end, UTC
+    std::optional<double> raw;  // Value as written; unset when empty (a missing sample)
+    vsphere::RawUnit unit{};
+  };
+  // Reads one data row; false when it was rejected (an issue says why). A quiet row (stored by
+  // an earlier ingest) only declares its series.
   Status ReadRow(std::string_view line, bool quiet, bool* good);
+  std::optional<Row> CheckRow(std::string_view line, int64_t n);
+  // A Timestamp without an offset: local time, shifted by the bias (said once).
+  TimeNs FromLocalTime(TimeNs local, int64_t n);
+  void DeclareSeries(const Row& row);
+  Status AddSample(const Row& row, int64_t n);
   Status EmitGroup();
   void Issue(int64_t line, Severity severity, const char* code, std::string message);
 
