@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include "src/core/text_util.h"
@@ -118,9 +119,9 @@ struct WindowOf {
   }
 };
 
-// The flag of one clock event other than jitter (jitter is tallied per window). `median` is the
+// The flag of one clock event; none for jitter, which is tallied per window. `median` is the
 // sample spacing's median, `med` the same as text.
-Flag EventFlag(const ClockEvent& e, double median, const std::string& med) {
+std::optional<Flag> EventFlag(const ClockEvent& e, double median, const std::string& med) {
   const std::string when = Clock(e.at) + " UTC (guest clock)";
   switch (e.kind) {
     case ClockEventKind::kGap:
@@ -140,13 +141,14 @@ Flag EventFlag(const ClockEvent& e, double median, const std::string& med) {
                       " (its uptime started again): the silence before it is a reboot, not a clock step; "
                       "the figures on each side belong to separate boots"};
     case ClockEventKind::kDstShift:
-    case ClockEventKind::kJitter: break;
+      return Flag{"dst-shift", Severity::kInfo,
+                  std::string("the guest's local time ") + (e.size_s >= 0 ? "jumped forward" : "went back") +
+                      " one hour at " + when +
+                      " (daylight saving time); vrecon stored UTC, so the figures are continuous, but "
+                      "local-time reports of this guest repeat or skip an hour here"};
+    case ClockEventKind::kJitter: break;  // tallied a window at a time (AddEventFlags)
   }
-  return Flag{"dst-shift", Severity::kInfo,
-              std::string("the guest's local time ") + (e.size_s >= 0 ? "jumped forward" : "went back") +
-                  " one hour at " + when +
-                  " (daylight saving time); vrecon stored UTC, so the figures are continuous, but "
-                  "local-time reports of this guest repeat or skip an hour here"};
+  return std::nullopt;
 }
 
 // The timeline's events as flags of the windows they fall in; jitter as one flag a window.
@@ -160,8 +162,8 @@ void AddEventFlags(const GuestTimeline& tl, const WindowOf& window_of, std::vect
     if (e.kind == ClockEventKind::kJitter) {
       ++jitter[w].count;
       if (std::abs(e.size_s) > std::abs(jitter[w].worst)) jitter[w].worst = e.size_s;
-    } else {
-      (*out)[w].push_back(EventFlag(e, m, med));
+    } else if (std::optional<Flag> f = EventFlag(e, m, med)) {
+      (*out)[w].push_back(std::move(*f));
     }
   }
   for (size_t w = 0; w < jitter.size(); ++w) {

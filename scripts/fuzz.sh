@@ -12,7 +12,9 @@
 # when a target crashes or breaks a property; the input is kept in build-fuzz/artifacts/TARGET/.
 # Runs one target at a time (--smoke: one per core), under `nice`: fuzzing shares the machine.
 # Environment: VRECON_FUZZ_BUILD_DIR (build-fuzz), VRECON_FUZZ_BUILD_JOBS (nproc),
-# VRECON_FUZZ_SMOKE_SECONDS (10).
+# VRECON_FUZZ_SMOKE_SECONDS (10), VRECON_FUZZ_TIMEOUT (10: seconds one input may take before
+# libFuzzer calls it a hang; a run at nice 19 beside builds that hold both cores gets a few
+# percent of a core, and an input of 150 ms then can take longer than 10 s of wall clock).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,7 +27,7 @@ case "${1:-}" in
   --merge) mode=merge; shift ;;
   --smoke) mode=smoke; shift ;;
   --list) printf '%s\n' "${targets[@]}"; exit 0 ;;
-  -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
 esac
 which=${1:-all}
 seconds=${2:-60}
@@ -33,6 +35,8 @@ if [ "$mode" = smoke ]; then
   which=all
   seconds=${VRECON_FUZZ_SMOKE_SECONDS:-10}
 fi
+timeout=${VRECON_FUZZ_TIMEOUT:-10}
+case $timeout in ''|*[!0-9]*|0) echo "fuzz.sh: VRECON_FUZZ_TIMEOUT must be a whole number of seconds, not '$timeout'" >&2; exit 2 ;; esac
 if [ "$which" = all ]; then
   run=("${targets[@]}")
 else
@@ -82,7 +86,7 @@ fuzz_one() {
   local rc=0
   if [ "$seconds" -gt 0 ]; then
     nice -n 19 "$bin" "$corpus" "${extra[@]}" -dict="fuzz/dict/$t.dict" -max_total_time="$seconds" \
-      -max_len="$(max_len "$t")" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$art/" \
+      -max_len="$(max_len "$t")" -timeout="$timeout" -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$art/" \
       >"$log" 2>&1 || rc=$?
   else
     : >"$log"
@@ -105,7 +109,7 @@ fuzz_one() {
     # corpus small; a run regrows the rest in seconds.
     local fresh=$tmp/merged-$t
     mkdir -p "$fresh"
-    nice -n 19 "$bin" -merge=1 -use_counters=0 -max_len="$(max_len "$t")" -timeout=10 -rss_limit_mb=2048 "$fresh" \
+    nice -n 19 "$bin" -merge=1 -use_counters=0 -max_len="$(max_len "$t")" -timeout="$timeout" -rss_limit_mb=2048 "$fresh" \
       "fuzz/corpus/$t" "$corpus" "$tmp/seeds/$t" >"$tmp/$t.merge.log" 2>&1
     rm -rf "fuzz/corpus/$t"
     mv "$fresh" "fuzz/corpus/$t"

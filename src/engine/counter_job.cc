@@ -81,18 +81,6 @@ struct TypedSeries {
   std::string host_label, no_host_reason;
 };
 
-}  // namespace
-
-void UseClocks(const std::map<std::string, models::ClockModel>& clocks, CounterRequest* request) {
-  for (const auto& [vm, clock] : clocks) {
-    if (std::none_of(clock.segments.begin(), clock.segments.end(), [](const auto& s) { return s.estimated; })) continue;
-    // An init-capture: clang before 16 cannot capture a structured binding.
-    request->clocks[vm] = [clock = clock](TimeNs t) { return clock.ToHost(t); };
-  }
-}
-
-namespace {
-
 // The guest and host sides' series that counters are read from.
 struct CounterSides {
   std::vector<StoredSeries> guest, host;
@@ -111,7 +99,7 @@ size_t LastOfRun(const std::vector<models::WindowResult>& windows, size_t first)
 }
 
 // One guest series on the grid, by its type, with the host root's latency for a QPC-timed one.
-StatusOr<TypedSeries> ReadTyped(Store* store, const StoredSeries& s, const CounterSides& sides,
+StatusOr<TypedSeries> ReadTyped(Store* store, const StoredSeries& s, const std::vector<StoredSeries>& host_side,
                                 const std::set<std::string>& hosts, const models::WindowGrid& grid,
                                 const TimeRange& range, const models::ToTrueTime& to_true, const CounterRequest& req) {
   const SeriesKey& k = s.key;
@@ -131,7 +119,7 @@ StatusOr<TypedSeries> ReadTyped(Store* store, const StoredSeries& s, const Count
   }
   if (t.cls.type != CounterType::kQpcLatency) return t;
   const std::vector<const StoredSeries*> host =
-      HostDiskSeries(sides.host, hosts, k, req.host_disk, &t.host_label, &t.no_host_reason);
+      HostDiskSeries(host_side, hosts, k, req.host_disk, &t.host_label, &t.no_host_reason);
   if (host.empty()) return t;
   t.host.emplace(grid);
   for (const StoredSeries* h : host)
@@ -159,7 +147,7 @@ StatusOr<std::vector<TypedSeries>> ReadGuestCounters(Store* store, const Counter
     // An ETW trace's or profile's figures are the correction's own where they cover a window
     // (events and profile bases).
     if (k.object.starts_with("ETW ")) continue;
-    ASSIGN_OR_RETURN(TypedSeries t, ReadTyped(store, s, sides, hosts, grid, range, to_true, req));
+    ASSIGN_OR_RETURN(TypedSeries t, ReadTyped(store, s, sides.host, hosts, grid, range, to_true, req));
     typed.push_back(std::move(t));
   }
   return typed;
@@ -190,6 +178,14 @@ std::vector<models::CounterValue> EvaluateWindow(const models::WindowResult& r, 
 }
 
 }  // namespace
+
+void UseClocks(const std::map<std::string, models::ClockModel>& clocks, CounterRequest* request) {
+  for (const auto& [vm, clock] : clocks) {
+    if (std::none_of(clock.segments.begin(), clock.segments.end(), [](const auto& s) { return s.estimated; })) continue;
+    // An init-capture: clang before 16 cannot capture a structured binding.
+    request->clocks[vm] = [clock = clock](TimeNs t) { return clock.ToHost(t); };
+  }
+}
 
 StatusOr<std::vector<std::vector<models::CounterValue>>> RunCounters(Store* store,
                                                                      const std::vector<models::WindowResult>& windows,
