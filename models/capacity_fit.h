@@ -34,7 +34,12 @@ struct Spec {
   bool weekly = true;
   std::optional<int64_t> step;
   int Columns() const { return 1 + (trend ? 1 : 0) + (weekly ? 6 : 0) + (step ? 1 : 0); }
+  // The trend's column, or -1 without a trend.
+  int TrendColumn() const { return trend ? 1 : -1; }
   DesignRow Row(int64_t day) const;
+  // A day's row is Base(its weekday, whether it is on or after the step) plus its distance from
+  // as_of in the trend's column: every day of one weekday on one side of the step shares the base.
+  DesignRow Base(int weekday, bool after_step) const;
   // The row without the weekday effects: the week's mean level on that day.
   DesignRow LevelRow(int64_t day) const;
 };
