@@ -35,7 +35,8 @@ std::string UsageText() {
          "usage: vrecon-agent [options]\n"
          "  --out DIR             folder for the files (default: current folder)\n"
          "  --interval SECONDS    sample interval (default 15)\n"
-         "  --set NAME            counter set: vrecon (default), hyperv, none; repeatable\n"
+         "  --set NAME            counter set: vrecon (default), hyperv, cycles (each process's\n"
+         "                        and processor's cycle counts), none; repeatable\n"
          "  --counter PATH        extra counter, e.g. \"\\Process(*)\\Working Set\"; repeatable\n"
          "  --counter-file FILE   extra counters, one path per line (# comments); repeatable\n"
          "  --computer NAME       sample \\\\NAME instead of this machine; repeatable\n"
@@ -79,7 +80,8 @@ const std::map<std::string, ValueSetter>& ValueOptions() {
       {"--set",
        [](const std::string&, const std::string& v, Options* o) {
          if (v != "none" && !CounterSet(v, "").ok())
-           return Status::InvalidArgument("--set: unknown counter set \"" + v + "\" (known: vrecon, hyperv, none)");
+           return Status::InvalidArgument("--set: unknown counter set \"" + v +
+                                          "\" (known: vrecon, hyperv, cycles, none)");
          o->sets.push_back(v);
          return Status::Ok();
        }},

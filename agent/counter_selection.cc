@@ -1,5 +1,7 @@
 #include "agent/counter_selection.h"
 
+#include "agent/cycle_counters.h"
+
 #include <algorithm>
 #include <map>
 #include <utility>
@@ -64,7 +66,7 @@ std::string CounterPath(const CounterSpec& s) {
   return p + "\\" + s.counter;
 }
 
-std::vector<std::string> CounterSetNames() { return {"vrecon", "hyperv"}; }
+std::vector<std::string> CounterSetNames() { return {"vrecon", "hyperv", "cycles"}; }
 
 StatusOr<std::vector<CounterSpec>> CounterSet(std::string_view name, const std::string& m) {
   std::vector<CounterSpec> s;
@@ -99,7 +101,8 @@ StatusOr<std::vector<CounterSpec>> CounterSet(std::string_view name, const std::
     AddAll(&s, m, "Hyper-V Hypervisor", "", {"Logical Processors", "Virtual Processors"}, true);
     return s;
   }
-  return Status::InvalidArgument("unknown counter set \"" + std::string(name) + "\" (known: vrecon, hyperv)");
+  if (name == "cycles") return CycleCounterSet(m);
+  return Status::InvalidArgument("unknown counter set \"" + std::string(name) + "\" (known: vrecon, hyperv, cycles)");
 }
 
 StatusOr<std::vector<CounterSpec>> ParseCounterFile(std::string_view text, const std::string& source) {

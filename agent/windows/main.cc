@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "agent/agent.h"
+#include "agent/cycle_counters.h"
+#include "agent/windows/win_cycles.h"
 #include "agent/windows/win_pdh.h"
 #include "agent/windows/win_text.h"
 
@@ -57,7 +59,9 @@ int Run(const Options& o, std::ostream& log) {
     log << "vrecon-agent: " << selection.status().message() << "\n";
     return 2;
   }
-  WinPdh pdh;
+  WinPdh win_pdh;
+  WinCycles cycles;
+  CyclePdh pdh(win_pdh, cycles, &log);  // the cycles set's counters; every other path goes to PDH
   if (o.list) {
     std::vector<std::string> notes;
     for (const CounterSpec& s : ResolveSelection(pdh, *selection, &notes)) std::cout << CounterPath(s) << "\n";

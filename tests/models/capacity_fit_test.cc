@@ -76,8 +76,7 @@ TEST(CapacityFitTest, WeightedFitIsTheDenseWeightedLeastSquaresSolution) {
       const Eigen::MatrixXd cov = a_inv * (xw.transpose() * xw) * a_inv;
       const Eigen::VectorXd r = d.y - d.x * beta;
       const auto n = static_cast<double>(points.size());
-      const double sigma =
-          std::sqrt((d.w.array() * r.array().square()).sum() / d.w.sum() * n / (n - spec.Columns()));
+      const double sigma = std::sqrt((d.w.array() * r.array().square()).sum() / d.w.sum() * n / (n - spec.Columns()));
 
       const Fit fit = WeightedFit(points, spec);
       ASSERT_TRUE(fit.ok);
