@@ -44,7 +44,9 @@ std::vector<std::string> SplitHeader(std::string_view line, char delim) {
 
 }  // namespace
 
-PerfmonReader::PerfmonReader(ReaderOptions options, SampleSink* sink) : Reader(std::move(options), sink) {
+PerfmonReader::PerfmonReader(ReaderOptions options, SampleSink* sink)
+    : Reader(std::move(options), sink), shares_(std::make_unique<CycleShares>(sink, options_.file)) {
+  sink_ = shares_.get();
   summary_.format = "perfmon-csv";
 }
 

@@ -5,11 +5,13 @@
 #define VRECON_ADAPTERS_PERFMON_PERFMON_READER_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "adapters/perfmon/cycle_shares.h"
 #include "adapters/perfmon/perfmon_format.h"
 #include "src/core/line_splitter.h"
 #include "src/core/reader.h"
@@ -68,6 +70,8 @@ class PerfmonReader : public Reader {
   void ClockEvent(const char* kind, TimeNs before, TimeNs after);
   std::string Printable(std::string_view raw) const;
 
+  // Between the reader and its sink: cycle counts into shares (cycle_shares.h); sink_ points at it.
+  std::unique_ptr<CycleShares> shares_;
   FormatCell format_;
   bool eight_bit_ = false;  // header decoded from a single-byte code page
   AutoLineSplitter lines_;

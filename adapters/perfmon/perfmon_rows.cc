@@ -229,6 +229,7 @@ Status PerfmonReader::Accept(const Row& row, const std::vector<double>& values, 
   if (row.ragged) return Status::Ok();
   quiet_ = row.already;
   if (row.already) {
+    shares_->Remember(values);
     ++summary_.rows_already;
     if (row.line == resume_.after_line) {
       summary_.consumed_lines = row.line;
