@@ -17,10 +17,8 @@ StatusOr<std::vector<CounterSpec>> CycleCounterSet(const std::string& machine) {
     return Status::InvalidArgument("--set cycles reads this machine's own cycle counts and cannot sample \\\\" +
                                    machine + ": run the agent on " + machine);
   return std::vector<CounterSpec>{
-      {"", kProcessCyclesObject, "*", kCyclesCounter},
-      {"", kProcessorCyclesObject, "*", kIdleCyclesCounter},
-      {"", kProcessorCyclesObject, "_Total", kCyclesCounter},
-      {"", kSystemObject, "", kOsBuildCounter},
+      {"", kProcessCyclesObject, "*", kCyclesCounter},        {"", kProcessorCyclesObject, "*", kIdleCyclesCounter},
+      {"", kProcessorCyclesObject, "_Total", kCyclesCounter}, {"", kSystemObject, "", kOsBuildCounter},
       {"", kSystemObject, "", kArchitectureCounter},
   };
 }
@@ -41,10 +39,10 @@ StatusOr<CounterHandle> CyclePdh::AddEnglishCounter(const std::string& english_p
   }
   const std::string& o = spec->object;
   const std::string& c = spec->counter;
-  const bool known = spec->machine.empty() &&
-                     ((o == kProcessCyclesObject && c == kCyclesCounter) ||
-                      (o == kProcessorCyclesObject && (c == kIdleCyclesCounter || c == kCyclesCounter)) ||
-                      (o == kSystemObject && (c == kOsBuildCounter || c == kArchitectureCounter)));
+  const bool known =
+      spec->machine.empty() && ((o == kProcessCyclesObject && c == kCyclesCounter) ||
+                                (o == kProcessorCyclesObject && (c == kIdleCyclesCounter || c == kCyclesCounter)) ||
+                                (o == kSystemObject && (c == kOsBuildCounter || c == kArchitectureCounter)));
   if (!known)
     return Status::NotFound(english_path + ": not a counter of the cycles set (docs/windows-agent.md lists them)");
   own_.push_back(*spec);

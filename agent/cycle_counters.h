@@ -49,8 +49,8 @@ class CyclePdh : public PdhApi {
   bool failure_told_ = false;
   std::vector<CounterSpec> own_;
   bool real_counters_ = false;
-  std::optional<CycleSnapshot> last_;  // the last good read
-  bool last_ok_ = false;                // whether this collection's read succeeded
+  std::optional<CycleSnapshot> last_;                                     // the last good read
+  bool last_ok_ = false;                                                  // whether this collection's read succeeded
   std::map<std::pair<std::uint32_t, std::int64_t>, std::uint64_t> seen_;  // (pid, start) -> cycles
   std::vector<std::vector<std::uint64_t>> idle_seen_;
   std::uint64_t total_ = 0;

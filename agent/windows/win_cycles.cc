@@ -49,8 +49,8 @@ StatusOr<CycleSnapshot> WinCycles::Read() {
   NTSTATUS status = 0;
   for (int tries = 0; tries < 8; ++tries) {
     ULONG needed = 0;
-    status = NtQuerySystemInformation(SystemProcessInformation, buffer_.data(), static_cast<ULONG>(buffer_.size()),
-                                      &needed);
+    status =
+        NtQuerySystemInformation(SystemProcessInformation, buffer_.data(), static_cast<ULONG>(buffer_.size()), &needed);
     if (status != kInfoLengthMismatch) break;
     buffer_.resize(std::max<size_t>(needed, buffer_.size()) + 64 * 1024);  // processes start meanwhile
   }

@@ -30,10 +30,10 @@ std::vector<std::string> Cells(const std::string& line) {
 
 TEST(AgentCycles, WritesCumulativeCountsAndARunningTotalOfEveryCycleCharged) {
   FakePdh pdh;
-  pdh.counters["|Processor|% Processor Time"] = {{"_Total"}, [](int n, const std::string&) {
-                                                   return n == 1 ? PdhItem{"", kPdhCStatusInvalidData, 0}
-                                                                 : PdhItem{"", kPdhValidData, 50};
-                                                 }};
+  pdh.counters["|Processor|% Processor Time"] = {
+      {"_Total"}, [](int n, const std::string&) {
+        return n == 1 ? PdhItem{"", kPdhCStatusInvalidData, 0} : PdhItem{"", kPdhValidData, 50};
+      }};
   FakeCycles cycles;
   cycles.snapshots = {
       // The first read (at start) is the baseline: nothing before it is counted.
@@ -46,8 +46,8 @@ TEST(AgentCycles, WritesCumulativeCountsAndARunningTotalOfEveryCycleCharged) {
   cycles.fail_reads = {4};
   std::ostringstream cycle_log;
   CyclePdh both(pdh, cycles, &cycle_log);
-  auto o = ParseOptions({"--set", "cycles", "--counter", "\\Processor(_Total)\\% Processor Time", "--count", "3",
-                         "--refresh", "100000"});
+  auto o = ParseOptions(
+      {"--set", "cycles", "--counter", "\\Processor(_Total)\\% Processor Time", "--count", "3", "--refresh", "100000"});
   ASSERT_TRUE(o.ok()) << o.status().message();
   auto sel = BuildSelection(*o, {});
   ASSERT_TRUE(sel.ok()) << sel.status().message();
@@ -77,18 +77,19 @@ TEST(AgentCycles, WritesCumulativeCountsAndARunningTotalOfEveryCycleCharged) {
       "\\\\WEB01\\Processor(_Total)\\% Processor Time",
   };
   EXPECT_EQ(rows[0], header);
-  const std::vector<std::string> first = {"11/02/2026 05:00:15.000", "1600", "5400", "250", "400", "500", "600",
-                                          "2150", "26100", "9", "50"};
+  const std::vector<std::string> first = {
+      "11/02/2026 05:00:15.000", "1600", "5400", "250", "400", "500", "600", "2150", "26100", "9", "50"};
   EXPECT_EQ(rows[1], first);
   // D is not a column until the next refresh, but its cycles are in the total; B has no value.
-  const std::vector<std::string> second = {"11/02/2026 05:00:30.000", "2000", " ", "300", "500", "700", "650",
-                                           "3020", "26100", "9", "50"};
+  const std::vector<std::string> second = {
+      "11/02/2026 05:00:30.000", "2000", " ", "300", "500", "700", "650", "3020", "26100", "9", "50"};
   EXPECT_EQ(rows[2], second);
   // A failed read blanks the cycle cells and nothing else.
   const std::vector<std::string> third = {"11/02/2026 05:00:45.000", " ", " ", " ", " ", " ", " ", " ", " ", " ", "50"};
   EXPECT_EQ(rows[3], third);
-  EXPECT_EQ(cycle_log.str(),
-            "vrecon-agent: cycle counts not read (NtQuerySystemInformation failed (scripted)); their cells stay blank\n");
+  EXPECT_EQ(
+      cycle_log.str(),
+      "vrecon-agent: cycle counts not read (NtQuerySystemInformation failed (scripted)); their cells stay blank\n");
 }
 
 TEST(AgentCycles, ArchitectureAndBuildAreWhatTheSystemSays) {
