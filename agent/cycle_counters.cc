@@ -1,16 +1,8 @@
 #include "agent/cycle_counters.h"
 
-#include "adapters/perfmon/cycle_columns.h"
+#include "src/core/cycle_columns.h"
 
 namespace vrecon::agent {
-
-using perfmon::kArchitectureCounter;
-using perfmon::kCyclesCounter;
-using perfmon::kIdleCyclesCounter;
-using perfmon::kOsBuildCounter;
-using perfmon::kProcessCyclesObject;
-using perfmon::kProcessorCyclesObject;
-using perfmon::kSystemObject;
 
 StatusOr<std::vector<CounterSpec>> CycleCounterSet(const std::string& machine) {
   if (!machine.empty())

@@ -1,5 +1,5 @@
-// The `cycles` set as counters: a PdhApi that answers the paths of adapters/perfmon/
-// cycle_columns.h from a CycleApi and passes every other path to the real PDH, so the sampler,
+// The `cycles` set as counters: a PdhApi that answers the paths of src/core/cycle_columns.h
+// from a CycleApi and passes every other path to the real PDH, so the sampler,
 // its columns, refreshes and files treat cycle counts as they treat any counter.
 #ifndef VRECON_AGENT_CYCLE_COUNTERS_H_
 #define VRECON_AGENT_CYCLE_COUNTERS_H_

@@ -168,6 +168,7 @@ void VmToolsScale(const VmSeries& vm, int w, WindowResult* r) {
 // of the window. Returns that same-seconds figure (none where the guest covers the window).
 std::optional<double> SetHost(const VmSeries& vm, Basis basis, int w, std::optional<int> vcpus, WindowResult* r) {
   const auto& on_seconds = basis == Basis::kEvents    ? vm.events.host_on_seconds
+                           : basis == Basis::kCycles  ? vm.cycles.host_on_seconds
                            : basis == Basis::kProfile ? vm.profile.host_on_seconds
                                                       : vm.host_on_guest_seconds;
   const std::optional<double> same_seconds = w < static_cast<int>(on_seconds.size()) ? on_seconds[w] : std::nullopt;
@@ -325,24 +326,31 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
   ProcessList sampled_procs;
   sampled_procs.reserve(vm.processes.size());
   for (const auto& [name, s] : vm.processes) sampled_procs.emplace_back(&name, &s);
-  const ProcessList event_procs = TraceProcesses(vm.events), profile_procs = TraceProcesses(vm.profile);
+  const ProcessList event_procs = TraceProcesses(vm.events), profile_procs = TraceProcesses(vm.profile),
+                    cycle_procs = TraceProcesses(vm.cycles);
   // A profile's samples have the binomial error of its rate where Perfmon's have the tick's.
   CorrectionConfig profile_cfg = cfg;
   profile_cfg.ticks_per_second = cfg.profile_samples_per_second;
   std::vector<ProcessMean> means;  // reused across windows
 
   for (int w = 0; w < grid.count; ++w) {
-    // The guest's figures: an event trace's where it covers the window, else a sampled profile's,
-    // else Perfmon's.
+    // The guest's figures: an event trace's where it covers the window, else the agent's cycle
+    // counts', else a sampled profile's, else Perfmon's.
     const Basis basis = UseEvents(vm, w, cfg)    ? Basis::kEvents
+                        : UseCycles(vm, w, cfg)  ? Basis::kCycles
                         : UseProfile(vm, w, cfg) ? Basis::kProfile
                                                  : Basis::kSamples;
     const bool events = basis == Basis::kEvents;
-    const WindowSeries* guest_total = events                     ? &*vm.events.total
-                                      : basis == Basis::kProfile ? &*vm.profile.total
-                                      : vm.guest_total           ? &*vm.guest_total
-                                                                 : nullptr;
-    const ProcessList& procs = events ? event_procs : basis == Basis::kProfile ? profile_procs : sampled_procs;
+    const bool counted = events || basis == Basis::kCycles;  // no tick-sampling error
+    const EventSeries* trace = events                     ? &vm.events
+                               : basis == Basis::kCycles  ? &vm.cycles
+                               : basis == Basis::kProfile ? &vm.profile
+                                                          : nullptr;
+    const WindowSeries* guest_total = trace ? &*trace->total : vm.guest_total ? &*vm.guest_total : nullptr;
+    const ProcessList& procs = events                     ? event_procs
+                               : basis == Basis::kCycles  ? cycle_procs
+                               : basis == Basis::kProfile ? profile_procs
+                                                          : sampled_procs;
     const CorrectionConfig& rate_cfg = basis == Basis::kProfile ? profile_cfg : cfg;
     const WindowVcpus vcpus = VcpusIn(vm, w);
     WindowResult r;
@@ -364,13 +372,15 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
     FlagInputs(vm, vcpus, guest, same_seconds, window_s, cfg, &r);
     SetW(cfg, &r);
     SetSteal(vm, w, &r);
-    CorrectProcesses(vm, procs, guest_total, events, w, vcpus.count, guest.covered_s, rate_cfg, &means, &r);
+    CorrectProcesses(vm, procs, guest_total, counted, w, vcpus.count, guest.covered_s, rate_cfg, &means, &r);
     FlagProcessSum(process_sum, !means.empty(), vcpus.count, rate_cfg, &r);
     FlagSlotReuse(vm, w, &r);
     r.basis = basis;
     for (ProcessResult& p : r.processes) p.basis = basis;
     if (events) {
       AddEventFigures(vm, w, &r);
+    } else if (basis == Basis::kCycles) {
+      AddCycleFigures(vm, w, &r);
     } else if (basis == Basis::kSamples) {
       FlagPartialTrace(vm, w, cfg, &r);
     }

@@ -117,12 +117,16 @@ struct VmSeries {
   // A sampled CPU profile of the guest (WPA's CPU Usage (Sampled) export: ETW Profile Process and
   // ETW Profile Processor series): total, cpus and the processes' cpu only; empty without one.
   EventSeries profile;
+  // The agent's cycle counts as shares (adapters/perfmon/cycle_shares.h: vrecon Process Cycles and
+  // vrecon Processor Cycles(_Total), % Cycles): total and the processes' cpu only; empty without.
+  EventSeries cycles;
 };
 
 // Where a window's guest figures come from, in order of preference: an ETW trace's context
-// switches (models/event_correction.h), a sampled CPU profile (1 kHz profile samples, their
-// binomial error), or Perfmon's tick-sampled counters.
-enum class Basis { kSamples, kEvents, kProfile };
+// switches (models/event_correction.h), the agent's cycle counts (each process's share of all
+// cycles charged, seed 004), a sampled CPU profile (1 kHz profile samples, their binomial error),
+// or Perfmon's tick-sampled counters. Events and cycles are counted, not sampled: no tick error.
+enum class Basis { kSamples, kEvents, kProfile, kCycles };
 const char* BasisName(Basis b);
 
 struct ProcessResult {

@@ -73,6 +73,7 @@ const char* BasisName(Basis b) {
   switch (b) {
     case Basis::kEvents: return "events";
     case Basis::kProfile: return "profile";
+    case Basis::kCycles: return "cycles";
     case Basis::kSamples: break;
   }
   return "samples";
@@ -97,11 +98,31 @@ bool UseProfile(const VmSeries& vm, int w, const CorrectionConfig& config) {
   return UseTrace(vm.profile, vm, w, config);
 }
 
+bool UseCycles(const VmSeries& vm, int w, const CorrectionConfig& config) { return UseTrace(vm.cycles, vm, w, config); }
+
+namespace {
+
+// Perfmon's figures beside a counted basis's: the total and each process's, where the log covers
+// the window.
+void AddSampledFigures(const VmSeries& vm, int w, WindowResult* r) {
+  if (!vm.guest_total || !vm.guest_total->Mean(w)) return;
+  r->sampled_guest_util_pct = vm.guest_total->Mean(w);
+  for (ProcessResult& p : r->processes) {
+    if (const auto [name, s] = SampledSeries(vm, p.name, w); s) {
+      p.sampled_pct = OverSpan(s->at(w), vm.guest_total->at(w).covered_s);
+      p.sampled_name = *name;
+    }
+  }
+}
+
+}  // namespace
+
+void AddCycleFigures(const VmSeries& vm, int w, WindowResult* r) { AddSampledFigures(vm, w, r); }
+
 void AddEventFigures(const VmSeries& vm, int w, WindowResult* r) {
   r->basis = Basis::kEvents;
   const double span_s = vm.events.total->at(w).covered_s;
-  const bool sampled = vm.guest_total && vm.guest_total->Mean(w);
-  if (sampled) r->sampled_guest_util_pct = vm.guest_total->Mean(w);
+  AddSampledFigures(vm, w, r);
   for (ProcessResult& p : r->processes) {
     p.basis = Basis::kEvents;
     const auto it = vm.events.processes.find(p.name);
@@ -116,11 +137,6 @@ void AddEventFigures(const VmSeries& vm, int w, WindowResult* r) {
     }
     // The p95 of the 5-minute window the window lies in; where it spans several, the largest.
     if (e.queue_p95 && e.queue_p95->at(w).samples > 0) p.queue_ms_p95 = e.queue_p95->at(w).max;
-    if (!sampled) continue;
-    if (const auto [name, s] = SampledSeries(vm, p.name, w); s) {
-      p.sampled_pct = OverSpan(s->at(w), vm.guest_total->at(w).covered_s);
-      p.sampled_name = *name;
-    }
   }
   FlagComparison(*r, &r->flags);
   const std::optional<double> dpc = vm.events.dpc ? vm.events.dpc->Mean(w) : std::nullopt;

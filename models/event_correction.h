@@ -21,6 +21,14 @@ bool UseEvents(const VmSeries& vm, int w, const CorrectionConfig& config);
 // profile that covers the window is preferred to Perfmon's 64 Hz ticks.
 bool UseProfile(const VmSeries& vm, int w, const CorrectionConfig& config);
 
+// The same for the agent's cycle counts (vm.cycles): where no context-switch trace covers the
+// window, before a profile and Perfmon's ticks.
+bool UseCycles(const VmSeries& vm, int w, const CorrectionConfig& config);
+
+// A cycles-basis window: Perfmon's total and each process's Perfmon figure (same name and pid)
+// beside the cycle shares, as an events-basis window has them.
+void AddCycleFigures(const VmSeries& vm, int w, WindowResult* r);
+
 // An events-basis window whose processes CorrectVm built from vm.events: adds each process's
 // bottleneck and queue times and Perfmon's figure for it, Perfmon's total, the DPC and interrupt
 // time, and the flags sampled-vs-events and events-lost.

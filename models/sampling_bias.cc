@@ -97,7 +97,7 @@ SamplingBias EstimateSamplingBias(const std::vector<WindowResult>& windows, cons
   std::map<std::string, Pairs> pairs;
   Pairs idle;  // % of the VM's capacity
   for (const WindowResult& w : windows) {
-    if (w.basis != Basis::kEvents) continue;
+    if (w.basis != Basis::kEvents && w.basis != Basis::kCycles) continue;  // counted, not sampled
     if (w.sampled_guest_util_pct && w.guest_util_pct && 100 - *w.sampled_guest_util_pct >= config.min_sampled_pct)
       idle.emplace_back(100 - *w.sampled_guest_util_pct, 100 - *w.guest_util_pct);
     for (const ProcessResult& p : w.processes)

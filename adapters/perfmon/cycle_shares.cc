@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "adapters/perfmon/cycle_columns.h"
+#include "src/core/cycle_columns.h"
 
 namespace vrecon::perfmon {
 namespace {
@@ -12,8 +12,8 @@ SeriesKey ShareKey(const SeriesKey& counts) {
   SeriesKey k = counts;
   k.counter = kCyclesPctCounter;
   k.unit = "percent";
-  k.original = "\\\\" + k.machine + "\\" + k.object + (k.instance.empty() ? "" : "(" + k.instance + ")") + "\\" +
-               k.counter;
+  k.original =
+      "\\\\" + k.machine + "\\" + k.object + (k.instance.empty() ? "" : "(" + k.instance + ")") + "\\" + k.counter;
   return k;
 }
 

@@ -1,7 +1,7 @@
 // Cycle counts into shares (issue 39 part 3, seed 004): a SampleSink between the Perfmon reader
 // and its sink that passes every column on and, for a log with the agent's `cycles` columns
-// (cycle_columns.h), adds each process's share of all cycles charged in the row's interval,
-// x 100 x processors (`vrecon Process Cycles(name:pid)\% Cycles`, % of one CPU as Process\%
+// (src/core/cycle_columns.h), adds each process's share of all cycles charged in the row's
+// interval, x 100 x processors (`vrecon Process Cycles(name:pid)\% Cycles`, % of one CPU as Process\%
 // Processor Time is), and the busy share of all processors (`vrecon Processor Cycles(_Total)\%
 // Cycles`, % of all CPUs as Processor(_Total) is). A share needs the counts of the row before:
 // the first row of a log (or of a new column set) and a process's first row have none; a row

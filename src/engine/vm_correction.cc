@@ -162,6 +162,18 @@ Status ReadProfile(RunContext* ctx, const VmPlan& plan, const models::WindowGrid
   return Status::Ok();
 }
 
+// The agent's cycle shares (models/correction.h, VmSeries::cycles), as a trace's.
+Status ReadCycles(RunContext* ctx, const VmPlan& plan, const models::WindowGrid& grid, const TimeRange& range,
+                  const models::ClockModel* clock, BlockPlans* plans, models::EventSeries* out) {
+  if (!plan.cycles_total) return Status::Ok();
+  RETURN_IF_ERROR(ReadTraceTotal(ctx, plan.cycles_total, grid, range, clock, out));
+  for (const auto& [name, s] : plan.cycles_processes) {
+    std::optional<models::WindowSeries>& cpu = out->processes[name].cpu;
+    RETURN_IF_ERROR(Fill(&ctx->reader, s, range, &cpu.emplace(grid), clock, plans));
+  }
+  return Status::Ok();
+}
+
 // A restart wherever the guest's System Up Time went back: the boot is the sample's time less the
 // uptime it reads (guest clock).
 Status AddBoots(BlockReader* reader, const StoredSeries* uptime, const TimeRange& range,
@@ -265,6 +277,7 @@ Status ReadGuestSide(RunContext* ctx, const VmPlan& plan, const models::WindowGr
   }
   RETURN_IF_ERROR(ReadEvents(ctx, plan, grid, guest_range, clock, &plans, &vm->events));
   RETURN_IF_ERROR(ReadProfile(ctx, plan, grid, guest_range, clock, &plans, &vm->profile));
+  RETURN_IF_ERROR(ReadCycles(ctx, plan, grid, guest_range, clock, &plans, &vm->cycles));
   for (auto [series, dst] :
        {std::pair{plan.guest_steal, &vm->guest_steal}, std::pair{plan.guest_utility, &vm->guest_utility},
         std::pair{plan.guest_queue, &vm->guest_queue}}) {

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "models/vm_identity.h"
+#include "src/core/cycle_columns.h"
 
 namespace vrecon {
 namespace {
@@ -66,6 +67,18 @@ void PlanProfile(const StoredSeries* s, VmPlan* p) {
   }
 }
 
+// The shares made of the agent's cycle counts (adapters/perfmon/cycle_shares.h); the counts
+// themselves are not read.
+void PlanCycles(const StoredSeries* s, VmPlan* p) {
+  const SeriesKey& k = s->key;
+  if (k.counter != kCyclesPctCounter) return;
+  if (k.object == kProcessCyclesObject) {
+    p->cycles_processes[k.instance] = s;
+  } else if (k.instance == "_Total") {
+    p->cycles_total = s;
+  }
+}
+
 }  // namespace
 
 std::vector<int64_t> VmPlan::AllIds() const {
@@ -79,6 +92,8 @@ std::vector<int64_t> VmPlan::AllIds() const {
     if (e.cpu) add(e.cpu);
   if (profile_total) add(profile_total);
   for (auto& [n, s] : profile_processes) add(s);
+  if (cycles_total) add(cycles_total);
+  for (auto& [n, s] : cycles_processes) add(s);
   for (auto& [vp, v] : host_vps)
     for (auto* s : v) add(s);
   for (auto* s : host_group) add(s);
@@ -135,6 +150,9 @@ void PlanGuest(const std::vector<const StoredSeries*>& all, VmPlan* p) {
     } else if (k.source == SourceKind::kGuest &&
                (k.object == "ETW Profile Processor" || k.object == "ETW Profile Process")) {
       PlanProfile(s, p);
+    } else if (k.source == SourceKind::kGuest &&
+               (k.object == kProcessCyclesObject || k.object == kProcessorCyclesObject)) {
+      PlanCycles(s, p);
     } else if (k.source == SourceKind::kVmTools && k.object == "VM Processor" && k.counter == "% Processor Time" &&
                p->host == HostSource::kNone) {
       if (k.instance == "_Total") p->host_group.push_back(s);

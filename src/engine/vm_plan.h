@@ -39,6 +39,10 @@ struct VmPlan {
   const StoredSeries* profile_total = nullptr;
   std::vector<const StoredSeries*> profile_cpus;
   std::map<std::string, const StoredSeries*> profile_processes;
+  // The agent's cycle counts as shares (adapters/perfmon/cycle_shares.h): _Total's busy share and
+  // each process's ("name:pid").
+  const StoredSeries* cycles_total = nullptr;
+  std::map<std::string, const StoredSeries*> cycles_processes;
   models::HostSource host = models::HostSource::kNone;
   std::map<int, std::vector<const StoredSeries*>> host_vps;  // VP number -> series (one per host log)
   std::vector<const StoredSeries*> host_group;

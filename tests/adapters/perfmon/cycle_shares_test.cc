@@ -9,8 +9,8 @@
 #include <cmath>
 #include <string>
 
-#include "adapters/perfmon/cycle_columns.h"
 #include "adapters/perfmon/perfmon_reader.h"
+#include "src/core/cycle_columns.h"
 #include "tests/support/capture_sink.h"
 #include "tests/support/reader_options.h"
 
@@ -23,19 +23,24 @@ using vrecon::testing::CaptureSink;
 // architecture. Counts are cumulative; `total` is the agent's running count of every cycle.
 std::string CyclesLog(const std::string& build, const std::string& arch) {
   return "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\WEB01\\vrecon Process Cycles(sql:10)\\Cycles\","
-         "\"\\\\WEB01\\vrecon Process Cycles(web:20)\\Cycles\",\"\\\\WEB01\\vrecon Processor Cycles(0,0)\\Idle Cycles\","
-         "\"\\\\WEB01\\vrecon Processor Cycles(0,1)\\Idle Cycles\",\"\\\\WEB01\\vrecon Processor Cycles(_Total)\\Cycles\","
+         "\"\\\\WEB01\\vrecon Process Cycles(web:20)\\Cycles\",\"\\\\WEB01\\vrecon Processor Cycles(0,0)\\Idle "
+         "Cycles\","
+         "\"\\\\WEB01\\vrecon Processor Cycles(0,1)\\Idle Cycles\",\"\\\\WEB01\\vrecon Processor "
+         "Cycles(_Total)\\Cycles\","
          "\"\\\\WEB01\\vrecon System\\OS Build\",\"\\\\WEB01\\vrecon System\\Architecture\"\r\n"
          // 60,000 cycles in each 15 s interval over the two processors (30,000 each).
-         "\"11/02/2026 10:00:00.000\",\"1000\",\"2000\",\"500\",\"700\",\"0\",\"" + build + "\",\"" + arch + "\"\r\n"
+         "\"11/02/2026 10:00:00.000\",\"1000\",\"2000\",\"500\",\"700\",\"0\",\"" +
+         build + "\",\"" + arch +
+         "\"\r\n"
          // sql +15,000 (25% of all, 50% of one CPU), web +3,000, idle +30,000 +12,000 (busy 30%).
-         "\"11/02/2026 10:00:15.000\",\"16000\",\"5000\",\"30500\",\"12700\",\"60000\",\"" + build + "\",\"" + arch +
+         "\"11/02/2026 10:00:15.000\",\"16000\",\"5000\",\"30500\",\"12700\",\"60000\",\"" +
+         build + "\",\"" + arch +
          "\"\r\n"
          // A failed read (blank counts), then a row whose shares span both intervals; web's pid was
          // reused (its count went down).
          "\"11/02/2026 10:00:30.000\",\" \",\" \",\" \",\" \",\" \",\" \",\" \"\r\n"
-         "\"11/02/2026 10:00:45.000\",\"46000\",\"100\",\"60500\",\"48700\",\"180000\",\"" + build + "\",\"" + arch +
-         "\"\r\n";
+         "\"11/02/2026 10:00:45.000\",\"46000\",\"100\",\"60500\",\"48700\",\"180000\",\"" +
+         build + "\",\"" + arch + "\"\r\n";
 }
 
 size_t Column(const CaptureSink& sink, const std::string& object, const std::string& instance,

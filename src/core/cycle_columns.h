@@ -1,11 +1,12 @@
 // The columns of the Windows agent's `cycles` set (docs/windows-agent.md), written by
-// agent/cycle_counters and read back by cycle_shares: each process's and each processor's idle
-// cycle count, cumulative, the agent's running count of every cycle charged, and the OS build
-// and architecture that say whether idle cycles can be trusted (seed 004).
-#ifndef VRECON_ADAPTERS_PERFMON_CYCLE_COLUMNS_H_
-#define VRECON_ADAPTERS_PERFMON_CYCLE_COLUMNS_H_
+// agent/cycle_counters, made into shares by adapters/perfmon/cycle_shares and read by the
+// correction (src/engine/vm_plan): each process's and each processor's idle cycle count,
+// cumulative, the agent's running count of every cycle charged, and the OS build and
+// architecture that say whether idle cycles can be trusted (seed 004).
+#ifndef VRECON_SRC_CORE_CYCLE_COLUMNS_H_
+#define VRECON_SRC_CORE_CYCLE_COLUMNS_H_
 
-namespace vrecon::perfmon {
+namespace vrecon {
 
 // \Object(name:pid)\Cycles: the process's CycleTime, as Process V2 names instances.
 inline constexpr const char* kProcessCyclesObject = "vrecon Process Cycles";
@@ -21,11 +22,11 @@ inline constexpr const char* kSystemObject = "vrecon System";
 inline constexpr const char* kOsBuildCounter = "OS Build";
 inline constexpr const char* kArchitectureCounter = "Architecture";
 
-// What ingest makes of them (cycle_shares.h), in the same objects: a process's share of all
+// What ingest makes of them (adapters/perfmon/cycle_shares.h), in the same objects: a process's share of all
 // cycles in the interval x 100 x processors (% of one CPU, as Process\% Processor Time), and
 // _Total's busy share (% of all CPUs, as Processor(_Total)\% Processor Time).
 inline constexpr const char* kCyclesPctCounter = "% Cycles";
 
-}  // namespace vrecon::perfmon
+}  // namespace vrecon
 
-#endif  // VRECON_ADAPTERS_PERFMON_CYCLE_COLUMNS_H_
+#endif  // VRECON_SRC_CORE_CYCLE_COLUMNS_H_
