@@ -91,12 +91,11 @@ void CycleShares::AddShares(Machine* m, std::span<const double> values) {
             "stored, no share is made of them"});
   }
   const bool ok = !refused && std::isfinite(dt) && dt > 0;
-  int cpus = 0;
+  // The processors are the idle columns: one each, whether or not this row read it.
+  const auto processors = static_cast<double>(m->idle.size());
   double idle = 0;
   bool idle_known = true;
   for (size_t i : m->idle) {
-    if (!std::isfinite(values[i])) continue;
-    ++cpus;
     const double d = values[i] - prev_[i];
     if (std::isfinite(d) && d >= 0) {
       idle += d;
@@ -108,11 +107,9 @@ void CycleShares::AddShares(Machine* m, std::span<const double> values) {
   for (size_t p : m->processes) {
     const double d = values[p] - prev_[p];
     // A count that went down is a pid another process now has: no share for that row.
-    row_[out++] = ok && std::isfinite(d) && d >= 0 ? d / dt * 100 * cpus : kMissing;
+    row_[out++] = ok && std::isfinite(d) && d >= 0 ? d / dt * 100 * processors : kMissing;
   }
-  row_[out] = ok && idle_known && cpus == static_cast<int>(m->idle.size())
-                  ? std::clamp((dt - idle) / dt * 100, 0.0, 100.0)
-                  : kMissing;
+  row_[out] = ok && idle_known ? std::clamp((dt - idle) / dt * 100, 0.0, 100.0) : kMissing;
 }
 
 Status CycleShares::AddRow(TimeNs start, TimeNs end, std::span<const double> values) {

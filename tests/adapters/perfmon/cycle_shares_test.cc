@@ -82,6 +82,22 @@ TEST(CycleSharesTest, SharesOfAllCyclesTimesProcessorsAndTheBusyShare) {
   EXPECT_TRUE(sink.issues_.empty());
 }
 
+TEST(CycleSharesTest, AProcessorWithoutItsIdleCountStillCountsAsAProcessor) {
+  std::string log = CyclesLog("20348", "9");
+  // The second row's second idle count blank: the processes' shares stand, the busy share has no
+  // base.
+  const std::string row = "\"16000\",\"5000\",\"30500\",\"12700\",\"60000\"";
+  log.replace(log.find(row), row.size(), "\"16000\",\"5000\",\"30500\",\" \",\"60000\"");
+  CaptureSink sink;
+  PerfmonReader reader(vrecon::testing::Options("agent.csv"), &sink);
+  ASSERT_TRUE(vrecon::testing::ReadInChunks(reader, log).ok());
+  const size_t sql = Column(sink, kProcessCyclesObject, "sql:10", kCyclesPctCounter);
+  const size_t total = Column(sink, kProcessorCyclesObject, "_Total", kCyclesPctCounter);
+  ASSERT_EQ(sink.rows_.size(), 4u);
+  EXPECT_DOUBLE_EQ(sink.rows_[1].values[sql], 50);
+  EXPECT_TRUE(std::isnan(sink.rows_[1].values[total]));
+}
+
 TEST(CycleSharesTest, NoShareOnArm64BeforeBuild26100AndTheIssueSaysWhy) {
   CaptureSink sink;
   PerfmonReader reader(vrecon::testing::Options("arm.csv"), &sink);
