@@ -379,8 +379,8 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
     for (ProcessResult& p : r.processes) p.basis = basis;
     if (events) {
       AddEventFigures(vm, w, &r);
-    } else if (basis == Basis::kCycles) {
-      AddCycleFigures(vm, w, &r);
+    } else if (basis == Basis::kCycles || basis == Basis::kProfile) {
+      AddPerfmonFigures(vm, w, &r);
     } else if (basis == Basis::kSamples) {
       FlagPartialTrace(vm, w, cfg, &r);
     }

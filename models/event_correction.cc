@@ -117,7 +117,7 @@ void AddSampledFigures(const VmSeries& vm, int w, WindowResult* r) {
 
 }  // namespace
 
-void AddCycleFigures(const VmSeries& vm, int w, WindowResult* r) { AddSampledFigures(vm, w, r); }
+void AddPerfmonFigures(const VmSeries& vm, int w, WindowResult* r) { AddSampledFigures(vm, w, r); }
 
 void AddEventFigures(const VmSeries& vm, int w, WindowResult* r) {
   r->basis = Basis::kEvents;

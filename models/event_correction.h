@@ -25,9 +25,9 @@ bool UseProfile(const VmSeries& vm, int w, const CorrectionConfig& config);
 // window, before a profile and Perfmon's ticks.
 bool UseCycles(const VmSeries& vm, int w, const CorrectionConfig& config);
 
-// A cycles-basis window: Perfmon's total and each process's Perfmon figure (same name and pid)
-// beside the cycle shares, as an events-basis window has them.
-void AddCycleFigures(const VmSeries& vm, int w, WindowResult* r);
+// A cycles- or profile-basis window: Perfmon's total and each process's Perfmon figure (same name
+// and pid) beside the window's own, as an events-basis window has them.
+void AddPerfmonFigures(const VmSeries& vm, int w, WindowResult* r);
 
 // An events-basis window whose processes CorrectVm built from vm.events: adds each process's
 // bottleneck and queue times and Perfmon's figure for it, Perfmon's total, the DPC and interrupt

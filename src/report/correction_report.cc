@@ -177,10 +177,9 @@ void WriteTableWindow(std::ostream& os, const WindowResult& r, int top) {
      << (r.vcpus ? std::to_string(*r.vcpus) : "?") << "\n";
   const bool events = r.basis == models::Basis::kEvents;
   os << "  guest " << Fixed(r.guest_util_pct, 1) << "%";
-  if (r.basis == models::Basis::kProfile) os << " (ETW profile)";
-  if (r.basis == models::Basis::kCycles)
-    os << " (cycles" << (r.sampled_guest_util_pct ? ", Perfmon " + Fixed(r.sampled_guest_util_pct, 1) + "%" : "")
-       << ")";
+  if (r.basis == models::Basis::kProfile || r.basis == models::Basis::kCycles)
+    os << (r.basis == models::Basis::kProfile ? " (ETW profile" : " (cycles")
+       << (r.sampled_guest_util_pct ? ", Perfmon " + Fixed(r.sampled_guest_util_pct, 1) + "%" : "") << ")";
   if (events)
     os << " (ETW events" << (r.sampled_guest_util_pct ? ", Perfmon " + Fixed(r.sampled_guest_util_pct, 1) + "%" : "")
        << (r.dpc_isr_pct ? ", DPC/ISR " + FormatFixed(*r.dpc_isr_pct, 2) + "%" : "") << ")";

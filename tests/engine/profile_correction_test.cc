@@ -104,7 +104,12 @@ TEST_F(ProfileCorrectionTest, TheProfileIsTheBasisAndBeatsPerfmonsTicks) {
     const double width = *p->ci_hi - *p->ci_lo;
     EXPECT_GT(width, 0) << name << ": a profile is sampled, never exact";
     EXPECT_LT(width, ticks_width / 3) << name;
+    // Perfmon's figure for the same process (name and ID Process) beside the profile's.
+    ASSERT_TRUE(p->sampled_pct) << name;
   }
+  EXPECT_NEAR(*Process(*r, "multi:200")->sampled_pct, 80, 1e-6);
+  ASSERT_TRUE(r->sampled_guest_util_pct);
+  EXPECT_NEAR(*r->sampled_guest_util_pct, 38, 1e-6);
 }
 
 TEST_F(ProfileCorrectionTest, AContextSwitchTraceOfTheSameWindowIsPreferred) {
