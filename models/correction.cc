@@ -384,6 +384,7 @@ std::vector<WindowResult> CorrectVm(const VmSeries& vm, const WindowGrid& grid, 
     } else if (basis == Basis::kSamples) {
       FlagPartialTrace(vm, w, cfg, &r);
     }
+    AddOtherBases(vm, w, &r);
     VsphereFrequencyScaled(vm, w, vcpus.count, &r);
     EsxtopFrequencyScaled(vm, w, &r);
     SetReady(vm, w, vcpus.host ? vcpus.host : vcpus.count, &r);

@@ -129,6 +129,13 @@ struct VmSeries {
 enum class Basis { kSamples, kEvents, kProfile, kCycles };
 const char* BasisName(Basis b);
 
+// Another basis's figure for what a window or process reports on its own basis: the guest total
+// (% of all vCPUs) or a process (% of one CPU), as the guest measured it, before w.
+struct BasisFigure {
+  Basis basis = Basis::kSamples;
+  double pct = 0;
+};
+
 struct ProcessResult {
   std::string name;
   // % of one CPU over the window, as the guest reported it: the process's CPU seconds over the
@@ -155,6 +162,9 @@ struct ProcessResult {
   // (its own bias ratio, if flagged, over the guest total's; models/sampling_bias.h); unset where
   // none was applied.
   std::optional<double> bias_ratio;
+  // Every other basis with a figure for the same process (same name and pid) in the window, in
+  // the order events, cycles, profile, samples.
+  std::vector<BasisFigure> other_bases;
 };
 
 // One host-side source's figure for a window: % of the VM's capacity, as host_util_pct.
@@ -197,6 +207,9 @@ struct WindowResult {
   // A VM two host-side sources see (esxtop and vSphere, models/host_sources.h): each one's figure
   // in this window, the one host_util_pct is first; empty for a VM with one source.
   std::vector<HostFigure> host_sources;
+  // Every other basis that covers the window: its guest total, in the order events, cycles,
+  // profile, samples (models/event_correction.h, AddOtherBases).
+  std::vector<BasisFigure> other_bases;
 };
 
 // One result per window of the grid that holds data on either side.

@@ -119,6 +119,42 @@ void AddSampledFigures(const VmSeries& vm, int w, WindowResult* r) {
 
 void AddPerfmonFigures(const VmSeries& vm, int w, WindowResult* r) { AddSampledFigures(vm, w, r); }
 
+namespace {
+
+// A Perfmon process's trace name, "name:pid": Process V2's instance as it is, a Process instance
+// ("name" or "name#k") by the one ID Process it read through the window; "" where it read none
+// or several.
+std::string TraceName(const VmSeries& vm, const std::string& instance, int w) {
+  if (instance.find(':') != std::string::npos) return instance;
+  const auto ids = vm.process_ids.find(instance);
+  if (ids == vm.process_ids.end()) return "";
+  const WindowStats& s = ids->second.at(w);
+  if (s.samples == 0 || s.min != s.max) return "";
+  return instance.substr(0, instance.find('#')) + ":" + std::to_string(static_cast<long long>(s.min));
+}
+
+}  // namespace
+
+void AddOtherBases(const VmSeries& vm, int w, WindowResult* r) {
+  const std::pair<Basis, const EventSeries*> traces[] = {
+      {Basis::kEvents, &vm.events}, {Basis::kCycles, &vm.cycles}, {Basis::kProfile, &vm.profile}};
+  for (const auto& [basis, trace] : traces) {
+    if (basis == r->basis || !trace->total || !trace->total->Mean(w)) continue;
+    r->other_bases.push_back({basis, *trace->total->Mean(w)});
+    const double span_s = trace->total->at(w).covered_s;
+    for (ProcessResult& p : r->processes) {
+      const std::string name = r->basis == Basis::kSamples ? TraceName(vm, p.name, w) : p.name;
+      const auto it = trace->processes.find(name);
+      if (it == trace->processes.end() || !it->second.cpu) continue;
+      if (const std::optional<double> v = OverSpan(it->second.cpu->at(w), span_s)) p.other_bases.push_back({basis, *v});
+    }
+  }
+  if (r->basis == Basis::kSamples || !r->sampled_guest_util_pct) return;
+  r->other_bases.push_back({Basis::kSamples, *r->sampled_guest_util_pct});
+  for (ProcessResult& p : r->processes)
+    if (p.sampled_pct) p.other_bases.push_back({Basis::kSamples, *p.sampled_pct});
+}
+
 void AddEventFigures(const VmSeries& vm, int w, WindowResult* r) {
   r->basis = Basis::kEvents;
   const double span_s = vm.events.total->at(w).covered_s;

@@ -29,6 +29,10 @@ bool UseCycles(const VmSeries& vm, int w, const CorrectionConfig& config);
 // and pid) beside the window's own, as an events-basis window has them.
 void AddPerfmonFigures(const VmSeries& vm, int w, WindowResult* r);
 
+// The figures of every basis that covers window w besides r's own: the guest total and each
+// process found there by name and pid (a Perfmon process by its ID Process through the window).
+void AddOtherBases(const VmSeries& vm, int w, WindowResult* r);
+
 // An events-basis window whose processes CorrectVm built from vm.events: adds each process's
 // bottleneck and queue times and Perfmon's figure for it, Perfmon's total, the DPC and interrupt
 // time, and the flags sampled-vs-events and events-lost.

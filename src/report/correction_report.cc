@@ -60,6 +60,15 @@ std::string CsvHostSources(const WindowResult& r) {
   return CsvCell(cell);
 }
 
+// Other bases' figures: [{"basis": "cycles", "<field>": 12.5}, ...].
+void WriteJsonOtherBases(std::ostream& os, const std::vector<models::BasisFigure>& figures, const char* field) {
+  os << "[";
+  for (size_t i = 0; i < figures.size(); ++i)
+    os << (i ? ", " : "") << "{\"basis\": " << JsonString(models::BasisName(figures[i].basis)) << ", \"" << field
+       << "\": " << JsonNumber(figures[i].pct) << "}";
+  os << "]";
+}
+
 // One window's JSON object; `counters`, when given, is its "counters" array.
 void WriteJsonWindow(std::ostream& os, const WindowResult& r, const std::vector<models::CounterValue>* counters) {
   os << "{\"vm\": " << JsonString(r.vm) << ", \"start\": " << JsonString(FormatIso(r.start, false))
@@ -85,7 +94,10 @@ void WriteJsonWindow(std::ostream& os, const WindowResult& r, const std::vector<
     os << ", \"present_s\": " << JsonNumber(p.present_s) << ", \"basis\": " << JsonString(models::BasisName(p.basis))
        << ", \"bottleneck_pct\": " << JsonNumber(p.bottleneck_pct)
        << ", \"queue_ms_mean\": " << JsonNumber(p.queue_ms_mean) << ", \"queue_ms_p95\": " << JsonNumber(p.queue_ms_p95)
-       << ", \"sampled_pct\": " << JsonNumber(p.sampled_pct) << ", \"bias_ratio\": " << JsonNumber(p.bias_ratio) << "}";
+       << ", \"sampled_pct\": " << JsonNumber(p.sampled_pct) << ", \"bias_ratio\": " << JsonNumber(p.bias_ratio)
+       << ", \"other_bases\": ";
+    WriteJsonOtherBases(os, p.other_bases, "guest_pct");
+    os << "}";
   }
   os << "], \"flags\": [";
   for (size_t j = 0; j < r.flags.size(); ++j) {
@@ -106,7 +118,9 @@ void WriteJsonWindow(std::ostream& os, const WindowResult& r, const std::vector<
   WriteJsonComparison(os, r);
   os << ", \"guest_utility_pct\": " << JsonNumber(r.guest_utility_pct) << ", \"host_sources\": ";
   WriteJsonHostSources(os, r);
-  os << ", \"dpc_isr_pct\": " << JsonNumber(r.dpc_isr_pct) << "}";
+  os << ", \"dpc_isr_pct\": " << JsonNumber(r.dpc_isr_pct) << ", \"other_bases\": ";
+  WriteJsonOtherBases(os, r.other_bases, "guest_util_pct");
+  os << "}";
 }
 
 constexpr const char* kCsvHeader =

@@ -24,10 +24,10 @@ using testing::WriteText;
 
 const TimeNs kStart = ParseIso("2026-11-02T10:00:00Z").value();
 
-// The agent's cycles columns over 10:00-10:05, every 15 s, on 5 processors of 3 GHz: single.exe
-// one processor's cycles, multi.exe one processor's spread over four, the rest idle (40% busy;
-// each process 100% of one CPU).
-std::string CyclesLog() {
+// The agent's cycles columns over 10:00-10:05 (to 15 x `last` s), every 15 s, on 5 processors of
+// 3 GHz: single.exe one processor's cycles, multi.exe one processor's spread over four, the rest
+// idle (40% busy; each process 100% of one CPU).
+std::string CyclesLog(int last = 20) {
   std::vector<std::string> paths = {"\\\\WEB01\\vrecon Process Cycles(single:100)\\Cycles",
                                     "\\\\WEB01\\vrecon Process Cycles(multi:200)\\Cycles"};
   for (int cpu = 0; cpu < 5; ++cpu)
@@ -37,7 +37,7 @@ std::string CyclesLog() {
   paths.push_back("\\\\WEB01\\vrecon System\\Architecture");
   std::string out = PdhHeader(paths);
   const double per_cpu = 3e9 * 15;  // a processor's cycles in 15 s
-  for (int k = 0; k <= 20; ++k) {
+  for (int k = 0; k <= last; ++k) {
     std::vector<std::string> cells = {std::to_string(static_cast<long long>(k * per_cpu)),
                                       std::to_string(static_cast<long long>(k * per_cpu))};
     for (int cpu = 0; cpu < 5; ++cpu) cells.push_back(std::to_string(static_cast<long long>(k * per_cpu * 3 / 5)));
@@ -129,6 +129,45 @@ TEST_F(CyclesCorrectionTest, AContextSwitchTraceIsPreferredAndCyclesBeatTheTicks
   r = Window();
   ASSERT_NE(r, nullptr);
   EXPECT_EQ(r->basis, models::Basis::kEvents);
+}
+
+// Every basis that covers a window is reported beside the one it is corrected on.
+TEST_F(CyclesCorrectionTest, TheOtherBasesOfAWindowAreBesideItsOwn) {
+  Ingest("guest.csv", testing::GuestLog());
+  Ingest("cycles.csv", CyclesLog());
+  Ingest("web01.txt", testing::Trace(300));
+  const models::WindowResult* r = Window();
+  ASSERT_NE(r, nullptr);
+  ASSERT_EQ(r->basis, models::Basis::kEvents);
+  ASSERT_EQ(r->other_bases.size(), 2u);
+  EXPECT_EQ(r->other_bases[0].basis, models::Basis::kCycles);
+  EXPECT_NEAR(r->other_bases[0].pct, 40, 1e-6);
+  EXPECT_EQ(r->other_bases[1].basis, models::Basis::kSamples);
+  EXPECT_NEAR(r->other_bases[1].pct, 38, 1e-6);
+  const models::ProcessResult* multi = Process(*r, "multi:200");
+  ASSERT_NE(multi, nullptr);
+  ASSERT_EQ(multi->other_bases.size(), 2u);
+  EXPECT_EQ(multi->other_bases[0].basis, models::Basis::kCycles);
+  EXPECT_NEAR(multi->other_bases[0].pct, 100, 1e-6);
+  EXPECT_EQ(multi->other_bases[1].basis, models::Basis::kSamples);
+  EXPECT_NEAR(multi->other_bases[1].pct, 80, 1e-6);
+}
+
+// A samples window names its processes as Perfmon does (single, multi): the other bases' figures
+// are found by the pid their ID Process reads.
+TEST_F(CyclesCorrectionTest, ASamplesWindowFindsTheOtherBasesProcessesByPid) {
+  Ingest("guest.csv", testing::GuestLog());
+  Ingest("cycles.csv", CyclesLog(5));  // to 10:01:15: a quarter of the window from 10:01
+  const models::WindowResult* r = Window();
+  ASSERT_NE(r, nullptr);
+  ASSERT_EQ(r->basis, models::Basis::kSamples);
+  ASSERT_EQ(r->other_bases.size(), 1u);
+  EXPECT_EQ(r->other_bases[0].basis, models::Basis::kCycles);
+  EXPECT_NEAR(r->other_bases[0].pct, 40, 1e-6);
+  const models::ProcessResult* multi = Process(*r, "multi");
+  ASSERT_NE(multi, nullptr);
+  ASSERT_EQ(multi->other_bases.size(), 1u);
+  EXPECT_NEAR(multi->other_bases[0].pct, 100, 1e-6);
 }
 
 }  // namespace
